@@ -1,0 +1,63 @@
+package spec
+
+// Defaults and limits of every setting, in one place.
+const (
+	// DefaultClient is the producer client used when the file names none.
+	DefaultClient = "franz-go"
+	// DefaultBrokers is the cluster size used when the file names none.
+	DefaultBrokers = 1
+	// MaxBrokers is the largest embedded cluster prodlab starts.
+	MaxBrokers = 3
+	// DefaultPartitions and DefaultReplicationFactor shape the topic.
+	DefaultPartitions        = 1
+	DefaultReplicationFactor = 1
+	// DefaultRecords is the number of records per trial.
+	DefaultRecords = 100_000
+	// MaxRecords bounds a trial so that load loops stay bounded.
+	MaxRecords = 1_000_000_000
+	// DefaultRecordSize is the value size in bytes.
+	DefaultRecordSize = 1024
+	// MaxRecordSize is 16 MiB.
+	MaxRecordSize = 16 << 20
+	// DefaultPayload is the value generator.
+	DefaultPayload = "json"
+	// DefaultTimeoutS bounds one trial, in seconds.
+	DefaultTimeoutS = 600
+	// MaxDelayMs bounds added network delays (rtt, jitter).
+	MaxDelayMs = 10_000
+	// DefaultTrials is the number of measured trials per scenario.
+	DefaultTrials = 1
+	// MaxScenarios bounds the matrix cross product.
+	MaxScenarios = 10_000
+	// BaseScenarioID is the ID of the only scenario of a matrix-less
+	// experiment.
+	BaseScenarioID = "base"
+)
+
+// FaultTypes are the faults the network proxies and cluster can inject.
+var FaultTypes = []string{"connection.cut", "broker.kill", "broker.pause", "leader.shutdown"}
+
+// Payloads are the built-in value generators; "file:PATH" is also accepted.
+var Payloads = []string{"json", "random", "text"}
+
+// defaults returns an experiment with every default filled in.
+func defaults() Experiment {
+	return Experiment{
+		Cluster: Cluster{Brokers: DefaultBrokers},
+		Topic: Topic{
+			Partitions:        DefaultPartitions,
+			ReplicationFactor: DefaultReplicationFactor,
+			Configs:           map[string]string{},
+		},
+		Workload: Workload{
+			Records:    DefaultRecords,
+			RecordSize: DefaultRecordSize,
+			Payload:    DefaultPayload,
+			TimeoutS:   DefaultTimeoutS,
+		},
+		Client:   DefaultClient,
+		Producer: map[string]string{},
+		Trials:   DefaultTrials,
+		pos:      map[string]pos{},
+	}
+}

@@ -1,0 +1,432 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Key prefixes of the open-ended settings.
+const (
+	producerPrefix     = "producer."
+	topicConfigsPrefix = "topic.configs."
+)
+
+// field is one fixed setting of an experiment, addressed by its canonical
+// dotted key. normalize checks a value written as text and returns the form
+// to store; assign stores a normalized value into an experiment.
+type field struct {
+	key       string
+	normalize func(raw, dir string) (string, error)
+	assign    func(e *Experiment, v string)
+	// typed converts a normalized value to the Go type YAML writes.
+	typed func(v string) any
+}
+
+// fields are the fixed settings, in the order YAML() writes them.
+var fields = []field{
+	stringField("name", checkName, func(e *Experiment) *string { return &e.Name }),
+	stringField("description", nil, func(e *Experiment) *string { return &e.Description }),
+	intField("cluster.brokers", 1, MaxBrokers, func(e *Experiment) *int { return &e.Cluster.Brokers }),
+	stringField("cluster.kafka", checkKafka, func(e *Experiment) *string { return &e.Cluster.Kafka }),
+	intField("topic.partitions", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Topic.Partitions }),
+	intField("topic.replication.factor", 1, math.MaxInt16, func(e *Experiment) *int { return &e.Topic.ReplicationFactor }),
+	int64Field("workload.records", 1, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.Records }),
+	intField("workload.record.size", 1, MaxRecordSize, func(e *Experiment) *int { return &e.Workload.RecordSize }),
+	stringField("workload.payload", checkPayload, func(e *Experiment) *string { return &e.Workload.Payload }),
+	floatField("workload.rate", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Workload.Rate }),
+	floatField("workload.timeout.s", 0, math.Inf(1), true, func(e *Experiment) *float64 { return &e.Workload.TimeoutS }),
+	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
+	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),
+	floatField("network.jitter.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.JitterMs }),
+	floatField("network.bandwidth", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Network.BandwidthMbit }),
+	floatField("network.replication.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.ReplicationRTTMs }),
+	boolField("audit", func(e *Experiment) *bool { return &e.Audit }),
+	intField("trials", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Trials }),
+	intField("warmup", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Warmup }),
+}
+
+// fieldByKey indexes fields by canonical key.
+var fieldByKey = func() map[string]field {
+	m := make(map[string]field, len(fields))
+	for _, f := range fields {
+		m[f.key] = f
+	}
+	return m
+}()
+
+// sections are the keys of the top level of a file that hold a mapping of
+// fixed settings, and the canonical prefix of their entries.
+var sections = []string{"cluster", "topic", "workload", "network"}
+
+// shorthands maps a bare leaf ("record.size") to its canonical key
+// ("workload.record.size") when the leaf is unique among the sections.
+var shorthands = func() map[string]string {
+	m := map[string]string{}
+	dup := map[string]bool{}
+	for _, f := range fields {
+		sec, leaf, ok := strings.Cut(f.key, ".")
+		if !ok || !slices.Contains(sections, sec) {
+			continue
+		}
+		if _, seen := m[leaf]; seen {
+			dup[leaf] = true
+		}
+		m[leaf] = f.key
+	}
+	for leaf := range dup {
+		delete(m, leaf)
+	}
+	return m
+}()
+
+// Keys returns every canonical key of the fixed settings, in file order.
+// Producer settings are "producer.<property>" and topic settings
+// "topic.configs.<name>".
+func Keys() []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.key
+	}
+	return out
+}
+
+// Canonical resolves a key as written in a matrix or --set — a canonical key,
+// a section-unique shorthand or a bare Java producer property — to its
+// canonical form.
+func Canonical(key string) (string, error) {
+	if c, ok := resolve(key); ok {
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown key %q%s", key, didYouMean(key, keyCandidates(key)))
+}
+
+// resolve is Canonical without the message.
+func resolve(key string) (string, bool) {
+	if _, ok := fieldByKey[key]; ok {
+		return key, true
+	}
+	if name, ok := strings.CutPrefix(key, producerPrefix); ok {
+		_, known := producerType(name)
+		return key, known
+	}
+	if name, ok := strings.CutPrefix(key, topicConfigsPrefix); ok {
+		_, known := topicConfigs[name]
+		return key, known
+	}
+	if c, ok := shorthands[key]; ok {
+		return c, true
+	}
+	if _, ok := producerType(key); ok {
+		return producerPrefix + key, true
+	}
+	return "", false
+}
+
+// keyCandidates lists the keys a mistyped key is compared with: the names
+// of its own namespace when it has a producer or topic-config prefix, else
+// every key and shorthand.
+func keyCandidates(key string) []string {
+	var out []string
+	switch {
+	case strings.HasPrefix(key, producerPrefix):
+		for _, n := range producerNames() {
+			out = append(out, producerPrefix+n)
+		}
+	case strings.HasPrefix(key, topicConfigsPrefix):
+		for _, n := range topicConfigNames() {
+			out = append(out, topicConfigsPrefix+n)
+		}
+	default:
+		out = append(out, Keys()...)
+		for s := range shorthands {
+			out = append(out, s)
+		}
+		out = append(out, producerNames()...)
+		sort.Strings(out)
+	}
+	return out
+}
+
+// producerNames returns every producer setting name, Kafka's and prodlab's,
+// sorted.
+func producerNames() []string {
+	out := make([]string, 0, len(producerConfigs)+len(producerExtensions))
+	for n := range producerConfigs {
+		out = append(out, n)
+	}
+	for n := range producerExtensions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// topicConfigNames returns every topic config name, sorted.
+func topicConfigNames() []string {
+	out := make([]string, 0, len(topicConfigs))
+	for n := range topicConfigs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shortName is the shortest key that resolves to canonical: the shorthand
+// leaf or bare producer property when there is one. It names keys in
+// generated labels.
+func shortName(canonical string) string {
+	if sec, leaf, ok := strings.Cut(canonical, "."); ok && slices.Contains(sections, sec) {
+		if shorthands[leaf] == canonical {
+			return leaf
+		}
+	}
+	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
+		return name
+	}
+	return canonical
+}
+
+// normalize checks raw as a value of the canonical key and returns the form
+// to store. dir resolves relative paths.
+func normalize(canonical, raw, dir string) (string, error) {
+	if f, ok := fieldByKey[canonical]; ok {
+		return f.normalize(raw, dir)
+	}
+	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
+		t, _ := producerType(name)
+		return raw, checkConfig(name, raw, t, producerIntRanges, producerEnums)
+	}
+	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
+		return raw, checkConfig(name, raw, topicConfigs[name], topicIntRanges, topicEnums)
+	}
+	return "", fmt.Errorf("unknown key %q", canonical)
+}
+
+// assign stores an already normalized value of the canonical key into e.
+func assign(e *Experiment, canonical, v string) {
+	if f, ok := fieldByKey[canonical]; ok {
+		f.assign(e, v)
+		return
+	}
+	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
+		e.Producer[name] = v
+		return
+	}
+	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
+		e.Topic.Configs[name] = v
+	}
+}
+
+// checkConfig checks a Kafka configuration value against its ConfigDef type,
+// its range (ranges, else at least 0 for integers) and its accepted values.
+func checkConfig(name, v string, t configType, ranges map[string][2]int64, enums map[string][]string) error {
+	if allowed, ok := enums[name]; ok && !slices.Contains(allowed, v) {
+		return fmt.Errorf("%s must be one of %s, got %q", name, strings.Join(allowed, ", "), v)
+	}
+	switch t {
+	case typeInt, typeLong, typeShort:
+		bits := map[configType]int{typeInt: 32, typeLong: 64, typeShort: 16}[t]
+		n, err := strconv.ParseInt(v, 10, bits)
+		r, ok := ranges[name]
+		if !ok {
+			r = [2]int64{0, 1<<(bits-1) - 1}
+		}
+		if err != nil || n < r[0] || n > r[1] {
+			return fmt.Errorf("%s must be an integer %s, got %q", name, rangeText(r[0], r[1]), v)
+		}
+	case typeDouble:
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return fmt.Errorf("%s must be a number, got %q", name, v)
+		}
+	case typeBool:
+		if !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
+			return fmt.Errorf("%s must be true or false, got %q", name, v)
+		}
+	}
+	return nil
+}
+
+// rangeText writes an integer range for messages: "in 1..3", or "≥ 0" when the
+// upper bound is the type's maximum.
+func rangeText(lo, hi int64) string {
+	if hi == math.MaxInt16 || hi == math.MaxInt32 || hi == math.MaxInt64 {
+		return fmt.Sprintf("≥ %d", lo)
+	}
+	return fmt.Sprintf("in %d..%d", lo, hi)
+}
+
+// intField is a fixed integer setting in lo..hi.
+func intField(key string, lo, hi int64, get func(*Experiment) *int) field {
+	return field{
+		key: key,
+		normalize: func(raw, _ string) (string, error) {
+			n, err := parseInt(raw)
+			if err != nil || n < lo || n > hi {
+				return "", fmt.Errorf("%s must be an integer %s, got %q", key, rangeText(lo, hi), raw)
+			}
+			return strconv.FormatInt(n, 10), nil
+		},
+		assign: func(e *Experiment, v string) { n, _ := strconv.Atoi(v); *get(e) = n },
+		typed:  func(v string) any { n, _ := strconv.ParseInt(v, 10, 64); return n },
+	}
+}
+
+// int64Field is a fixed 64-bit integer setting in lo..hi.
+func int64Field(key string, lo, hi int64, get func(*Experiment) *int64) field {
+	f := intField(key, lo, hi, nil)
+	f.assign = func(e *Experiment, v string) { n, _ := strconv.ParseInt(v, 10, 64); *get(e) = n }
+	return f
+}
+
+// parseInt reads a decimal integer, also accepting an integral number
+// written in exponent form ("1e6") as YAML users often do for counts.
+func parseInt(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("not an integer: %q", s)
+	}
+	return int64(f), nil
+}
+
+// floatField is a fixed numeric setting in lo..hi; openLo excludes lo.
+func floatField(key string, lo, hi float64, openLo bool, get func(*Experiment) *float64) field {
+	var want string
+	switch {
+	case openLo && math.IsInf(hi, 1):
+		want = fmt.Sprintf("> %g", lo)
+	case math.IsInf(hi, 1):
+		want = fmt.Sprintf("≥ %g", lo)
+	default:
+		want = fmt.Sprintf("in %g..%g", lo, hi)
+	}
+	return field{
+		key: key,
+		normalize: func(raw, _ string) (string, error) {
+			f, err := strconv.ParseFloat(raw, 64)
+			if err != nil || math.IsNaN(f) || f < lo || f > hi || (openLo && f == lo) {
+				return "", fmt.Errorf("%s must be a number %s, got %q", key, want, raw)
+			}
+			return strconv.FormatFloat(f, 'g', -1, 64), nil
+		},
+		assign: func(e *Experiment, v string) { f, _ := strconv.ParseFloat(v, 64); *get(e) = f },
+		typed:  func(v string) any { f, _ := strconv.ParseFloat(v, 64); return number(f) },
+	}
+}
+
+// boolField is a fixed true/false setting.
+func boolField(key string, get func(*Experiment) *bool) field {
+	return field{
+		key: key,
+		normalize: func(raw, _ string) (string, error) {
+			v := strings.ToLower(raw)
+			if v != "true" && v != "false" {
+				return "", fmt.Errorf("%s must be true or false, got %q", key, raw)
+			}
+			return v, nil
+		},
+		assign: func(e *Experiment, v string) { *get(e) = v == "true" },
+		typed:  func(v string) any { return v == "true" },
+	}
+}
+
+// stringField is a fixed text setting with an optional check.
+func stringField(key string, check func(raw, dir string) (string, error), get func(*Experiment) *string) field {
+	return field{
+		key: key,
+		normalize: func(raw, dir string) (string, error) {
+			if check == nil {
+				return raw, nil
+			}
+			return check(raw, dir)
+		},
+		assign: func(e *Experiment, v string) { *get(e) = v },
+		typed:  func(v string) any { return v },
+	}
+}
+
+// checkName requires a name usable in run directory names.
+func checkName(raw, _ string) (string, error) {
+	if strings.TrimSpace(raw) == "" || strings.ContainsAny(raw, `/\`) {
+		return "", fmt.Errorf("name must be non-empty and contain no slash, got %q", raw)
+	}
+	return raw, nil
+}
+
+// versionRE matches a release version such as 4.1.0 or 4.1.0-rc1.
+var versionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?$`)
+
+// clientRE matches the accepted client names.
+var clientRE = regexp.MustCompile(`^(franz-go|java(@\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?)?)$`)
+
+// checkClient accepts franz-go, java and java@<version>.
+func checkClient(raw, _ string) (string, error) {
+	if !clientRE.MatchString(raw) {
+		return "", fmt.Errorf("client must be franz-go, java or java@<version> (like java@3.9.1), got %q", raw)
+	}
+	return raw, nil
+}
+
+// checkKafka accepts "" (the pinned default), a release version, or an
+// existing directory holding a Kafka distribution, which it makes absolute.
+func checkKafka(raw, dir string) (string, error) {
+	if raw == "" || versionRE.MatchString(raw) {
+		return raw, nil
+	}
+	p := resolvePath(raw, dir)
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("cluster.kafka must be a Kafka release version (like 4.1.0) or an existing distribution directory, got %q", raw)
+	}
+	return p, nil
+}
+
+// checkPayload accepts the built-in generators and file:PATH for an existing
+// file, whose path it makes absolute.
+func checkPayload(raw, dir string) (string, error) {
+	if slices.Contains(Payloads, raw) {
+		return raw, nil
+	}
+	name, ok := strings.CutPrefix(raw, "file:")
+	if !ok || name == "" {
+		return "", fmt.Errorf("workload.payload must be one of %s or file:PATH, got %q", strings.Join(Payloads, ", "), raw)
+	}
+	p := resolvePath(name, dir)
+	st, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("workload.payload file %q does not exist (relative paths start from the experiment file's directory)", name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("workload.payload file %q: %w", name, err)
+	}
+	if st.IsDir() {
+		return "", fmt.Errorf("workload.payload file %q is a directory", name)
+	}
+	return "file:" + p, nil
+}
+
+// resolvePath makes p absolute, relative to dir when it is relative.
+func resolvePath(p, dir string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}

@@ -1,0 +1,275 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// topLevelKeys are the keys accepted at the top of an experiment file.
+var topLevelKeys = []string{
+	"name", "description", "cluster", "topic", "workload", "client", "producer",
+	"network", "faults", "audit", "trials", "warmup", "matrix",
+}
+
+// Parse reads an experiment from data, applies the --set overrides in sets
+// (each "key=value") and validates the result, expanded scenarios included.
+// file names the source in messages and anchors relative paths (payload
+// files, Kafka directories). Every problem found is returned in an Errors.
+func Parse(file string, data []byte, sets []string) (*Experiment, error) {
+	e := defaults()
+	e.File = file
+	e.dir = filepath.Dir(file)
+	p := &fileParser{file: file, c: &collector{}, anchors: map[string]ast.Node{}}
+	p.parse(&e, data)
+	applySets(&e, sets, p.c)
+	if _, ok := e.pos["name"]; !ok && len(p.c.errs) == 0 {
+		p.c.add(&Error{File: file, Msg: `missing required key "name"`})
+	}
+	// Cross-setting checks only make sense once every setting is valid:
+	// a rejected value leaves its default behind and would mislead them.
+	if len(p.c.errs) == 0 {
+		e.expand(p.c)
+	}
+	if err := p.c.err(); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// fileParser walks the YAML syntax tree of one file, keeping positions.
+type fileParser struct {
+	file    string
+	c       *collector
+	anchors map[string]ast.Node
+}
+
+// parse fills e from the document in data.
+func (p *fileParser) parse(e *Experiment, data []byte) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		p.c.add(p.syntaxError(err))
+		return
+	}
+	if len(f.Docs) > 1 {
+		p.c.add(p.at(f.Docs[1]).errorf("an experiment file holds one YAML document, found %d", len(f.Docs)))
+		return
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		p.c.add(&Error{File: p.file, Msg: "empty experiment file"})
+		return
+	}
+	entries, ok := p.mapping(f.Docs[0].Body)
+	if !ok {
+		p.c.add(p.at(f.Docs[0].Body).errorf("an experiment file must be a mapping of keys to values"))
+		return
+	}
+	for _, mv := range entries {
+		key, kpos := p.key(mv)
+		switch key {
+		case "name", "description", "client", "audit", "trials", "warmup":
+			p.setScalar(e, key, kpos, mv.Value)
+		case "cluster", "topic", "workload", "network":
+			p.section(e, key, mv.Value)
+		case "producer":
+			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())
+		case "faults":
+			p.faults(e, mv.Value)
+		case "matrix":
+			p.matrix(e, mv.Value)
+		default:
+			p.c.add(kpos.errorf("unknown key %q%s", key, didYouMean(key, topLevelKeys)))
+		}
+	}
+}
+
+// syntaxError converts a go-yaml error into an Error at its token.
+func (p *fileParser) syntaxError(err error) *Error {
+	var ye yaml.Error
+	if errors.As(err, &ye) && ye.GetToken() != nil {
+		tk := ye.GetToken()
+		return &Error{File: p.file, Line: tk.Position.Line, Col: tk.Position.Column, Msg: "YAML: " + ye.GetMessage()}
+	}
+	return &Error{File: p.file, Msg: fmt.Sprintf("YAML: %v", err)}
+}
+
+// at returns the position of a node.
+func (p *fileParser) at(n ast.Node) pos {
+	if n == nil || n.GetToken() == nil {
+		return pos{File: p.file}
+	}
+	tk := n.GetToken()
+	return pos{File: p.file, Line: tk.Position.Line, Col: tk.Position.Column}
+}
+
+// unwrap strips anchors and tags and follows aliases to the node they name.
+func (p *fileParser) unwrap(n ast.Node) ast.Node {
+	for {
+		switch t := n.(type) {
+		case *ast.AnchorNode:
+			if t.Name != nil {
+				p.anchors[t.Name.GetToken().Value] = t.Value
+			}
+			n = t.Value
+		case *ast.AliasNode:
+			target, ok := p.anchors[t.Value.GetToken().Value]
+			if !ok {
+				return n
+			}
+			n = target
+		case *ast.TagNode:
+			n = t.Value
+		default:
+			return n
+		}
+	}
+}
+
+// mapping returns the entries of a mapping node; a null node is an empty
+// mapping. ok is false for any other node.
+func (p *fileParser) mapping(n ast.Node) (entries []*ast.MappingValueNode, ok bool) {
+	switch t := p.unwrap(n).(type) {
+	case *ast.MappingNode:
+		return t.Values, true
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{t}, true
+	case *ast.NullNode, nil:
+		return nil, true
+	}
+	return nil, false
+}
+
+// sequence returns the entries of a sequence node; a null node is empty.
+func (p *fileParser) sequence(n ast.Node) (entries []ast.Node, ok bool) {
+	switch t := p.unwrap(n).(type) {
+	case *ast.SequenceNode:
+		return t.Values, true
+	case *ast.NullNode, nil:
+		return nil, true
+	}
+	return nil, false
+}
+
+// scalar returns the text of a scalar node as written (without quotes);
+// null is "". ok is false for mappings and sequences.
+func (p *fileParser) scalar(n ast.Node) (string, bool) {
+	switch t := p.unwrap(n).(type) {
+	case *ast.StringNode:
+		return t.Value, true
+	case *ast.LiteralNode:
+		return strings.TrimSuffix(t.Value.Value, "\n"), true
+	case *ast.NullNode:
+		return "", true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+		return t.GetToken().Value, true
+	}
+	return "", false
+}
+
+// key returns the text and position of a mapping entry's key.
+func (p *fileParser) key(mv *ast.MappingValueNode) (string, pos) {
+	k, _ := p.scalar(mv.Key)
+	return k, p.at(mv.Key)
+}
+
+// value reads a scalar value, or for a list-typed setting a sequence of
+// scalars joined with commas as Kafka writes lists. It reports misuse.
+func (p *fileParser) value(n ast.Node, list bool, what string) (string, bool) {
+	if s, ok := p.scalar(n); ok {
+		return s, true
+	}
+	if items, ok := p.sequence(n); ok && list {
+		parts := make([]string, 0, len(items))
+		for _, it := range items {
+			s, ok := p.scalar(it)
+			if !ok {
+				p.c.add(p.at(it).errorf("%s must be a list of plain values", what))
+				return "", false
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ","), true
+	}
+	p.c.add(p.at(n).errorf("%s must be a single value, not a mapping or list", what))
+	return "", false
+}
+
+// setScalar checks and stores one setting written in the file.
+func (p *fileParser) setScalar(e *Experiment, canonical string, kpos pos, n ast.Node) {
+	raw, ok := p.value(n, isList(canonical), canonical)
+	if !ok {
+		return
+	}
+	v, err := normalize(canonical, raw, e.dir)
+	if err != nil {
+		p.c.add(p.at(n).errorf("%v", err))
+		return
+	}
+	assign(e, canonical, v)
+	e.pos[canonical] = kpos
+}
+
+// isList reports whether a producer or topic setting is a Kafka list.
+func isList(canonical string) bool {
+	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
+		t, _ := producerType(name)
+		return t == typeList
+	}
+	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
+		return topicConfigs[name] == typeList
+	}
+	return false
+}
+
+// section reads one of the mappings of fixed settings (cluster, topic,
+// workload, network).
+func (p *fileParser) section(e *Experiment, sec string, n ast.Node) {
+	entries, ok := p.mapping(n)
+	if !ok {
+		p.c.add(p.at(n).errorf("%s must be a mapping", sec))
+		return
+	}
+	var valid []string
+	for _, k := range Keys() {
+		if leaf, ok := strings.CutPrefix(k, sec+"."); ok {
+			valid = append(valid, leaf)
+		}
+	}
+	if sec == "topic" {
+		valid = append(valid, "configs")
+	}
+	for _, mv := range entries {
+		key, kpos := p.key(mv)
+		switch {
+		case sec == "topic" && key == "configs":
+			p.configs(e, "topic.configs", topicConfigsPrefix, mv.Value, topicConfigNames())
+		case slices.Contains(valid, key):
+			p.setScalar(e, sec+"."+key, kpos, mv.Value)
+		default:
+			p.c.add(kpos.errorf("unknown key %q in %s%s", key, sec, didYouMean(key, valid)))
+		}
+	}
+}
+
+// configs reads a mapping of Kafka properties (producer or topic configs).
+func (p *fileParser) configs(e *Experiment, where, prefix string, n ast.Node, valid []string) {
+	entries, ok := p.mapping(n)
+	if !ok {
+		p.c.add(p.at(n).errorf("%s must be a mapping of property names to values", where))
+		return
+	}
+	for _, mv := range entries {
+		key, kpos := p.key(mv)
+		if !slices.Contains(valid, key) {
+			p.c.add(kpos.errorf("unknown key %q in %s%s", key, where, didYouMean(key, valid)))
+			continue
+		}
+		p.setScalar(e, prefix+key, kpos, mv.Value)
+	}
+}

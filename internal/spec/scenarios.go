@@ -1,0 +1,135 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Scenarios expands the matrix into its cross product, in file order with
+// the last axis varying fastest, and checks each scenario for contradictory
+// settings. An experiment without a matrix has one scenario, BaseScenarioID.
+func (e *Experiment) Scenarios() ([]Scenario, error) {
+	c := &collector{}
+	out := e.expand(c)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// expand builds the scenarios, reporting problems into c.
+func (e *Experiment) expand(c *collector) []Scenario {
+	total := 1
+	for _, a := range e.Matrix {
+		if len(a.Values) == 0 {
+			c.add(a.pos.errorf("matrix axis %q has no values", a.Key))
+			return nil
+		}
+		total *= len(a.Values)
+		if total > MaxScenarios {
+			c.add(a.pos.errorf("matrix expands to more than %d scenarios", MaxScenarios))
+			return nil
+		}
+	}
+	keys := make([]string, len(e.Matrix))
+	for i, a := range e.Matrix {
+		keys[i] = a.Key
+	}
+	out := make([]Scenario, 0, total)
+	idx := make([]int, len(e.Matrix)) // odometer over the axes' values
+	for n := 0; n < total; n++ {
+		s := Scenario{Index: n, Keys: slices.Clone(keys), Values: map[string]string{}, Exp: e.clone()}
+		s.Exp.Matrix = nil
+		fromMatrix := map[string]bool{}
+		var id []string
+		for i, a := range e.Matrix {
+			v := a.Values[idx[i]]
+			for k, val := range v.Set {
+				assign(&s.Exp, k, val)
+				s.Exp.pos[k] = v.keyPosOf(k)
+				fromMatrix[k] = true
+			}
+			s.Values[a.Key] = v.Label
+			id = append(id, a.Key+"="+v.Label)
+		}
+		s.ID = strings.Join(id, ",")
+		if len(e.Matrix) == 0 {
+			s.ID = BaseScenarioID
+		}
+		checkScenario(&s.Exp, s.ID, fromMatrix, c)
+		out = append(out, s)
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(e.Matrix[i].Values) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out
+}
+
+// checkScenario reports settings of one scenario that contradict each
+// other. A contradiction that involves a matrix value names the scenario;
+// one made of base settings only is reported once.
+func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *collector) {
+	report := func(keys []string, format string, args ...any) {
+		at := pos{File: e.File}
+		found := false
+		for _, k := range keys { // prefer a key the scenario varies
+			if p, ok := e.pos[k]; ok && fromMatrix[k] {
+				at, found = p, true
+				break
+			}
+		}
+		for _, k := range keys {
+			if p, ok := e.pos[k]; ok && !found {
+				at, found = p, true
+			}
+		}
+		msg := fmt.Sprintf(format, args...)
+		for _, k := range keys {
+			if fromMatrix[k] {
+				msg = fmt.Sprintf("scenario %q: %s", id, msg)
+				break
+			}
+		}
+		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
+	}
+
+	idem := strings.ToLower(e.Producer["enable.idempotence"])
+	if acks, ok := e.Producer["acks"]; ok && idem == "true" && acks != "all" && acks != "-1" {
+		report([]string{"producer.acks", "producer.enable.idempotence"},
+			"enable.idempotence=true requires acks=all (or -1), got acks=%s", acks)
+	}
+	if inflight, ok := e.Producer["max.in.flight.requests.per.connection"]; ok && idem == "true" {
+		if n, err := parseInt(inflight); err == nil && n > 5 {
+			report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
+				"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ 5, got %d", n)
+		}
+	}
+	if tid := e.Producer["transactional.id"]; tid != "" && idem == "false" {
+		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
+			"transactional.id requires idempotence, but enable.idempotence=false")
+	}
+	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
+		report([]string{"topic.replication.factor", "cluster.brokers"},
+			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)
+	}
+	if mir, ok := e.Topic.Configs["min.insync.replicas"]; ok {
+		if n, err := parseInt(mir); err == nil && n > int64(e.Topic.ReplicationFactor) {
+			report([]string{"topic.configs.min.insync.replicas", "topic.replication.factor"},
+				"min.insync.replicas %d exceeds replication.factor %d", n, e.Topic.ReplicationFactor)
+		}
+	}
+	for _, f := range e.Faults {
+		if f.Broker >= e.Cluster.Brokers {
+			at := f.pos
+			msg := fmt.Sprintf("fault broker %d does not exist (brokers are 0..%d)", f.Broker, e.Cluster.Brokers-1)
+			if fromMatrix["cluster.brokers"] {
+				msg = fmt.Sprintf("scenario %q: %s", id, msg)
+			}
+			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"strings"
+)
+
+// applySets applies --set overrides, in order, after the file is read.
+//
+// "key=value" sets any key (canonical, shorthand or bare producer property).
+// When the key is a matrix axis the axis is narrowed to that single value,
+// keeping the scenario ID informative; when the key names a free-form axis of
+// map values, the value selects one of them by label. Relative paths in
+// values resolve against the working directory.
+func applySets(e *Experiment, sets []string, c *collector) {
+	for _, s := range sets {
+		at := pos{File: "--set " + s}
+		key, raw, ok := strings.Cut(s, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			c.add(at.errorf("expected key=value"))
+			continue
+		}
+		if i := axisByName(e.Matrix, key); i >= 0 && e.Matrix[i].canonical == "" {
+			selectAxisValue(&e.Matrix[i], raw, at, c)
+			continue
+		}
+		canonical, err := Canonical(key)
+		if err != nil {
+			c.add(at.errorf("%v", err))
+			continue
+		}
+		v, err := normalize(canonical, raw, "")
+		if err != nil {
+			c.add(at.errorf("%v", err))
+			continue
+		}
+		if overrideAxis(e, canonical, raw, v, at, c) {
+			continue
+		}
+		assign(e, canonical, v)
+		e.pos[canonical] = at
+	}
+}
+
+// axisByName returns the index of the axis written as name, or -1.
+func axisByName(axes []Axis, name string) int {
+	for i, a := range axes {
+		if a.Key == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// selectAxisValue narrows a free-form axis to the value labelled label.
+func selectAxisValue(a *Axis, label string, at pos, c *collector) {
+	labels := make([]string, len(a.Values))
+	for i, v := range a.Values {
+		if v.Label == label {
+			a.Values = []Value{v}
+			return
+		}
+		labels[i] = v.Label
+	}
+	c.add(at.errorf("matrix axis %q has no value labelled %q%s", a.Key, label, didYouMean(label, labels)))
+}
+
+// overrideAxis handles a --set of a key that the matrix varies. It reports
+// whether the key was a matrix key (handled or reported).
+func overrideAxis(e *Experiment, canonical, raw, v string, at pos, c *collector) bool {
+	for i := range e.Matrix {
+		a := &e.Matrix[i]
+		if a.canonical == canonical {
+			a.Values = []Value{{Label: raw, Set: map[string]string{canonical: v}, pos: at}}
+			return true
+		}
+	}
+	for _, a := range e.Matrix {
+		for _, val := range a.Values {
+			if _, ok := val.Set[canonical]; ok {
+				c.add(at.errorf("%q is set by values of matrix axis %q; choose one with --set %s=LABEL", canonical, a.Key, a.Key))
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// suggest returns the candidate closest to word, or "" when none is close
+// enough to be a plausible typo. Closeness is the optimal-string-alignment
+// (Damerau–Levenshtein) distance; a candidate that extends word by a dotted
+// suffix ("linger" → "linger.ms") also counts as close.
+func suggest(word string, candidates []string) string {
+	best, bestD := "", -1
+	limit := max(2, len(word)/3)
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(word), strings.ToLower(c))
+		if d > limit && !strings.HasPrefix(c, word+".") {
+			continue
+		}
+		if bestD < 0 || d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// didYouMean formats the suggestion suffix of an unknown-key message.
+func didYouMean(word string, candidates []string) string {
+	if s := suggest(word, candidates); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// editDistance is the optimal-string-alignment distance between a and b:
+// insertions, deletions, substitutions and transpositions of adjacent
+// characters each cost one.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// d[i][j] = distance between ra[:i] and rb[:j].
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}

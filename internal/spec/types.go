@@ -1,0 +1,178 @@
+package spec
+
+// Experiment is one experiment file, parsed, defaulted and validated.
+//
+// Every setting has a canonical dotted key (see Keys); the fields below are
+// the typed form of those keys. Producer and topic settings keep Kafka's
+// property names and their values as strings, exactly as a Java client would
+// receive them.
+type Experiment struct {
+	Name        string
+	Description string
+	Cluster     Cluster
+	Topic       Topic
+	Workload    Workload
+	// Client is "franz-go", "java" or "java@<kafka-clients version>".
+	Client string
+	// Producer maps Java producer property names (and prodlab's extensions,
+	// see MaxBufferedRecords) to their values.
+	Producer map[string]string
+	Network  Network
+	Faults   []Fault
+	// Audit turns on read-back verification of every trial.
+	Audit bool
+	// Trials is the number of measured trials per scenario; Warmup the
+	// number of unmeasured trials run first.
+	Trials, Warmup int
+	// Matrix holds the axes in file order; nil for a single scenario.
+	Matrix []Axis
+	// File names the source in messages: a path, or a built-in name.
+	File string
+
+	// dir resolves relative paths (payload files, Kafka distributions).
+	dir string
+	// pos records where each canonical key was set, to point errors at it.
+	pos map[string]pos
+}
+
+// Cluster describes the Kafka cluster to start.
+type Cluster struct {
+	// Brokers is the number of brokers, 1..MaxBrokers.
+	Brokers int
+	// Kafka is a Kafka release version ("4.1.0") or the absolute path of a
+	// local Kafka distribution; "" means the pinned default release.
+	Kafka string
+}
+
+// Topic describes the topic created fresh for every trial.
+type Topic struct {
+	Partitions        int
+	ReplicationFactor int
+	// Configs maps Kafka topic config names to values.
+	Configs map[string]string
+}
+
+// Workload describes the records a trial sends.
+type Workload struct {
+	// Records is the number of records per trial.
+	Records int64
+	// RecordSize is the value size in bytes.
+	RecordSize int
+	// Payload is "json", "random", "text" or "file:PATH" (PATH absolute
+	// once parsed).
+	Payload string
+	// Rate is the target send rate in records/s; 0 means unthrottled.
+	Rate float64
+	// TimeoutS bounds one trial, in seconds.
+	TimeoutS float64
+}
+
+// Network describes the impairments the proxies in front of the brokers add.
+type Network struct {
+	// RTTMs is the added client↔broker round-trip time and JitterMs its
+	// random variation, in milliseconds.
+	RTTMs, JitterMs float64
+	// BandwidthMbit limits each direction, in Mbit/s; 0 means unlimited.
+	BandwidthMbit float64
+	// ReplicationRTTMs is the added broker↔broker round-trip time.
+	ReplicationRTTMs float64
+}
+
+// Fault is one injected failure.
+type Fault struct {
+	// Type is one of FaultTypes.
+	Type string
+	// Broker is the broker affected (0-based index); -1 when not given.
+	Broker int
+	// Every repeats the fault every that many records; 0 means once.
+	Every int
+	// AtMs is when the fault happens, in ms from the start of the trial.
+	AtMs float64
+	// DelayMs is how long the fault lasts, in ms.
+	DelayMs float64
+
+	pos pos
+}
+
+// Axis is one dimension of the matrix.
+type Axis struct {
+	// Key is the axis name as written: a setting key (or shorthand) when the
+	// values are scalars, or any name when every value is a map.
+	Key    string
+	Values []Value
+
+	// canonical is the key the axis sets with scalar values; "" when the
+	// axis name is free-form and every value is a map.
+	canonical string
+	pos       pos
+}
+
+// Value is one point on an axis.
+type Value struct {
+	// Label names the value in scenario IDs: the scalar as written, the
+	// map's "label" entry, or "key=value,…" built from the map.
+	Label string
+	// Set maps canonical keys to the values this point applies.
+	Set map[string]string
+
+	pos    pos
+	keyPos map[string]pos
+}
+
+// Scenario is one point of the matrix cross product.
+type Scenario struct {
+	// Index is the 0-based position in the expansion order.
+	Index int
+	// ID is the stable name of the scenario, "key=label,…" in axis order,
+	// or BaseScenarioID when the experiment has no matrix.
+	ID string
+	// Keys are the axis keys, in file order.
+	Keys []string
+	// Values maps each axis key to the label of the chosen value.
+	Values map[string]string
+	// Exp is the experiment with this scenario's values applied and the
+	// matrix cleared.
+	Exp Experiment
+}
+
+// Builtin describes one experiment embedded in the binary.
+type Builtin struct {
+	// Name is what `prodlab run NAME` accepts.
+	Name        string
+	Description string
+}
+
+// clone returns a deep copy of e, so that scenarios never share maps.
+func (e *Experiment) clone() Experiment {
+	c := *e
+	c.Topic.Configs = cloneMap(e.Topic.Configs)
+	c.Producer = cloneMap(e.Producer)
+	c.Faults = append([]Fault(nil), e.Faults...)
+	c.Matrix = nil
+	for _, a := range e.Matrix {
+		na := a
+		na.Values = nil
+		for _, v := range a.Values {
+			v.Set = cloneMap(v.Set)
+			na.Values = append(na.Values, v)
+		}
+		c.Matrix = append(c.Matrix, na)
+	}
+	c.pos = make(map[string]pos, len(e.pos))
+	for k, v := range e.pos {
+		c.pos[k] = v
+	}
+	return c
+}
+
+// cloneMap copies a string map; nil stays nil.
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}

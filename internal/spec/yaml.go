@@ -1,0 +1,158 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// YAML writes the fully resolved experiment — every default filled in,
+// paths made absolute, --set overrides applied — in the experiment format,
+// so that the copy kept in a run directory reproduces the run on its own.
+// Parsing the output yields the same experiment.
+func (e *Experiment) YAML() ([]byte, error) {
+	doc := yaml.MapSlice{
+		{Key: "name", Value: e.Name},
+		{Key: "description", Value: e.Description},
+		{Key: "cluster", Value: yaml.MapSlice{
+			{Key: "brokers", Value: e.Cluster.Brokers},
+			{Key: "kafka", Value: e.Cluster.Kafka},
+		}},
+		{Key: "topic", Value: yaml.MapSlice{
+			{Key: "partitions", Value: e.Topic.Partitions},
+			{Key: "replication.factor", Value: e.Topic.ReplicationFactor},
+			{Key: "configs", Value: configSlice(e.Topic.Configs, topicConfigsPrefix)},
+		}},
+		{Key: "workload", Value: yaml.MapSlice{
+			{Key: "records", Value: e.Workload.Records},
+			{Key: "record.size", Value: e.Workload.RecordSize},
+			{Key: "payload", Value: e.Workload.Payload},
+			{Key: "rate", Value: number(e.Workload.Rate)},
+			{Key: "timeout.s", Value: number(e.Workload.TimeoutS)},
+		}},
+		{Key: "client", Value: e.Client},
+		{Key: "producer", Value: configSlice(e.Producer, producerPrefix)},
+		{Key: "network", Value: yaml.MapSlice{
+			{Key: "rtt.ms", Value: number(e.Network.RTTMs)},
+			{Key: "jitter.ms", Value: number(e.Network.JitterMs)},
+			{Key: "bandwidth", Value: number(e.Network.BandwidthMbit)},
+			{Key: "replication.rtt.ms", Value: number(e.Network.ReplicationRTTMs)},
+		}},
+		{Key: "faults", Value: faultSlice(e.Faults)},
+		{Key: "audit", Value: e.Audit},
+		{Key: "trials", Value: e.Trials},
+		{Key: "warmup", Value: e.Warmup},
+	}
+	if len(e.Matrix) > 0 {
+		doc = append(doc, yaml.MapItem{Key: "matrix", Value: matrixSlice(e.Matrix)})
+	}
+	out, err := yaml.MarshalWithOptions(doc, yaml.Indent(2), yaml.IndentSequence(true))
+	if err != nil {
+		return nil, fmt.Errorf("write experiment %s as YAML: %w", e.Name, err)
+	}
+	return out, nil
+}
+
+// configSlice writes a property map sorted by name, each value typed by
+// its Kafka ConfigDef type so that numbers are not quoted.
+func configSlice(m map[string]string, prefix string) yaml.MapSlice {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := yaml.MapSlice{}
+	for _, k := range names {
+		out = append(out, yaml.MapItem{Key: k, Value: typedValue(prefix+k, m[k])})
+	}
+	return out
+}
+
+// faultSlice writes the faults with every key.
+func faultSlice(fs []Fault) []yaml.MapSlice {
+	out := []yaml.MapSlice{}
+	for _, f := range fs {
+		item := yaml.MapSlice{{Key: "type", Value: f.Type}}
+		if f.Broker >= 0 {
+			item = append(item, yaml.MapItem{Key: "broker", Value: f.Broker})
+		}
+		item = append(item,
+			yaml.MapItem{Key: "every", Value: f.Every},
+			yaml.MapItem{Key: "at.ms", Value: number(f.AtMs)},
+			yaml.MapItem{Key: "delay.ms", Value: number(f.DelayMs)})
+		out = append(out, item)
+	}
+	return out
+}
+
+// matrixSlice writes the axes. A scalar value whose label is its stored
+// value is written as the scalar; otherwise as a map with its label, so
+// that scenario IDs survive the round trip.
+func matrixSlice(axes []Axis) yaml.MapSlice {
+	out := yaml.MapSlice{}
+	for _, a := range axes {
+		var values []any
+		for _, v := range a.Values {
+			if len(v.Set) == 1 && a.canonical != "" && v.Set[a.canonical] == v.Label {
+				values = append(values, typedValue(a.canonical, v.Label))
+				continue
+			}
+			m := yaml.MapSlice{{Key: labelKey, Value: v.Label}}
+			keys := make([]string, 0, len(v.Set))
+			for k := range v.Set {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				m = append(m, yaml.MapItem{Key: k, Value: typedValue(k, v.Set[k])})
+			}
+			values = append(values, m)
+		}
+		out = append(out, yaml.MapItem{Key: a.Key, Value: values})
+	}
+	return out
+}
+
+// typedValue converts a stored value of a canonical key to the Go type that
+// YAML writes naturally: numbers and booleans unquoted, text as text.
+func typedValue(canonical, v string) any {
+	var t configType
+	switch {
+	case strings.HasPrefix(canonical, producerPrefix):
+		t, _ = producerType(strings.TrimPrefix(canonical, producerPrefix))
+	case strings.HasPrefix(canonical, topicConfigsPrefix):
+		t = topicConfigs[strings.TrimPrefix(canonical, topicConfigsPrefix)]
+	default:
+		if f, ok := fieldByKey[canonical]; ok {
+			return f.typed(v)
+		}
+		return v
+	}
+	switch t {
+	case typeInt, typeLong, typeShort:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+	case typeDouble:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return number(f)
+		}
+	case typeBool:
+		if b, err := strconv.ParseBool(strings.ToLower(v)); err == nil {
+			return b
+		}
+	}
+	return v
+}
+
+// number writes an integral float as an integer ("600", not "600.0").
+func number(f float64) any {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f)
+	}
+	return f
+}

@@ -1,0 +1,69 @@
+package spec
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// update rewrites golden files: go test ./internal/spec/ -update
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// TestYAMLGolden pins the resolved form of a small experiment.
+func TestYAMLGolden(t *testing.T) {
+	e, err := Load("testdata/small.yaml", []string{"trials=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "small.golden.yaml")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("YAML() differs from %s:\n%s", golden, got)
+	}
+}
+
+// TestYAMLRoundTrip checks that the resolved YAML parses back to the same
+// experiment and the same scenarios, for every kind of setting.
+func TestYAMLRoundTrip(t *testing.T) {
+	for _, file := range []string{"testdata/small.yaml", "testdata/full.yaml"} {
+		t.Run(file, func(t *testing.T) {
+			e, err := Load(file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.YAML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Parse(e.File, out, nil)
+			if err != nil {
+				t.Fatalf("re-parse:\n%v\n%s", err, out)
+			}
+			assertExperiment(t, back, e)
+			s1, _ := e.Scenarios()
+			s2, _ := back.Scenarios()
+			if len(s1) != len(s2) {
+				t.Fatalf("%d scenarios, after round trip %d", len(s1), len(s2))
+			}
+			for i := range s1 {
+				if s1[i].ID != s2[i].ID {
+					t.Errorf("scenario %d: %q became %q", i, s1[i].ID, s2[i].ID)
+				}
+			}
+		})
+	}
+}
