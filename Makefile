@@ -1,0 +1,47 @@
+# prodlab — build, run, test. `make help` lists the targets.
+SHELL := /bin/bash
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/prodlab/prodlab/internal/cli.Version=$(VERSION)
+GO ?= go
+MVN ?= mvn -B -q
+WORKER_JAR := java/worker/target/prodlab-worker.jar
+WORKER_SRC := $(shell find java/worker/src/main java/worker/pom.xml -type f 2>/dev/null)
+EXPERIMENT ?= batching
+GOTEST_TIMEOUT ?= 18m
+
+.PHONY: help build run test test-go test-java bench lint clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+build: bin/prodlab bin/prodlab-worker.jar ## build prodlab and the Java worker
+
+bin/prodlab: $(shell find cmd internal experiments -type f) go.mod go.sum
+	$(GO) build -ldflags "$(LDFLAGS)" -o $@ ./cmd/prodlab
+
+bin/prodlab-worker.jar: $(WORKER_SRC)
+	@if [ -f java/worker/pom.xml ]; then $(MVN) -f java/worker/pom.xml package -DskipTests && mkdir -p bin && cp $(WORKER_JAR) $@; else mkdir -p bin && touch $@; fi
+
+run: build ## run the default experiment (EXPERIMENT=batching) on an embedded cluster
+	./bin/prodlab run $(EXPERIMENT)
+
+test: build test-go test-java ## build everything and run all tests
+
+test-go:
+	$(GO) vet ./...
+	@unformatted=$$(gofmt -l cmd internal experiments); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar $(GO) test -count=1 -timeout $(GOTEST_TIMEOUT) ./...
+
+test-java:
+	@if [ -f java/worker/pom.xml ]; then $(MVN) -f java/worker/pom.xml test; fi
+
+bench: build ## paired, interleaved benchmarks; writes bench/RESULTS.md
+	./bench/run.sh
+
+lint: ## gofmt, go vet and golangci-lint (if installed)
+	gofmt -l cmd internal experiments
+	$(GO) vet ./...
+	@if command -v golangci-lint >/dev/null; then golangci-lint run; else echo "golangci-lint not installed; config in .golangci.yml"; fi
+
+clean: ## remove build output
+	rm -rf bin java/worker/target

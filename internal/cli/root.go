@@ -1,0 +1,98 @@
+// Package cli holds prodlab's cobra commands, flag parsing and exit codes.
+// Commands are thin: they parse, call lab/report/cluster, and map errors to
+// exit codes (0 ok, 1 run failure, 2 usage or input error).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "dev"
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// usageError marks errors caused by the user's input (exit code 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usage(err error) error { return usageError{err} }
+
+// Main runs the CLI and returns the process exit code. Every child process
+// is killed before it returns, even on panic.
+func Main(args []string) (code int) {
+	return run(args, os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			proc.KillAll()
+			panic(p)
+		}
+	}()
+	defer proc.KillAll()
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "prodlab:", err)
+	var u usageError
+	if errors.As(err, &u) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "prodlab",
+		Short: "A lab for Apache Kafka producers: what does a setting cost, and is the data still safe?",
+		Long: `prodlab runs a matrix of Kafka producer settings against a real Apache Kafka
+cluster (embedded KRaft brokers on 127.0.0.1, or your own with --bootstrap) and
+reports throughput, latency percentiles, bytes on disk and compression ratio.
+
+Settings use the Java producer's property names (linger.ms, batch.size, acks...).`,
+		Example: `  prodlab run batching                       # the built-in linger × compression study
+  prodlab run batching --set workload.records=10000 --set linger.ms=5
+  prodlab run my-experiment.yaml --out results/today
+  prodlab experiments                        # list built-in experiments
+  prodlab report results/20261122-190000-batching`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
+	})
+	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd())
+	return root
+}
+
+// exactArgs is cobra.ExactArgs with a usage (exit 2) error.
+func argsUsage(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if err := v(c, args); err != nil {
+			return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+type runFlags struct {
+	sets       []string
+	out        string
+	bootstrap  string
+	keepTopics bool
+}
+
+func newRunCmd() *cobra.Command {
+	f := &runFlags{}
+	c := &cobra.Command{
+		Use:   "run [EXPERIMENT]",
+		Short: "Run an experiment (a built-in name or a YAML file; default: batching)",
+		Long: `Run an experiment: start an embedded Kafka cluster (or use --bootstrap), run
+every scenario of its matrix, append each trial to results.jsonl in the run
+directory as soon as it finishes, and print the results table.
+
+The whole experiment is validated before anything starts. Exit codes: 0 all
+trials ok, 1 a trial or the run failed, 2 bad usage or input.`,
+		Example: `  prodlab run                                  # experiments/batching.yaml
+  prodlab run batching --set workload.records=10000
+  prodlab run batching --set linger.ms=5 --set compression.type=zstd
+  prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine`,
+		Args: argsUsage(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, args []string) error {
+			name := "batching"
+			if len(args) == 1 {
+				name = args[0]
+			}
+			return runExperiment(c, name, f)
+		},
+	}
+	c.Flags().StringArrayVar(&f.sets, "set", nil, "override any experiment key, e.g. --set linger.ms=5 (repeatable)")
+	c.Flags().StringVar(&f.out, "out", "", "run directory (default results/<timestamp>-<name>)")
+	c.Flags().StringVar(&f.bootstrap, "bootstrap", "", "run against an existing cluster at HOST:PORT[,HOST:PORT] instead of starting one")
+	c.Flags().BoolVar(&f.keepTopics, "keep-topics", false, "keep each trial's topic after the run")
+	return c
+}
+
+func runExperiment(c *cobra.Command, name string, f *runFlags) error {
+	exp, err := spec.Load(name, f.sets)
+	if err != nil {
+		return usage(err)
+	}
+	scs, err := lab.Plan(exp)
+	if err != nil {
+		return usage(err)
+	}
+	dir := f.out
+	if dir == "" {
+		dir, err = results.NewRunDir("results", exp.Name, time.Now())
+		if err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create run directory: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		// A second signal, or one while stopping takes too long, ends everything now.
+		<-ctx.Done()
+		stop()
+	}()
+	opts := lab.Options{
+		Dir:        dir,
+		Out:        c.OutOrStdout(),
+		Log:        c.ErrOrStderr(),
+		KeepTopics: f.keepTopics,
+		WorkerJar:  workerJar(),
+	}
+	if f.bootstrap != "" {
+		opts.Bootstrap = strings.Split(f.bootstrap, ",")
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %d trials; results in %s\n", exp.Name, len(scs), exp.Trials, dir)
+	_, err = lab.Run(ctx, exp, scs, opts)
+	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) {
+		return err
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
+	return err
+}
+
+// workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the
+// executable, or in the source tree's build output.
+func workerJar() string {
+	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
+		return p
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "prodlab-worker.jar")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
+}

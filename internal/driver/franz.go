@@ -1,0 +1,247 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/payload"
+)
+
+// Franz runs trials in process with franz-go (github.com/twmb/franz-go).
+type Franz struct{}
+
+// NewFranz returns the franz-go driver.
+func NewFranz() *Franz { return &Franz{} }
+
+// Name implements Driver.
+func (*Franz) Name() string { return "franz-go" }
+
+// Close implements Driver; franz-go holds nothing between trials.
+func (*Franz) Close() error { return nil }
+
+// Check implements Driver: every property must map onto a kgo option.
+func (*Franz) Check(props map[string]string) error {
+	_, err := mapFranzProps(props)
+	return err
+}
+
+// FranzVersion is the franz-go module version linked into this binary.
+func FranzVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if m.Path == "github.com/twmb/franz-go" {
+				return m.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
+// franzHooks counts produce requests and the batches franz-go wrote.
+type franzHooks struct {
+	requests     atomic.Int64
+	batches      atomic.Int64
+	uncompressed atomic.Int64
+	compressed   atomic.Int64
+}
+
+func (h *franzHooks) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
+	if key == 0 && err == nil { // 0 = Produce
+		h.requests.Add(1)
+	}
+}
+
+func (h *franzHooks) OnProduceBatchWritten(_ kgo.BrokerMetadata, _ string, _ int32, m kgo.ProduceBatchMetrics) {
+	h.batches.Add(1)
+	h.uncompressed.Add(int64(m.UncompressedBytes))
+	h.compressed.Add(int64(m.CompressedBytes))
+}
+
+// franzTally accumulates acknowledgements from the client's promise callbacks.
+type franzTally struct {
+	mu      sync.Mutex
+	hist    *hdrhistogram.Histogram
+	acked   int64
+	failed  int64
+	errs    map[string]int64
+	lastAck time.Time
+	acks    *AckLog
+}
+
+// Run implements Driver. Records are produced asynchronously; the clock runs
+// from the first hand-off to the return of Flush, when every record has been
+// acknowledged or has failed.
+func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
+	s, err := mapFranzProps(t.Props)
+	if err != nil {
+		return nil, err
+	}
+	gen, err := payload.New(t.Payload, t.RecordSize, t.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	hooks := &franzHooks{}
+	opts := append([]kgo.Opt{
+		kgo.SeedBrokers(t.Bootstrap...),
+		kgo.DefaultProduceTopic(t.Topic),
+		kgo.WithHooks(hooks),
+		kgo.ProducerBatchMaxBytes(1 << 20), // overridden by batch.size below
+	}, s.opts...)
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("franz-go rejected the configuration: %w", err)
+	}
+	defer cl.Close()
+
+	if t.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
+		defer cancel()
+	}
+	// Load metadata before the clock starts, as a long-lived producer would have it.
+	if err := cl.Ping(ctx); err != nil {
+		return nil, fmt.Errorf("connect to %v: %w", t.Bootstrap, err)
+	}
+	if s.txnID != "" {
+		if err := cl.BeginTransaction(); err != nil {
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+	}
+
+	tally := &franzTally{hist: NewLatencyHistogram(), errs: map[string]int64{}}
+	if t.Tag != "" {
+		tally.acks = NewAckLog(t.Records)
+	}
+	pool := sync.Pool{New: func() any { b := make([]byte, 0, t.RecordSize); return &b }}
+	promise := func(r *kgo.Record, err error) {
+		now := time.Now()
+		lat := now.Sub(r.Timestamp).Microseconds()
+		seq := r.Offset // overwritten by the broker; the sequence travels in Context below
+		if v, ok := r.Context.Value(seqKey{}).(int64); ok {
+			seq = v
+		}
+		tally.mu.Lock()
+		if err != nil {
+			tally.failed++
+			tally.errs[err.Error()]++
+			if tally.acks != nil {
+				tally.acks.Fail(seq)
+			}
+		} else {
+			tally.acked++
+			_ = tally.hist.RecordValue(max(lat, 1))
+			tally.lastAck = now
+			if tally.acks != nil {
+				tally.acks.Ack(seq)
+			}
+		}
+		tally.mu.Unlock()
+		v := r.Value[:0]
+		pool.Put(&v)
+	}
+
+	var (
+		sent     int64
+		interval time.Duration
+		commits  int64
+	)
+	if t.Rate > 0 {
+		interval = time.Duration(float64(time.Second) / t.Rate)
+	}
+	start := time.Now()
+	lastCommit := start
+	var hdr []byte
+	for seq := int64(0); seq < t.Records; seq++ {
+		if ctx.Err() != nil {
+			break
+		}
+		if interval > 0 {
+			if d := time.Until(start.Add(time.Duration(seq) * interval)); d > 0 {
+				time.Sleep(d)
+			}
+		}
+		if s.txnID != "" && time.Since(lastCommit) >= s.txnEvery {
+			if err := commitTxn(ctx, cl); err != nil {
+				return nil, err
+			}
+			commits++
+			lastCommit = time.Now()
+		}
+		bp := pool.Get().(*[]byte)
+		r := &kgo.Record{Value: gen.Next(seq, (*bp)[:0])}
+		if t.Tag != "" {
+			hdr = audit.AppendHeader(hdr[:0], t.Tag, seq)
+			r.Headers = []kgo.RecordHeader{{Key: audit.HeaderKey, Value: append([]byte(nil), hdr...)}}
+			r.Context = context.WithValue(context.Background(), seqKey{}, seq)
+		}
+		r.Timestamp = time.Now()
+		cl.Produce(ctx, r, promise)
+		sent++
+	}
+	flushErr := cl.Flush(ctx)
+	if s.txnID != "" && flushErr == nil {
+		if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+			return nil, fmt.Errorf("commit transaction: %w", err)
+		}
+		commits++
+	}
+	elapsed := time.Since(start)
+	if flushErr != nil {
+		// Timed out: fail what is still buffered so the counts add up.
+		_ = cl.AbortBufferedRecords(context.Background())
+	}
+
+	tally.mu.Lock()
+	defer tally.mu.Unlock()
+	res := &Result{
+		Client:            "franz-go " + FranzVersion(),
+		Sent:              sent,
+		Acked:             tally.acked,
+		Failed:            tally.failed,
+		Errors:            tally.errs,
+		Elapsed:           elapsed,
+		Latency:           tally.hist,
+		UncompressedBytes: hooks.uncompressed.Load(),
+		CompressedBytes:   hooks.compressed.Load(),
+		Batches:           hooks.batches.Load(),
+		ProduceRequests:   hooks.requests.Load(),
+		Effective:         franzEffective(cl, s),
+		Metrics:           map[string]float64{},
+		Acks:              tally.acks,
+	}
+	if res.Batches > 0 {
+		res.Metrics["batch-size-avg"] = float64(res.CompressedBytes) / float64(res.Batches)
+		res.Metrics["records-per-batch-avg"] = float64(res.Acked) / float64(res.Batches)
+	}
+	if s.txnID != "" {
+		res.Metrics["transaction-commits"] = float64(commits)
+	}
+	if flushErr != nil {
+		return res, fmt.Errorf("trial did not finish within %s: %d of %d records acknowledged: %w", t.Timeout, res.Acked, t.Records, flushErr)
+	}
+	return res, nil
+}
+
+type seqKey struct{}
+
+// commitTxn flushes and commits the open transaction and begins the next.
+func commitTxn(ctx context.Context, cl *kgo.Client) error {
+	if err := cl.Flush(ctx); err != nil {
+		return fmt.Errorf("flush before commit: %w", err)
+	}
+	if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	if err := cl.BeginTransaction(); err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	return nil
+}

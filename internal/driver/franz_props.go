@@ -1,0 +1,277 @@
+package driver
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// franzSettings is the outcome of mapping Java producer properties onto
+// franz-go: the kgo options plus what the driver itself must do.
+type franzSettings struct {
+	opts       []kgo.Opt
+	idempotent bool
+	// inflightSet is true when max.in.flight.requests.per.connection was given.
+	inflight    int
+	inflightSet bool
+	txnID       string
+	// txnEvery is how often a transactional producer commits.
+	txnEvery time.Duration
+}
+
+// franzProp maps one Java producer property to kgo options.
+type franzProp func(v string, s *franzSettings) error
+
+// franzProps lists every Java producer property franz-go can honour and how.
+// Anything else is rejected by Check: a silently ignored setting would make a
+// comparison lie.
+var franzProps = map[string]franzProp{
+	"acks": func(v string, s *franzSettings) error {
+		switch v {
+		case "all", "-1":
+			s.opts = append(s.opts, kgo.RequiredAcks(kgo.AllISRAcks()))
+		case "1":
+			s.opts = append(s.opts, kgo.RequiredAcks(kgo.LeaderAck()))
+		case "0":
+			s.opts = append(s.opts, kgo.RequiredAcks(kgo.NoAck()))
+		default:
+			return fmt.Errorf("acks must be one of all, -1, 0, 1, got %q", v)
+		}
+		return nil
+	},
+	"enable.idempotence": func(v string, s *franzSettings) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("enable.idempotence must be true or false, got %q", v)
+		}
+		s.idempotent = b
+		return nil
+	},
+	"linger.ms":           durationProp(kgo.ProducerLinger),
+	"delivery.timeout.ms": durationProp(kgo.RecordDeliveryTimeout),
+	"request.timeout.ms":  durationProp(kgo.ProduceRequestTimeout),
+	"metadata.max.age.ms": durationProp(func(d time.Duration) kgo.Opt { return kgo.MetadataMaxAge(d) }),
+	"retry.backoff.ms": func(v string, s *franzSettings) error {
+		d, err := parseMs(v)
+		if err != nil {
+			return err
+		}
+		s.opts = append(s.opts, kgo.RetryBackoffFn(func(int) time.Duration { return d }))
+		return nil
+	},
+	"batch.size":    intProp(func(n int) kgo.Opt { return kgo.ProducerBatchMaxBytes(int32(n)) }),
+	"buffer.memory": intProp(func(n int) kgo.Opt { return kgo.MaxBufferedBytes(n) }),
+	// max.buffered.records is prodlab's own key: franz-go bounds its buffer by
+	// record count as well as bytes.
+	"max.buffered.records": intProp(func(n int) kgo.Opt { return kgo.MaxBufferedRecords(n) }),
+	"retries":              intProp(func(n int) kgo.Opt { return kgo.RecordRetries(n) }),
+	"max.in.flight.requests.per.connection": func(v string, s *franzSettings) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("must be a positive integer, got %q", v)
+		}
+		s.inflight, s.inflightSet = n, true
+		return nil
+	},
+	"compression.type": func(v string, s *franzSettings) error {
+		c, ok := codecs[v]
+		if !ok {
+			return fmt.Errorf("compression.type must be one of none, gzip, snappy, lz4, zstd, got %q", v)
+		}
+		s.opts = append(s.opts, kgo.ProducerBatchCompression(c))
+		return nil
+	},
+	"client.id": func(v string, s *franzSettings) error {
+		s.opts = append(s.opts, kgo.ClientID(v))
+		return nil
+	},
+	"partitioner.class": func(v string, s *franzSettings) error {
+		switch v {
+		case "", "org.apache.kafka.clients.producer.internals.DefaultPartitioner",
+			"org.apache.kafka.clients.producer.UniformStickyPartitioner":
+			s.opts = append(s.opts, kgo.RecordPartitioner(kgo.StickyKeyPartitioner(nil)))
+		case "org.apache.kafka.clients.producer.RoundRobinPartitioner":
+			s.opts = append(s.opts, kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
+		default:
+			return fmt.Errorf("partitioner.class %q has no franz-go equivalent (supported: RoundRobinPartitioner, UniformStickyPartitioner, DefaultPartitioner)", v)
+		}
+		return nil
+	},
+	"transactional.id": func(v string, s *franzSettings) error {
+		s.txnID = v
+		s.opts = append(s.opts, kgo.TransactionalID(v))
+		return nil
+	},
+	"transaction.timeout.ms": durationProp(kgo.TransactionTimeout),
+	// transaction.duration.ms is prodlab's (and kafka-producer-perf-test's)
+	// commit interval for transactional producers.
+	"transaction.duration.ms": func(v string, s *franzSettings) error {
+		d, err := parseMs(v)
+		if err != nil {
+			return err
+		}
+		s.txnEvery = d
+		return nil
+	},
+	// Record keys are never set by prodlab's workloads, so whether the
+	// partitioner ignores them cannot change anything.
+	"partitioner.ignore.keys": func(v string, s *franzSettings) error {
+		_, err := strconv.ParseBool(v)
+		return err
+	},
+	"key.serializer":   serializerProp,
+	"value.serializer": serializerProp,
+}
+
+// serializerProp accepts the byte-array serializers only: prodlab sends raw bytes.
+func serializerProp(v string, _ *franzSettings) error {
+	if v != "org.apache.kafka.common.serialization.ByteArraySerializer" {
+		return fmt.Errorf("only org.apache.kafka.common.serialization.ByteArraySerializer is meaningful for raw payloads, got %q", v)
+	}
+	return nil
+}
+
+var codecs = map[string]kgo.CompressionCodec{
+	"none":   kgo.NoCompression(),
+	"gzip":   kgo.GzipCompression(),
+	"snappy": kgo.SnappyCompression(),
+	"lz4":    kgo.Lz4Compression(),
+	"zstd":   kgo.ZstdCompression(),
+}
+
+func parseMs(v string) (time.Duration, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("must be a non-negative integer of milliseconds, got %q", v)
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
+
+func durationProp[O kgo.Opt](f func(time.Duration) O) franzProp {
+	return func(v string, s *franzSettings) error {
+		d, err := parseMs(v)
+		if err != nil {
+			return err
+		}
+		s.opts = append(s.opts, f(d))
+		return nil
+	}
+}
+
+func intProp[O kgo.Opt](f func(int) O) franzProp {
+	return func(v string, s *franzSettings) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("must be a non-negative integer, got %q", v)
+		}
+		s.opts = append(s.opts, f(n))
+		return nil
+	}
+}
+
+// mapFranzProps turns Java producer properties into franz-go settings,
+// applying the Java client's rules for implicit idempotence: it is on by
+// default, and off when acks is not all and enable.idempotence is not set.
+func mapFranzProps(props map[string]string) (*franzSettings, error) {
+	s := &franzSettings{idempotent: true, txnEvery: 3 * time.Second}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var errs []string
+	for _, k := range keys {
+		f, ok := franzProps[k]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("producer property %s is not supported by client franz-go", k))
+			continue
+		}
+		if err := f(strings.TrimSpace(props[k]), s); err != nil {
+			errs = append(errs, fmt.Sprintf("producer property %s: %v", k, err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	_, explicit := props["enable.idempotence"]
+	acks := props["acks"]
+	acksAll := acks == "" || acks == "all" || acks == "-1"
+	if !explicit && !acksAll {
+		s.idempotent = false
+	}
+	if !explicit && s.inflightSet && s.inflight > 5 {
+		s.idempotent = false
+	}
+	switch {
+	case s.idempotent && !acksAll:
+		return nil, fmt.Errorf("enable.idempotence=true requires acks=all, got acks=%s", acks)
+	case s.idempotent && s.inflightSet && s.inflight != 5:
+		return nil, fmt.Errorf("max.in.flight.requests.per.connection=%d with idempotence is not supported by client franz-go: "+
+			"its idempotent producer always keeps 5 requests in flight per broker (set enable.idempotence=false to choose another limit)", s.inflight)
+	case !s.idempotent && s.txnID != "":
+		return nil, fmt.Errorf("transactional.id requires enable.idempotence=true")
+	}
+	if !s.idempotent {
+		s.opts = append(s.opts, kgo.DisableIdempotentWrite())
+		n := 5 // the Java client's default
+		if s.inflightSet {
+			n = s.inflight
+		}
+		s.opts = append(s.opts, kgo.MaxProduceRequestsInflightPerBroker(n))
+	}
+	return s, nil
+}
+
+// franzEffective reads back every setting the client actually uses, in Java
+// property names, defaults included.
+func franzEffective(cl *kgo.Client, s *franzSettings) map[string]string {
+	ms := func(v any) string { return strconv.FormatInt(v.(time.Duration).Milliseconds(), 10) }
+	eff := map[string]string{
+		"linger.ms":            ms(cl.OptValue(kgo.ProducerLinger)),
+		"delivery.timeout.ms":  ms(cl.OptValue(kgo.RecordDeliveryTimeout)),
+		"request.timeout.ms":   ms(cl.OptValue(kgo.ProduceRequestTimeout)),
+		"metadata.max.age.ms":  ms(cl.OptValue(kgo.MetadataMaxAge)),
+		"batch.size":           fmt.Sprint(cl.OptValue(kgo.ProducerBatchMaxBytes)),
+		"buffer.memory":        fmt.Sprint(cl.OptValue(kgo.MaxBufferedBytes)),
+		"max.buffered.records": fmt.Sprint(cl.OptValue(kgo.MaxBufferedRecords)),
+		"retries":              fmt.Sprint(cl.OptValue(kgo.RecordRetries)),
+		"enable.idempotence":   strconv.FormatBool(s.idempotent),
+		"client.id":            fmt.Sprint(cl.OptValue(kgo.ClientID)),
+	}
+	if eff["buffer.memory"] == "0" {
+		eff["buffer.memory"] = "unbounded"
+	}
+	if s.idempotent {
+		eff["max.in.flight.requests.per.connection"] = "5"
+	} else {
+		eff["max.in.flight.requests.per.connection"] = fmt.Sprint(cl.OptValue(kgo.MaxProduceRequestsInflightPerBroker))
+	}
+	switch cl.OptValue(kgo.RequiredAcks) {
+	case kgo.AllISRAcks():
+		eff["acks"] = "all"
+	case kgo.LeaderAck():
+		eff["acks"] = "1"
+	case kgo.NoAck():
+		eff["acks"] = "0"
+	}
+	if cs, ok := cl.OptValue(kgo.ProducerBatchCompression).([]kgo.CompressionCodec); ok {
+		names := make([]string, 0, len(cs))
+		for _, c := range cs {
+			for name, known := range codecs {
+				if c == known {
+					names = append(names, name)
+				}
+			}
+		}
+		eff["compression.type"] = strings.Join(names, ",")
+	}
+	if s.txnID != "" {
+		eff["transactional.id"] = s.txnID
+		eff["transaction.duration.ms"] = strconv.FormatInt(s.txnEvery.Milliseconds(), 10)
+	}
+	return eff
+}

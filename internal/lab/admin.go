@@ -1,0 +1,102 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// admin wraps the few cluster operations the lab needs around each trial.
+type admin struct {
+	cl  *kgo.Client
+	adm *kadm.Client
+}
+
+func newAdmin(bootstrap []string) (*admin, error) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...))
+	if err != nil {
+		return nil, fmt.Errorf("admin client for %v: %w", bootstrap, err)
+	}
+	return &admin{cl: cl, adm: kadm.NewClient(cl)}, nil
+}
+
+func (a *admin) close() { a.cl.Close() }
+
+// createTopic creates a fresh topic and waits until every partition has a
+// leader, so the trial's clock does not include topic creation.
+func (a *admin) createTopic(ctx context.Context, topic string, partitions, rf int, configs map[string]string) error {
+	cfg := make(map[string]*string, len(configs))
+	for k, v := range configs {
+		cfg[k] = &v
+	}
+	resp, err := a.adm.CreateTopic(ctx, int32(partitions), int16(rf), cfg, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		return fmt.Errorf("create topic %s: %w", topic, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		md, err := a.adm.Metadata(ctx, topic)
+		if err == nil {
+			if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) == partitions && allLed(td) {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("topic %s: partitions have no leader after 30s", topic)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func allLed(td kadm.TopicDetail) bool {
+	for _, p := range td.Partitions {
+		if p.Err != nil || p.Leader < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// deleteTopic removes a trial's topic so disks do not fill up across a run.
+func (a *admin) deleteTopic(ctx context.Context, topic string) error {
+	resp, err := a.adm.DeleteTopic(ctx, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		return fmt.Errorf("delete topic %s: %w", topic, err)
+	}
+	return nil
+}
+
+// diskBytes sums the on-disk size of a topic counting one replica per
+// partition (the largest, which is the most complete).
+func (a *admin) diskBytes(ctx context.Context, topic string) (int64, error) {
+	all, err := a.adm.DescribeAllLogDirs(ctx, nil) // nil: every topic; filtered below
+	if err != nil {
+		return 0, fmt.Errorf("describe log dirs for %s: %w", topic, err)
+	}
+	largest := map[int32]int64{}
+	for _, dirs := range all {
+		dirs.EachPartition(func(p kadm.DescribedLogDirPartition) {
+			if p.Topic == topic && p.Size > largest[p.Partition] {
+				largest[p.Partition] = p.Size
+			}
+		})
+	}
+	var sum int64
+	for _, s := range largest {
+		sum += s
+	}
+	return sum, nil
+}

@@ -1,0 +1,171 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// trial runs one scenario once on a fresh topic and returns its record.
+func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Scenario, round int) results.Record {
+	r.done++
+	e := sc.Exp
+	warm := round < r.exp.Warmup
+	trialNo := round - r.exp.Warmup
+	if warm {
+		trialNo = round
+	}
+	topic := fmt.Sprintf("prodlab-%s-s%d-r%d-%d", sanitize(r.exp.Name), sc.Index, round, time.Now().UnixNano()%1e6)
+	rec := baseRecord(r, sc, trialNo, tgt.version)
+	rec.Warmup = warm
+	rec.Topic = topic
+	fail := func(err error) results.Record {
+		rec.Status = results.StatusFailed
+		rec.Error = err.Error()
+		r.logf("[%d/%d] %s trial %d: FAILED: %v", r.done, r.total, label(sc), trialNo, err)
+		return rec
+	}
+
+	d, err := r.driverFor(ctx, e.Client, tgt.version)
+	if err != nil {
+		return fail(err)
+	}
+	if err := adm.createTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
+		return fail(err)
+	}
+	if !r.opts.KeepTopics {
+		defer func() {
+			if err := adm.deleteTopic(context.Background(), topic); err != nil {
+				r.logf("%v", err)
+			}
+		}()
+	}
+	timeout := time.Duration(e.Workload.TimeoutS * float64(time.Second))
+	t := driver.Trial{
+		Bootstrap:  tgt.c.Bootstrap(),
+		Topic:      topic,
+		Props:      e.Producer,
+		Records:    e.Workload.Records,
+		RecordSize: e.Workload.RecordSize,
+		Payload:    e.Workload.Payload,
+		Rate:       e.Workload.Rate,
+		Seed:       int64(sc.Index)*1_000_003 + int64(round),
+		Timeout:    timeout,
+	}
+	if e.Audit {
+		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
+	}
+	r.logf("[%d/%d] %s trial %d%s: producing %d records with %s", r.done, r.total, label(sc), trialNo, warmNote(warm), t.Records, d.Name())
+	res, runErr := d.Run(ctx, t)
+	if res != nil {
+		fillFromResult(&rec, res)
+	}
+	if runErr != nil {
+		return fail(runErr)
+	}
+	if disk, err := adm.diskBytes(ctx, topic); err != nil {
+		r.logf("%v", err)
+	} else {
+		rec.DiskBytes = disk
+	}
+	r.logf("[%d/%d] %s trial %d: %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d failed",
+		r.done, r.total, label(sc), trialNo, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed)
+	if rec.Records.Failed > 0 {
+		rec.Status = results.StatusFailed
+		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, topErrors(rec.Errors))
+	}
+	return rec
+}
+
+func warmNote(warm bool) string {
+	if warm {
+		return " (warm-up)"
+	}
+	return ""
+}
+
+// baseRecord fills what is known about a trial before it runs.
+func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Record {
+	vals := make(map[string]any, len(sc.Values))
+	for k, v := range sc.Values {
+		vals[k] = v
+	}
+	return results.Record{
+		Schema:       results.Schema,
+		Run:          r.run,
+		Experiment:   r.exp.Name,
+		Scenario:     vals,
+		ScenarioKeys: sc.Keys,
+		ScenarioID:   sc.ID,
+		Trial:        trial,
+		Status:       results.StatusOK,
+		Client:       sc.Exp.Client,
+		Kafka:        kafka,
+		RecordSize:   sc.Exp.Workload.RecordSize,
+		StartedAt:    time.Now().UTC().Format(time.RFC3339Nano),
+	}
+}
+
+func failedRecord(r *runner, sc spec.Scenario, round int, kafka string, err error) results.Record {
+	rec := baseRecord(r, sc, round, kafka)
+	rec.Status = results.StatusFailed
+	rec.Error = err.Error()
+	return rec
+}
+
+// fillFromResult copies a driver's measurements into the record and derives
+// throughput and ratios from them.
+func fillFromResult(rec *results.Record, res *driver.Result) {
+	rec.Client = res.Client
+	rec.Records = results.Records{Sent: res.Sent, Acked: res.Acked, Failed: res.Failed}
+	rec.Errors = res.Errors
+	rec.ElapsedS = res.Elapsed.Seconds()
+	if s := rec.ElapsedS; s > 0 {
+		rec.Throughput.RecordsPerS = float64(res.Acked) / s
+		rec.Throughput.MBPerS = float64(res.Acked) * float64(rec.RecordSize) / s / 1e6
+	}
+	if res.Latency != nil {
+		rec.LatencyMs = stats.LatencyMs(res.Latency)
+		if enc, err := stats.EncodeHistogram(res.Latency); err == nil {
+			rec.Histogram = enc
+		}
+	}
+	rec.UncompressedBytes = res.UncompressedBytes
+	rec.CompressedBytes = res.CompressedBytes
+	if res.CompressedBytes > 0 {
+		rec.CompressionRatio = float64(res.UncompressedBytes) / float64(res.CompressedBytes)
+	}
+	rec.Batches = res.Batches
+	if res.Batches > 0 {
+		rec.RecordsPerBatch = float64(res.Acked) / float64(res.Batches)
+	}
+	rec.ProduceRequests = res.ProduceRequests
+	rec.EffectiveConfig = res.Effective
+	rec.ClientMetrics = res.Metrics
+}
+
+func topErrors(errs map[string]int64) string {
+	parts := make([]string, 0, len(errs))
+	for msg, n := range errs {
+		parts = append(parts, fmt.Sprintf("%dx %s", n, msg))
+	}
+	if len(parts) > 3 {
+		parts = parts[:3]
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '-'
+	}, s)
+}
