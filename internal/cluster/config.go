@@ -1,0 +1,84 @@
+package cluster
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// MaxBrokers is the largest embedded cluster prodlab starts: three nodes are
+// enough for replication factor 3 and min.insync.replicas 2, and more JVMs
+// would only compete for the cores of a small machine.
+const MaxBrokers = 3
+
+// Defaults for Config fields left zero.
+const (
+	defaultReadyTimeout = 90 * time.Second
+	defaultStopGrace    = 10 * time.Second
+)
+
+// Config describes an embedded cluster.
+type Config struct {
+	// Brokers is the number of nodes, 1 to MaxBrokers. Each node is both
+	// broker and controller.
+	Brokers int
+	// Kafka is a release version such as "4.3.0" (resolved from Maven
+	// Central; default DefaultKafka) or the directory of a local Kafka
+	// distribution, whose libs/*.jar and logging configuration are used.
+	Kafka string
+	// Dir is where node configurations, data and logs go, typically the run
+	// directory. Each node logs to Dir/broker-<id>.log.
+	Dir string
+	// Advertise, if set, maps a node id and its real listener address to the
+	// address advertised to clients, e.g. a network-emulation proxy in front
+	// of the broker. The default advertises the real address.
+	Advertise func(id int, addr string) string
+	// Detached starts processes that outlive the caller (for
+	// `prodlab cluster up`): own session, no parent-death signal, not in
+	// the proc registry.
+	Detached bool
+	// ExtraProps are broker properties applied on top of prodlab's own,
+	// overriding them.
+	ExtraProps map[string]string
+	// ReadyTimeout bounds how long Start and Restart wait for the brokers to
+	// appear in the metadata; default 90s.
+	ReadyTimeout time.Duration
+	// StopGrace is how long Stop and Shutdown wait after SIGTERM before they
+	// SIGKILL; default 10s.
+	StopGrace time.Duration
+}
+
+// normalize validates cfg and fills in defaults.
+func (cfg Config) normalize() (Config, error) {
+	if cfg.Brokers < 1 || cfg.Brokers > MaxBrokers {
+		return cfg, fmt.Errorf("brokers: %d is out of range, want 1 to %d", cfg.Brokers, MaxBrokers)
+	}
+	if cfg.Kafka == "" {
+		cfg.Kafka = DefaultKafka
+	}
+	if !isRelease(cfg.Kafka) {
+		abs, err := filepath.Abs(cfg.Kafka)
+		if err != nil {
+			return cfg, fmt.Errorf("kafka directory %q: %w", cfg.Kafka, err)
+		}
+		if !exists(filepath.Join(abs, "libs")) {
+			return cfg, fmt.Errorf("kafka: %q is neither a release version like %s nor a Kafka distribution directory with libs/", cfg.Kafka, DefaultKafka)
+		}
+		cfg.Kafka = abs
+	}
+	if cfg.Dir == "" {
+		return cfg, fmt.Errorf("cluster directory: empty, want the directory for broker data and logs")
+	}
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return cfg, fmt.Errorf("cluster directory %q: %w", cfg.Dir, err)
+	}
+	cfg.Dir = abs
+	if cfg.ReadyTimeout <= 0 {
+		cfg.ReadyTimeout = defaultReadyTimeout
+	}
+	if cfg.StopGrace <= 0 {
+		cfg.StopGrace = defaultStopGrace
+	}
+	return cfg, nil
+}

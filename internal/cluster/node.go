@@ -1,0 +1,247 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// brokerJVMArgs are the heap and GC settings of every broker JVM: a fixed,
+// modest heap so that three brokers fit beside the load generator.
+var brokerJVMArgs = []string{
+	"-Xms512m", "-Xmx1g",
+	"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+	"-XX:+ExitOnOutOfMemoryError",
+	"-Djava.awt.headless=true",
+}
+
+// node is one running (or stopped) embedded node.
+type node struct {
+	spec    nodeSpec
+	dir     string // Dir/node-<id>: server.properties and data
+	config  string // server.properties path
+	logPath string // Dir/broker-<id>.log
+
+	mu   sync.Mutex
+	pid  int
+	done chan struct{} // closed when the current process has exited
+}
+
+// newNode lays out node spec under the cluster directory.
+func newNode(clusterDir string, spec nodeSpec) *node {
+	dir := filepath.Join(clusterDir, fmt.Sprintf("node-%d", spec.ID))
+	spec.DataDir = filepath.Join(dir, "data")
+	return &node{
+		spec:    spec,
+		dir:     dir,
+		config:  filepath.Join(dir, "server.properties"),
+		logPath: filepath.Join(clusterDir, fmt.Sprintf("broker-%d.log", spec.ID)),
+	}
+}
+
+// running reports whether the node's process is alive (it may be paused).
+func (n *node) running() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.done == nil {
+		return false
+	}
+	select {
+	case <-n.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// state returns the pid and exit channel of the current process.
+func (n *node) state() (pid int, done chan struct{}) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.pid, n.done
+}
+
+// writeConfig writes the node's server.properties.
+func (n *node) writeConfig(props map[string]string) error {
+	if err := os.MkdirAll(n.spec.DataDir, 0o755); err != nil {
+		return fmt.Errorf("create data directory for node %d: %w", n.spec.ID, err)
+	}
+	if err := os.WriteFile(n.config, []byte(renderProps(props)), 0o644); err != nil {
+		return fmt.Errorf("write config for node %d: %w", n.spec.ID, err)
+	}
+	return nil
+}
+
+// format runs kafka-storage format for the node, appending the tool's
+// output to the broker log.
+func (n *node) format(ctx context.Context, java string, d dist, clusterID string) error {
+	// C1 only: the tool runs for a second, so fast JVM start-up matters more
+	// than peak speed.
+	cmd := exec.Command(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", d.classpath,
+		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", n.config)
+	cmd.Dir = n.dir
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := runToEnd(ctx, cmd)
+	appendLog(n.logPath, fmt.Sprintf("prodlab: format storage of node %d", n.spec.ID), out.Bytes())
+	if err != nil {
+		return fmt.Errorf("format storage for node %d: %w\n%s", n.spec.ID, err, indent(lastLines(out.String(), logTailLines)))
+	}
+	return nil
+}
+
+// runToEnd runs cmd through the proc registry and waits for it, killing it
+// if ctx ends first.
+func runToEnd(ctx context.Context, cmd *exec.Cmd) error {
+	if err := proc.Start(cmd); err != nil {
+		return err
+	}
+	pid := cmd.Process.Pid
+	defer proc.Forget(pid)
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		return err
+	case <-ctx.Done():
+		_ = proc.Signal(pid, syscall.SIGKILL)
+		<-waitErr
+		return ctx.Err()
+	}
+}
+
+// start launches the node's broker JVM with its output going to the broker
+// log, and watches for its exit.
+func (n *node) start(java string, d dist, clusterDir string, detached bool) error {
+	if n.running() {
+		return fmt.Errorf("start node %d: already running", n.spec.ID)
+	}
+	args := append([]string{}, brokerJVMArgs...)
+	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
+	args = append(args, "-cp", d.classpath, "kafka.Kafka", n.config)
+	log, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("open log of node %d: %w", n.spec.ID, err)
+	}
+	defer log.Close() // the child has its own copy
+	fmt.Fprintf(log, "=== %s prodlab: start node %d: %s %s\n",
+		time.Now().Format(time.RFC3339), n.spec.ID, java, strings.Join(args, " "))
+	cmd := exec.Command(java, args...)
+	cmd.Dir = n.dir
+	cmd.Stdout = log
+	cmd.Stderr = log
+	if detached {
+		err = proc.StartDetached(cmd)
+	} else {
+		err = proc.Start(cmd)
+	}
+	if err != nil {
+		return fmt.Errorf("start node %d: %w", n.spec.ID, err)
+	}
+	done := make(chan struct{})
+	n.mu.Lock()
+	n.pid = cmd.Process.Pid
+	n.done = done
+	n.mu.Unlock()
+	go func() {
+		_ = cmd.Wait()
+		if !detached {
+			proc.Forget(cmd.Process.Pid)
+		}
+		close(done)
+	}()
+	return nil
+}
+
+// signal sends sig to the node's process group.
+func (n *node) signal(sig syscall.Signal) error {
+	pid, _ := n.state()
+	if !n.running() {
+		return fmt.Errorf("node %d is not running", n.spec.ID)
+	}
+	if err := proc.Signal(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("node %d: %w", n.spec.ID, err)
+	}
+	return nil
+}
+
+// wait waits up to d for the current process to exit.
+func (n *node) wait(d time.Duration) bool {
+	_, done := n.state()
+	if done == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// stop ends the node: SIGTERM (and SIGCONT, in case it is paused), up to
+// grace for a clean exit, then SIGKILL.
+func (n *node) stop(grace time.Duration) error {
+	if !n.running() {
+		return nil
+	}
+	_ = n.signal(syscall.SIGTERM)
+	_ = n.signal(syscall.SIGCONT)
+	if n.wait(grace) {
+		return nil
+	}
+	_ = n.signal(syscall.SIGKILL)
+	if !n.wait(5 * time.Second) {
+		pid, _ := n.state()
+		return fmt.Errorf("node %d (pid %d) did not exit after SIGKILL", n.spec.ID, pid)
+	}
+	return fmt.Errorf("node %d did not stop within %v of SIGTERM and was killed", n.spec.ID, grace)
+}
+
+// logTail returns the last lines of the node's broker log.
+func (n *node) logTail() string {
+	data, err := os.ReadFile(n.logPath)
+	if err != nil {
+		return fmt.Sprintf("(no log: %v)", err)
+	}
+	return lastLines(string(data), logTailLines)
+}
+
+// logTailLines is how many lines of a broker log an error carries.
+const logTailLines = 30
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// indent indents every line of s for embedding in an error message.
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// appendLog appends a tool's output, under a header, to a broker log.
+func appendLog(path, header string, output []byte) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "=== %s %s\n", time.Now().Format(time.RFC3339), header)
+	_, _ = f.Write(output)
+}

@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// loopback is the only address embedded nodes bind to.
+const loopback = "127.0.0.1"
+
+// nodeSpec is what a node's configuration is rendered from.
+type nodeSpec struct {
+	ID             int
+	ClientPort     int    // PLAINTEXT listener
+	ControllerPort int    // CONTROLLER listener
+	Advertised     string // host:port advertised to clients
+	DataDir        string // log.dirs
+}
+
+// Addr is the node's real client listener address.
+func (n nodeSpec) Addr() string {
+	return fmt.Sprintf("%s:%d", loopback, n.ClientPort)
+}
+
+// quorumVoters renders controller.quorum.voters for all nodes.
+func quorumVoters(nodes []nodeSpec) string {
+	voters := make([]string, len(nodes))
+	for i, n := range nodes {
+		voters[i] = fmt.Sprintf("%d@%s:%d", n.ID, loopback, n.ControllerPort)
+	}
+	return strings.Join(voters, ",")
+}
+
+// brokerProps returns the server.properties of node self in a cluster of
+// nodes, with extra applied last so that it overrides prodlab's choices.
+func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[string]string {
+	n := len(nodes)
+	rf := strconv.Itoa(min(n, 3))
+	props := map[string]string{
+		// KRaft combined mode: every node is broker and controller, with a
+		// static quorum of all nodes (no --standalone formatting needed).
+		"process.roles":                                    "broker,controller",
+		"node.id":                                          strconv.Itoa(self.ID),
+		"controller.quorum.voters":                         quorumVoters(nodes),
+		"listeners":                                        fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d", loopback, self.ClientPort, loopback, self.ControllerPort),
+		"advertised.listeners":                             "PLAINTEXT://" + self.Advertised,
+		"controller.listener.names":                        "CONTROLLER",
+		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+		"inter.broker.listener.name":                       "PLAINTEXT",
+		"log.dirs":                                         self.DataDir,
+		"offsets.topic.replication.factor":                 rf,
+		"transaction.state.log.replication.factor":         rf,
+		"transaction.state.log.min.isr":                    "1",
+		"share.coordinator.state.topic.replication.factor": rf,
+		"share.coordinator.state.topic.min.isr":            "1",
+		"group.initial.rebalance.delay.ms":                 "0",
+		// Experiments create their topics explicitly, with the partitions
+		// and replication they ask for; a typo must not create one.
+		"auto.create.topics.enable": "false",
+		// A small machine runs up to three brokers plus the load generator
+		// on two cores: keep thread pools modest. log.flush.* stay at their
+		// defaults (the OS flushes), as in production.
+		"num.network.threads":               "2",
+		"num.io.threads":                    "4",
+		"background.threads":                "4",
+		"num.recovery.threads.per.data.dir": "1",
+		"num.replica.fetchers":              "1",
+		// Internal topics default to 50 partitions each, which makes the
+		// first group or transaction slow to start on a laptop.
+		"offsets.topic.num.partitions":         "5",
+		"transaction.state.log.num.partitions": "5",
+	}
+	for k, v := range extra {
+		props[k] = v
+	}
+	return props
+}
+
+// renderProps renders properties as a server.properties file, sorted by key
+// so that the file is stable and easy to diff.
+func renderProps(props map[string]string) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("# Written by prodlab for an embedded KRaft node.\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%s\n", k, escapeProp(props[k]))
+	}
+	return b.String()
+}
+
+// escapeProp escapes a value for a Java properties file: backslashes (e.g.
+// in Windows-style paths) and line breaks would otherwise change its meaning.
+func escapeProp(v string) string {
+	r := strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`)
+	return r.Replace(v)
+}

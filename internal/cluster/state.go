@@ -1,0 +1,157 @@
+package cluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// State is what `prodlab cluster up` records about a detached cluster, so
+// that `cluster status` and `cluster down` find it again.
+type State struct {
+	Version   string    `json:"version"`
+	Bootstrap []string  `json:"bootstrap"`
+	Dir       string    `json:"dir"`
+	Brokers   []Broker  `json:"brokers"`
+	Started   time.Time `json:"started"`
+}
+
+// DefaultStatePath returns CacheDir()/cluster.json, or a path in the
+// temporary directory when there is no cache directory.
+func DefaultStatePath() string {
+	dir, err := maven.CacheDir()
+	if err != nil {
+		dir = filepath.Join(os.TempDir(), "prodlab")
+	}
+	return filepath.Join(dir, "cluster.json")
+}
+
+// SaveState writes the state of embedded cluster c to path as JSON,
+// atomically (write a temporary file, then rename).
+func SaveState(path string, c *Cluster) error {
+	if c.external {
+		return fmt.Errorf("save cluster state: %w", errExternal)
+	}
+	s := State{
+		Version:   c.Version(),
+		Bootstrap: c.Bootstrap(),
+		Dir:       c.cfg.Dir,
+		Brokers:   c.Brokers(),
+		Started:   time.Now().UTC(),
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode cluster state: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save cluster state: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("save cluster state: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("save cluster state: %w", err)
+	}
+	return nil
+}
+
+// LoadState reads a state file written by SaveState. A missing file gives
+// an error that matches os.ErrNotExist (no cluster is up).
+func LoadState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load cluster state: %w", err)
+	}
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("load cluster state %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// LiveBrokers returns the brokers of s whose process is still running.
+func (s *State) LiveBrokers() []Broker {
+	var live []Broker
+	for _, b := range s.Brokers {
+		if s.owns(b.PID) {
+			live = append(live, b)
+		}
+	}
+	return live
+}
+
+// owns reports whether pid is alive and is one of this cluster's brokers:
+// a Kafka JVM whose command line names a file under the cluster directory.
+// It guards against signalling an unrelated process that reused a pid.
+func (s *State) owns(pid int) bool {
+	if !proc.Alive(pid) || s.Dir == "" {
+		return false
+	}
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false
+	}
+	args := strings.Split(string(cmdline), "\x00")
+	hasMain, hasDir := false, false
+	for _, a := range args {
+		if a == "kafka.Kafka" {
+			hasMain = true
+		}
+		if strings.HasPrefix(a, s.Dir+string(filepath.Separator)) {
+			hasDir = true
+		}
+	}
+	return hasMain && hasDir
+}
+
+// StopState stops the brokers of a detached cluster: SIGTERM, up to 10s for
+// a clean exit, then SIGKILL. Pids that are gone, or that now belong to
+// another program, are left alone.
+func StopState(s *State) error {
+	live := s.LiveBrokers()
+	for _, b := range live {
+		// Detached brokers lead their own session and process group.
+		_ = proc.Signal(b.PID, syscall.SIGTERM)
+		_ = proc.Signal(b.PID, syscall.SIGCONT)
+	}
+	deadline := time.Now().Add(defaultStopGrace)
+	for time.Now().Before(deadline) && anyAlive(live) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	var errs []error
+	for _, b := range live {
+		if proc.Alive(b.PID) {
+			_ = proc.Signal(b.PID, syscall.SIGKILL)
+		}
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && anyAlive(live) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, b := range live {
+		if proc.Alive(b.PID) {
+			errs = append(errs, fmt.Errorf("broker %d (pid %d) still running after SIGKILL", b.ID, b.PID))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// anyAlive reports whether any of the brokers' processes still runs.
+func anyAlive(brokers []Broker) bool {
+	for _, b := range brokers {
+		if proc.Alive(b.PID) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,384 @@
+package driver
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// WorkerMainClass is the Java worker's entry point.
+const WorkerMainClass = "dev.prodlab.worker.Main"
+
+// Timeouts of the worker conversation.
+const (
+	// javaHelloTimeout bounds JVM start-up and the hello handshake.
+	javaHelloTimeout = 60 * time.Second
+	// javaCancelGrace is how long a cancelled trial may take to report
+	// before the worker is killed.
+	javaCancelGrace = 30 * time.Second
+	// javaTrialSlack is how long past its own timeout a trial may take
+	// before the worker is presumed hung and killed (the worker enforces the
+	// timeout itself; closing the producer can take a while).
+	javaTrialSlack = 2 * time.Minute
+	// javaExitTimeout bounds the wait for the worker to exit on Close.
+	javaExitTimeout = 10 * time.Second
+	// javaDefaultTrialTimeout applies when a trial has none.
+	javaDefaultTrialTimeout = 10 * time.Minute
+)
+
+// Java runs trials with the official Kafka Java producer (kafka-clients) of
+// one version, in one long-lived worker JVM (java/worker) driven over line-
+// delimited JSON. It serves one trial at a time.
+type Java struct {
+	version string
+	client  string // "kafka-clients 3.9.1", from the worker's hello
+	jvm     string // the worker's Java version
+
+	// Progress, when set, is called with the worker's progress reports
+	// (about once a second) during Run.
+	Progress func(sent, acked int64)
+
+	mu     sync.Mutex // serializes Run and Close
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	msgs   <-chan *javaMessage // closed when the worker's stdout ends
+	readEr error               // why msgs closed, set before close
+	exited chan struct{}       // closed when the process has been waited for
+	waitEr error
+	stderr *tailWriter
+	logf   *os.File
+	nextID int64
+	closed bool
+}
+
+// NewJava resolves org.apache.kafka:kafka-clients:<version> and its
+// dependencies with Maven (cached), starts the worker JVM from workerJar and
+// shakes hands with it. The worker's stderr goes to logDir/java-<version>.log
+// (discarded when logDir is empty).
+func NewJava(ctx context.Context, version, workerJar, logDir string) (*Java, error) {
+	if version == "" {
+		return nil, errors.New("java driver: no kafka-clients version given")
+	}
+	if _, err := os.Stat(workerJar); err != nil {
+		return nil, fmt.Errorf("java driver: worker jar: %w (build it with: mvn -B -q -f java/worker/pom.xml package)", err)
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		return nil, fmt.Errorf("java driver: %w (client java@%s needs a Java 17+ runtime on PATH)", err, version)
+	}
+	jars, err := maven.Resolve(ctx, "kafka-clients-"+version, "org.apache.kafka:kafka-clients:"+version)
+	if err != nil {
+		return nil, fmt.Errorf("java driver: resolve kafka-clients %s: %w", version, err)
+	}
+	return startJava(ctx, version, append([]string{workerJar}, jars...), logDir)
+}
+
+// startJava starts the worker with the given class path and says hello.
+func startJava(ctx context.Context, version string, classpath []string, logDir string) (*Java, error) {
+	args := strings.Fields(os.Getenv("PRODLAB_WORKER_JVM_OPTS"))
+	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
+	cmd := exec.Command("java", args...)
+	j := &Java{version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
+	var errOut io.Writer = j.stderr
+	if logDir != "" {
+		if err := os.MkdirAll(logDir, 0o755); err != nil {
+			return nil, fmt.Errorf("java driver: %w", err)
+		}
+		f, err := os.OpenFile(filepath.Join(logDir, "java-"+version+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("java driver: %w", err)
+		}
+		j.logf = f
+		errOut = io.MultiWriter(f, j.stderr)
+	}
+	cmd.Stderr = errOut
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		j.closeLog()
+		return nil, fmt.Errorf("java driver: %w", err)
+	}
+	// An os.Pipe rather than StdoutPipe: Wait closes StdoutPipe's reader,
+	// which could lose the last lines of a worker that exits.
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		j.closeLog()
+		return nil, fmt.Errorf("java driver: %w", err)
+	}
+	cmd.Stdout = stdoutW
+	j.stdin = stdin
+	err = proc.Start(cmd)
+	_ = stdoutW.Close()
+	if err != nil {
+		_ = stdout.Close()
+		j.closeLog()
+		return nil, fmt.Errorf("java driver: start worker: %w", err)
+	}
+	msgs := make(chan *javaMessage, 16)
+	j.msgs = msgs
+	go func() {
+		defer stdout.Close()
+		j.read(stdout, msgs)
+	}()
+	go func() {
+		j.waitEr = cmd.Wait()
+		proc.Forget(cmd.Process.Pid)
+		close(j.exited)
+	}()
+
+	hctx, cancel := context.WithTimeout(ctx, javaHelloTimeout)
+	defer cancel()
+	m, err := j.roundTrip(hctx, javaRequest{Op: "hello"}, "hello", 0)
+	if err != nil {
+		j.kill()
+		return nil, fmt.Errorf("java driver: worker for kafka-clients %s did not start: %w", version, err)
+	}
+	j.client, j.jvm = m.Client, m.Java
+	return j, nil
+}
+
+// read decodes the worker's stdout lines until it ends.
+func (j *Java) read(r io.Reader, msgs chan<- *javaMessage) {
+	defer close(msgs)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 && strings.TrimSpace(string(line)) != "" {
+			m, derr := decodeJavaMessage(line)
+			if derr != nil {
+				j.readEr = derr
+				return
+			}
+			msgs <- m
+		}
+		if err != nil {
+			if err != io.EOF {
+				j.readEr = err
+			}
+			return
+		}
+	}
+}
+
+// Name implements Driver.
+func (j *Java) Name() string { return "java@" + j.version }
+
+// Client is the client's version string, e.g. "kafka-clients 3.9.1".
+func (j *Java) Client() string { return j.client }
+
+// JavaVersion is the worker JVM's version, e.g. "17.0.15".
+func (j *Java) JavaVersion() string { return j.jvm }
+
+// javaUnsupported are prodlab's own producer properties the Java client
+// cannot honour, with the reason.
+var javaUnsupported = map[string]string{
+	"max.buffered.records": "the Java producer bounds its buffer by bytes (buffer.memory), not by a record count",
+}
+
+// Check implements Driver. Every Java producer property passes (the client
+// itself validates them when the trial starts); transaction.duration.ms is
+// honoured by the worker; other prodlab-only keys are rejected.
+func (j *Java) Check(props map[string]string) error {
+	for k := range props {
+		if why, ok := javaUnsupported[k]; ok {
+			return fmt.Errorf("producer property %s is not supported by client %s: %s", k, j.Name(), why)
+		}
+	}
+	return nil
+}
+
+// Run implements Driver. A configuration the Java client rejects returns a
+// *JavaError carrying the client's message and a hint; the worker stays up.
+func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
+	if err := j.Check(t.Props); err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return nil, fmt.Errorf("%s: driver is closed", j.Name())
+	}
+	if t.Timeout <= 0 {
+		t.Timeout = javaDefaultTrialTimeout
+	}
+	j.nextID++
+	id := j.nextID
+	m, err := j.roundTrip(ctx, newRunRequest(id, t), "result", t.Timeout+javaTrialSlack)
+	if err != nil {
+		return nil, err
+	}
+	return m.toResult(t)
+}
+
+// roundTrip sends req and waits for the answer of op want (with req's id).
+// If ctx ends first, a run is cancelled and given javaCancelGrace to report;
+// if limit (>0) passes, or the grace ends, the worker is killed.
+func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limit time.Duration) (*javaMessage, error) {
+	line, err := encodeJavaRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := j.stdin.Write(line); err != nil {
+		return nil, j.deadErr(fmt.Errorf("write %s request: %w", req.Op, err))
+	}
+	var hard <-chan time.Time
+	if limit > 0 {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		hard = timer.C
+	}
+	done := ctx.Done()
+	var grace <-chan time.Time
+	for {
+		select {
+		case m, ok := <-j.msgs:
+			if !ok {
+				return nil, j.deadErr(nil)
+			}
+			switch {
+			case m.Op == want && m.ID == req.ID:
+				if grace != nil { // cancelled: report the cancellation, not the partial result
+					return nil, ctx.Err()
+				}
+				return m, nil
+			case m.Op == "progress" && m.ID == req.ID:
+				if j.Progress != nil {
+					j.Progress(m.Sent, m.Acked)
+				}
+			case m.Op == "error":
+				return nil, fmt.Errorf("%s: java worker: %s", j.Name(), m.Error)
+			}
+		case <-done:
+			done = nil
+			if req.Op != "run" {
+				j.kill()
+				return nil, ctx.Err()
+			}
+			if c, err := encodeJavaRequest(javaRequest{Op: "cancel", ID: req.ID}); err == nil {
+				_, _ = j.stdin.Write(c)
+			}
+			t := time.NewTimer(javaCancelGrace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
+			j.kill()
+			return nil, fmt.Errorf("%s: trial cancelled and the worker did not stop within %s: %w", j.Name(), javaCancelGrace, ctx.Err())
+		case <-hard:
+			j.kill()
+			return nil, fmt.Errorf("%s: no answer to %s request within %s; worker killed", j.Name(), req.Op, limit)
+		}
+	}
+}
+
+// deadErr explains a worker that stopped talking, with its stderr tail.
+func (j *Java) deadErr(cause error) error {
+	select {
+	case <-j.exited:
+	case <-time.After(2 * time.Second):
+	}
+	j.closed = true
+	msg := fmt.Sprintf("%s: java worker stopped", j.Name())
+	if j.readEr != nil {
+		msg += ": " + j.readEr.Error()
+	} else if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	select {
+	case <-j.exited:
+		if j.waitEr != nil {
+			msg += " (" + j.waitEr.Error() + ")"
+		}
+	default:
+	}
+	if tail := strings.TrimSpace(j.stderr.String()); tail != "" {
+		msg += "; stderr:\n" + tail
+	}
+	return errors.New(msg)
+}
+
+// kill ends the worker's process group and waits for it.
+func (j *Java) kill() {
+	j.closed = true
+	if j.cmd.Process != nil {
+		_ = proc.Signal(j.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	select {
+	case <-j.exited:
+	case <-time.After(javaExitTimeout):
+	}
+	j.closeLog()
+}
+
+func (j *Java) closeLog() {
+	if j.logf != nil {
+		_ = j.logf.Close()
+		j.logf = nil
+	}
+}
+
+// Close implements Driver: it asks the worker to exit and waits; a worker
+// that does not exit in time is killed.
+func (j *Java) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		select {
+		case <-j.exited:
+		default:
+			j.kill()
+		}
+		j.closeLog()
+		return nil
+	}
+	j.closed = true
+	if line, err := encodeJavaRequest(javaRequest{Op: "exit"}); err == nil {
+		_, _ = j.stdin.Write(line)
+	}
+	_ = j.stdin.Close()
+	select {
+	case <-j.exited:
+	case <-time.After(javaExitTimeout):
+		j.kill()
+		return fmt.Errorf("%s: worker did not exit within %s; killed", j.Name(), javaExitTimeout)
+	}
+	j.closeLog()
+	if j.waitEr != nil {
+		return fmt.Errorf("%s: worker exit: %w", j.Name(), j.waitEr)
+	}
+	return nil
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if over := len(w.buf) - w.max; over > 0 {
+		w.buf = append(w.buf[:0], w.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.buf)
+}
+
+var _ Driver = (*Java)(nil)

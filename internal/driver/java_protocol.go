@@ -1,0 +1,202 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The Java worker protocol: one JSON object per line on the worker's stdin
+// (requests) and stdout (answers). java/worker/PROTOCOL.md is the reference;
+// these types mirror it.
+
+// javaRequest is a request to the worker: hello, run, cancel or exit.
+type javaRequest struct {
+	Op string `json:"op"`
+	ID int64  `json:"id,omitempty"`
+
+	// run only
+	Bootstrap             string            `json:"bootstrap,omitempty"`
+	Topic                 string            `json:"topic,omitempty"`
+	Props                 map[string]string `json:"props,omitempty"`
+	Records               *int64            `json:"records,omitempty"` // pointer: 0 records is a valid run
+	RecordSize            int               `json:"record_size,omitempty"`
+	Payload               string            `json:"payload,omitempty"`
+	Rate                  float64           `json:"rate,omitempty"`
+	Seed                  int64             `json:"seed,omitempty"`
+	Tag                   string            `json:"tag,omitempty"`
+	TimeoutMs             int64             `json:"timeout_ms,omitempty"`
+	TransactionDurationMs int64             `json:"transaction_duration_ms,omitempty"`
+}
+
+// javaMessage is any line the worker writes; Op says which fields are set.
+type javaMessage struct {
+	Op string `json:"op"` // hello | progress | result | error
+	ID int64  `json:"id"`
+
+	// hello (Client also in result)
+	Client string `json:"client"`
+	Java   string `json:"java"`
+
+	// progress (Sent, Acked also in result)
+	Sent  int64 `json:"sent"`
+	Acked int64 `json:"acked"`
+
+	// result; error also for op "error"
+	OK                bool               `json:"ok"`
+	Error             string             `json:"error"`
+	Hint              string             `json:"hint"`
+	Failed            int64              `json:"failed"`
+	Errors            map[string]int64   `json:"errors"`
+	ElapsedNs         int64              `json:"elapsed_ns"`
+	Histogram         string             `json:"histogram"`
+	HistogramIntended string             `json:"histogram_intended"`
+	Effective         map[string]string  `json:"effective"`
+	Metrics           map[string]float64 `json:"metrics"`
+	UncompressedBytes int64              `json:"uncompressed_bytes"`
+	CompressedBytes   int64              `json:"compressed_bytes"`
+	Batches           int64              `json:"batches"`
+	ProduceRequests   int64              `json:"produce_requests"`
+	Commits           int64              `json:"commits"`
+	Aborts            int64              `json:"aborts"`
+	AckedRanges       [][2]int64         `json:"acked_ranges"`
+	FailedRanges      [][2]int64         `json:"failed_ranges"`
+}
+
+// JavaError is a trial the Java client refused or could not finish: Message
+// is the client's own words, Hint a one-line suggestion.
+type JavaError struct {
+	Message string
+	Hint    string
+}
+
+func (e *JavaError) Error() string {
+	if e.Hint == "" {
+		return e.Message
+	}
+	return e.Message + " (hint: " + e.Hint + ")"
+}
+
+// newRunRequest turns a trial into the worker's run request.
+func newRunRequest(id int64, t Trial) javaRequest {
+	records := t.Records
+	return javaRequest{
+		Op:         "run",
+		ID:         id,
+		Bootstrap:  strings.Join(t.Bootstrap, ","),
+		Topic:      t.Topic,
+		Props:      t.Props,
+		Records:    &records,
+		RecordSize: t.RecordSize,
+		Payload:    t.Payload,
+		Rate:       t.Rate,
+		Seed:       t.Seed,
+		Tag:        t.Tag,
+		TimeoutMs:  t.Timeout.Milliseconds(),
+	}
+}
+
+// encodeJavaRequest renders a request as one protocol line, newline included.
+func encodeJavaRequest(r javaRequest) ([]byte, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s request: %w", r.Op, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// decodeJavaMessage parses one line the worker wrote.
+func decodeJavaMessage(line []byte) (*javaMessage, error) {
+	var m javaMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, fmt.Errorf("java worker wrote a malformed line %.200q: %w", line, err)
+	}
+	if m.Op == "" {
+		return nil, fmt.Errorf("java worker wrote a line without op: %.200q", line)
+	}
+	return &m, nil
+}
+
+// decodeJavaHistogram decodes the worker's base64 compressed HdrHistogram
+// (values in µs) into a histogram shaped as NewLatencyHistogram.
+func decodeJavaHistogram(b64 string) (*hdrhistogram.Histogram, error) {
+	h := NewLatencyHistogram()
+	if b64 == "" {
+		return h, nil
+	}
+	d, err := hdrhistogram.Decode([]byte(b64))
+	if err != nil {
+		return nil, fmt.Errorf("decode java latency histogram: %w", err)
+	}
+	if dropped := h.Merge(d); dropped > 0 {
+		return nil, fmt.Errorf("decode java latency histogram: %d values out of range", dropped)
+	}
+	return h, nil
+}
+
+// toResult converts a result message into a Result for trial t; a result
+// with ok=false becomes a *JavaError.
+func (m *javaMessage) toResult(t Trial) (*Result, error) {
+	if !m.OK {
+		msg := m.Error
+		if msg == "" {
+			msg = "java worker reported a failed trial without a message"
+		}
+		return nil, &JavaError{Message: msg, Hint: m.Hint}
+	}
+	lat, err := decodeJavaHistogram(m.Histogram)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Client:            m.Client,
+		Sent:              m.Sent,
+		Acked:             m.Acked,
+		Failed:            m.Failed,
+		Errors:            m.Errors,
+		Elapsed:           time.Duration(m.ElapsedNs),
+		Latency:           lat,
+		UncompressedBytes: m.UncompressedBytes,
+		CompressedBytes:   m.CompressedBytes,
+		Batches:           m.Batches,
+		ProduceRequests:   m.ProduceRequests,
+		Effective:         m.Effective,
+		Metrics:           m.Metrics,
+	}
+	if res.Errors == nil {
+		res.Errors = map[string]int64{}
+	}
+	if res.Metrics == nil {
+		res.Metrics = map[string]float64{}
+	}
+	if m.Commits > 0 || m.Aborts > 0 {
+		res.Metrics["transactions-committed"] = float64(m.Commits)
+		res.Metrics["transactions-aborted"] = float64(m.Aborts)
+	}
+	if t.Tag != "" {
+		res.Acks = NewAckLog(t.Records)
+		if err := fillRanges(res.Acks.Ack, m.AckedRanges, t.Records); err != nil {
+			return nil, fmt.Errorf("java acked_ranges: %w", err)
+		}
+		if err := fillRanges(res.Acks.Fail, m.FailedRanges, t.Records); err != nil {
+			return nil, fmt.Errorf("java failed_ranges: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// fillRanges marks every sequence number of [from,to) ranges.
+func fillRanges(mark func(int64), ranges [][2]int64, n int64) error {
+	for _, r := range ranges {
+		if r[0] < 0 || r[1] < r[0] || r[1] > n {
+			return fmt.Errorf("range [%d,%d) outside [0,%d)", r[0], r[1], n)
+		}
+		for s := r[0]; s < r[1]; s++ {
+			mark(s)
+		}
+	}
+	return nil
+}

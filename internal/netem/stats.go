@@ -1,0 +1,172 @@
+package netem
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Stats are the figures one proxy (or a Set, aggregated) observed since the
+// last ResetStats.
+type Stats struct {
+	// ProduceRequests counts produce requests (api key 0) clients sent,
+	// including acks=0 ones.
+	ProduceRequests int64
+	// MaxInFlight is the largest number of produce requests outstanding on
+	// one connection: received from the client and not yet answered (the
+	// response's first byte delivered back to the client). acks=0 requests
+	// are never outstanding.
+	MaxInFlight int
+	// MeanInFlight is the per-send mean: each produce request that expects a
+	// response samples the number outstanding on its connection, itself
+	// included, when its last byte reaches the proxy.
+	MeanInFlight float64
+	// MeanRequestBytes is the mean produce frame size, 4-byte size prefix
+	// included.
+	MeanRequestBytes float64
+	// RTTp50Ms and RTTp99Ms are quantiles of the produce round trip as the
+	// client sees it, emulated delay included: from the request's last byte
+	// entering the proxy to the response's first byte being delivered to the
+	// client.
+	RTTp50Ms, RTTp99Ms float64
+	// Connections counts client connections accepted.
+	Connections int
+	// BytesUp and BytesDown count bytes delivered to brokers and to clients.
+	BytesUp, BytesDown int64
+}
+
+// Map returns the figures under the keys of results.jsonl "network".
+func (s Stats) Map() map[string]float64 {
+	return map[string]float64{
+		"produce_requests":   float64(s.ProduceRequests),
+		"max_in_flight":      float64(s.MaxInFlight),
+		"mean_in_flight":     s.MeanInFlight,
+		"mean_request_bytes": s.MeanRequestBytes,
+		"rtt_p50_ms":         s.RTTp50Ms,
+		"rtt_p99_ms":         s.RTTp99Ms,
+		"connections":        float64(s.Connections),
+		"bytes_up":           float64(s.BytesUp),
+		"bytes_down":         float64(s.BytesDown),
+	}
+}
+
+// Round trips are recorded in microseconds, 1 µs to 1 h, 3 significant digits.
+const (
+	histMinUs = 1
+	histMaxUs = int64(time.Hour / time.Microsecond)
+	histSig   = 3
+)
+
+func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histMinUs, histMaxUs, histSig) }
+
+// collector accumulates one proxy's figures; sums are kept raw so that a Set
+// can aggregate exactly.
+type collector struct {
+	mu          sync.Mutex
+	produce     int64
+	reqBytes    int64
+	tracked     int64 // produce requests expecting a response
+	inflightSum int64
+	maxInflight int
+	conns       int
+	hist        *hdrhistogram.Histogram
+
+	bytesUp, bytesDown atomic.Int64
+}
+
+func newCollector() *collector { return &collector{hist: newHist()} }
+
+func (c *collector) onConn() {
+	c.mu.Lock()
+	c.conns++
+	c.mu.Unlock()
+}
+
+// onProduce records a produce request; inflight is the count outstanding on
+// its connection including itself, or 0 for an untracked (acks=0) request.
+func (c *collector) onProduce(bytes int, inflight int) {
+	c.mu.Lock()
+	c.produce++
+	c.reqBytes += int64(bytes)
+	if inflight > 0 {
+		c.tracked++
+		c.inflightSum += int64(inflight)
+		c.maxInflight = max(c.maxInflight, inflight)
+	}
+	c.mu.Unlock()
+}
+
+func (c *collector) onRTT(d time.Duration) {
+	us := max(int64(d/time.Microsecond), histMinUs)
+	c.mu.Lock()
+	_ = c.hist.RecordValue(min(us, histMaxUs))
+	c.mu.Unlock()
+}
+
+func (c *collector) reset() {
+	c.mu.Lock()
+	c.produce, c.reqBytes, c.tracked, c.inflightSum, c.maxInflight, c.conns = 0, 0, 0, 0, 0, 0
+	c.hist.Reset()
+	c.bytesUp.Store(0)
+	c.bytesDown.Store(0)
+	c.mu.Unlock()
+}
+
+// rawStats is a collector snapshot that can be merged.
+type rawStats struct {
+	produce, reqBytes, tracked, inflightSum int64
+	maxInflight, conns                      int
+	bytesUp, bytesDown                      int64
+	hist                                    *hdrhistogram.Histogram
+}
+
+func (c *collector) snapshot() rawStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return rawStats{
+		produce: c.produce, reqBytes: c.reqBytes, tracked: c.tracked, inflightSum: c.inflightSum,
+		maxInflight: c.maxInflight, conns: c.conns,
+		bytesUp: c.bytesUp.Load(), bytesDown: c.bytesDown.Load(),
+		hist: hdrhistogram.Import(c.hist.Export()),
+	}
+}
+
+func (r *rawStats) merge(o rawStats) {
+	r.produce += o.produce
+	r.reqBytes += o.reqBytes
+	r.tracked += o.tracked
+	r.inflightSum += o.inflightSum
+	r.maxInflight = max(r.maxInflight, o.maxInflight)
+	r.conns += o.conns
+	r.bytesUp += o.bytesUp
+	r.bytesDown += o.bytesDown
+	if r.hist == nil {
+		r.hist = newHist()
+	}
+	if o.hist != nil {
+		r.hist.Merge(o.hist)
+	}
+}
+
+func (r rawStats) stats() Stats {
+	s := Stats{
+		ProduceRequests: r.produce,
+		MaxInFlight:     r.maxInflight,
+		Connections:     r.conns,
+		BytesUp:         r.bytesUp,
+		BytesDown:       r.bytesDown,
+	}
+	if r.produce > 0 {
+		s.MeanRequestBytes = float64(r.reqBytes) / float64(r.produce)
+	}
+	if r.tracked > 0 {
+		s.MeanInFlight = float64(r.inflightSum) / float64(r.tracked)
+	}
+	if r.hist != nil && r.hist.TotalCount() > 0 {
+		s.RTTp50Ms = float64(r.hist.ValueAtQuantile(50)) / 1000
+		s.RTTp99Ms = float64(r.hist.ValueAtQuantile(99)) / 1000
+	}
+	return s
+}

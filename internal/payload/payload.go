@@ -1,0 +1,66 @@
+// Package payload generates record values for producer trials.
+//
+// A Generator turns a record number into a value. Every built-in kind is a
+// pure function of (seed, record number) apart from the json kind's
+// timestamp, so a trial's values can be regenerated, and it writes into a
+// buffer the caller owns, so the producer's hot path does not allocate.
+package payload
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Generator produces record values. Implementations are not safe for
+// concurrent use; give each producing goroutine its own.
+type Generator interface {
+	// Next writes the value of record number seq (0-based, non-negative)
+	// into buf[:0] and returns it. The result reuses buf's storage when its
+	// capacity suffices, so callers that hand the value to an asynchronous
+	// client must not reuse buf until the client is done with it.
+	Next(seq int64, buf []byte) []byte
+}
+
+// Kind names accepted by New.
+const (
+	KindJSON   = "json"   // unique JSON order events of exactly size bytes
+	KindRandom = "random" // random bytes, incompressible
+	KindText   = "text"   // random A–Z letters, as kafka-producer-perf-test --record-size
+	KindFile   = "file:"  // prefix: file:PATH, the file's non-empty lines, cycled
+)
+
+// New returns the generator for kind (json, random, text or file:PATH).
+// size is the exact value size in bytes for every kind except file, whose
+// values are the file's lines as they are (size is ignored, as
+// kafka-producer-perf-test ignores it with --payload-file). seed makes the
+// values reproducible: the same kind, size and seed give the same values.
+func New(kind string, size int, seed int64) (Generator, error) {
+	if path, ok := strings.CutPrefix(kind, KindFile); ok {
+		if path == "" {
+			return nil, fmt.Errorf("payload %q: missing file path after %q", kind, KindFile)
+		}
+		return newFile(path)
+	}
+	if size <= 0 {
+		return nil, fmt.Errorf("payload %s: record size must be positive, got %d", kind, size)
+	}
+	switch kind {
+	case KindJSON:
+		return newJSON(size, seed)
+	case KindRandom:
+		return &randomGen{size: size, seed: uint64(seed)}, nil
+	case KindText:
+		return &textGen{size: size, seed: uint64(seed)}, nil
+	default:
+		return nil, fmt.Errorf("unknown payload %q: want json, random, text or file:PATH", kind)
+	}
+}
+
+// resize returns buf resliced to n bytes, allocating only when its capacity
+// is too small (the first call for a fresh buffer).
+func resize(buf []byte, n int) []byte {
+	if cap(buf) < n {
+		return make([]byte, n)
+	}
+	return buf[:n]
+}

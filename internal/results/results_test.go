@@ -1,0 +1,271 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// sample is a fully populated record, so that the golden file pins every
+// field name of the schema-1 contract.
+func sample() Record {
+	return Record{
+		Run:          "20250102-030405-batching",
+		Experiment:   "batching",
+		Scenario:     map[string]any{"linger.ms": float64(5), "compression.type": "zstd"},
+		ScenarioKeys: []string{"linger.ms", "compression.type"},
+		ScenarioID:   "linger.ms=5,compression.type=zstd",
+		Trial:        1,
+		Status:       StatusOK,
+		Client:       "franz-go v1.22.2",
+		Kafka:        "4.3.0",
+		Topic:        "prodlab-batching-3",
+		RecordSize:   1024,
+		Records:      Records{Sent: 100000, Acked: 100000},
+		ElapsedS:     1.9,
+		Throughput:   Throughput{RecordsPerS: 52631.6, MBPerS: 51.4},
+		LatencyMs:    Latency{P50: 10.1, P95: 40.2, P99: 60.3, P999: 80.4, Max: 345, Mean: 12.3},
+		DiskBytes:    24536678, UncompressedBytes: 104857600, CompressedBytes: 24117248, CompressionRatio: 4.35,
+		Batches: 1200, RecordsPerBatch: 83.3, ProduceRequests: 400,
+		EffectiveConfig: map[string]string{"acks": "all", "linger.ms": "5"},
+		ClientMetrics:   map[string]float64{"batch-size-avg": 20097},
+		Network:         map[string]float64{"requests": 400},
+		Audit:           &Audit{Acked: 100000},
+		Histogram:       "HISTFAAAA",
+		StartedAt:       "2025-01-02T03:04:05Z",
+	}
+}
+
+func TestNewRunDir(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "runs") // created on demand
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	var got []string
+	for range 3 {
+		dir, err := NewRunDir(base, "batching", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			t.Fatalf("%s was not created: %v", dir, err)
+		}
+		got = append(got, filepath.Base(dir))
+	}
+	want := []string{"20250102-030405-batching", "20250102-030405-batching-2", "20250102-030405-batching-3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("run dirs = %q, want %q", got, want)
+	}
+}
+
+func TestNewRunDirBadName(t *testing.T) {
+	for _, name := range []string{
+		"",    // nothing to name the run by
+		"a/b", // would create a nested directory
+		"..",  // would escape base
+		`a\b`, // a separator on Windows
+	} {
+		if _, err := NewRunDir(t.TempDir(), name, time.Now()); err == nil {
+			t.Errorf("NewRunDir(%q) succeeded, want an error", name)
+		}
+	}
+}
+
+func TestBrokerLog(t *testing.T) {
+	if got := BrokerLog(2); got != "broker-2.log" {
+		t.Errorf("BrokerLog(2) = %q", got)
+	}
+}
+
+// TestGoldenLine pins the JSON encoding of a record: field names and order
+// are the schema-1 contract.
+func TestGoldenLine(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(sample()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "record.golden.jsonl", got)
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := sample(), sample()
+	b.Trial, b.Status, b.Error = 2, StatusFailed, "boom"
+	for _, r := range []Record{a, b} {
+		if err := w.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(a); err == nil {
+		t.Error("Append after Close succeeded")
+	}
+	// Appending again opens the same file and adds to it.
+	w, err = Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Schema, b.Schema = Schema, Schema
+	want := []Record{a, b, a}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	line := `{"schema":1,"scenario_id":"x","trial":%d}`
+	rec := func(trial int) string { return strings.Replace(line, "%d", string(rune('0'+trial)), 1) }
+	tests := []struct {
+		name    string
+		content string
+		trials  []int  // trials of the records read
+		err     string // substring of the error; "" for none
+	}{
+		// The ordinary case.
+		{"two lines", rec(0) + "\n" + rec(1) + "\n", []int{0, 1}, ""},
+		// A crash mid-write leaves half a line: skipped silently.
+		{"torn last line", rec(0) + "\n" + rec(1)[:10], []int{0}, ""},
+		// A last line that is complete but lost its newline still counts.
+		{"unterminated last line", rec(0) + "\n" + rec(1), []int{0, 1}, ""},
+		// Corruption before the last line is an error naming the line.
+		{"corrupt middle line", rec(0) + "\n{oops\n" + rec(2) + "\n", nil, "line 2"},
+		// A torn line followed by more lines is not a crash trace.
+		{"torn then more", rec(0)[:10] + "\n" + rec(1) + "\n", nil, "line 1"},
+		// Blank lines carry nothing and are ignored.
+		{"blank lines", "\n" + rec(0) + "\n\n", []int{0}, ""},
+		// Another schema version is refused rather than misread.
+		{"other schema", `{"schema":2}` + "\n", nil, "line 1: schema 2"},
+		// An empty file is an empty run.
+		{"empty", "", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ResultsFile)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadFile(path)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var trials []int
+			for _, r := range got {
+				trials = append(trials, r.Trial)
+			}
+			if !reflect.DeepEqual(trials, tt.trials) {
+				t.Errorf("trials = %v, want %v", trials, tt.trials)
+			}
+		})
+	}
+}
+
+func TestReadMissing(t *testing.T) {
+	if _, err := Read(t.TempDir()); err == nil || !strings.Contains(err.Error(), ResultsFile) {
+		t.Fatalf("error = %v, want one naming %s", err, ResultsFile)
+	}
+}
+
+// TestCreateRepairsTail checks that resuming after a crash leaves a file
+// Read accepts, keeping every complete record.
+func TestCreateRepairsTail(t *testing.T) {
+	full := `{"schema":1,"trial":0}` + "\n"
+	tests := []struct {
+		name   string
+		before string
+		trials []int // after appending trial 9
+	}{
+		// Half a line is cut off before appending.
+		{"torn", full + `{"schema":1,"tri`, []int{0, 9}},
+		// A complete record missing its newline is kept.
+		{"unterminated", full + `{"schema":1,"trial":1}`, []int{0, 1, 9}},
+		// A file that is nothing but a fragment becomes empty.
+		{"only fragment", `{"sch`, []int{9}},
+		// A healthy file is left alone.
+		{"healthy", full, []int{0, 9}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(tt.before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			w, err := Create(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Append(Record{Trial: 9}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Read(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var trials []int
+			for _, r := range got {
+				trials = append(trials, r.Trial)
+			}
+			if !reflect.DeepEqual(trials, tt.trials) {
+				t.Errorf("trials = %v, want %v", trials, tt.trials)
+			}
+		})
+	}
+}

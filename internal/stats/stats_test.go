@@ -1,0 +1,236 @@
+package stats
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// newHist returns a histogram of prodlab's geometry holding values (µs).
+func newHist(t *testing.T, values ...int64) *hdrhistogram.Histogram {
+	t.Helper()
+	h := hdrhistogram.New(defaultLowest, defaultHighest, defaultDigits)
+	for _, v := range values {
+		if err := h.RecordValue(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// upTo returns 1, 2, ..., n.
+func upTo(n int64) []int64 {
+	vs := make([]int64, n)
+	for i := range vs {
+		vs[i] = int64(i) + 1
+	}
+	return vs
+}
+
+func TestLatencyMs(t *testing.T) {
+	tests := []struct {
+		name string
+		h    *hdrhistogram.Histogram
+		want results.Latency
+	}{
+		// No histogram (a failed trial) gives zeros, not NaN.
+		{"nil", nil, results.Latency{}},
+		// An empty histogram likewise.
+		{"empty", newHist(t), results.Latency{}},
+		// 1..1000 µs: exact below 2048 at 3 digits, so the figures are exact.
+		{"uniform", newHist(t, upTo(1000)...), results.Latency{P50: 0.5, P95: 0.95, P99: 0.99, P999: 0.999, Max: 1, Mean: 0.5005}},
+		// One value: every percentile is it.
+		{"single", newHist(t, 1500), results.Latency{P50: 1.5, P95: 1.5, P99: 1.5, P999: 1.5, Max: 1.5, Mean: 1.5}},
+		// Large values are reported as the top of their bucket (within 0.1%).
+		{"seconds", newHist(t, 2_000_000), results.Latency{P50: 2000.895, P95: 2000.895, P99: 2000.895, P999: 2000.895, Max: 2000.895, Mean: 2000.384}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LatencyMs(tt.h); got != tt.want {
+				t.Errorf("LatencyMs = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		h    *hdrhistogram.Histogram
+	}{
+		// An empty histogram still carries its geometry.
+		{"empty", newHist(t)},
+		// A spread from 1 µs to minutes.
+		{"spread", newHist(t, append(upTo(3000), 60_000_000, 599_000_000)...)},
+		// A different geometry survives the trip.
+		{"other geometry", func() *hdrhistogram.Histogram {
+			h := hdrhistogram.New(10, 3_600_000_000, 2)
+			_ = h.RecordValues(12345, 7)
+			return h
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := EncodeHistogram(tt.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(s, "HISTF") {
+				t.Errorf("encoding %.12q… lacks the V2 compressed cookie", s)
+			}
+			got, err := DecodeHistogram(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Equals(tt.h) {
+				t.Errorf("decoded histogram differs: %+v, want %+v", LatencyMs(got), LatencyMs(tt.h))
+			}
+		})
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	if _, err := EncodeHistogram(nil); err == nil {
+		t.Error("EncodeHistogram(nil) succeeded")
+	}
+	for _, s := range []string{
+		"",                 // nothing recorded
+		"not base64!",      // not an encoding at all
+		"HISTFAAAAIF4nJNp", // truncated
+		"AAAAAAAAAAAA",     // wrong cookie
+	} {
+		if _, err := DecodeHistogram(s); err == nil || !strings.Contains(err.Error(), "decode histogram") {
+			t.Errorf("DecodeHistogram(%q) error = %v, want a decode error", s, err)
+		}
+	}
+}
+
+// TestJavaVector decodes a histogram that Java's HdrHistogram 2.2.2 encoded
+// with encodeIntoCompressedByteBuffer, recorded once in testdata/java-v2.txt
+// by testdata/java/JavaVector.java (see its header), and checks the figures
+// against those Java computed.
+func TestJavaVector(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "java-v2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJavaOutput(t, string(b))
+}
+
+// TestJavaLive regenerates the vector with a real JVM when one and the
+// HdrHistogram jar are available, so the check follows the Java library.
+func TestJavaLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	jar := os.Getenv("PRODLAB_HDRHISTOGRAM_JAR")
+	if jar == "" {
+		jar = "/tmp/kfetch/libs/HdrHistogram-2.2.2.jar"
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java not found")
+	}
+	if _, err := os.Stat(jar); err != nil {
+		t.Skipf("HdrHistogram jar not found (set PRODLAB_HDRHISTOGRAM_JAR): %v", err)
+	}
+	out, err := exec.Command(java, "-cp", jar, filepath.Join("testdata", "java", "JavaVector.java")).Output()
+	if err != nil {
+		t.Fatalf("run JavaVector: %v", err)
+	}
+	checkJavaOutput(t, string(out))
+}
+
+// checkJavaOutput decodes JavaVector's output and compares Go's figures
+// with Java's.
+func checkJavaOutput(t *testing.T, out string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 lines from JavaVector, got %d", len(lines))
+	}
+	h, err := DecodeHistogram(lines[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int64
+	for _, f := range strings.Fields(lines[1]) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, n)
+	}
+	got := []int64{
+		h.TotalCount(),
+		h.ValueAtQuantile(50),
+		h.ValueAtQuantile(95),
+		h.ValueAtQuantile(99),
+		h.ValueAtQuantile(99.9),
+		h.Max(),
+		h.Min(),
+	}
+	names := []string{"count", "p50", "p95", "p99", "p99.9", "max", "min"}
+	if len(want) != len(got) {
+		t.Fatalf("Java figures %v: want %d numbers", want, len(got))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%s: Go %d, Java %d", names[i], got[i], want[i])
+		}
+	}
+	// And it re-encodes and merges like a Go histogram.
+	if _, err := EncodeHistogram(Merge(h, newHist(t, 1))); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	wide := hdrhistogram.New(1, 3_600_000_000, 2) // an hour, 2 digits
+	_ = wide.RecordValue(3_000_000_000)
+	tests := []struct {
+		name      string
+		in        []*hdrhistogram.Histogram
+		count     int64
+		max       int64 // µs
+		precision int64
+	}{
+		// Nothing to merge: an empty histogram of the default geometry.
+		{"none", nil, 0, 0, defaultDigits},
+		// nil entries are skipped.
+		{"nils", []*hdrhistogram.Histogram{nil, newHist(t, 5), nil}, 1, 5, defaultDigits},
+		// Counts add up.
+		{"two", []*hdrhistogram.Histogram{newHist(t, upTo(100)...), newHist(t, upTo(50)...)}, 150, 100, defaultDigits},
+		// A value beyond the first histogram's range is kept, and the finer
+		// precision of the first is kept too.
+		{"wider second", []*hdrhistogram.Histogram{newHist(t, 7), wide}, 2, 3_000_000_000, defaultDigits},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Merge(tt.in...)
+			if got.TotalCount() != tt.count {
+				t.Errorf("count = %d, want %d", got.TotalCount(), tt.count)
+			}
+			// Within 1%: a value from a 2-digit histogram is only known to that precision.
+			if d := got.Max() - tt.max; d*100 > tt.max || -d*100 > tt.max {
+				t.Errorf("max = %d, want %d ± 1%%", got.Max(), tt.max)
+			}
+			if got.SignificantFigures() != tt.precision {
+				t.Errorf("significant figures = %d, want %d", got.SignificantFigures(), tt.precision)
+			}
+		})
+	}
+	// The inputs are not modified.
+	a := newHist(t, 1, 2, 3)
+	Merge(a, newHist(t, 4))
+	if a.TotalCount() != 3 {
+		t.Errorf("Merge modified its input: count %d", a.TotalCount())
+	}
+}

@@ -1,0 +1,91 @@
+package dev.prodlab.worker;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The line-delimited JSON protocol (see PROTOCOL.md): parses request lines and
+ * writes one JSON object per line to the protocol stream. Writes are
+ * synchronized because progress messages come from the sampler thread.
+ */
+final class Protocol {
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+
+    private final PrintStream out;
+
+    Protocol(OutputStream out) {
+        this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
+    }
+
+    /** Parses one request line into a JSON object. */
+    static JsonObject parse(String line) {
+        JsonElement e = JsonParser.parseString(line);
+        if (!e.isJsonObject()) {
+            throw new IllegalArgumentException("request is not a JSON object");
+        }
+        return e.getAsJsonObject();
+    }
+
+    /** Serializes a message to its single-line JSON form (no trailing newline). */
+    static String encode(JsonObject msg) {
+        return GSON.toJson(msg);
+    }
+
+    /** Writes one message as one line and flushes. */
+    synchronized void send(JsonObject msg) {
+        out.print(encode(msg));
+        out.print('\n');
+        out.flush();
+    }
+
+    static JsonObject hello(String clientVersion, String javaVersion) {
+        JsonObject o = new JsonObject();
+        o.addProperty("op", "hello");
+        o.addProperty("client", "kafka-clients " + clientVersion);
+        o.addProperty("java", javaVersion);
+        return o;
+    }
+
+    static JsonObject progress(long id, long sent, long acked) {
+        JsonObject o = new JsonObject();
+        o.addProperty("op", "progress");
+        o.addProperty("id", id);
+        o.addProperty("sent", sent);
+        o.addProperty("acked", acked);
+        return o;
+    }
+
+    /** A failed trial: the client's own message plus a one-line hint. */
+    static JsonObject failure(long id, String error, String hint) {
+        JsonObject o = new JsonObject();
+        o.addProperty("op", "result");
+        o.addProperty("id", id);
+        o.addProperty("ok", false);
+        o.addProperty("error", error == null ? "unknown error" : error);
+        if (hint != null && !hint.isEmpty()) {
+            o.addProperty("hint", hint);
+        }
+        return o;
+    }
+
+    /** A protocol-level error not tied to a trial (bad JSON, unknown op). */
+    static JsonObject error(String message) {
+        JsonObject o = new JsonObject();
+        o.addProperty("op", "error");
+        o.addProperty("error", message);
+        return o;
+    }
+
+    /** Adds a double, skipping NaN and infinities, which JSON cannot carry. */
+    static void addFinite(JsonObject o, String key, double v) {
+        if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+            o.addProperty(key, v);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.prodlab.worker;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One {"op":"run"} request: everything the worker needs for one trial. */
+final class RunRequest {
+    /** Default transaction length when transaction_duration_ms is absent or 0. */
+    static final long DEFAULT_TRANSACTION_DURATION_MS = 3000;
+    /** Default trial bound when timeout_ms is absent or 0. */
+    static final long DEFAULT_TIMEOUT_MS = 600_000;
+
+    long id;
+    String bootstrap = "";
+    String topic = "";
+    Map<String, String> props = new LinkedHashMap<>();
+    long records;
+    int recordSize;
+    String payload = "json";
+    double rate;
+    long seed;
+    String tag = "";
+    long timeoutMs = DEFAULT_TIMEOUT_MS;
+    long transactionDurationMs = DEFAULT_TRANSACTION_DURATION_MS;
+
+    /**
+     * Parses a run request. Property values may be JSON strings, numbers or
+     * booleans; they are passed to the producer as strings.
+     *
+     * @throws IllegalArgumentException when a field is missing or malformed
+     */
+    static RunRequest parse(JsonObject o) {
+        RunRequest r = new RunRequest();
+        r.id = getLong(o, "id", 0);
+        r.bootstrap = getString(o, "bootstrap", "");
+        r.topic = getString(o, "topic", "");
+        if (o.has("props") && !o.get("props").isJsonNull()) {
+            JsonElement p = o.get("props");
+            if (!p.isJsonObject()) {
+                throw new IllegalArgumentException("props must be an object");
+            }
+            for (Map.Entry<String, JsonElement> e : p.getAsJsonObject().entrySet()) {
+                JsonElement v = e.getValue();
+                if (v.isJsonNull()) {
+                    continue;
+                }
+                if (!v.isJsonPrimitive()) {
+                    throw new IllegalArgumentException("props." + e.getKey() + " must be a string, number or boolean");
+                }
+                r.props.put(e.getKey(), v.getAsString());
+            }
+        }
+        if (!o.has("records")) {
+            throw new IllegalArgumentException("records is required");
+        }
+        r.records = getLong(o, "records", 0);
+        if (r.records < 0) {
+            throw new IllegalArgumentException("records must be >= 0, got " + r.records);
+        }
+        long size = getLong(o, "record_size", 0);
+        if (size < 0 || size > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("record_size out of range: " + size);
+        }
+        r.recordSize = (int) size;
+        r.payload = getString(o, "payload", "json");
+        if (r.payload.isEmpty()) {
+            r.payload = "json";
+        }
+        r.rate = o.has("rate") && !o.get("rate").isJsonNull() ? o.get("rate").getAsDouble() : 0;
+        if (r.rate < 0 || Double.isNaN(r.rate)) {
+            throw new IllegalArgumentException("rate must be >= 0");
+        }
+        r.seed = getLong(o, "seed", 0);
+        r.tag = getString(o, "tag", "");
+        long t = getLong(o, "timeout_ms", 0);
+        r.timeoutMs = t > 0 ? t : DEFAULT_TIMEOUT_MS;
+        long d = getLong(o, "transaction_duration_ms", 0);
+        r.transactionDurationMs = d > 0 ? d : DEFAULT_TRANSACTION_DURATION_MS;
+        return r;
+    }
+
+    private static long getLong(JsonObject o, String key, long def) {
+        JsonElement e = o.get(key);
+        if (e == null || e.isJsonNull()) {
+            return def;
+        }
+        try {
+            return e.getAsLong();
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException(key + " must be an integer, got " + e);
+        }
+    }
+
+    private static String getString(JsonObject o, String key, String def) {
+        JsonElement e = o.get(key);
+        if (e == null || e.isJsonNull()) {
+            return def;
+        }
+        if (!e.isJsonPrimitive()) {
+            throw new IllegalArgumentException(key + " must be a string, got " + e);
+        }
+        return e.getAsString();
+    }
+}
