@@ -3,6 +3,8 @@ package lab
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,7 +96,7 @@ func warmNote(warm bool) string {
 func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Record {
 	vals := make(map[string]any, len(sc.Values))
 	for k, v := range sc.Values {
-		vals[k] = v
+		vals[k] = scalar(v)
 	}
 	return results.Record{
 		Schema:       results.Schema,
@@ -128,7 +130,8 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ElapsedS = res.Elapsed.Seconds()
 	if s := rec.ElapsedS; s > 0 {
 		rec.Throughput.RecordsPerS = float64(res.Acked) / s
-		rec.Throughput.MBPerS = float64(res.Acked) * float64(rec.RecordSize) / s / 1e6
+		// MB as kafka-producer-perf-test counts it: 2^20 bytes.
+		rec.Throughput.MBPerS = float64(res.Acked) * float64(rec.RecordSize) / s / (1 << 20)
 	}
 	if res.Latency != nil {
 		rec.LatencyMs = stats.LatencyMs(res.Latency)
@@ -168,4 +171,16 @@ func sanitize(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+// scalar turns a numeric matrix label into a JSON number, as in
+// {"linger.ms":5}, and leaves everything else a string.
+func scalar(v string) any {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return f
+	}
+	return v
 }

@@ -1,0 +1,50 @@
+package lab
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// shared is one embedded broker used by every integration test of this
+// package, so the suite pays for a cluster start once.
+var shared *cluster.Cluster
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := func() int {
+		defer proc.KillAll()
+		if !testing.Short() {
+			dir, err := os.MkdirTemp("", "prodlab-lab-test-")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			defer os.RemoveAll(dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			shared, err = cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: dir})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "start shared test cluster:", err)
+				return 1
+			}
+			defer shared.Stop()
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+func needCluster(t *testing.T) *cluster.Cluster {
+	t.Helper()
+	if shared == nil {
+		t.Skip("integration test: needs an embedded cluster (not in -short mode)")
+	}
+	return shared
+}
