@@ -17,3 +17,26 @@
 // whose advertised listeners cannot be changed) and cuts connections right
 // after a produce request reached the broker, to exercise producer retries.
 package netem
+
+// Measurement notes and limits:
+//
+//   - Round trip of a produce request: from its last byte entering the proxy
+//     to the first byte of its response being delivered to the client, so the
+//     emulated delay is included and the client-side stack is not.
+//   - In flight: a produce request is outstanding from its last byte entering
+//     the proxy to its response's first byte being delivered. MeanInFlight is
+//     the per-send mean (each request samples the count including itself),
+//     not time-weighted: it describes pipelining, independent of idle time.
+//   - acks=0 produce requests get no response: acks is read from the request
+//     (after client id, header tags and transactional id, within the first
+//     1 KiB of the frame); such requests are counted but never in flight and
+//     never cut. If acks cannot be found in that prefix, the request is
+//     assumed to expect a response.
+//   - Bandwidth applies per direction per connection, as serialisation delay
+//     after the propagation delay, in pieces of about 1 ms.
+//   - Jitter is clamped to keep delivery times monotonic, which raises the
+//     mean delay slightly when chunks are closer together than the jitter.
+//   - Only Metadata and FindCoordinator responses are rewritten
+//     (DescribeCluster is not: Kafka producers do not route with it).
+//   - Waits shorter than 2 ms end in nanosleep (on Linux and macOS), because
+//     the Go netpoller wakes timers with millisecond granularity.
