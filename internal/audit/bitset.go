@@ -17,3 +17,6 @@ func (b bitset) has(i int64) bool { return b[i>>6]&(1<<(uint64(i)&63)) != 0 }
 
 // add puts i in the set; i must be in [0, n).
 func (b bitset) add(i int64) { b[i>>6] |= 1 << (uint64(i) & 63) }
+
+// clear removes i from the set; i must be in [0, n).
+func (b bitset) clear(i int64) { b[i>>6] &^= 1 << (uint64(i) & 63) }

@@ -24,6 +24,10 @@ type Checker struct {
 
 	// seen holds every seq of this run found at least once.
 	seen bitset
+	// early holds the seqs whose first copy was counted reordered, so that
+	// an in-order copy found later in another partition can take the role
+	// of the original (see Observe).
+	early bitset
 	// parts keeps per-partition ordering state; last/lastID cache the
 	// partition of the previous record, since fetches arrive in runs of
 	// one partition.
@@ -57,6 +61,7 @@ func NewChecker(tag string, sent int64, out Outcome) *Checker {
 		sent:  sent,
 		out:   out,
 		seen:  newBitset(sent),
+		early: newBitset(sent),
 		parts: make(map[int32]*partState),
 	}
 }
@@ -80,16 +85,26 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 		c.foreign++
 		return
 	}
+	inOrder := seq >= ps.maxSeq
+	ps.maxSeq = max(ps.maxSeq, seq)
 	if c.seen.has(seq) {
 		c.duplicates++
-		ps.maxSeq = max(ps.maxSeq, seq)
+		if inOrder && c.early.has(seq) {
+			// The copy read first was out of order in its partition and
+			// this one is in order in its own: this is the original and
+			// that was the extra copy, which counts only as a duplicate.
+			// Without this, a duplicate written to another partition
+			// would count as reordered or not depending on which
+			// partition the consumer happened to read first.
+			c.reordered--
+			c.early.clear(seq)
+		}
 		return
 	}
 	c.seen.add(seq)
-	if seq < ps.maxSeq {
+	if !inOrder {
 		c.reordered++
-	} else {
-		ps.maxSeq = seq
+		c.early.add(seq)
 	}
 	if c.out != nil && c.out.Failed(seq) {
 		c.phantom++

@@ -50,6 +50,38 @@ func TestChecker(t *testing.T) {
 			want:    Result{Acked: 5, Duplicates: 1, Read: 6},
 		},
 		{
+			// Seq 2 copied to the end of partition 1 and partition 1 read
+			// first: its out-of-order copy is seen first, but the in-order
+			// copy in partition 0 is the original. One duplicate, not
+			// reordered: the counts don't depend on read order.
+			name: "cross-partition duplicate, out-of-order copy read first", sent: 6,
+			out:     func() Outcome { return newTestOutcome(6).ack(span(0, 6)...) },
+			records: cat(ownRun(1, 1, 3, 5, 2), ownRun(0, 0, 2, 4)),
+			want:    Result{Acked: 6, Duplicates: 1, Read: 7},
+		},
+		{
+			// The same records with partition 0 read first.
+			name: "cross-partition duplicate, in-order copy read first", sent: 6,
+			out:     func() Outcome { return newTestOutcome(6).ack(span(0, 6)...) },
+			records: cat(ownRun(0, 0, 2, 4), ownRun(1, 1, 3, 5, 2)),
+			want:    Result{Acked: 6, Duplicates: 1, Read: 7},
+		},
+		{
+			// Both copies of seq 2 out of order in their partitions: one
+			// reordered record and one duplicate, in either read order.
+			name: "cross-partition duplicate, both out of order", sent: 6,
+			out:     func() Outcome { return newTestOutcome(6).ack(span(0, 6)...) },
+			records: cat(ownRun(1, 1, 3, 5, 2), ownRun(0, 0, 4, 2)),
+			want:    Result{Acked: 6, Duplicates: 1, Reordered: 1, Read: 7},
+		},
+		{
+			// The previous case, partition 0 read first.
+			name: "cross-partition duplicate, both out of order, swapped", sent: 6,
+			out:     func() Outcome { return newTestOutcome(6).ack(span(0, 6)...) },
+			records: cat(ownRun(0, 0, 4, 2), ownRun(1, 1, 3, 5, 2)),
+			want:    Result{Acked: 6, Duplicates: 1, Reordered: 1, Read: 7},
+		},
+		{
 			// 0 2 1 3: seq 1 comes after 2 in the same partition.
 			name: "one reordered", sent: 5, out: all5,
 			records: ownRun(0, 0, 2, 1, 3, 4),

@@ -23,7 +23,10 @@
 //     as a duplicate, never also as reordered, although a re-delivered copy
 //     necessarily goes backwards: one fault, one count. Partitions are
 //     independent: a low seq in partition 1 after a high seq in partition 0
-//     is not reordering.
+//     is not reordering. When the copies of a duplicated seq sit in
+//     different partitions, a copy that is in order in its partition is
+//     taken as the original, whichever partition is read first, so the
+//     counts don't depend on read order.
 //   - phantom: the send was reported FAILED to the application, yet the
 //     record is in the topic (counted once per sequence number; further
 //     copies are duplicates). An application that retries on failure would
@@ -43,9 +46,9 @@
 //
 // # Cost
 //
-// The checker keeps one bit per sequence number (seen at least once:
-// 10 million records are 1.25 MB) and a few words per partition; everything
-// else is a counter. A second "seen twice" bitset is not needed because
-// every observation of an already seen seq is exactly one extra copy.
-// Observe does not allocate.
+// The checker keeps two bits per sequence number (seen at least once, and
+// first copy out of order: 10 million records are 2.5 MB) and a few words
+// per partition; everything else is a counter. A "seen twice" bitset is not
+// needed because every observation of an already seen seq is exactly one
+// extra copy. Observe does not allocate.
 package audit

@@ -12,6 +12,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
+// minPoll is the shortest poll ReadBack makes before deciding it stalled.
+const minPoll = 100 * time.Millisecond
+
 // progress tracks the read-back of one partition between the offsets listed
 // when the audit started.
 type progress struct {
@@ -94,7 +97,12 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c *Checker,
 		}
 		pollCtx, cancel := ctx, context.CancelFunc(func() {})
 		if cfg.stall > 0 {
-			pollCtx, cancel = context.WithDeadline(ctx, lastProgress.Add(cfg.stall))
+			// Wait until the stall deadline, but always long enough to
+			// drain what the client buffered meanwhile: the poll returns
+			// buffered fetches at once, and a live context is needed to
+			// get them.
+			wait := max(time.Until(lastProgress.Add(cfg.stall)), minPoll)
+			pollCtx, cancel = context.WithTimeout(ctx, wait)
 		}
 		fetches := cl.PollFetches(pollCtx)
 		cancel()

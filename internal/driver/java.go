@@ -188,10 +188,14 @@ var javaUnsupported = map[string]string{
 // Check implements Driver. Every Java producer property passes (the client
 // itself validates them when the trial starts); transaction.duration.ms is
 // honoured by the worker; other prodlab-only keys are rejected.
-func (j *Java) Check(props map[string]string) error {
+func (j *Java) Check(props map[string]string) error { return CheckJava(j.Name(), props) }
+
+// CheckJava is Check for a named Java client without a running worker, so
+// that a plan can be validated before anything starts.
+func CheckJava(name string, props map[string]string) error {
 	for k := range props {
 		if why, ok := javaUnsupported[k]; ok {
-			return fmt.Errorf("producer property %s is not supported by client %s: %s", k, j.Name(), why)
+			return fmt.Errorf("producer property %s is not supported by client %s: %s", k, name, why)
 		}
 	}
 	return nil

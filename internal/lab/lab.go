@@ -16,6 +16,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -179,27 +180,101 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 type target struct {
 	c       *cluster.Cluster
 	version string
+	// bootstrap is where clients connect: the brokers, or their proxies.
+	bootstrap []string
+	// net holds the proxies in front of the brokers, if the group needs them.
+	net     *netem.Set
+	rewrite netem.RewriteFunc
 }
 
-func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*cluster.Cluster, error) {
-	if len(r.opts.Bootstrap) > 0 {
-		return cluster.Connect(ctx, r.opts.Bootstrap)
+// startCluster starts (or connects to) the group's cluster, with a netem
+// proxy in front of each broker when the group's scenarios need one.
+func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*target, error) {
+	tgt := &target{}
+	if needsProxies(g.scs) {
+		tgt.net = netem.NewSet()
 	}
-	dir := filepath.Join(r.opts.Dir, fmt.Sprintf("cluster-%d", g.brokers))
-	r.logf("starting %d-broker Kafka %s cluster (logs in %s)", g.brokers, orDefault(g.kafka, cluster.DefaultKafka), dir)
-	t0 := time.Now()
-	c, err := cluster.Start(ctx, cluster.Config{Brokers: g.brokers, Kafka: g.kafka, Dir: dir})
-	if err != nil {
+	fail := func(err error) (*target, error) {
+		if tgt.net != nil {
+			_ = tgt.net.Close()
+		}
 		return nil, err
 	}
-	r.logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
-	return c, nil
+	if len(r.opts.Bootstrap) > 0 {
+		c, err := cluster.Connect(ctx, r.opts.Bootstrap)
+		if err != nil {
+			return fail(err)
+		}
+		tgt.c, tgt.bootstrap = c, c.Bootstrap()
+		if tgt.net != nil {
+			// Clients bootstrap through the proxies, and the proxies rewrite
+			// broker addresses in metadata so clients stay behind them.
+			tgt.bootstrap = nil
+			for _, b := range c.Brokers() {
+				addr, err := tgt.net.Add(int32(b.ID), b.Advertised)
+				if err != nil {
+					return fail(fmt.Errorf("proxy for broker %d: %w", b.ID, err))
+				}
+				tgt.bootstrap = append(tgt.bootstrap, addr)
+			}
+			tgt.rewrite = tgt.net.Rewriter()
+		}
+	} else {
+		dir := filepath.Join(r.opts.Dir, fmt.Sprintf("cluster-%d", g.brokers))
+		r.logf("starting %d-broker Kafka %s cluster (logs in %s)", g.brokers, orDefault(g.kafka, cluster.DefaultKafka), dir)
+		t0 := time.Now()
+		cfg := cluster.Config{Brokers: g.brokers, Kafka: g.kafka, Dir: dir}
+		var proxyErr error
+		if tgt.net != nil {
+			// Brokers advertise their proxies; replication uses its own,
+			// direct listener.
+			cfg.Advertise = func(id int, addr string) string {
+				p, err := tgt.net.Add(int32(id), addr)
+				if err != nil {
+					proxyErr = fmt.Errorf("proxy for broker %d: %w", id, err)
+					return addr
+				}
+				return p
+			}
+		}
+		c, err := cluster.Start(ctx, cfg)
+		if err == nil {
+			err = proxyErr
+		}
+		if err != nil {
+			if c != nil {
+				_ = c.Stop()
+			}
+			return fail(err)
+		}
+		tgt.c, tgt.bootstrap = c, c.Bootstrap()
+		r.logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
+	}
+	if tgt.net != nil {
+		if err := tgt.net.Check(ctx); err != nil {
+			_ = tgt.c.Stop()
+			return fail(err)
+		}
+	}
+	tgt.version = tgt.c.Version()
+	return tgt, nil
+}
+
+func (t *target) close() error {
+	var err error
+	if t.net != nil {
+		err = t.net.Close()
+	}
+	if e := t.c.Stop(); e != nil {
+		err = e
+	}
+	return err
 }
 
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 	rounds := r.exp.Warmup + r.exp.Trials
 	r.total += len(g.scs) * rounds
-	c, err := r.startCluster(ctx, g)
+	tgt, err := r.startCluster(ctx, g)
 	if err != nil {
 		r.logf("cluster failed: %v", err)
 		for _, sc := range g.scs {
@@ -210,17 +285,16 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 		return
 	}
 	defer func() {
-		if err := c.Stop(); err != nil {
+		if err := tgt.close(); err != nil {
 			r.logf("stop cluster: %v", err)
 		}
 	}()
-	adm, err := newAdmin(c.Bootstrap())
+	adm, err := newAdmin(tgt.bootstrap)
 	if err != nil {
 		r.logf("%v", err)
 		return
 	}
 	defer adm.close()
-	tgt := &target{c: c, version: c.Version()}
 	// Interleave: A B C, then C B A, so drift does not favour one scenario.
 	for round := 0; round < rounds; round++ {
 		order := g.scs

@@ -50,7 +50,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	timeout := time.Duration(e.Workload.TimeoutS * float64(time.Second))
 	t := driver.Trial{
-		Bootstrap:  tgt.c.Bootstrap(),
+		Bootstrap:  tgt.bootstrap,
 		Topic:      topic,
 		Props:      e.Producer,
 		Records:    e.Workload.Records,
@@ -64,9 +64,16 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
 	}
 	r.logf("[%d/%d] %s trial %d%s: producing %d records with %s", r.done, r.total, label(sc), trialNo, warmNote(warm), t.Records, d.Name())
+	if tgt.net != nil {
+		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
+		tgt.net.ResetStats()
+	}
 	res, runErr := d.Run(ctx, t)
 	if res != nil {
 		fillFromResult(&rec, res)
+	}
+	if tgt.net != nil {
+		r.fillNetwork(&rec, tgt, e)
 	}
 	if runErr != nil {
 		return fail(runErr)
@@ -183,4 +190,24 @@ func scalar(v string) any {
 		return f
 	}
 	return v
+}
+
+// fillNetwork records what the proxies saw during the trial, the pipe
+// model's prediction and any connection cuts.
+func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment) {
+	st := tgt.net.Stats()
+	rec.Network = st.Map()
+	// Each broker the producer wrote to is one pipelined connection.
+	conns := 0
+	for _, id := range tgt.net.IDs() {
+		if tgt.net.Proxy(id).Stats().ProduceRequests > 0 {
+			conns++
+		}
+	}
+	if m := modelMBps(e, rec.EffectiveConfig, st.MeanRequestBytes); !math.IsNaN(m) && conns > 0 {
+		rec.Network["model_mb_per_s"] = m * float64(conns)
+	}
+	for _, ev := range tgt.net.Events() {
+		rec.Events = append(rec.Events, results.Event{Time: ev.Time.UTC().Format(time.RFC3339Nano), Kind: ev.Kind, Detail: ev.Detail})
+	}
 }

@@ -72,6 +72,8 @@ type Record struct {
 	ClientMetrics     map[string]float64 `json:"client_metrics,omitempty"`
 	Network           map[string]float64 `json:"network,omitempty"`
 	Audit             *Audit             `json:"audit,omitempty"`
+	// Events are the faults injected during the trial, with their times.
+	Events []Event `json:"events,omitempty"`
 	// Histogram is the HdrHistogram V2 compressed, base64 encoding of the
 	// latency histogram (µs), so later tools can merge trials exactly.
 	Histogram string `json:"histogram,omitempty"`
@@ -83,3 +85,10 @@ const (
 	StatusOK     = "ok"
 	StatusFailed = "failed"
 )
+
+// Event is one fault or network event during a trial.
+type Event struct {
+	Time   string `json:"time"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail,omitempty"`
+}

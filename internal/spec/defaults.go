@@ -3,7 +3,7 @@ package spec
 // Defaults and limits of every setting, in one place.
 const (
 	// DefaultClient is the producer client used when the file names none.
-	DefaultClient = "franz-go"
+	DefaultClient = "java"
 	// DefaultBrokers is the cluster size used when the file names none.
 	DefaultBrokers = 1
 	// MaxBrokers is the largest embedded cluster prodlab starts.

@@ -47,6 +47,9 @@ func (p *fileParser) faults(e *Experiment, n ast.Node) {
 				}
 			case "broker":
 				f.Broker, err = faultInt(key, raw)
+				if err == nil && f.Broker < 1 {
+					err = fmt.Errorf("fault broker must be a broker id ≥ 1, got %q", raw)
+				}
 			case "every":
 				f.Every, err = faultInt(key, raw)
 			case "at.ms":

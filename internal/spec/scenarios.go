@@ -97,7 +97,13 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 	}
 
+	// The Java client judges these itself, by the rules of its version, and
+	// a rejection becomes a failed scenario with the client's own words.
+	// For other clients prodlab rejects them before anything starts.
 	idem := strings.ToLower(e.Producer["enable.idempotence"])
+	if IsJava(e.Client) {
+		idem = ""
+	}
 	if acks, ok := e.Producer["acks"]; ok && idem == "true" && acks != "all" && acks != "-1" {
 		report([]string{"producer.acks", "producer.enable.idempotence"},
 			"enable.idempotence=true requires acks=all (or -1), got acks=%s", acks)
@@ -123,13 +129,18 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		}
 	}
 	for _, f := range e.Faults {
-		if f.Broker >= e.Cluster.Brokers {
+		if f.Broker > e.Cluster.Brokers {
 			at := f.pos
-			msg := fmt.Sprintf("fault broker %d does not exist (brokers are 0..%d)", f.Broker, e.Cluster.Brokers-1)
+			msg := fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
 			if fromMatrix["cluster.brokers"] {
 				msg = fmt.Sprintf("scenario %q: %s", id, msg)
 			}
 			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 		}
 	}
+}
+
+// IsJava reports whether a client name selects the official Java client.
+func IsJava(client string) bool {
+	return client == "java" || strings.HasPrefix(client, "java@")
 }

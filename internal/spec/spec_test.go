@@ -359,8 +359,8 @@ func TestValidation(t *testing.T) {
 				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown)`,
 			}},
 		// A fault on a broker that does not exist.
-		{name: "fault broker", src: "name: x\ncluster: {brokers: 2}\nfaults:\n  - {type: broker.kill, broker: 2}\n",
-			want: []string{`x.yaml:4:5: fault broker 2 does not exist (brokers are 0..1)`}},
+		{name: "fault broker", src: "name: x\ncluster: {brokers: 2}\nfaults:\n  - {type: broker.kill, broker: 3}\n",
+			want: []string{`x.yaml:4:5: fault broker 3 does not exist (broker ids are 1..2)`}},
 		// Matrix: empty axis, non-list axis, duplicate values, duplicate settings.
 		{name: "matrix shape", src: "name: x\nmatrix:\n  linger.ms: []\n  acks: all\n  batch.size: [1, 2, 1]\n  rtt.ms: [5, 5.0]\n",
 			want: []string{
@@ -384,23 +384,23 @@ func TestValidation(t *testing.T) {
 				`x.yaml:5:27: cluster.brokers must be an integer in 1..3, got "9"`,
 			}},
 		// Contradictions in the base settings are reported once, at the key.
-		{name: "base contradictions", src: "name: x\ncluster: {brokers: 1}\ntopic: {replication.factor: 2, configs: {min.insync.replicas: 3}}\n" +
+		{name: "base contradictions", src: "name: x\nclient: franz-go\ncluster: {brokers: 1}\ntopic: {replication.factor: 2, configs: {min.insync.replicas: 3}}\n" +
 			"producer: {enable.idempotence: true, acks: 1, max.in.flight.requests.per.connection: 6}\n",
 			want: []string{
-				`x.yaml:4:38: enable.idempotence=true requires acks=all (or -1), got acks=1`,
-				`x.yaml:4:47: enable.idempotence=true requires max.in.flight.requests.per.connection ≤ 5, got 6`,
-				`x.yaml:3:9: replication.factor 2 exceeds brokers 1 (must be in 1..brokers)`,
-				`x.yaml:3:42: min.insync.replicas 3 exceeds replication.factor 2`,
+				`x.yaml:5:38: enable.idempotence=true requires acks=all (or -1), got acks=1`,
+				`x.yaml:5:47: enable.idempotence=true requires max.in.flight.requests.per.connection ≤ 5, got 6`,
+				`x.yaml:4:9: replication.factor 2 exceeds brokers 1 (must be in 1..brokers)`,
+				`x.yaml:4:42: min.insync.replicas 3 exceeds replication.factor 2`,
 			}},
 		// Contradictions that depend on the matrix name the scenario and point
 		// at the matrix value.
-		{name: "scenario contradictions", src: "name: x\ncluster: {brokers: 3}\ntopic: {replication.factor: 3}\n" +
+		{name: "scenario contradictions", src: "name: x\nclient: franz-go\ncluster: {brokers: 3}\ntopic: {replication.factor: 3}\n" +
 			"producer: {transactional.id: t, enable.idempotence: true}\nmatrix:\n  brokers: [1, 3]\n  enable.idempotence: [true, false]\n",
 			want: []string{
-				`x.yaml:6:13: scenario "brokers=1,enable.idempotence=true": replication.factor 3 exceeds brokers 1 (must be in 1..brokers)`,
-				`x.yaml:7:30: scenario "brokers=1,enable.idempotence=false": transactional.id requires idempotence, but enable.idempotence=false`,
-				`x.yaml:6:13: scenario "brokers=1,enable.idempotence=false": replication.factor 3 exceeds brokers 1 (must be in 1..brokers)`,
-				`x.yaml:7:30: scenario "brokers=3,enable.idempotence=false": transactional.id requires idempotence, but enable.idempotence=false`,
+				`x.yaml:7:13: scenario "brokers=1,enable.idempotence=true": replication.factor 3 exceeds brokers 1 (must be in 1..brokers)`,
+				`x.yaml:8:30: scenario "brokers=1,enable.idempotence=false": transactional.id requires idempotence, but enable.idempotence=false`,
+				`x.yaml:7:13: scenario "brokers=1,enable.idempotence=false": replication.factor 3 exceeds brokers 1 (must be in 1..brokers)`,
+				`x.yaml:8:30: scenario "brokers=3,enable.idempotence=false": transactional.id requires idempotence, but enable.idempotence=false`,
 			}},
 		// --set: syntax, unknown keys, bad values, keys owned by a map axis,
 		// unknown labels.
@@ -415,7 +415,7 @@ func TestValidation(t *testing.T) {
 				`--set layout=tree: matrix axis "layout" has no value labelled "tree"`,
 			}},
 		// A contradiction introduced by --set points at the --set.
-		{name: "set contradiction", src: "name: x\nproducer: {enable.idempotence: true}\n", sets: []string{"acks=1"},
+		{name: "set contradiction", src: "name: x\nclient: franz-go\nproducer: {enable.idempotence: true}\n", sets: []string{"acks=1"},
 			want: []string{`--set acks=1: enable.idempotence=true requires acks=all (or -1), got acks=1`}},
 		// Top-level shapes: a section that is not a mapping, a list where a
 		// value belongs.
@@ -508,5 +508,18 @@ func TestKafkaDir(t *testing.T) {
 		if e.Cluster.Kafka != tt.want {
 			t.Errorf("--set %s: Kafka = %q, want %q", tt.set, e.Cluster.Kafka, tt.want)
 		}
+	}
+}
+
+// TestJavaJudgesIdempotence: the Java client applies idempotence rules
+// itself (they differ by version), so prodlab does not reject them up front;
+// the same settings with franz-go are rejected.
+func TestJavaJudgesIdempotence(t *testing.T) {
+	src := "name: x\nproducer: {enable.idempotence: true, acks: 1, max.in.flight.requests.per.connection: 6}\n"
+	if _, err := Parse("x.yaml", []byte("client: java@3.9.1\n"+src), nil); err != nil {
+		t.Errorf("java: %v, want no error", err)
+	}
+	if _, err := Parse("x.yaml", []byte("client: franz-go\n"+src), nil); err == nil {
+		t.Error("franz-go: no error, want the contradiction rejected")
 	}
 }

@@ -82,7 +82,8 @@ type Network struct {
 type Fault struct {
 	// Type is one of FaultTypes.
 	Type string
-	// Broker is the broker affected (0-based index); -1 when not given.
+	// Broker is the id of the broker affected (1..brokers, as embedded
+	// brokers are numbered); -1 when not given.
 	Broker int
 	// Every repeats the fault every that many records; 0 means once.
 	Every int

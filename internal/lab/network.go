@@ -1,0 +1,75 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/netem"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// needsProxies reports whether any scenario of a group impairs the network
+// or cuts connections: only then do clients go through netem proxies, so
+// plain runs measure the direct path.
+func needsProxies(scs []spec.Scenario) bool {
+	for _, sc := range scs {
+		n := sc.Exp.Network
+		if n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 {
+			return true
+		}
+		for _, f := range sc.Exp.Faults {
+			if f.Type == "connection.cut" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// netemConfig turns a scenario's network section and connection-cut faults
+// into proxy settings.
+func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
+	cfg := netem.Config{
+		RTT:       time.Duration(e.Network.RTTMs * float64(time.Millisecond)),
+		Jitter:    time.Duration(e.Network.JitterMs * float64(time.Millisecond)),
+		Bandwidth: e.Network.BandwidthMbit,
+		Rewrite:   rewrite,
+	}
+	for _, f := range e.Faults {
+		if f.Type != "connection.cut" {
+			continue
+		}
+		if cfg.Fault == nil {
+			cfg.Fault = &netem.Fault{}
+		}
+		if f.Every > 0 {
+			cfg.Fault.EveryProduce = f.Every
+		} else {
+			cfg.Fault.At = append(cfg.Fault.At, time.Duration(f.AtMs*float64(time.Millisecond)))
+		}
+	}
+	return cfg
+}
+
+// modelMBps predicts the throughput a pipe allows, in MB/s (2^20):
+// min(bandwidth, in-flight × mean request bytes / RTT). It returns NaN when
+// there is no round trip to model.
+func modelMBps(e spec.Experiment, eff map[string]string, meanRequestBytes float64) float64 {
+	rtt := e.Network.RTTMs / 1000
+	inflight, err := strconv.Atoi(eff["max.in.flight.requests.per.connection"])
+	if rtt <= 0 || err != nil || meanRequestBytes <= 0 {
+		return math.NaN()
+	}
+	m := float64(inflight) * meanRequestBytes / rtt / (1 << 20)
+	if bw := e.Network.BandwidthMbit; bw > 0 {
+		m = math.Min(m, bw*1e6/8/(1<<20))
+	}
+	return m
+}
+
+func describeNetwork(e spec.Experiment) string {
+	n := e.Network
+	return fmt.Sprintf("rtt %gms, jitter %gms, bandwidth %gMbit/s", n.RTTMs, n.JitterMs, n.BandwidthMbit)
+}
