@@ -78,14 +78,14 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		return err
 	}
 	c.clusterID = id
-	ports, err := pickPorts(2 * c.cfg.Brokers)
+	ports, err := pickPorts(3 * c.cfg.Brokers)
 	if err != nil {
 		return err
 	}
 	specs := make([]nodeSpec, c.cfg.Brokers)
 	c.nodes = make([]*node, c.cfg.Brokers)
 	for i := range specs {
-		spec := nodeSpec{ID: i + 1, ClientPort: ports[2*i], ControllerPort: ports[2*i+1]}
+		spec := nodeSpec{ID: i + 1, ClientPort: ports[3*i], ControllerPort: ports[3*i+1], ReplicationPort: ports[3*i+2]}
 		spec.Advertised = spec.Addr()
 		if c.cfg.Advertise != nil {
 			spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())

@@ -13,10 +13,14 @@ const loopback = "127.0.0.1"
 // nodeSpec is what a node's configuration is rendered from.
 type nodeSpec struct {
 	ID             int
-	ClientPort     int    // PLAINTEXT listener
-	ControllerPort int    // CONTROLLER listener
-	Advertised     string // host:port advertised to clients
-	DataDir        string // log.dirs
+	ClientPort     int // PLAINTEXT listener
+	ControllerPort int // CONTROLLER listener
+	// ReplicationPort is the inter-broker listener: always direct, so that
+	// network emulation in front of the client listener leaves replication
+	// alone.
+	ReplicationPort int
+	Advertised      string // host:port advertised to clients
+	DataDir         string // log.dirs
 }
 
 // Addr is the node's real client listener address.
@@ -41,14 +45,15 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 	props := map[string]string{
 		// KRaft combined mode: every node is broker and controller, with a
 		// static quorum of all nodes (no --standalone formatting needed).
-		"process.roles":                                    "broker,controller",
-		"node.id":                                          strconv.Itoa(self.ID),
-		"controller.quorum.voters":                         quorumVoters(nodes),
-		"listeners":                                        fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d", loopback, self.ClientPort, loopback, self.ControllerPort),
-		"advertised.listeners":                             "PLAINTEXT://" + self.Advertised,
+		"process.roles":            "broker,controller",
+		"node.id":                  strconv.Itoa(self.ID),
+		"controller.quorum.voters": quorumVoters(nodes),
+		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,REPLICATION://%s:%d",
+			loopback, self.ClientPort, loopback, self.ControllerPort, loopback, self.ReplicationPort),
+		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,REPLICATION://%s:%d", self.Advertised, loopback, self.ReplicationPort),
 		"controller.listener.names":                        "CONTROLLER",
-		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-		"inter.broker.listener.name":                       "PLAINTEXT",
+		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT",
+		"inter.broker.listener.name":                       "REPLICATION",
 		"log.dirs":                                         self.DataDir,
 		"offsets.topic.replication.factor":                 rf,
 		"transaction.state.log.replication.factor":         rf,

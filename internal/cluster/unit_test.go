@@ -33,7 +33,7 @@ func props(t *testing.T, text string) map[string]string {
 func specs(n int) []nodeSpec {
 	out := make([]nodeSpec, n)
 	for i := range out {
-		out[i] = nodeSpec{ID: i + 1, ClientPort: 19092 + 10*i, ControllerPort: 19093 + 10*i, DataDir: "/run/node-" + string(rune('1'+i)) + "/data"}
+		out[i] = nodeSpec{ID: i + 1, ClientPort: 19092 + 10*i, ControllerPort: 19093 + 10*i, ReplicationPort: 19094 + 10*i, DataDir: "/run/node-" + string(rune('1'+i)) + "/data"}
 		out[i].Advertised = out[i].Addr()
 	}
 	return out
@@ -54,11 +54,11 @@ func TestBrokerProps(t *testing.T) {
 				"process.roles":                            "broker,controller",
 				"node.id":                                  "1",
 				"controller.quorum.voters":                 "1@127.0.0.1:19093",
-				"listeners":                                "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093",
-				"advertised.listeners":                     "PLAINTEXT://127.0.0.1:19092",
+				"listeners":                                "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,REPLICATION://127.0.0.1:19094",
+				"advertised.listeners":                     "PLAINTEXT://127.0.0.1:19092,REPLICATION://127.0.0.1:19094",
 				"controller.listener.names":                "CONTROLLER",
-				"listener.security.protocol.map":           "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-				"inter.broker.listener.name":               "PLAINTEXT",
+				"listener.security.protocol.map":           "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT",
+				"inter.broker.listener.name":               "REPLICATION",
 				"log.dirs":                                 "/run/node-1/data",
 				"offsets.topic.replication.factor":         "1",
 				"transaction.state.log.replication.factor": "1",
@@ -74,8 +74,8 @@ func TestBrokerProps(t *testing.T) {
 			want: map[string]string{
 				"node.id":                          "2",
 				"controller.quorum.voters":         "1@127.0.0.1:19093,2@127.0.0.1:19103,3@127.0.0.1:19113",
-				"listeners":                        "PLAINTEXT://127.0.0.1:19102,CONTROLLER://127.0.0.1:19103",
-				"advertised.listeners":             "PLAINTEXT://127.0.0.1:19102",
+				"listeners":                        "PLAINTEXT://127.0.0.1:19102,CONTROLLER://127.0.0.1:19103,REPLICATION://127.0.0.1:19104",
+				"advertised.listeners":             "PLAINTEXT://127.0.0.1:19102,REPLICATION://127.0.0.1:19104",
 				"log.dirs":                         "/run/node-2/data",
 				"offsets.topic.replication.factor": "3",
 			},
@@ -88,8 +88,9 @@ func TestBrokerProps(t *testing.T) {
 				return s
 			}(),
 			want: map[string]string{
-				"listeners":            "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093",
-				"advertised.listeners": "PLAINTEXT://127.0.0.1:30001",
+				// Clients see the proxy; replication stays on its direct listener.
+				"listeners":            "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,REPLICATION://127.0.0.1:19094",
+				"advertised.listeners": "PLAINTEXT://127.0.0.1:30001,REPLICATION://127.0.0.1:19094",
 			},
 		},
 		{

@@ -100,3 +100,20 @@ func (a *admin) diskBytes(ctx context.Context, topic string) (int64, error) {
 	}
 	return sum, nil
 }
+
+// leader returns the id of the broker leading one partition of a topic.
+func (a *admin) leader(ctx context.Context, topic string, partition int32) (int, error) {
+	md, err := a.adm.Metadata(ctx, topic)
+	if err != nil {
+		return 0, fmt.Errorf("metadata for %s: %w", topic, err)
+	}
+	td, ok := md.Topics[topic]
+	if !ok || td.Err != nil {
+		return 0, fmt.Errorf("topic %s not in metadata", topic)
+	}
+	p, ok := td.Partitions[partition]
+	if !ok || p.Leader < 0 {
+		return 0, fmt.Errorf("partition %s-%d has no leader", topic, partition)
+	}
+	return int(p.Leader), nil
+}

@@ -16,7 +16,7 @@ import (
 func needsProxies(scs []spec.Scenario) bool {
 	for _, sc := range scs {
 		n := sc.Exp.Network
-		if n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 {
+		if n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
 			return true
 		}
 		for _, f := range sc.Exp.Faults {
@@ -36,6 +36,9 @@ func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
 		Jitter:    time.Duration(e.Network.JitterMs * float64(time.Millisecond)),
 		Bandwidth: e.Network.BandwidthMbit,
 		Rewrite:   rewrite,
+	}
+	if e.Network.CutEvery > 0 {
+		cfg.Fault = &netem.Fault{EveryProduce: e.Network.CutEvery}
 	}
 	for _, f := range e.Faults {
 		if f.Type != "connection.cut" {
@@ -72,4 +75,10 @@ func modelMBps(e spec.Experiment, eff map[string]string, meanRequestBytes float6
 func describeNetwork(e spec.Experiment) string {
 	n := e.Network
 	return fmt.Sprintf("rtt %gms, jitter %gms, bandwidth %gMbit/s", n.RTTMs, n.JitterMs, n.BandwidthMbit)
+}
+
+// hasFaults reports whether a scenario injects any fault, which turns the
+// delivery audit on.
+func hasFaults(e spec.Experiment) bool {
+	return len(e.Faults) > 0 || e.Network.CutEvery > 0
 }

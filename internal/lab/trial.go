@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -60,7 +61,8 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		Seed:       int64(sc.Index)*1_000_003 + int64(round),
 		Timeout:    timeout,
 	}
-	if e.Audit {
+	auditOn := e.Audit || hasFaults(e)
+	if auditOn {
 		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
 	}
 	r.logf("[%d/%d] %s trial %d%s: producing %d records with %s", r.done, r.total, label(sc), trialNo, warmNote(warm), t.Records, d.Name())
@@ -68,12 +70,20 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
 	}
+	faults := r.startFaults(ctx, tgt, adm, topic, e)
 	res, runErr := d.Run(ctx, t)
+	brokerEvents := faults.stop()
 	if res != nil {
 		fillFromResult(&rec, res)
 	}
 	if tgt.net != nil {
 		r.fillNetwork(&rec, tgt, e)
+	}
+	rec.Events = append(rec.Events, brokerEvents...)
+	if auditOn && res != nil {
+		if err := r.audit(ctx, &rec, tgt, topic, t.Tag, res); err != nil {
+			return fail(err)
+		}
 	}
 	if runErr != nil {
 		return fail(runErr)
@@ -210,4 +220,26 @@ func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment
 	for _, ev := range tgt.net.Events() {
 		rec.Events = append(rec.Events, results.Event{Time: ev.Time.UTC().Format(time.RFC3339Nano), Kind: ev.Kind, Detail: ev.Detail})
 	}
+}
+
+// audit reads the trial's topic back and records lost, duplicated,
+// reordered, phantom and foreign records. A partial read still records what
+// was verified, and fails the trial with the reason.
+func (r *runner) audit(ctx context.Context, rec *results.Record, tgt *target, topic, tag string, res *driver.Result) error {
+	var out audit.Outcome
+	if res.Acks != nil {
+		out = res.Acks
+	}
+	c := audit.NewChecker(tag, res.Sent, out)
+	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	err := audit.ReadBack(actx, tgt.bootstrap, topic, c)
+	a := c.Result().Record()
+	rec.Audit = &a
+	r.logf("audit %s: acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
+		topic, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
 }

@@ -9,11 +9,12 @@ import (
 
 // jsonGen writes order events as compact JSON objects of exactly size bytes:
 //
-//	{"seq":N,"id":"<uuid>","ts":<unix ms>,"event":"<name>","payload":"<hex>"}
+//	{"seq":N,"id":"<16 hex digits>","ts":<unix ms>,"event":"<name>","payload":"<hex>"}
 //
 // seq makes every value unique, which audits and compression tests need: a
-// repeated value would both hide duplicates and flatter compressors. id is
-// UUID-shaped and derived from (seed, seq); event is drawn from a few order
+// repeated value would both hide duplicates and flatter compressors. id is a
+// 64-bit hex identifier derived from (seed, seq), short enough that a whole
+// event fits in 100 bytes; event is drawn from a few order
 // event names; payload is random lowercase hex that pads the object to the
 // requested size, compressible roughly as real identifiers and tokens are.
 type jsonGen struct {
@@ -36,10 +37,10 @@ const (
 
 // Widths reserved for the variable parts when computing the minimum size.
 const (
-	seqWidth  = 20 // "-9223372036854775808", the longest int64
-	uuidWidth = 36 // 8-4-4-4-12 hex digits and dashes
-	tsWidth   = 13 // Unix milliseconds until the year 2286
-	maxTS     = 9_999_999_999_999
+	seqWidth = 10 // sequence numbers stay below workload.records ≤ 1e9
+	idWidth  = 16 // 64 bits in hex
+	tsWidth  = 13 // Unix milliseconds until the year 2286
+	maxTS    = 9_999_999_999_999
 )
 
 // orderEvents are the event names an order goes through.
@@ -57,7 +58,7 @@ var orderEvents = [...]string{
 // fixed layout with the widest sequence number, timestamp and event name and
 // an empty padding field.
 var MinJSONSize = func() int {
-	n := len(jsonSeq) + seqWidth + len(jsonID) + uuidWidth + len(jsonTS) + tsWidth +
+	n := len(jsonSeq) + seqWidth + len(jsonID) + idWidth + len(jsonTS) + tsWidth +
 		len(jsonEvent) + len(jsonPayload) + len(jsonEnd)
 	longest := 0
 	for _, e := range orderEvents {
@@ -86,32 +87,18 @@ func (g *jsonGen) Next(seq int64, buf []byte) []byte {
 	b := append(buf[:0], jsonSeq...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, jsonID...)
-	b = appendUUID(b, r.next(), r.next())
+	b = appendHexBits(b, r.next(), idWidth)
 	b = append(b, jsonTS...)
 	b = strconv.AppendInt(b, min(max(g.now(), 0), maxTS), 10)
 	b = append(b, jsonEvent...)
 	b = append(b, orderEvents[r.next()%uint64(len(orderEvents))]...)
 	b = append(b, jsonPayload...)
-	// MinJSONSize reserves the widest variable parts, so pad is never negative.
-	pad := g.size - len(b) - len(jsonEnd)
+	// MinJSONSize reserves the widest variable parts, so pad is never
+	// negative for sequence numbers of up to 10 digits.
+	pad := max(g.size-len(b)-len(jsonEnd), 0)
 	b = b[:len(b)+pad]
 	fillHex(b[len(b)-pad:], &r)
 	return append(b, jsonEnd...)
-}
-
-// appendUUID appends hi:lo formatted as a version-4, RFC 4122 variant UUID.
-func appendUUID(b []byte, hi, lo uint64) []byte {
-	hi = hi&^0xf000 | 0x4000        // version 4 in the time_hi field
-	lo = lo&^(0xc<<60) | 0x8<<60    // variant 10xx
-	b = appendHexBits(b, hi>>32, 8) // time_low
-	b = append(b, '-')
-	b = appendHexBits(b, hi>>16, 4) // time_mid
-	b = append(b, '-')
-	b = appendHexBits(b, hi, 4) // version and time_hi
-	b = append(b, '-')
-	b = appendHexBits(b, lo>>48, 4) // variant and clock sequence
-	b = append(b, '-')
-	return appendHexBits(b, lo, 12) // node
 }
 
 // appendHexBits appends the low n hex digits of v, most significant first.

@@ -76,6 +76,11 @@ type Network struct {
 	BandwidthMbit float64
 	// ReplicationRTTMs is the added broker↔broker round-trip time.
 	ReplicationRTTMs float64
+	// CutEvery makes the proxies cut the client's connection after
+	// forwarding every CutEvery-th produce request, swallowing the broker's
+	// reply; 0 means never. It is the connection.cut fault as a scalar, so
+	// that it can be a matrix value.
+	CutEvery int
 }
 
 // Fault is one injected failure.

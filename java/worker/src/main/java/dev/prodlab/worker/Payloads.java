@@ -151,10 +151,10 @@ abstract class Payloads {
 
         /**
          * The smallest record size accepted (as in the Go package payload): the
-         * layout with a 20-digit seq, a 36-character UUID, a 13-digit ms
+         * layout with a 10-digit seq, a 16-hex-digit id, a 13-digit ms
          * timestamp and the longest event name, with an empty payload.
          */
-        static final int MIN_SIZE = SEQ.length + 20 + ID.length + 36 + TS.length + 13
+        static final int MIN_SIZE = SEQ.length + 10 + ID.length + 16 + TS.length + 13
                 + EVENT.length + longestEvent() + PAYLOAD.length + END.length;
 
         private final byte[] buf;
@@ -191,7 +191,7 @@ abstract class Payloads {
             int p = put(b, 0, SEQ);
             p = putLong(b, p, seq);
             p = put(b, p, ID);
-            p = putUuid(b, p, h, lo);
+            p = putHex(b, p, lo, 16);
             p = put(b, p, TS);
             p = putLong(b, p, System.currentTimeMillis());
             p = put(b, p, EVENT);
@@ -203,21 +203,6 @@ abstract class Payloads {
             p += pad;
             put(b, p, END);
             return b;
-        }
-
-        /** Writes hi:lo as a version-4, RFC 4122 variant UUID. */
-        static int putUuid(byte[] b, int p, long hi, long lo) {
-            hi = (hi & ~0xf000L) | 0x4000L;
-            lo = (lo & ~(0xcL << 60)) | (0x8L << 60);
-            p = putHex(b, p, hi >>> 32, 8);
-            b[p++] = '-';
-            p = putHex(b, p, hi >>> 16, 4);
-            b[p++] = '-';
-            p = putHex(b, p, hi, 4);
-            b[p++] = '-';
-            p = putHex(b, p, lo >>> 48, 4);
-            b[p++] = '-';
-            return putHex(b, p, lo, 12);
         }
 
         private static int putHex(byte[] b, int p, long v, int n) {
