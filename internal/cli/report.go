@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -9,18 +10,46 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 )
 
+// reportFlags are the options of prodlab report.
+type reportFlags struct {
+	format string
+	html   bool
+}
+
 func newReportCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:     "report RUN_DIR",
-		Short:   "Render the results table again from a run directory's results.jsonl",
-		Example: "  prodlab report results/20261122-190000-batching",
-		Args:    argsUsage(cobra.ExactArgs(1)),
+	f := &reportFlags{}
+	c := &cobra.Command{
+		Use:   "report RUN_DIR",
+		Short: "Render a run directory's results.jsonl again, in any format, and regenerate report.html",
+		Long: `Render the results of a run directory again: the table (scores as
+mean ± 99.9 % confidence error when a scenario has several trials),
+kafka-producer-perf-test's final line per scenario, CSV, JSON or Markdown.
+With --html, also regenerate report.html in the run directory.`,
+		Example: `  prodlab report results/20261122-190000-batching
+  prodlab report results/20261122-190000-batching --format csv > batching.csv
+  prodlab report results/20261122-190000-batching --html`,
+		Args: argsUsage(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkFormat(f.format); err != nil {
+				return err
+			}
 			recs, err := results.Read(args[0])
 			if err != nil {
 				return usage(fmt.Errorf("read results: %w", err))
 			}
-			return report.Table(c.OutOrStdout(), recs)
+			if err := report.Render(c.OutOrStdout(), f.format, recs); err != nil {
+				return err
+			}
+			if f.html {
+				if err := report.WriteRunHTML(args[0], recs, report.Environment(recs)); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "prodlab: wrote %s\n", filepath.Join(args[0], report.HTMLFile))
+			}
+			return nil
 		},
 	}
+	addFormatFlag(c, &f.format)
+	c.Flags().BoolVar(&f.html, "html", false, "also regenerate report.html in RUN_DIR")
+	return c
 }

@@ -83,7 +83,7 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
 	})
-	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd())
+	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
 	return root
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -22,6 +24,7 @@ type runFlags struct {
 	out        string
 	bootstrap  string
 	keepTopics bool
+	format     string
 }
 
 func newRunCmd() *cobra.Command {
@@ -52,10 +55,14 @@ trials ok, 1 a trial or the run failed, 2 bad usage or input.`,
 	c.Flags().StringVar(&f.out, "out", "", "run directory (default results/<timestamp>-<name>)")
 	c.Flags().StringVar(&f.bootstrap, "bootstrap", "", "run against an existing cluster at HOST:PORT[,HOST:PORT] instead of starting one")
 	c.Flags().BoolVar(&f.keepTopics, "keep-topics", false, "keep each trial's topic after the run")
+	addFormatFlag(c, &f.format)
 	return c
 }
 
 func runExperiment(c *cobra.Command, name string, f *runFlags) error {
+	if err := checkFormat(f.format); err != nil {
+		return err
+	}
 	exp, err := spec.Load(name, f.sets)
 	if err != nil {
 		return usage(err)
@@ -91,12 +98,30 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 		opts.Bootstrap = strings.Split(f.bootstrap, ",")
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %d trials; results in %s\n", exp.Name, len(scs), exp.Trials, dir)
+	if f.format != report.FormatTable {
+		opts.Out = io.Discard // the lab prints the table; render the chosen format below
+	}
 	_, err = lab.Run(ctx, exp, scs, opts)
 	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) {
 		return err
 	}
+	if f.format != report.FormatTable {
+		if rerr := renderRun(c.OutOrStdout(), dir, f.format); rerr != nil {
+			return rerr
+		}
+	}
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
 	return err
+}
+
+// renderRun prints the run's results in format (other than the table,
+// which the lab prints itself).
+func renderRun(w io.Writer, dir, format string) error {
+	recs, err := results.Read(dir)
+	if err != nil {
+		return err
+	}
+	return report.Render(w, format, recs)
 }
 
 // workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the

@@ -136,7 +136,9 @@ func (c *Cluster) bindFailed(err error) bool {
 		return true
 	}
 	for _, n := range c.nodes {
-		if isBindError(n.logTail()) {
+		// The whole log: the bind error comes well before the shutdown
+		// lines that end it.
+		if data, err := os.ReadFile(n.logPath); err == nil && isBindError(string(data)) {
 			return true
 		}
 	}

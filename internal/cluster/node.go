@@ -218,6 +218,29 @@ func (n *node) logTail() string {
 	return lastLines(string(data), logTailLines)
 }
 
+// firstErrors returns the first few ERROR lines of the node's log, which
+// usually say why it stopped, formatted to follow an error message; the log
+// tail alone often holds only the shutdown that followed.
+func (n *node) firstErrors() string {
+	data, err := os.ReadFile(n.logPath)
+	if err != nil {
+		return ""
+	}
+	var found []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, " ERROR ") || strings.HasPrefix(line, "ERROR ") {
+			found = append(found, line)
+			if len(found) == 3 {
+				break
+			}
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return ":\n" + indent(strings.Join(found, "\n")) + "\n"
+}
+
 // logTailLines is how many lines of a broker log an error carries.
 const logTailLines = 30
 

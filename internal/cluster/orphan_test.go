@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -45,6 +46,8 @@ func TestOrphanChild(t *testing.T) {
 	}
 	fmt.Printf("READY %v\nPIDS %s\n", time.Since(start).Round(time.Millisecond), strings.Join(pids, " "))
 	if mode == "panic" {
+		// Wait until the parent has seen the broker alive.
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 		panic("child panics on purpose, with the deferred KillAll in place")
 	}
 	time.Sleep(5 * time.Minute) // until the parent ends this process
@@ -75,18 +78,36 @@ func TestNoOrphanJVM(t *testing.T) {
 			t.Parallel()
 			cmd := exec.Command(os.Args[0], "-test.run=^TestOrphanChild$", "-test.v", "-test.timeout=3m")
 			cmd.Env = append(os.Environ(), orphanModeEnv+"="+tc.mode, orphanDirEnv+"="+t.TempDir())
-			cmd.Stderr = os.Stderr
-			out, err := cmd.StdoutPipe()
+			var stderr bytes.Buffer // the child's panic trace and test failures
+			cmd.Stderr = &stderr
+			// Own pipes rather than StdoutPipe, so that Wait may run
+			// while the output is still being read.
+			out, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stdout = w
+			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			w.Close()
 			exited := make(chan struct{})
+			var waitErr error
+			go func() {
+				waitErr = cmd.Wait()
+				close(exited)
+			}()
 			t.Cleanup(func() {
 				_ = cmd.Process.Kill()
 				<-exited
+				out.Close()
+				if t.Failed() {
+					t.Logf("child stderr:\n%s", stderr.String())
+				}
 			})
 			lines := make(chan string)
 			go func() {
@@ -130,9 +151,14 @@ func TestNoOrphanJVM(t *testing.T) {
 				if err := cmd.Process.Signal(tc.sig); err != nil {
 					t.Fatal(err)
 				}
+			} else {
+				fmt.Fprintln(stdin, "go") // the panicking child waits for this
 			}
-			waitErr := cmd.Wait()
-			close(exited)
+			select {
+			case <-exited:
+			case <-time.After(30 * time.Second):
+				t.Fatal("child did not exit within 30s")
+			}
 			if code := cmd.ProcessState.ExitCode(); code != tc.wantCode {
 				t.Errorf("child exit code = %d (%v), want %d", code, waitErr, tc.wantCode)
 			}

@@ -52,8 +52,8 @@ func waitReady(ctx context.Context, timeout time.Duration, check []*node, want [
 				continue
 			}
 			if !p.node.running() {
-				return fmt.Errorf("node %d exited while starting; last lines of %s:\n%s",
-					p.node.spec.ID, p.node.logPath, indent(p.node.logTail()))
+				return fmt.Errorf("node %d exited while starting%s; last lines of %s:\n%s",
+					p.node.spec.ID, p.node.firstErrors(), p.node.logPath, indent(p.node.logTail()))
 			}
 			p.lastErr = p.check(ctx, want)
 			if p.lastErr != nil {

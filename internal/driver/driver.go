@@ -29,6 +29,29 @@ type Trial struct {
 	Tag string
 	// Timeout bounds the whole trial; a trial that exceeds it fails.
 	Timeout time.Duration
+	// Progress, when non-nil, is called about once a second while records
+	// are being produced, from a goroutine of the driver's (never
+	// concurrently with itself), and never after Run returns. It must be
+	// quick: it runs on the driver's reporting path. Callers use it for
+	// live output such as kafka-producer-perf-test's 5-second lines.
+	Progress func(Progress)
+}
+
+// Progress is a driver's periodic report during a trial: cumulative counts
+// plus latency figures of the window since the previous report, so a caller
+// can aggregate windows of any length (sums add, maxima take the max)
+// without the driver keeping per-caller state.
+type Progress struct {
+	// Elapsed is the time since the trial's clock started.
+	Elapsed time.Duration
+	// Sent, Acked and Failed are cumulative counts since the trial began.
+	Sent, Acked, Failed int64
+	// WindowCount is the records acknowledged since the previous report;
+	// WindowLatencySumUs and WindowLatencyMaxUs are the sum and maximum of
+	// their send→ack latencies in µs (0 when WindowCount is 0).
+	WindowCount        int64
+	WindowLatencySumUs int64
+	WindowLatencyMaxUs int64
 }
 
 // Result is what a driver measured during a trial.

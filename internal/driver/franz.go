@@ -121,6 +121,10 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		tally.acks = NewAckLog(t.Records)
 	}
 	pool := sync.Pool{New: func() any { b := make([]byte, 0, t.RecordSize); return &b }}
+	var meter *progressMeter // nil unless the caller wants progress reports
+	if t.Progress != nil {
+		meter = &progressMeter{}
+	}
 	promise := func(r *kgo.Record, err error) {
 		now := time.Now()
 		lat := now.Sub(r.Timestamp).Microseconds()
@@ -144,6 +148,13 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 			}
 		}
 		tally.mu.Unlock()
+		if meter != nil {
+			if err != nil {
+				meter.failed.Add(1)
+			} else {
+				meter.ack(max(lat, 1))
+			}
+		}
 		v := r.Value[:0]
 		pool.Put(&v)
 	}
@@ -158,6 +169,11 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	start := time.Now()
 	lastCommit := start
+	stopProgress := func() {}
+	if meter != nil {
+		stopProgress = meter.report(t.Progress, start, progressInterval)
+	}
+	defer stopProgress() // on early returns; idempotent
 	var hdr []byte
 	for seq := int64(0); seq < t.Records; seq++ {
 		if ctx.Err() != nil {
@@ -185,8 +201,12 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		r.Timestamp = time.Now()
 		cl.Produce(ctx, r, promise)
 		sent++
+		if meter != nil {
+			meter.sent.Add(1)
+		}
 	}
 	flushErr := cl.Flush(ctx)
+	stopProgress()
 	if s.txnID != "" && flushErr == nil {
 		if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
 			return nil, fmt.Errorf("commit transaction: %w", err)

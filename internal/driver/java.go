@@ -46,10 +46,6 @@ type Java struct {
 	client  string // "kafka-clients 3.9.1", from the worker's hello
 	jvm     string // the worker's Java version
 
-	// Progress, when set, is called with the worker's progress reports
-	// (about once a second) during Run.
-	Progress func(sent, acked int64)
-
 	mu     sync.Mutex // serializes Run and Close
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -138,7 +134,7 @@ func startJava(ctx context.Context, version string, classpath []string, logDir s
 
 	hctx, cancel := context.WithTimeout(ctx, javaHelloTimeout)
 	defer cancel()
-	m, err := j.roundTrip(hctx, javaRequest{Op: "hello"}, "hello", 0)
+	m, err := j.roundTrip(hctx, javaRequest{Op: "hello"}, "hello", 0, nil)
 	if err != nil {
 		j.kill()
 		return nil, fmt.Errorf("java driver: worker for kafka-clients %s did not start: %w", version, err)
@@ -217,17 +213,18 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	j.nextID++
 	id := j.nextID
-	m, err := j.roundTrip(ctx, newRunRequest(id, t), "result", t.Timeout+javaTrialSlack)
+	m, err := j.roundTrip(ctx, newRunRequest(id, t), "result", t.Timeout+javaTrialSlack, t.Progress)
 	if err != nil {
 		return nil, err
 	}
 	return m.toResult(t)
 }
 
-// roundTrip sends req and waits for the answer of op want (with req's id).
-// If ctx ends first, a run is cancelled and given javaCancelGrace to report;
+// roundTrip sends req and waits for the answer of op want (with req's id),
+// passing the worker's progress messages for req to progress (if non-nil)
+// on the way. If ctx ends first, a run is cancelled and given javaCancelGrace to report;
 // if limit (>0) passes, or the grace ends, the worker is killed.
-func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limit time.Duration) (*javaMessage, error) {
+func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limit time.Duration, progress func(Progress)) (*javaMessage, error) {
 	line, err := encodeJavaRequest(req)
 	if err != nil {
 		return nil, err
@@ -256,8 +253,8 @@ func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limi
 				}
 				return m, nil
 			case m.Op == "progress" && m.ID == req.ID:
-				if j.Progress != nil {
-					j.Progress(m.Sent, m.Acked)
+				if progress != nil && grace == nil {
+					progress(m.progress())
 				}
 			case m.Op == "error":
 				return nil, fmt.Errorf("%s: java worker: %s", j.Name(), m.Error)

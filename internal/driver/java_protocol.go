@@ -41,9 +41,13 @@ type javaMessage struct {
 	Client string `json:"client"`
 	Java   string `json:"java"`
 
-	// progress (Sent, Acked also in result)
-	Sent  int64 `json:"sent"`
-	Acked int64 `json:"acked"`
+	// progress (Sent, Acked, Failed, ElapsedNs also in result); the window
+	// fields cover the records acknowledged since the previous progress.
+	Sent               int64 `json:"sent"`
+	Acked              int64 `json:"acked"`
+	WindowCount        int64 `json:"window_count"`
+	WindowLatencySumUs int64 `json:"window_latency_sum_us"`
+	WindowLatencyMaxUs int64 `json:"window_latency_max_us"`
 
 	// result; error also for op "error"
 	OK                bool               `json:"ok"`
@@ -78,6 +82,19 @@ func (e *JavaError) Error() string {
 		return e.Message
 	}
 	return e.Message + " (hint: " + e.Hint + ")"
+}
+
+// progress converts a progress message into a Progress report.
+func (m *javaMessage) progress() Progress {
+	return Progress{
+		Elapsed:            time.Duration(m.ElapsedNs),
+		Sent:               m.Sent,
+		Acked:              m.Acked,
+		Failed:             m.Failed,
+		WindowCount:        m.WindowCount,
+		WindowLatencySumUs: m.WindowLatencySumUs,
+		WindowLatencyMaxUs: m.WindowLatencyMaxUs,
+	}
 }
 
 // newRunRequest turns a trial into the worker's run request.

@@ -94,8 +94,10 @@ func TestJavaDecodeMessages(t *testing.T) {
 		t.Errorf("hello = %+v", m)
 	}
 	m, _ = decodeJavaMessage(readJavaTestdata(t, "progress.json"))
-	if m.Sent != 52000 || m.Acked != 51873 {
-		t.Errorf("progress = %+v", m)
+	want := Progress{Elapsed: 2001 * time.Millisecond, Sent: 52000, Acked: 51873, Failed: 2,
+		WindowCount: 25000, WindowLatencySumUs: 75000000, WindowLatencyMaxUs: 9100}
+	if got := m.progress(); got != want {
+		t.Errorf("progress = %+v, want %+v", got, want)
 	}
 
 	for _, bad := range []string{
@@ -349,14 +351,14 @@ func TestJavaWorkerProduces(t *testing.T) {
 	}
 
 	const n = 20000
-	var progress int
-	j.Progress = func(sent, acked int64) { progress++ }
+	var progress []Progress
 	start := time.Now()
 	res, err := j.Run(ctx, Trial{
 		Bootstrap: c.Bootstrap(), Topic: "java-produce",
 		Props:   map[string]string{"acks": "all", "linger.ms": "5", "compression.type": "lz4"},
 		Records: n, RecordSize: 512, Payload: "json", Seed: 1, Tag: "test-s0-t0",
-		Timeout: 2 * time.Minute,
+		Timeout:  2 * time.Minute,
+		Progress: func(p Progress) { progress = append(progress, p) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -365,6 +367,16 @@ func TestJavaWorkerProduces(t *testing.T) {
 		res.Acked, time.Since(start).Round(time.Millisecond), res.Elapsed.Round(time.Millisecond),
 		res.Latency.ValueAtQuantile(50), res.Latency.ValueAtQuantile(99), res.Batches, res.ProduceRequests,
 		res.UncompressedBytes, res.CompressedBytes, res.Metrics["requests-in-flight"])
+	var windows int64
+	for _, p := range progress { // reports are optional for short trials, but must add up
+		windows += p.WindowCount
+		if p.Acked > n || p.WindowLatencyMaxUs < 0 || (p.WindowCount > 0 && p.WindowLatencySumUs < p.WindowLatencyMaxUs) {
+			t.Errorf("implausible progress %+v", p)
+		}
+	}
+	if windows > n {
+		t.Errorf("progress windows count %d records, more than %d", windows, n)
+	}
 	if res.Sent != n || res.Acked != n || res.Failed != 0 {
 		t.Errorf("sent %d acked %d failed %d, want %d acked (errors %v)", res.Sent, res.Acked, res.Failed, n, res.Errors)
 	}

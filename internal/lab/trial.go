@@ -70,6 +70,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
 	}
+	started := time.Now()
 	faults := r.startFaults(ctx, tgt, adm, topic, e)
 	res, runErr := d.Run(ctx, t)
 	brokerEvents := faults.stop()
@@ -77,7 +78,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		fillFromResult(&rec, res)
 	}
 	if tgt.net != nil {
-		r.fillNetwork(&rec, tgt, e)
+		r.fillNetwork(&rec, tgt, e, started)
 	}
 	rec.Events = append(rec.Events, brokerEvents...)
 	if auditOn && res != nil {
@@ -204,7 +205,7 @@ func scalar(v string) any {
 
 // fillNetwork records what the proxies saw during the trial, the pipe
 // model's prediction and any connection cuts.
-func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment) {
+func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment, since time.Time) {
 	st := tgt.net.Stats()
 	rec.Network = st.Map()
 	// Each broker the producer wrote to is one pipelined connection.
@@ -218,6 +219,9 @@ func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment
 		rec.Network["model_mb_per_s"] = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {
+		if ev.Time.Before(since) {
+			continue // an earlier trial's
+		}
 		rec.Events = append(rec.Events, results.Event{Time: ev.Time.UTC().Format(time.RFC3339Nano), Kind: ev.Kind, Detail: ev.Detail})
 	}
 }

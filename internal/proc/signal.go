@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// exitFunc is os.Exit, replaceable in tests.
-var exitFunc = os.Exit
-
 // InstallSignalHandler makes SIGINT and SIGTERM kill every registered child
 // and then exit with the shell's conventional status, 128 plus the signal
 // number (130 for SIGINT, 143 for SIGTERM). The returned stop function
@@ -29,7 +26,7 @@ func InstallSignalHandler() (stop func()) {
 			if s, ok := sig.(syscall.Signal); ok {
 				code = 128 + int(s)
 			}
-			exitFunc(code)
+			os.Exit(code)
 		case <-done:
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // none marks a figure that was not measured.
@@ -121,4 +122,9 @@ func shortError(msg string) string {
 		return string(r[:shortErrLen-1]) + "…"
 	}
 	return line
+}
+
+// statsLabel is scenarioLabel for a summarised scenario.
+func statsLabel(s *stats.ScenarioStats) string {
+	return scenarioLabel(results.Record{Scenario: s.Values, ScenarioKeys: s.Keys, ScenarioID: s.ID})
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // tableHeader names the columns of Table.
@@ -19,10 +20,15 @@ var tableHeader = []string{
 // Table writes a summary of recs with one row per scenario, in the order
 // scenarios first appear. Warm-up trials are left out. A scenario with
 // several measured trials shows the mean of its successful trials (TRIALS
-// says how many were measured). Columns: the scenario's matrix values, the
-// record counts, elapsed time, throughput in messages and megabytes per
-// second, send→ack latency percentiles, the topic's size on disk (one replica
-// per partition) and the compression ratio (uncompressed/compressed).
+// says how many were measured) as "score ± error", the error being the
+// half-width of the 99.9 % Student's t confidence interval of the mean (as
+// JMH prints); with one successful trial there is no error to show.
+// Latency percentiles are those of the trials' merged histograms when every
+// trial carries one, with the error of the per-trial percentiles. Columns:
+// the scenario's matrix values, the record counts, elapsed time, throughput
+// in messages and megabytes per second, send→ack latency percentiles, the
+// topic's size on disk (one replica per partition) and the compression
+// ratio (uncompressed/compressed).
 //
 // STATUS comes last so that an error, however long, never widens the
 // figure columns: a scenario whose every trial failed shows its record
@@ -30,24 +36,33 @@ var tableHeader = []string{
 // footnote [n] below the table gives the full error. A scenario where only
 // some trials failed shows the mean of the rest and a footnote too.
 func Table(w io.Writer, recs []results.Record) error {
-	groups := groupScenarios(recs)
+	scs, err := stats.ByScenario(recs)
+	if err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
+	extra := extraColumns(scs)
+	header := append(append([]string(nil), tableHeader[:len(tableHeader)-1]...), extra.header()...)
+	header = append(header, tableHeader[len(tableHeader)-1])
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	var notes []string
-	for _, g := range groups {
+	for i := range scs {
+		s := &scs[i]
+		label := statsLabel(s)
 		status := "ok"
-		if len(g.failed) > 0 {
+		if len(s.Failures) > 0 {
 			first := len(notes) + 1
-			notes = append(notes, g.footnotes()...)
+			notes = append(notes, footnotes(label, s.Failures)...)
 			refs := footnoteRefs(first, len(notes))
-			if len(g.ok) == 0 {
-				status = "FAILED: " + shortError(g.failed[0].Error) + " " + refs
+			if s.Trials == 0 {
+				status = "FAILED: " + shortError(s.Failures[0].Error) + " " + refs
 			} else {
 				status = fmt.Sprintf("%d of %d trials FAILED: %s %s",
-					len(g.failed), len(g.failed)+len(g.ok), shortError(g.failed[0].Error), refs)
+					len(s.Failures), len(s.Failures)+s.Trials, shortError(s.Failures[0].Error), refs)
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(append(g.cells(), status), "\t"))
+		cells := append(tableCells(s, label), extra.cells(s)...)
+		fmt.Fprintln(tw, strings.Join(append(cells, status), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -73,83 +88,75 @@ func footnoteRefs(first, last int) string {
 	return fmt.Sprintf("[%d-%d]", first, last)
 }
 
-// scenarioGroup is the measured trials of one scenario.
-type scenarioGroup struct {
-	label  string
-	ok     []results.Record
-	failed []results.Record
-}
-
-// groupScenarios collects the non-warm-up trials of each scenario, keeping
-// the order in which scenarios first appear.
-func groupScenarios(recs []results.Record) []*scenarioGroup {
-	var order []*scenarioGroup
-	byKey := map[string]*scenarioGroup{}
-	for _, r := range recs {
-		if r.Warmup {
-			continue
+// tableCells returns the row's cells before STATUS: the figures over
+// successful trials, or counts and "-" when there are none.
+func tableCells(s *stats.ScenarioStats, label string) []string {
+	trials := strconv.Itoa(s.Trials + len(s.Failures))
+	if s.Trials == 0 {
+		var sent, failed float64
+		for _, f := range s.Failures {
+			sent += float64(f.Sent)
+			failed += float64(f.FailedRecords)
 		}
-		label := scenarioLabel(r)
-		key := r.ScenarioID
-		if key == "" {
-			key = label
-		}
-		g := byKey[key]
-		if g == nil {
-			g = &scenarioGroup{label: label}
-			byKey[key] = g
-			order = append(order, g)
-		}
-		if r.Status == results.StatusOK {
-			g.ok = append(g.ok, r)
-		} else {
-			g.failed = append(g.failed, r)
-		}
-	}
-	return order
-}
-
-// cells returns the row's cells before STATUS: the means over successful
-// trials, or counts and "-" when there are none.
-func (g *scenarioGroup) cells() []string {
-	trials := strconv.Itoa(len(g.ok) + len(g.failed))
-	if len(g.ok) == 0 {
-		sent := mean(g.failed, func(r results.Record) float64 { return float64(r.Records.Sent) })
-		failed := mean(g.failed, func(r results.Record) float64 { return float64(r.Records.Failed) })
-		return []string{g.label, trials, thousands(sent), thousands(failed),
+		n := float64(len(s.Failures))
+		return []string{label, trials, thousands(sent / n), thousands(failed / n),
 			none, none, none, none, none, none, none, none}
 	}
-	m := func(f func(results.Record) float64) float64 { return mean(g.ok, f) }
+	mb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	return []string{
-		g.label,
+		label,
 		trials,
-		thousands(m(func(r results.Record) float64 { return float64(r.Records.Sent) })),
-		thousands(m(func(r results.Record) float64 { return float64(r.Records.Failed) })),
-		seconds(m(func(r results.Record) float64 { return r.ElapsedS })),
-		thousands(m(func(r results.Record) float64 { return r.Throughput.RecordsPerS })),
-		strconv.FormatFloat(m(func(r results.Record) float64 { return r.Throughput.MBPerS }), 'f', 1, 64),
-		ms(m(func(r results.Record) float64 { return r.LatencyMs.P50 })),
-		ms(m(func(r results.Record) float64 { return r.LatencyMs.P99 })),
-		ms(m(func(r results.Record) float64 { return r.LatencyMs.P999 })),
-		iecBytes(m(func(r results.Record) float64 { return float64(r.DiskBytes) })),
-		ratio(m(func(r results.Record) float64 { return r.CompressionRatio })),
+		thousands(s.Sent.Mean),
+		thousands(s.FailedRecords.Mean),
+		seconds(s.ElapsedS.Mean),
+		withErr(s.Throughput, thousands),
+		withErr(s.MBps, mb),
+		latencyCell(s.Latency.P50, s.P50),
+		latencyCell(s.Latency.P99, s.P99),
+		latencyCell(s.Latency.P999, s.P999),
+		withErr(s.DiskBytes, iecBytes),
+		withErr(s.Ratio, ratio),
 	}
+}
+
+// withErr renders a summary's mean with f, followed by " ± error" when it
+// has one (two or more trials).
+func withErr(s stats.Summary, f func(float64) string) string {
+	if s.N == 0 {
+		return none
+	}
+	out := f(s.Mean)
+	if s.HasErr() && out != none {
+		e := f(s.Err)
+		if e == none { // formatters that show 0 as "not measured"
+			e = "0"
+		}
+		out += " ± " + e
+	}
+	return out
+}
+
+// latencyCell renders a merged-histogram percentile v with the error of the
+// per-trial percentiles per.
+func latencyCell(v float64, per stats.Summary) string {
+	per.Mean = v
+	return withErr(per, ms)
 }
 
 // footnotes returns one note per distinct error among the failed trials,
 // naming the scenario and the trials that hit it.
-func (g *scenarioGroup) footnotes() []string {
+func footnotes(label string, fails []stats.Failure) []string {
 	var order []string
 	trials := map[string][]string{}
-	for _, r := range g.failed {
-		msg := strings.TrimSpace(r.Error)
+	for _, f := range fails {
+		msg := strings.TrimSpace(f.Error)
 		if msg == "" {
 			msg = "(no error message recorded)"
 		}
 		if _, seen := trials[msg]; !seen {
 			order = append(order, msg)
 		}
-		trials[msg] = append(trials[msg], strconv.Itoa(r.Trial))
+		trials[msg] = append(trials[msg], strconv.Itoa(f.Trial))
 	}
 	notes := make([]string, len(order))
 	for i, msg := range order {
@@ -158,19 +165,7 @@ func (g *scenarioGroup) footnotes() []string {
 			which = "trials " + strings.Join(trials[msg], ", ")
 		}
 		// Indent continuation lines under the note's text.
-		notes[i] = fmt.Sprintf("%s, %s: %s", g.label, which, strings.ReplaceAll(msg, "\n", "\n    "))
+		notes[i] = fmt.Sprintf("%s, %s: %s", label, which, strings.ReplaceAll(msg, "\n", "\n    "))
 	}
 	return notes
-}
-
-// mean averages f over recs.
-func mean(recs []results.Record, f func(results.Record) float64) float64 {
-	if len(recs) == 0 {
-		return 0
-	}
-	var sum float64
-	for _, r := range recs {
-		sum += f(r)
-	}
-	return sum / float64(len(recs))
 }

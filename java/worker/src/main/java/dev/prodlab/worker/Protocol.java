@@ -52,13 +52,35 @@ final class Protocol {
         return o;
     }
 
-    static JsonObject progress(long id, long sent, long acked) {
+    /**
+     * A progress report: cumulative counts plus the latency window of the
+     * records acknowledged since the previous report (see PROTOCOL.md).
+     */
+    static JsonObject progress(long id, long elapsedNs, long sent, long acked, long failed, Window w) {
         JsonObject o = new JsonObject();
         o.addProperty("op", "progress");
         o.addProperty("id", id);
+        o.addProperty("elapsed_ns", elapsedNs);
         o.addProperty("sent", sent);
         o.addProperty("acked", acked);
+        o.addProperty("failed", failed);
+        o.addProperty("window_count", w.count);
+        o.addProperty("window_latency_sum_us", w.sumUs);
+        o.addProperty("window_latency_max_us", w.maxUs);
         return o;
+    }
+
+    /** Latency figures of the records acknowledged in one progress window. */
+    static final class Window {
+        final long count;
+        final long sumUs;
+        final long maxUs;
+
+        Window(long count, long sumUs, long maxUs) {
+            this.count = count;
+            this.sumUs = sumUs;
+            this.maxUs = maxUs;
+        }
     }
 
     /** A failed trial: the client's own message plus a one-line hint. */

@@ -64,6 +64,12 @@ final class TrialRunner {
     private final Histogram hist = newHistogram();
     private final Histogram histIntended = newHistogram();
     private final Map<String, Long> errors = new HashMap<>();
+    // Progress window (guarded by lock, updated with the histogram so the
+    // callback takes no extra lock); taken and reset by the sampler.
+    private long windowCount;
+    private long windowSumUs;
+    private long windowMaxUs;
+    private volatile long clockStart; // System.nanoTime() of the first send; 0 before
     private final BitSet ackedSeqs;
     private final BitSet failedSeqs;
     private final boolean tracking;
@@ -239,6 +245,7 @@ final class TrialRunner {
             }
             byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
             long start = System.nanoTime();
+            clockStart = start;
             long txStart = start;
             long txNanos = txDuration * 1_000_000L;
             double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
@@ -369,17 +376,48 @@ final class TrialRunner {
                 onFailure(seq, e);
                 return;
             }
-            acked.incrementAndGet();
-            synchronized (lock) {
-                hist.recordValue(clamp((now - start) / 1000));
-                if (intended != 0) {
-                    histIntended.recordValue(clamp((now - intended) / 1000));
-                }
-                if (tracking) {
-                    ackedSeqs.set((int) seq);
-                }
+            onAck(seq, clamp((now - start) / 1000), intended == 0 ? -1 : clamp((now - intended) / 1000));
+        }
+    }
+
+    /**
+     * Counts one acknowledged record: its latency in µs and, with a rate, its
+     * latency from the intended send time (-1 without a rate).
+     */
+    void onAck(long seq, long us, long intendedUs) {
+        acked.incrementAndGet();
+        synchronized (lock) {
+            hist.recordValue(us);
+            windowCount++;
+            windowSumUs += us;
+            if (us > windowMaxUs) {
+                windowMaxUs = us;
+            }
+            if (intendedUs >= 0) {
+                histIntended.recordValue(intendedUs);
+            }
+            if (tracking) {
+                ackedSeqs.set((int) seq);
             }
         }
+    }
+
+    /** Returns the progress window since the previous call and starts a new one. */
+    Protocol.Window takeWindow() {
+        synchronized (lock) {
+            Protocol.Window w = new Protocol.Window(windowCount, windowSumUs, windowMaxUs);
+            windowCount = 0;
+            windowSumUs = 0;
+            windowMaxUs = 0;
+            return w;
+        }
+    }
+
+    /** The progress message for now. */
+    JsonObject progressMessage(long nowNs) {
+        long start = clockStart;
+        return Protocol.progress(req.id, start == 0 ? 0 : nowNs - start, sent.get(), acked.get(), failed.get(),
+                takeWindow());
     }
 
     static long clamp(long us) {
@@ -531,7 +569,7 @@ final class TrialRunner {
                     producer.close(Duration.ZERO);
                 }
                 if (progressOut != null && now - nextProgress > 0) {
-                    progressOut.send(Protocol.progress(req.id, sent.get(), acked.get()));
+                    progressOut.send(progressMessage(now));
                     nextProgress = now + 1_000_000_000L;
                 }
                 try {

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// compareFlags are the options of prodlab compare.
+type compareFlags struct {
+	scenarios bool
+}
+
+func newCompareCmd() *cobra.Command {
+	f := &compareFlags{}
+	c := &cobra.Command{
+		Use:   "compare RUN_A RUN_B | compare RUN_DIR --scenarios ID_A ID_B",
+		Short: "Compare two runs (or two scenarios of one run) with Welch's t-test",
+		Long: `Compare B against A, metric by metric: throughput (msg/s and MB/s), latency
+p50, p99 and p99.9, and bytes on disk. Each side shows its mean over its
+successful, non-warm-up trials ± the 99.9 % confidence half-width (Student's
+t), then B's relative difference from A with its 99.9 % confidence interval,
+and a verdict from Welch's unequal-variances t-test at 99.9 %: "faster by
+X % ± Y %", "lower by …", or "no significant difference (p=…)".
+
+Latency figures here are per-trial percentiles averaged over trials (the
+spread between trials is what the test needs), so they can differ slightly
+from the merged-histogram percentiles of 'prodlab report'.
+
+With two run directories, every scenario ID present in both is compared.
+With --scenarios, the two scenarios (IDs as in results.jsonl, or labels
+such as "linger.ms=5 compression.type=zstd") of one run are compared.
+A verdict needs at least two trials on each side; run with trials: 5 or more.`,
+		Example: `  prodlab compare results/monday-batching results/tuesday-batching
+  prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd`,
+		Args: argsUsage(cobra.RangeArgs(2, 3)),
+		RunE: func(c *cobra.Command, args []string) error {
+			pairs, err := comparePairs(args, f.scenarios)
+			if err != nil {
+				return err
+			}
+			return writeComparison(c.OutOrStdout(), pairs)
+		},
+	}
+	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")
+	return c
+}
+
+// comparePair is one comparison: scenario a against scenario b.
+type comparePair struct {
+	title string
+	a, b  stats.ScenarioStats
+	// aName and bName say where each side comes from.
+	aName, bName string
+}
+
+// comparePairs reads the runs named by args and pairs up the scenarios to
+// compare. Wrong argument counts and unknown scenarios are usage errors.
+func comparePairs(args []string, scenarios bool) ([]comparePair, error) {
+	if scenarios {
+		if len(args) != 3 {
+			return nil, usage(errors.New("--scenarios takes one run directory and two scenario IDs: compare RUN_DIR --scenarios ID_A ID_B"))
+		}
+		scs, err := readStats(args[0])
+		if err != nil {
+			return nil, err
+		}
+		a, err := findScenario(scs, args[1], args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := findScenario(scs, args[2], args[0])
+		if err != nil {
+			return nil, err
+		}
+		return []comparePair{{title: filepath.Base(args[0]), a: a, b: b, aName: a.ID, bName: b.ID}}, nil
+	}
+	if len(args) != 2 {
+		return nil, usage(errors.New("compare takes two run directories (or RUN_DIR --scenarios ID_A ID_B)"))
+	}
+	as, err := readStats(args[0])
+	if err != nil {
+		return nil, err
+	}
+	bs, err := readStats(args[1])
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]stats.ScenarioStats{}
+	for _, b := range bs {
+		byID[b.ID] = b
+	}
+	var pairs []comparePair
+	for _, a := range as {
+		if b, ok := byID[a.ID]; ok {
+			pairs = append(pairs, comparePair{title: a.ID, a: a, b: b, aName: filepath.Base(args[0]), bName: filepath.Base(args[1])})
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, usage(fmt.Errorf("%s and %s have no scenario ID in common", args[0], args[1]))
+	}
+	return pairs, nil
+}
+
+// readStats reads a run directory's results and summarises its scenarios.
+func readStats(dir string) ([]stats.ScenarioStats, error) {
+	recs, err := results.Read(dir)
+	if err != nil {
+		return nil, usage(fmt.Errorf("read results: %w", err))
+	}
+	scs, err := stats.ByScenario(recs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return scs, nil
+}
+
+// findScenario returns the scenario of scs whose ID is id, or whose
+// "k=v k=v" label is, listing the IDs when none matches.
+func findScenario(scs []stats.ScenarioStats, id, dir string) (stats.ScenarioStats, error) {
+	ids := make([]string, len(scs))
+	for i, s := range scs {
+		if s.ID == id || strings.ReplaceAll(s.ID, ",", " ") == id {
+			return s, nil
+		}
+		ids[i] = s.ID
+	}
+	return stats.ScenarioStats{}, usage(fmt.Errorf("no scenario %q in %s; scenarios: %s", id, dir, strings.Join(ids, "  ")))
+}
+
+// writeComparison prints one table per pair: each metric's A and B
+// figures, B's relative difference and the verdict.
+func writeComparison(w io.Writer, pairs []comparePair) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for i, p := range pairs {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s\n",
+			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(stats.DefaultConfidence))
+		fmt.Fprintln(tw, "  METRIC\tA\tB\tB vs A\tVERDICT")
+		for _, m := range stats.Metrics {
+			a, b := m.Of(&p.a), m.Of(&p.b)
+			v := stats.Compare(a, b, stats.DefaultConfidence, m.Dir)
+			fmt.Fprintf(tw, "  %s (%s)\t%s\t%s\t%s\t%s\n", m.Name, m.Unit, a, b, relDiff(v), v.Text)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write comparison: %w", err)
+	}
+	return nil
+}
+
+// relDiff renders a verdict's relative difference as "+12.3 % ± 4.5 %".
+func relDiff(v stats.Verdict) string {
+	if math.IsNaN(v.Diff) {
+		return "-"
+	}
+	s := fmt.Sprintf("%+.1f %%", v.Diff*100)
+	if !math.IsNaN(v.DiffErr) {
+		s += fmt.Sprintf(" ± %.1f %%", v.DiffErr*100)
+	}
+	return s
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// writeRun writes a run directory whose scenarios have the given
+// throughputs per trial (latency fixed at 10 ms p50, 20 ms p99).
+func writeRun(t *testing.T, name string, scenarios map[string][]float64) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := results.Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"linger.ms=0", "linger.ms=5", "linger.ms=50"} {
+		for i, rps := range scenarios[id] {
+			r := results.Record{Schema: results.Schema, Run: name, ScenarioID: id,
+				Scenario: map[string]any{"linger.ms": id[len("linger.ms="):]}, ScenarioKeys: []string{"linger.ms"},
+				Trial: i, Status: results.StatusOK,
+				Throughput: results.Throughput{RecordsPerS: rps, MBPerS: rps / 1000},
+				LatencyMs:  results.Latency{P50: 10 + float64(i)/10, P99: 20 + float64(i)/10, P999: 30},
+				DiskBytes:  1 << 20}
+			if err := w.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestCompareCmd(t *testing.T) {
+	a := writeRun(t, "a", map[string][]float64{
+		"linger.ms=0": {100, 102, 98, 101, 99},
+		"linger.ms=5": {200, 210, 190, 205, 195},
+	})
+	b := writeRun(t, "b", map[string][]float64{
+		"linger.ms=0":  {120, 118, 122, 119, 121},
+		"linger.ms=5":  {202, 212, 192, 207, 197},
+		"linger.ms=50": {300, 301},
+	})
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  []string // substrings of stdout
+		err  string   // substring of stderr
+	}{
+		// Two runs: the common scenarios, a clear gain and no difference.
+		{"runs", []string{"compare", a, b}, ExitOK,
+			[]string{"linger.ms=0\n", "faster by 20.0 % ± 5.6 %", "linger.ms=5\n", "no significant difference (p=0.7, Welch's t-test at 99.9 %)",
+				"latency p99 (ms)", "100 ± 6", "+20.0 % ± 5.6 %"}, ""},
+		// Two scenarios of one run, by ID.
+		{"scenarios", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
+			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials)", "faster by 68.3 %"}, ""},
+		// An unknown scenario is a usage error listing the IDs.
+		{"unknown scenario", []string{"compare", a, "--scenarios", "linger.ms=0", "nope"}, ExitUsage,
+			nil, `no scenario "nope"`},
+		// --scenarios needs exactly one run and two IDs.
+		{"scenarios arity", []string{"compare", a, b, "--scenarios"}, ExitUsage, nil, "--scenarios takes one run directory"},
+		// Two runs without --scenarios, not three arguments.
+		{"three args", []string{"compare", a, b, a}, ExitUsage, nil, "two run directories"},
+		// Too few arguments.
+		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"},
+		// A missing run directory.
+		{"missing", []string{"compare", a, filepath.Join(t.TempDir(), "none")}, ExitUsage, nil, "read results"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(tt.args, &out, &errOut); code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut.String())
+			}
+			for _, s := range tt.out {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out.String())
+				}
+			}
+			if !strings.Contains(errOut.String(), tt.err) {
+				t.Errorf("stderr %q lacks %q", errOut.String(), tt.err)
+			}
+		})
+	}
+}
+
+func TestReportCmd(t *testing.T) {
+	dir := writeRun(t, "r", map[string][]float64{"linger.ms=0": {100, 102}})
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  string
+	}{
+		// Each format renders.
+		{"csv", []string{"report", dir, "--format", "csv"}, ExitOK, "scenario_id,linger.ms,trials"},
+		{"markdown", []string{"report", dir, "--format", "markdown"}, ExitOK, "| `linger.ms=0` | 2 |"},
+		{"perf-test", []string{"report", dir, "--format", "perf-test"}, ExitOK, "# linger.ms=0 (mean of 2 trials)"},
+		// An unknown format is a usage error naming the valid ones.
+		{"bad format", []string{"report", dir, "--format", "xml"}, ExitUsage, ""},
+		// --html writes report.html into the run directory.
+		{"html", []string{"report", dir, "--html"}, ExitOK, "SCENARIO"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(tt.args, &out, &errOut); code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut.String())
+			}
+			if !strings.Contains(out.String(), tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out.String())
+			}
+		})
+	}
+	if _, err := results.Read(dir); err != nil {
+		t.Fatal(err)
+	}
+	if !fileExists(filepath.Join(dir, "report.html")) {
+		t.Error("report --html wrote no report.html")
+	}
+}
+
+// fileExists reports whether path exists.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
+)
+
+// newPerfCmd is `prodlab perf`: kafka-producer-perf-test's command line and
+// output, run with prodlab's drivers (the Java client or franz-go) against
+// a given cluster or an embedded one.
+func newPerfCmd() *cobra.Command {
+	f := &perfFlags{}
+	c := &cobra.Command{
+		Use:   "perf --topic TOPIC --num-records N (--record-size BYTES | --payload-file FILE) [flags]",
+		Short: "kafka-producer-perf-test, improved: same options and output, µs latencies, any client",
+		Long: `Produce records as kafka-producer-perf-test does, with the same options (paste
+your existing command after 'prodlab perf') and the same output: a line every
+5 seconds and the final summary line. Latencies are measured in µs
+(HdrHistogram) rather than whole milliseconds.
+
+Without --bootstrap-server (or bootstrap.servers in the producer properties)
+prodlab starts a one-broker Kafka cluster on 127.0.0.1 in a temporary
+directory and stops it at the end. The topic is created with --partitions
+partitions if it does not exist.
+
+--client picks the producer: java (the official client of the cluster's
+Kafka release, in a worker JVM; the default), java@VERSION, or franz-go (in
+process). franz-go keeps its own defaults for unset properties (for example
+linger 10 ms and snappy compression): set them to compare like with like.
+
+--warmup-records W runs W records first as a separate trial on the same
+client (same producer settings, same topic), then the remaining
+num-records − W as the measured trial; as in perf-test the final output is
+the overall line followed by the steady-state line.
+
+Secrets in --producer.config (sasl.jaas.config, *password*) are never
+printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
+		Example: `  prodlab perf --topic t --num-records 100000 --record-size 1024 --throughput -1 \
+      --producer-props acks=all linger.ms=5 batch.size=65536
+  prodlab perf --client franz-go --topic t --num-records 1000000 --record-size 1024 \
+      --throughput 50000 --producer-props compression.type=lz4 --print-metrics
+  prodlab perf --bootstrap-server 127.0.0.1:9092 --producer.config client.properties \
+      --topic t --num-records 10000 --payload-file events.txt --warmup-records 1000`,
+		Args: cobra.ArbitraryArgs, // NAME=VALUE after --producer-props; checked in resolvePerf
+		RunE: func(c *cobra.Command, args []string) error {
+			plan, err := resolvePerf(f, c.Flags().Changed, args)
+			if err != nil {
+				return err
+			}
+			defer plan.cleanup()
+			return plan.redact.err(runPerf(c, plan))
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.topic, "topic", "", "produce messages to this topic (created if missing)")
+	fl.Int64Var(&f.numRecords, "num-records", 0, "number of messages to produce, warm-up included")
+	fl.IntVar(&f.recordSize, "record-size", 0, "message size in bytes (or give --payload-file)")
+	fl.Float64Var(&f.throughput, "throughput", -1, "throttle to about THROUGHPUT messages/sec; -1 for no limit")
+	fl.StringArrayVar(&f.producerProps, "producer-props", nil, "producer properties NAME=VALUE [NAME=VALUE ...]; they take precedence over --producer.config")
+	fl.StringVar(&f.producerConfig, "producer.config", "", "producer config properties file")
+	fl.StringVar(&f.payloadFile, "payload-file", "", "file to read the message payloads from (UTF-8 text; cycled in order)")
+	fl.StringVar(&f.payloadDelimiter, "payload-delimiter", `\n`, "delimiter (a regular expression) between payloads in --payload-file")
+	fl.StringVar(&f.transactionalID, "transactional-id", "", "transactional id; enables transactions (default with --transaction-duration-ms: performance-producer-<uuid>)")
+	fl.Int64Var(&f.txDurationMs, "transaction-duration-ms", perfTxDurationMs, "commit a transaction after this many ms; enables transactions")
+	fl.Int64Var(&f.warmupRecords, "warmup-records", 0, "records to produce first, excluded from the steady-state figures")
+	fl.BoolVar(&f.printMetrics, "print-metrics", false, "print the client's metrics at the end")
+	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster (default: bootstrap.servers, else an embedded 1-broker cluster)")
+	fl.StringVar(&f.client, "client", "java", "producer client: java, java@VERSION or franz-go")
+	fl.IntVar(&f.partitions, "partitions", 1, "partitions of the topic when prodlab creates it")
+	fl.StringVar(&f.payload, "payload", "text", "generated values with --record-size: text (random A-Z, as perf-test), random or json")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "bound on each trial (warm-up and measured)")
+	return c
+}
+
+// runPerf runs a validated perf plan: cluster, topic, client, warm-up and
+// measured trials, output.
+func runPerf(c *cobra.Command, p *perfPlan) error {
+	out := p.redact.writer(c.OutOrStdout())
+	logw := p.redact.writer(c.ErrOrStderr())
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	bootstrap, kafka, stopCluster, err := perfCluster(ctx, p, logw)
+	if err != nil {
+		return err
+	}
+	defer stopCluster()
+	if err := ensureTopic(ctx, bootstrap, p.topic, p.partitions, logw); err != nil {
+		return err
+	}
+	d, err := newPerfDriver(ctx, p.client, kafka)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = d.Close() }()
+	fmt.Fprintf(logw, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
+		p.records, p.topic, d.Name(), describeProps(p.props))
+
+	trial := func(records, seed int64) driver.Trial {
+		w := &windowPrinter{w: out, every: perfWindowEvery, recordBytes: p.meanRecordBytes()}
+		return driver.Trial{
+			Bootstrap:  bootstrap,
+			Topic:      p.topic,
+			Props:      p.props,
+			Records:    records,
+			RecordSize: p.recordSize,
+			Payload:    p.payload,
+			Rate:       p.rate,
+			Seed:       seed,
+			Timeout:    p.timeout,
+			Progress:   w.add,
+		}
+	}
+	var warm perfTotals
+	if p.warmup > 0 {
+		fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", p.warmup)
+		res, err := d.Run(ctx, trial(p.warmup, 1))
+		if err != nil {
+			return fmt.Errorf("warm-up trial: %w", err)
+		}
+		warm = p.totals(res)
+		fmt.Fprintln(out, "In steady state.")
+	}
+	res, err := d.Run(ctx, trial(p.records-p.warmup, 0))
+	if err != nil {
+		return fmt.Errorf("trial: %w", err)
+	}
+	steady := p.totals(res)
+	if p.warmup > 0 {
+		printPerfTotal(out, warm.add(steady), false)
+		printPerfTotal(out, steady, true)
+	} else {
+		printPerfTotal(out, steady, false)
+	}
+	if p.printMetrics {
+		printPerfMetrics(out, res.Metrics)
+	}
+	if failed := warm.failed + steady.failed; failed > 0 {
+		return fmt.Errorf("%d records failed: %s", failed, topErrorList(res.Errors))
+	}
+	return nil
+}
+
+// totals extracts the final-line figures of one trial.
+func (p *perfPlan) totals(res *driver.Result) perfTotals {
+	return perfTotals{
+		acked:   res.Acked,
+		failed:  res.Failed,
+		bytes:   p.valueBytes(res.Acked),
+		elapsed: res.Elapsed,
+		latency: res.Latency,
+	}
+}
+
+// perfCluster returns the cluster to produce to: the plan's bootstrap, or a
+// fresh embedded 1-broker cluster in a temporary directory, stopped and
+// removed by the returned function. kafka is the broker release, used to
+// pick the Java client's version ("" when unknown).
+func perfCluster(ctx context.Context, p *perfPlan, logw io.Writer) (bootstrap []string, kafka string, stop func(), err error) {
+	if len(p.bootstrap) > 0 {
+		return p.bootstrap, "", func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "prodlab-perf-")
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("embedded cluster: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cl, err := cluster.Start(sctx, cluster.Config{Brokers: 1, Dir: dir})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, "", nil, fmt.Errorf("embedded cluster: %w", err)
+	}
+	fmt.Fprintf(logw, "prodlab perf: started Kafka %s on %s (embedded; stopped at the end)\n",
+		cl.Version(), strings.Join(cl.Bootstrap(), ","))
+	return cl.Bootstrap(), cl.Version(), func() {
+		if err := cl.Stop(); err != nil {
+			fmt.Fprintf(logw, "prodlab perf: stop embedded cluster: %v\n", err)
+		}
+		_ = os.RemoveAll(dir)
+	}, nil
+}
+
+// newPerfDriver starts the client: franz-go, or a Java worker with
+// kafka-clients of java@VERSION, else of the broker's release (the default
+// release when unknown).
+func newPerfDriver(ctx context.Context, client, kafka string) (driver.Driver, error) {
+	if client == "franz-go" {
+		return driver.NewFranz(), nil
+	}
+	v, ok := strings.CutPrefix(client, "java@")
+	if !ok {
+		v = cluster.DefaultKafka
+		if kafka != "" && cluster.IsRelease(kafka) {
+			v = kafka
+		}
+	}
+	j, err := driver.NewJava(ctx, v, workerJar(), "")
+	if err != nil {
+		return nil, fmt.Errorf("start the Java client: %w", err)
+	}
+	return j, nil
+}
+
+// topErrorList summarises failed records by message, most frequent first
+// (at most three).
+func topErrorList(errs map[string]int64) string {
+	type kv struct {
+		msg string
+		n   int64
+	}
+	list := make([]kv, 0, len(errs))
+	for m, n := range errs {
+		list = append(list, kv{m, n})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].n != list[j].n {
+			return list[i].n > list[j].n
+		}
+		return list[i].msg < list[j].msg
+	})
+	parts := make([]string, 0, 3)
+	for i, e := range list {
+		if i == 3 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%dx %s", e.n, e.msg))
+	}
+	if len(parts) == 0 {
+		return "no error message"
+	}
+	return strings.Join(parts, "; ")
+}

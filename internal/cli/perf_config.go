@@ -1,0 +1,339 @@
+package cli
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/payload"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// perfFlags are the flags of `prodlab perf`: kafka-producer-perf-test's own
+// options, spelled as that tool spells them, plus prodlab's.
+type perfFlags struct {
+	// kafka-producer-perf-test's options
+	topic            string
+	numRecords       int64
+	recordSize       int
+	throughput       float64
+	producerProps    []string
+	producerConfig   string
+	payloadFile      string
+	payloadDelimiter string
+	transactionalID  string
+	txDurationMs     int64
+	warmupRecords    int64
+	printMetrics     bool
+
+	// prodlab's own
+	bootstrap  string
+	client     string
+	partitions int
+	payload    string
+	timeout    time.Duration
+}
+
+// Defaults of perf-test's behaviour that perf reproduces.
+const (
+	// perfClientID is kafka-producer-perf-test's client.id unless one is given.
+	perfClientID = "perf-producer-client"
+	// perfTxIDPrefix prefixes the generated transactional.id, as in perf-test.
+	perfTxIDPrefix = "performance-producer-"
+	// perfTxDurationMs is perf-test's default transaction length.
+	perfTxDurationMs = 3000
+)
+
+// perfPlan is a validated perf invocation: everything the run needs, with
+// the producer properties merged as perf-test merges them.
+type perfPlan struct {
+	topic      string
+	records    int64 // total, warm-up included (perf-test's --num-records)
+	warmup     int64
+	recordSize int    // 0 with a payload file
+	payload    string // payload kind for driver.Trial
+	// fileSizes are the payload file's record sizes in the order the
+	// driver cycles them (nil without a payload file).
+	fileSizes    []int
+	rate         float64 // records/s; 0 unthrottled
+	props        map[string]string
+	bootstrap    []string // nil: start an embedded cluster
+	client       string
+	partitions   int
+	printMetrics bool
+	timeout      time.Duration
+	redact       *redactor
+	// cleanup removes temporary files the plan made.
+	cleanup func()
+}
+
+// resolvePerf validates the flags and merges the producer properties:
+// --producer.config first, --producer-props (and extra, the positional
+// arguments that followed them) over it, then --transactional-id. changed
+// tells which flags the user set. Every error is a usage error.
+func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perfPlan, error) {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if f.topic == "" {
+		bad("--topic is required")
+	}
+	if !changed("num-records") {
+		bad("--num-records is required")
+	} else if f.numRecords <= 0 {
+		bad("--num-records should be greater than zero, got %d", f.numRecords)
+	}
+	if f.warmupRecords < 0 {
+		bad("--warmup-records must not be negative, got %d", f.warmupRecords)
+	} else if f.warmupRecords >= f.numRecords && f.numRecords > 0 {
+		bad("--warmup-records (%d) must be fewer than --num-records (%d)", f.warmupRecords, f.numRecords)
+	}
+	hasSize, hasFile := changed("record-size"), f.payloadFile != ""
+	switch {
+	case hasSize && hasFile:
+		bad("either --record-size or --payload-file must be given, not both")
+	case !hasSize && !hasFile:
+		bad("either --record-size or --payload-file must be given")
+	case hasSize && f.recordSize <= 0:
+		bad("--record-size should be greater than zero, got %d", f.recordSize)
+	}
+	if hasFile && changed("payload") {
+		bad("--payload chooses generated values; it cannot be combined with --payload-file")
+	}
+	switch f.payload {
+	case payload.KindText, payload.KindRandom, payload.KindJSON:
+	default:
+		bad("--payload must be text, random or json, got %q", f.payload)
+	}
+	if f.throughput == 0 || (f.throughput < 0 && f.throughput != -1) {
+		bad("--throughput must be a positive number of records/s, or -1 for no limit, got %v", f.throughput)
+	}
+	if changed("transaction-duration-ms") && f.txDurationMs <= 0 {
+		bad("--transaction-duration-ms should be greater than zero, got %d", f.txDurationMs)
+	}
+	if f.partitions < 1 {
+		bad("--partitions must be at least 1, got %d", f.partitions)
+	}
+	if f.timeout <= 0 {
+		bad("--timeout must be positive, got %s", f.timeout)
+	}
+	if f.client != "franz-go" && !spec.IsJava(f.client) || f.client == "java@" {
+		bad("--client must be java, java@VERSION or franz-go, got %q", f.client)
+	}
+	if len(extra) > 0 && !changed("producer-props") {
+		bad("unexpected argument %q (producer properties go after --producer-props)", extra[0])
+	}
+
+	props := map[string]string{}
+	if f.producerConfig != "" {
+		fromFile, err := readJavaProperties(f.producerConfig)
+		if err != nil {
+			bad("--producer.config: %v", err)
+		}
+		for k, v := range fromFile {
+			props[k] = v
+		}
+	}
+	for _, kv := range append(append([]string(nil), f.producerProps...), extra...) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			bad("--producer-props: %q is not NAME=VALUE", redactArg(kv))
+			continue
+		}
+		props[strings.TrimSpace(k)] = v
+	}
+	if len(problems) > 0 {
+		return nil, usage(errors.New(strings.Join(problems, "\n")))
+	}
+
+	p := &perfPlan{
+		topic:        f.topic,
+		records:      f.numRecords,
+		warmup:       f.warmupRecords,
+		recordSize:   f.recordSize,
+		payload:      f.payload,
+		client:       f.client,
+		partitions:   f.partitions,
+		printMetrics: f.printMetrics,
+		timeout:      f.timeout,
+		cleanup:      func() {},
+	}
+	if f.throughput > 0 {
+		p.rate = f.throughput
+	}
+
+	// Bootstrap: --bootstrap-server, else bootstrap.servers from the
+	// properties (a pasted perf-test command), else an embedded cluster.
+	// The drivers get it through the trial, not as a property.
+	bs := props["bootstrap.servers"]
+	if f.bootstrap != "" {
+		bs = f.bootstrap
+	}
+	delete(props, "bootstrap.servers")
+	for _, a := range strings.Split(bs, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			p.bootstrap = append(p.bootstrap, a)
+		}
+	}
+	// perf-test always uses byte-array serializers, whatever is configured.
+	delete(props, "key.serializer")
+	delete(props, "value.serializer")
+	if _, ok := props["client.id"]; !ok {
+		props["client.id"] = perfClientID
+	}
+	// Transactions, as perf-test enables them: any of the three switches.
+	if f.transactionalID != "" || changed("transaction-duration-ms") || props["transactional.id"] != "" {
+		if f.transactionalID != "" {
+			props["transactional.id"] = f.transactionalID
+		}
+		if props["transactional.id"] == "" {
+			props["transactional.id"] = perfTxIDPrefix + randomID()
+		}
+		d := int64(perfTxDurationMs)
+		if changed("transaction-duration-ms") {
+			d = f.txDurationMs
+		}
+		props["transaction.duration.ms"] = fmt.Sprint(d)
+	}
+	p.props = props
+	p.redact = newRedactor(props)
+
+	if err := checkPerfClient(p.client, props); err != nil {
+		return nil, usage(p.redact.err(err))
+	}
+	if hasFile {
+		path, sizes, err := splitPayloadFile(f.payloadFile, f.payloadDelimiter)
+		if err != nil {
+			return nil, usage(err)
+		}
+		p.payload = payload.KindFile + path
+		p.fileSizes = sizes
+		p.recordSize = 0
+		p.cleanup = func() { _ = os.RemoveAll(filepath.Dir(path)) }
+	}
+	return p, nil
+}
+
+// checkPerfClient rejects properties the chosen client cannot honour before
+// anything starts (a franz-go property it has no option for, say).
+func checkPerfClient(client string, props map[string]string) error {
+	if client == "franz-go" {
+		return driver.NewFranz().Check(props)
+	}
+	return driver.CheckJava(client, props)
+}
+
+// randomID is a random hex string for generated transactional ids.
+func randomID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// redactArg hides the value of a NAME=VALUE argument whose name is secret.
+func redactArg(kv string) string {
+	if k, _, ok := strings.Cut(kv, "="); ok && isSecretKey(k) {
+		return k + "=[hidden]"
+	}
+	return kv
+}
+
+// splitPayloadFile reads a --payload-file, splits it at the delimiter (a
+// regular expression, as perf-test's Scanner uses it; the default "\n"
+// matches a line end) and writes the non-empty payloads one per line to a
+// temporary file in the form package payload replays. It returns that
+// file's path and the payload sizes in order. perf-test picks a random
+// payload per record; prodlab cycles them in order, which is reproducible
+// and uses every payload.
+func splitPayloadFile(path, delimiter string) (string, []int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, fmt.Errorf("--payload-file: %w", err)
+	}
+	if len(data) == 0 {
+		return "", nil, fmt.Errorf("--payload-file %s is empty", path)
+	}
+	re, err := regexp.Compile(delimiter)
+	if err != nil || delimiter == "" {
+		return "", nil, fmt.Errorf("--payload-delimiter %q is not a valid delimiter pattern", delimiter)
+	}
+	var (
+		out   strings.Builder
+		sizes []int
+	)
+	for _, piece := range re.Split(string(data), -1) {
+		piece = strings.TrimSuffix(piece, "\r")
+		if piece == "" {
+			continue
+		}
+		if strings.ContainsAny(piece, "\n\r") {
+			return "", nil, fmt.Errorf("--payload-file %s: a payload contains a line break; prodlab's payloads cannot (use the default delimiter or one that splits at line ends)", path)
+		}
+		out.WriteString(piece)
+		out.WriteByte('\n')
+		sizes = append(sizes, len(piece))
+	}
+	if len(sizes) == 0 {
+		return "", nil, fmt.Errorf("--payload-file %s: no payloads between delimiters", path)
+	}
+	dir, err := os.MkdirTemp("", "prodlab-perf-payload-")
+	if err != nil {
+		return "", nil, fmt.Errorf("payload file: %w", err)
+	}
+	tmp := filepath.Join(dir, "payloads.txt")
+	if err := os.WriteFile(tmp, []byte(out.String()), 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("payload file: %w", err)
+	}
+	return tmp, sizes, nil
+}
+
+// valueBytes is the total value size of records 0..n-1 of a trial.
+func (p *perfPlan) valueBytes(n int64) int64 {
+	if p.fileSizes == nil {
+		return n * int64(p.recordSize)
+	}
+	k := int64(len(p.fileSizes))
+	var cycle, prefix int64
+	for i, s := range p.fileSizes {
+		cycle += int64(s)
+		if int64(i) < n%k {
+			prefix += int64(s)
+		}
+	}
+	return n/k*cycle + prefix
+}
+
+// meanRecordBytes is the mean value size, for the periodic lines' MB/sec.
+func (p *perfPlan) meanRecordBytes() float64 {
+	if p.fileSizes == nil {
+		return float64(p.recordSize)
+	}
+	return float64(p.valueBytes(int64(len(p.fileSizes)))) / float64(len(p.fileSizes))
+}
+
+// describeProps renders the producer properties sorted, secrets hidden.
+func describeProps(props map[string]string) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := props[k]
+		if isSecretKey(k) {
+			v = "[hidden]"
+		}
+		parts[i] = k + "=" + v
+	}
+	return strings.Join(parts, " ")
+}

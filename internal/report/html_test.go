@@ -1,0 +1,206 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// testEnv is a fixed environment, so the page is deterministic.
+var testEnv = Env{
+	Kafka: []string{"4.3.0"}, Clients: []string{"franz-go v1.22.2"}, CPUs: 2,
+	OS: "linux/amd64, Debian GNU/Linux 12 (bookworm)", Java: `openjdk version "21.0.9" 2025-10-21`, Go: "go1.26.8",
+}
+
+// synth returns a successful trial of a scenario with the given matrix
+// values, throughput rps and a latency histogram of 5000 records around
+// p50ms with a long tail, drawn from rng so trials differ a little.
+func synth(t *testing.T, rng *rand.Rand, keys []string, vals []any, trial int, rps, p50ms, ratio float64) results.Record {
+	t.Helper()
+	sc := map[string]any{}
+	var id []string
+	for i, k := range keys {
+		sc[k] = vals[i]
+		id = append(id, k+"="+formatValue(vals[i]))
+	}
+	noise := 1 + 0.03*rng.NormFloat64()
+	h := hdrhistogram.New(1, 600_000_000, 3)
+	for i := 0; i < 5000; i++ {
+		// Log-normal around p50 with a heavier 1 % tail.
+		v := p50ms * 1000 * math.Exp(0.35*rng.NormFloat64()) * noise
+		if rng.IntN(100) == 0 {
+			v *= 3 + 4*rng.Float64()
+		}
+		if err := h.RecordValue(int64(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc, err := stats.EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := 1024 * 100000 / ratio
+	return results.Record{
+		Schema: results.Schema, Run: "20250102-030405-fixture", Experiment: "fixture",
+		Scenario: sc, ScenarioKeys: keys, ScenarioID: strings.Join(id, ","), Trial: trial,
+		Status: results.StatusOK, Client: "franz-go v1.22.2", Kafka: "4.3.0", RecordSize: 1024,
+		Records: results.Records{Sent: 100000, Acked: 100000}, ElapsedS: 100000 / (rps * noise),
+		Throughput: results.Throughput{RecordsPerS: rps * noise, MBPerS: rps * noise * 1024 / 1e6},
+		LatencyMs:  stats.LatencyMs(h), Histogram: enc,
+		DiskBytes: int64(disk * (1 + 0.01*rng.NormFloat64())), CompressionRatio: ratio * (1 + 0.01*rng.NormFloat64()),
+	}
+}
+
+// batchingRun is a linger.ms × compression.type run of three trials, one
+// failed trial included: throughput, latency, disk and ratio charts.
+func batchingRun(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []string{"linger.ms", "compression.type"}
+	ratios := map[string]float64{"none": 1, "lz4": 3.1, "zstd": 4.6}
+	cpu := map[string]float64{"none": 1, "lz4": 1.1, "zstd": 1.5}
+	var recs []results.Record
+	for trial := 0; trial < 3; trial++ {
+		for _, linger := range []float64{0, 5, 50} {
+			for _, codec := range []string{"none", "lz4", "zstd"} {
+				rps := 30000 * (1 + math.Log1p(linger)/2) * ratios[codec] / cpu[codec] / 2
+				p50 := 2 + linger*0.8 + cpu[codec]
+				recs = append(recs, synth(t, rng, keys, []any{linger, codec}, trial, rps, p50, ratios[codec]))
+			}
+		}
+	}
+	bad := recs[len(recs)-1]
+	bad.Status, bad.Error, bad.Histogram = results.StatusFailed, "NOT_ENOUGH_REPLICAS: <min.insync.replicas> & \"acks=all\"", ""
+	recs[len(recs)-1] = bad
+	return recs
+}
+
+// networkRun varies in-flight requests, RTT and replication factor: the
+// in-flight and replication charts.
+func networkRun(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := []string{"max.in.flight.requests.per.connection", "network.rtt.ms", "topic.replication.factor"}
+	var recs []results.Record
+	for trial := 0; trial < 3; trial++ {
+		for _, inflight := range []float64{1, 2, 5} {
+			for _, rtt := range []float64{1, 25, 100} {
+				for _, rf := range []float64{1, 3} {
+					rps := 60000 * inflight / (inflight + rtt/20) / (1 + (rf-1)*0.15)
+					p50 := rtt + 2 + rf
+					recs = append(recs, synth(t, rng, keys, []any{inflight, rtt, rf}, trial, rps, p50, 1))
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// wantCharts maps each fixture to the charts its matrix calls for.
+var htmlCases = []struct {
+	name   string
+	recs   func(*testing.T) []results.Record
+	charts []string
+	absent []string
+}{
+	// Codec varies: disk and ratio charts, no in-flight or RF charts.
+	{"batching", batchingRun,
+		[]string{"chart-throughput", "chart-latency", "chart-disk", "chart-ratio"},
+		[]string{"chart-inflight", "chart-rf-throughput", "chart-rf-latency"}},
+	// In-flight and RF vary, codec does not.
+	{"network", networkRun,
+		[]string{"chart-throughput", "chart-latency", "chart-inflight", "chart-rf-throughput", "chart-rf-latency"},
+		[]string{"chart-disk", "chart-ratio"}},
+}
+
+// svgRE captures each chart's id and markup.
+var svgRE = regexp.MustCompile(`(?s)<svg id="([^"]+)".*?</svg>`)
+
+func TestHTML(t *testing.T) {
+	for _, tt := range htmlCases {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			in := HTMLInput{ExperimentYAML: "name: " + tt.name + "\ntrials: 3\n", Env: testEnv, Records: tt.recs(t)}
+			if err := HTML(&b, in); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			got := map[string]string{}
+			for _, m := range svgRE.FindAllStringSubmatch(page, -1) {
+				got[m[1]] = m[0]
+			}
+			for _, id := range tt.charts {
+				svg, ok := got[id]
+				if !ok {
+					t.Errorf("chart %s missing", id)
+					continue
+				}
+				for _, part := range []string{`<title id="` + id + `-title">`, `class="chart-title"`,
+					`class="axis-label x-label"`, `class="axis-label y-label"`, `class="legend"`, `class="legend-entry"`} {
+					if !strings.Contains(svg, part) {
+						t.Errorf("chart %s lacks %s", id, part)
+					}
+				}
+				// Axis labels name their unit in parentheses.
+				if !regexp.MustCompile(`class="axis-label y-label"[^>]*>[^<]*\([^)]+\)<`).MatchString(svg) {
+					t.Errorf("chart %s: y axis label without a unit", id)
+				}
+			}
+			for _, id := range tt.absent {
+				if _, ok := got[id]; ok {
+					t.Errorf("chart %s present, want absent for this matrix", id)
+				}
+			}
+			// Self-contained: no network references, no scripts.
+			for _, bad := range []string{"http://", "https://", "<script", "src=", "@import"} {
+				if strings.Contains(page, bad) {
+					t.Errorf("page contains %q", bad)
+				}
+			}
+			// The failed trial's error is escaped, not markup.
+			if tt.name == "batching" && !strings.Contains(page, "&lt;min.insync.replicas&gt; &amp; &#34;acks=all&#34;") {
+				t.Error("failed trial's error missing or not escaped")
+			}
+			golden(t, "html-"+tt.name+".golden", b.Bytes())
+		})
+	}
+}
+
+func TestHTMLEmpty(t *testing.T) {
+	// No records: the page still renders, with the throughput chart's axes
+	// and no latency chart.
+	var b bytes.Buffer
+	if err := HTML(&b, HTMLInput{Env: testEnv}); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, `id="chart-throughput"`) || strings.Contains(s, `id="chart-latency"`) {
+		t.Errorf("empty report charts wrong:\n%s", s)
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	tests := []struct {
+		hi   float64
+		top  float64
+		last string
+	}{
+		// Thousands: steps of 20,000.
+		{95000, 100000, "100,000"},
+		// Small values keep decimals.
+		{0.42, 0.5, "0.5"},
+		// Nothing to show: a unit axis in steps of 0.2.
+		{0, 1, "1.0"},
+	}
+	for _, tt := range tests {
+		ticks, top := niceTicks(tt.hi, 5)
+		if top != tt.top || ticks[len(ticks)-1].Label != tt.last {
+			t.Errorf("niceTicks(%v) top %v last %q, want %v %q", tt.hi, top, ticks[len(ticks)-1].Label, tt.top, tt.last)
+		}
+	}
+}

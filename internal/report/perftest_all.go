@@ -1,0 +1,49 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// PerfTest writes one kafka-producer-perf-test final line per scenario
+// (see PerfTestLine), each after a "# <scenario>" comment line, which
+// scripts written for perf-test skip. With several trials the line holds
+// the means of the successful ones (records rounded to an integer) and the
+// merged-histogram latencies, and the comment says how many trials it
+// summarises; a scenario whose every trial failed gets only its comment,
+// ending in the error.
+func PerfTest(w io.Writer, recs []results.Record) error {
+	scs, err := stats.ByScenario(recs)
+	if err != nil {
+		return fmt.Errorf("perf-test: %w", err)
+	}
+	for i := range scs {
+		s := &scs[i]
+		comment := "# " + statsLabel(s)
+		switch {
+		case s.Trials == 0:
+			comment += fmt.Sprintf(": all %d trials FAILED: %s", len(s.Failures), shortError(s.Failures[0].Error))
+		case s.Trials > 1:
+			comment += fmt.Sprintf(" (mean of %d trials)", s.Trials)
+		}
+		if len(s.Failures) > 0 && s.Trials > 0 {
+			comment += fmt.Sprintf(" (%d FAILED: %s)", len(s.Failures), shortError(s.Failures[0].Error))
+		}
+		if _, err := fmt.Fprintln(w, comment); err != nil {
+			return fmt.Errorf("write perf-test: %w", err)
+		}
+		if s.Trials == 0 {
+			continue
+		}
+		PerfTestLine(w, results.Record{
+			Records:    results.Records{Acked: int64(math.Round(s.Acked.Mean))},
+			Throughput: results.Throughput{RecordsPerS: s.Throughput.Mean, MBPerS: s.MBps.Mean},
+			LatencyMs:  s.Latency,
+		})
+	}
+	return nil
+}

@@ -1,0 +1,315 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// The charts of report.html are hand-rolled SVG: a bar chart and a line
+// chart cover every figure, the output is small, self-contained and
+// deterministic (golden-testable), and no plotting dependency is needed.
+
+// Chart geometry, in SVG user units (the SVG scales to its container).
+const (
+	chartW      = 960
+	chartH      = 400
+	plotLeft    = 84
+	plotRight   = 640 // legend to the right of this
+	plotTop     = 48
+	plotBottom  = 330
+	legendLeft  = plotRight + 24
+	legendLineH = 18
+	maxLegend   = 16 // entries beyond are summarised as "… n more"
+)
+
+// palette is Okabe and Ito's colour-blind-safe set, cycled over series.
+var palette = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"}
+
+// color returns series i's colour.
+func color(i int) string { return palette[i%len(palette)] }
+
+// dashes varies the line style once the palette repeats, so every series
+// stays distinguishable.
+func dashes(i int) string {
+	switch (i / len(palette)) % 3 {
+	case 1:
+		return ` stroke-dasharray="6 3"`
+	case 2:
+		return ` stroke-dasharray="2 3"`
+	}
+	return ""
+}
+
+// tick is an axis tick at value V labelled Label.
+type tick struct {
+	V     float64
+	Label string
+}
+
+// datum is one plotted value with its error (NaN: none).
+type datum struct {
+	X, Y, Err float64
+}
+
+// lineSeries is one line of a line chart.
+type lineSeries struct {
+	Name   string
+	Points []datum
+}
+
+// lineChart is a chart of lines over a numeric x axis.
+type lineChart struct {
+	ID, Title, XLabel, YLabel string
+	Series                    []lineSeries
+	// Legend titles the legend, one line each (the matrix keys).
+	Legend []string
+	// XTicks replaces automatic x ticks (the latency chart's percentiles).
+	XTicks []tick
+	// Markers draws a dot at every point (sparse data, such as matrix
+	// values); curves sampled densely leave them off.
+	Markers bool
+}
+
+// barChart is a grouped bar chart: one cluster per group, one bar per
+// series in each, with error bars.
+type barChart struct {
+	ID, Title, XLabel, YLabel string
+	Groups                    []string
+	Series                    []string
+	// Legend titles the legend, one line each (the matrix keys).
+	Legend []string
+	// Values[g][s] is series s in group g; a NaN Y is a missing bar.
+	Values [][]datum
+}
+
+// svgWriter accumulates SVG markup.
+type svgWriter struct{ strings.Builder }
+
+// printf appends formatted markup.
+func (w *svgWriter) printf(format string, a ...any) { fmt.Fprintf(&w.Builder, format, a...) }
+
+// esc escapes text for SVG (XML) content and attributes.
+func esc(s string) string { return html.EscapeString(s) }
+
+// num renders a coordinate compactly.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// open starts a chart's SVG with its title, axis labels and frame.
+func (w *svgWriter) open(id, title, xLabel, yLabel string) {
+	w.printf(`<svg id="%s" class="chart" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title">`+"\n",
+		esc(id), chartW, chartH, esc(id))
+	w.printf(`<title id="%s-title">%s</title>`+"\n", esc(id), esc(title))
+	w.printf(`<rect class="bg" x="0" y="0" width="%d" height="%d"/>`+"\n", chartW, chartH)
+	w.printf(`<text class="chart-title" x="%d" y="26">%s</text>`+"\n", (plotLeft+plotRight)/2, esc(title))
+	w.printf(`<text class="axis-label x-label" x="%d" y="%d">%s</text>`+"\n", (plotLeft+plotRight)/2, chartH-22, esc(xLabel))
+	w.printf(`<text class="axis-label y-label" transform="translate(20 %d) rotate(-90)">%s</text>`+"\n", (plotTop+plotBottom)/2, esc(yLabel))
+}
+
+// yAxis draws horizontal grid lines and labels for ticks on a linear scale
+// from 0 to top, returning the value→y mapping.
+func (w *svgWriter) yAxis(ticks []tick, top float64) func(float64) float64 {
+	y := func(v float64) float64 { return plotBottom - v/top*(plotBottom-plotTop) }
+	for _, t := range ticks {
+		w.printf(`<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/>`+"\n", plotLeft, num(y(t.V)), plotRight, num(y(t.V)))
+		w.printf(`<text class="tick y-tick" x="%d" y="%s">%s</text>`+"\n", plotLeft-6, num(y(t.V)+4), esc(t.Label))
+	}
+	w.printf(`<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`+"\n", plotLeft, plotTop, plotLeft, plotBottom)
+	w.printf(`<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`+"\n", plotLeft, plotBottom, plotRight, plotBottom)
+	return y
+}
+
+// legend draws the legend to the right of the plot: title lines (the
+// matrix keys whose values the entries list, "Legend" without), then the
+// entries; lines draws line swatches, otherwise squares.
+func (w *svgWriter) legend(title []string, names []string, lines bool) {
+	w.printf(`<g class="legend">` + "\n")
+	if len(title) == 0 {
+		title = []string{"Legend"}
+	}
+	for i, t := range title {
+		w.printf(`<text class="legend-title" x="%d" y="%d">%s</text>`+"\n", legendLeft, plotTop+i*legendLineH, esc(t))
+	}
+	for i, n := range names {
+		y := plotTop + (i+len(title))*legendLineH
+		if i == maxLegend {
+			w.printf(`<text class="legend-entry" x="%d" y="%d">… %d more</text>`+"\n", legendLeft, y, len(names)-maxLegend)
+			break
+		}
+		if lines {
+			w.printf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"%s/>`+"\n",
+				legendLeft, y-4, legendLeft+18, y-4, color(i), dashes(i))
+		} else {
+			w.printf(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`+"\n", legendLeft+3, y-11, color(i))
+		}
+		w.printf(`<text class="legend-entry" x="%d" y="%d">%s</text>`+"\n", legendLeft+24, y, esc(n))
+	}
+	w.printf("</g>\n</svg>\n")
+}
+
+// niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) from 0 to
+// at least hi, and the top of the axis.
+func niceTicks(hi float64, n int) ([]tick, float64) {
+	if !(hi > 0) || math.IsInf(hi, 0) {
+		hi = 1
+	}
+	raw := hi / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	prec := 0
+	if step < 1 {
+		prec = int(math.Ceil(-math.Log10(step)))
+	}
+	var ticks []tick
+	top := 0.0
+	for v := 0.0; ; v += step {
+		ticks = append(ticks, tick{v, stats.Group(v, prec)})
+		top = v
+		if v >= hi-step*1e-9 {
+			break
+		}
+	}
+	return ticks, top
+}
+
+// errTop is the highest point of a value's error bar that the axis should
+// show: an error larger than the value itself (two trials at 99.9 %) is
+// clipped rather than squashing every bar.
+func errTop(d datum) float64 {
+	if math.IsNaN(d.Err) {
+		return d.Y
+	}
+	return d.Y + math.Min(d.Err, math.Abs(d.Y))
+}
+
+// errorBar draws a vertical error bar at x from v-e to v+e, clipped to the
+// plot; a clipped end has no cap.
+func (w *svgWriter) errorBar(x float64, d datum, y func(float64) float64, top float64) {
+	if math.IsNaN(d.Err) || d.Err <= 0 {
+		return
+	}
+	lo, hi := math.Max(d.Y-d.Err, 0), math.Min(d.Y+d.Err, top)
+	w.printf(`<line class="err" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x), num(y(lo)), num(x), num(y(hi)))
+	if d.Y-d.Err >= 0 {
+		w.printf(`<line class="err" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x-4), num(y(lo)), num(x+4), num(y(lo)))
+	}
+	if d.Y+d.Err <= top {
+		w.printf(`<line class="err" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x-4), num(y(hi)), num(x+4), num(y(hi)))
+	}
+}
+
+// svg renders the bar chart.
+func (c *barChart) svg() string {
+	var w svgWriter
+	w.open(c.ID, c.Title, c.XLabel, c.YLabel)
+	hi := 0.0
+	for _, g := range c.Values {
+		for _, d := range g {
+			if !math.IsNaN(d.Y) {
+				hi = math.Max(hi, errTop(d))
+			}
+		}
+	}
+	ticks, top := niceTicks(hi, 5)
+	y := w.yAxis(ticks, top)
+	groupW := float64(plotRight-plotLeft) / float64(max(len(c.Groups), 1))
+	barW := groupW * 0.8 / float64(max(len(c.Series), 1))
+	for gi, g := range c.Groups {
+		x0 := plotLeft + groupW*float64(gi) + groupW*0.1
+		for si := range c.Series {
+			d := c.Values[gi][si]
+			if math.IsNaN(d.Y) {
+				continue
+			}
+			x := x0 + barW*float64(si)
+			w.printf(`<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s, %s: %s</title></rect>`+"\n",
+				num(x+1), num(y(d.Y)), num(math.Max(barW-2, 1)), num(y(0)-y(d.Y)), color(si),
+				esc(g), esc(c.Series[si]), esc(stats.Summary{N: 2, Mean: d.Y, Err: d.Err}.String()))
+			w.errorBar(x+barW/2, d, y, top)
+		}
+		w.printf(`<text class="tick x-tick" x="%s" y="%d">%s</text>`+"\n", num(x0+groupW*0.4), plotBottom+18, esc(g))
+	}
+	w.legend(c.Legend, c.Series, false)
+	return w.String()
+}
+
+// svg renders the line chart.
+func (c *lineChart) svg() string {
+	var w svgWriter
+	w.open(c.ID, c.Title, c.XLabel, c.YLabel)
+	xlo, xhi, hi := math.Inf(1), math.Inf(-1), 0.0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+			hi = math.Max(hi, errTop(p))
+		}
+	}
+	for _, t := range c.XTicks {
+		xlo, xhi = math.Min(xlo, t.V), math.Max(xhi, t.V)
+	}
+	if math.IsInf(xlo, 0) {
+		xlo, xhi = 0, 1
+	}
+	if xhi == xlo {
+		xlo, xhi = xlo-1, xhi+1
+	}
+	ticks, top := niceTicks(hi, 5)
+	y := w.yAxis(ticks, top)
+	pad := 0.04 * float64(plotRight-plotLeft)
+	x := func(v float64) float64 {
+		return plotLeft + pad + (v-xlo)/(xhi-xlo)*(float64(plotRight-plotLeft)-2*pad)
+	}
+	xt := c.XTicks
+	if xt == nil {
+		xt = xTicks(c.Series)
+	}
+	for _, t := range xt {
+		w.printf(`<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/>`+"\n", num(x(t.V)), plotTop, num(x(t.V)), plotBottom)
+		w.printf(`<text class="tick x-tick" x="%s" y="%d">%s</text>`+"\n", num(x(t.V)), plotBottom+18, esc(t.Label))
+	}
+	names := make([]string, len(c.Series))
+	for i, s := range c.Series {
+		names[i] = s.Name
+		var pts []string
+		for _, p := range s.Points {
+			pts = append(pts, num(x(p.X))+","+num(y(math.Min(p.Y, top))))
+		}
+		w.printf(`<polyline class="line" fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n",
+			color(i), dashes(i), strings.Join(pts, " "), esc(s.Name))
+		for _, p := range s.Points {
+			w.errorBar(x(p.X), p, y, top)
+			if c.Markers {
+				w.printf(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s</title></circle>`+"\n",
+					num(x(p.X)), num(y(math.Min(p.Y, top))), color(i), esc(s.Name), esc(stats.Summary{N: 2, Mean: p.Y, Err: p.Err}.String()))
+			}
+		}
+	}
+	w.legend(c.Legend, names, true)
+	return w.String()
+}
+
+// xTicks returns a tick at every distinct x of the series (matrix values
+// are few and meaningful).
+func xTicks(series []lineSeries) []tick {
+	seen := map[float64]bool{}
+	var ts []tick
+	for _, s := range series {
+		for _, p := range s.Points {
+			if !seen[p.X] {
+				seen[p.X] = true
+				ts = append(ts, tick{p.X, strconv.FormatFloat(p.X, 'f', -1, 64)})
+			}
+		}
+	}
+	return ts
+}

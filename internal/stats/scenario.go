@@ -1,0 +1,242 @@
+package stats
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// ScenarioStats summarises one scenario over its counted trials: those
+// that are not warm-ups and finished with status ok. Every numeric metric
+// is a Summary (mean ± confidence interval at DefaultConfidence) over those
+// trials. Latency is the exception that merges: Latency holds the
+// percentiles of the merged histograms of all counted trials, exact over
+// every record, while the P50…Max summaries describe the per-trial figures
+// and so their spread between trials, which is what comparisons test.
+type ScenarioStats struct {
+	ID string `json:"id"`
+	// Keys are the matrix keys in matrix order; Values their values.
+	Keys   []string       `json:"keys,omitempty"`
+	Values map[string]any `json:"values,omitempty"`
+	Client string         `json:"client,omitempty"`
+	Kafka  string         `json:"kafka,omitempty"`
+	// Trials counts the counted trials; Failures lists the failed
+	// non-warm-up ones.
+	Trials   int       `json:"trials"`
+	Failures []Failure `json:"failures,omitempty"`
+
+	Sent          Summary `json:"sent"`
+	Acked         Summary `json:"acked"`
+	FailedRecords Summary `json:"failed_records"`
+	ElapsedS      Summary `json:"elapsed_s"`
+	Throughput    Summary `json:"records_per_s"`
+	MBps          Summary `json:"mb_per_s"`
+
+	// Latency is from the merged histograms (ms); when some counted trial
+	// has no histogram it is the mean of the per-trial figures instead.
+	Latency results.Latency         `json:"latency_ms"`
+	Merged  bool                    `json:"latency_merged"`
+	P50     Summary                 `json:"p50_ms"`
+	P95     Summary                 `json:"p95_ms"`
+	P99     Summary                 `json:"p99_ms"`
+	P999    Summary                 `json:"p999_ms"`
+	Max     Summary                 `json:"max_ms"`
+	MeanLat Summary                 `json:"mean_ms"`
+	Hist    *hdrhistogram.Histogram `json:"-"`
+
+	DiskBytes Summary `json:"disk_bytes"`
+	Ratio     Summary `json:"compression_ratio"`
+	// Audit sums the audits of the counted trials, nil when none had one.
+	Audit *results.Audit `json:"audit,omitempty"`
+	// Network summarises what the netem proxies saw (results' "network"
+	// keys such as max_in_flight, rtt_p50_ms, model_mb_per_s), for the keys
+	// every counted trial has; nil without proxies.
+	Network map[string]Summary `json:"network,omitempty"`
+}
+
+// Failure is a failed trial of a scenario.
+type Failure struct {
+	Trial int    `json:"trial"`
+	Error string `json:"error"`
+	// Sent and FailedRecords are the trial's record counts.
+	Sent          int64 `json:"sent"`
+	FailedRecords int64 `json:"failed_records"`
+}
+
+// Metric names one per-trial figure of a record: what comparisons and
+// charts iterate over.
+type Metric struct {
+	Name string // e.g. "throughput"
+	Unit string // e.g. "msg/s"
+	Dir  Direction
+	// Of returns the metric's Summary in a ScenarioStats.
+	Of func(*ScenarioStats) Summary
+}
+
+// Metrics are the figures compared by prodlab compare, in display order.
+var Metrics = []Metric{
+	{"throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput }},
+	{"throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps }},
+	{"latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 }},
+	{"latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 }},
+	{"latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 }},
+	{"disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes }},
+}
+
+// ByScenario groups recs by scenario in order of first appearance, leaving
+// out warm-up trials (a scenario with only warm-ups does not appear), and
+// summarises each at DefaultConfidence. A histogram that fails to decode
+// is an error naming the trial, not a silently different figure.
+func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
+	var order []string
+	groups := map[string][]results.Record{}
+	for _, r := range recs {
+		if r.Warmup {
+			continue
+		}
+		id := scenarioKey(r)
+		if _, ok := groups[id]; !ok {
+			order = append(order, id)
+		}
+		groups[id] = append(groups[id], r)
+	}
+	out := make([]ScenarioStats, 0, len(order))
+	for _, id := range order {
+		s, err := summarizeScenario(id, groups[id])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// scenarioKey identifies r's scenario: its ID, or its values when a record
+// lacks one.
+func scenarioKey(r results.Record) string {
+	if r.ScenarioID != "" {
+		return r.ScenarioID
+	}
+	keys := make([]string, 0, len(r.Scenario))
+	for k := range r.Scenario {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	id := ""
+	for i, k := range keys {
+		if i > 0 {
+			id += ","
+		}
+		id += fmt.Sprintf("%s=%v", k, r.Scenario[k])
+	}
+	return id
+}
+
+// summarizeScenario builds the ScenarioStats of one scenario's trials.
+func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error) {
+	first := trials[0]
+	s := ScenarioStats{ID: id, Keys: first.ScenarioKeys, Values: first.Scenario, Client: first.Client, Kafka: first.Kafka}
+	if len(s.Keys) == 0 {
+		for k := range first.Scenario {
+			s.Keys = append(s.Keys, k)
+		}
+		sort.Strings(s.Keys)
+	}
+	var ok []results.Record
+	for _, r := range trials {
+		if r.Status == results.StatusOK {
+			ok = append(ok, r)
+		} else {
+			s.Failures = append(s.Failures, Failure{Trial: r.Trial, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed})
+		}
+	}
+	s.Trials = len(ok)
+	sum := func(f func(results.Record) float64) Summary {
+		xs := make([]float64, len(ok))
+		for i, r := range ok {
+			xs[i] = f(r)
+		}
+		return Summarize(xs, DefaultConfidence)
+	}
+	s.Sent = sum(func(r results.Record) float64 { return float64(r.Records.Sent) })
+	s.Acked = sum(func(r results.Record) float64 { return float64(r.Records.Acked) })
+	s.FailedRecords = sum(func(r results.Record) float64 { return float64(r.Records.Failed) })
+	s.ElapsedS = sum(func(r results.Record) float64 { return r.ElapsedS })
+	s.Throughput = sum(func(r results.Record) float64 { return r.Throughput.RecordsPerS })
+	s.MBps = sum(func(r results.Record) float64 { return r.Throughput.MBPerS })
+	s.P50 = sum(func(r results.Record) float64 { return r.LatencyMs.P50 })
+	s.P95 = sum(func(r results.Record) float64 { return r.LatencyMs.P95 })
+	s.P99 = sum(func(r results.Record) float64 { return r.LatencyMs.P99 })
+	s.P999 = sum(func(r results.Record) float64 { return r.LatencyMs.P999 })
+	s.Max = sum(func(r results.Record) float64 { return r.LatencyMs.Max })
+	s.MeanLat = sum(func(r results.Record) float64 { return r.LatencyMs.Mean })
+	s.DiskBytes = sum(func(r results.Record) float64 { return float64(r.DiskBytes) })
+	s.Ratio = sum(func(r results.Record) float64 { return r.CompressionRatio })
+	s.Network = networkSummaries(ok)
+
+	if len(ok) == 0 {
+		return s, nil
+	}
+	hs := make([]*hdrhistogram.Histogram, 0, len(ok))
+	for _, r := range ok {
+		if r.Histogram == "" {
+			hs = nil
+			break
+		}
+		h, err := DecodeHistogram(r.Histogram)
+		if err != nil {
+			return s, fmt.Errorf("scenario %s trial %d: %w", id, r.Trial, err)
+		}
+		hs = append(hs, h)
+	}
+	if hs != nil {
+		s.Hist = Merge(hs...)
+		s.Latency = LatencyMs(s.Hist)
+		s.Merged = true
+	} else {
+		s.Latency = results.Latency{P50: s.P50.Mean, P95: s.P95.Mean, P99: s.P99.Mean, P999: s.P999.Mean, Max: s.Max.Mean, Mean: s.MeanLat.Mean}
+		for _, r := range ok {
+			s.Latency.Max = max(s.Latency.Max, r.LatencyMs.Max)
+		}
+	}
+	for _, r := range ok {
+		if r.Audit == nil {
+			continue
+		}
+		if s.Audit == nil {
+			s.Audit = &results.Audit{}
+		}
+		s.Audit.Acked += r.Audit.Acked
+		s.Audit.Lost += r.Audit.Lost
+		s.Audit.Duplicates += r.Audit.Duplicates
+		s.Audit.Reordered += r.Audit.Reordered
+		s.Audit.Phantom += r.Audit.Phantom
+		s.Audit.Foreign += r.Audit.Foreign
+	}
+	return s, nil
+}
+
+// networkSummaries summarises each "network" figure present in every trial.
+func networkSummaries(ok []results.Record) map[string]Summary {
+	if len(ok) == 0 || len(ok[0].Network) == 0 {
+		return nil
+	}
+	out := map[string]Summary{}
+	for k := range ok[0].Network {
+		xs := make([]float64, 0, len(ok))
+		for _, r := range ok {
+			v, has := r.Network[k]
+			if !has {
+				break
+			}
+			xs = append(xs, v)
+		}
+		if len(xs) == len(ok) {
+			out[k] = Summarize(xs, DefaultConfidence)
+		}
+	}
+	return out
+}
