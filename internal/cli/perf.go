@@ -21,7 +21,12 @@ import (
 // output, run with prodlab's drivers (the Java client or franz-go) against
 // a given cluster or an embedded one.
 func newPerfCmd() *cobra.Command {
-	f := &perfFlags{}
+	return perfCommand(&perfFlags{}, runPerf)
+}
+
+// perfCommand builds the perf command around f, calling run with the
+// validated plan (tests pass their own run to inspect the plan).
+func perfCommand(f *perfFlags, run func(*cobra.Command, *perfPlan) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "perf --topic TOPIC --num-records N (--record-size BYTES | --payload-file FILE) [flags]",
 		Short: "kafka-producer-perf-test, improved: same options and output, µs latencies, any client",
@@ -60,7 +65,7 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 				return err
 			}
 			defer plan.cleanup()
-			return plan.redact.err(runPerf(c, plan))
+			return plan.redact.err(run(c, plan))
 		},
 	}
 	fl := c.Flags()
@@ -97,6 +102,8 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 		return err
 	}
 	defer stopCluster()
+	fmt.Fprintf(logw, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
+		p.records, p.topic, p.client, describeProps(p.props))
 	if err := ensureTopic(ctx, bootstrap, p.topic, p.partitions, logw); err != nil {
 		return err
 	}
@@ -105,8 +112,6 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 		return err
 	}
 	defer func() { _ = d.Close() }()
-	fmt.Fprintf(logw, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
-		p.records, p.topic, d.Name(), describeProps(p.props))
 
 	trial := func(records, seed int64) driver.Trial {
 		w := &windowPrinter{w: out, every: perfWindowEvery, recordBytes: p.meanRecordBytes()}

@@ -17,6 +17,7 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/netem"
+	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -91,6 +92,8 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	defer w.Close()
 
 	r := &runner{exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{}}
+	r.total = len(scs) * (exp.Warmup + exp.Trials)
+	r.bar = progress.New(opts.Log, r.total)
 	defer r.closeDrivers()
 	for _, g := range groupByCluster(scs) {
 		if ctx.Err() != nil {
@@ -107,6 +110,9 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	}
 	if err := writeTable(opts.Dir, opts.Out, recs); err != nil {
 		return nil, err
+	}
+	if err := report.WriteRunHTML(opts.Dir, recs, report.Environment(recs)); err != nil {
+		r.logf("html report: %v", err)
 	}
 	if ctx.Err() != nil {
 		return &r.sum, fmt.Errorf("run interrupted: %w", ctx.Err())
@@ -139,10 +145,11 @@ type runner struct {
 	drivers map[string]driver.Driver
 	done    int
 	total   int
+	bar     *progress.Bar
 }
 
 func (r *runner) logf(format string, args ...any) {
-	fmt.Fprintf(r.opts.Log, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+	r.bar.Logf("%s "+format, append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
 func (r *runner) closeDrivers() {
@@ -273,12 +280,14 @@ func (t *target) close() error {
 
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 	rounds := r.exp.Warmup + r.exp.Trials
-	r.total += len(g.scs) * rounds
 	tgt, err := r.startCluster(ctx, g)
 	if err != nil {
 		r.logf("cluster failed: %v", err)
 		for _, sc := range g.scs {
 			for t := 0; t < rounds; t++ {
+				r.done++
+				r.bar.Start(r.done-1, label(sc), t)
+				r.bar.Done("FAILED: cluster did not start")
 				r.record(failedRecord(r, sc, t, "", fmt.Errorf("cluster: %w", err)))
 			}
 		}

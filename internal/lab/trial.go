@@ -28,10 +28,11 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	rec := baseRecord(r, sc, trialNo, tgt.version)
 	rec.Warmup = warm
 	rec.Topic = topic
+	r.bar.Start(r.done-1, label(sc)+warmNote(warm), trialNo)
 	fail := func(err error) results.Record {
 		rec.Status = results.StatusFailed
 		rec.Error = err.Error()
-		r.logf("[%d/%d] %s trial %d: FAILED: %v", r.done, r.total, label(sc), trialNo, err)
+		r.bar.Done("FAILED: " + firstLine(err.Error()))
 		return rec
 	}
 
@@ -65,7 +66,6 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if auditOn {
 		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
 	}
-	r.logf("[%d/%d] %s trial %d%s: producing %d records with %s", r.done, r.total, label(sc), trialNo, warmNote(warm), t.Records, d.Name())
 	if tgt.net != nil {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
@@ -94,12 +94,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	} else {
 		rec.DiskBytes = disk
 	}
-	r.logf("[%d/%d] %s trial %d: %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d failed",
-		r.done, r.total, label(sc), trialNo, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed)
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, topErrors(rec.Errors))
 	}
+	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
+	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed",
+		d.Name(), rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent))
 	return rec
 }
 
@@ -246,4 +247,11 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, tgt *target, to
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
