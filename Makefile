@@ -7,6 +7,8 @@ MVN ?= mvn -B -q
 WORKER_JAR := java/worker/target/prodlab-worker.jar
 WORKER_SRC := $(shell find java/worker/src/main java/worker/pom.xml -type f 2>/dev/null)
 EXPERIMENT ?= batching
+# Packages run one at a time (-p 1): integration tests start JVMs and the
+# netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 18m
 
 .PHONY: help build run test test-go test-java bench lint clean

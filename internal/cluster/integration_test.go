@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -34,7 +35,7 @@ func startCluster(t *testing.T, cfg Config) *Cluster {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// Resolve first, so the readiness figure excludes a cold Maven cache.
-	if _, err := resolveDist(ctx, cmp(cfg.Kafka, DefaultKafka)); err != nil {
+	if _, err := resolveDist(ctx, cmp.Or(cfg.Kafka, DefaultKafka)); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -55,14 +56,6 @@ func startCluster(t *testing.T, cfg Config) *Cluster {
 		t.Errorf("%d-node cluster took %v to become ready, want under %v", cfg.Brokers, elapsed, readyBound)
 	}
 	return c
-}
-
-// cmp returns a, or b when a is empty.
-func cmp(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // metadataIDs asks the broker at addr itself (not any other) which brokers

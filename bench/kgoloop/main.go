@@ -1,0 +1,89 @@
+// Command kgoloop is the bench's baseline for prodlab's franz-go driver: a
+// bare asynchronous franz-go produce loop with the settings the bench gives
+// prodlab (acks=all, idempotent as kgo defaults, linger 5 ms, 64 KiB
+// batches, no compression), N records of S random A–Z bytes to an existing
+// topic. Like prodlab, it loads metadata before the clock starts and stops
+// the clock when Flush returns. It prints one line:
+//
+//	N records sent, X records/sec (Y MB/sec), Z s elapsed, F failed
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+func main() {
+	bootstrap := flag.String("bootstrap", "127.0.0.1:9092", "bootstrap servers")
+	topic := flag.String("topic", "", "topic to produce to (must exist)")
+	records := flag.Int64("records", 1_000_000, "records to produce")
+	size := flag.Int("record-size", 1024, "value size in bytes")
+	timeout := flag.Duration("timeout", 30*time.Minute, "bound on the whole run")
+	flag.Parse()
+	if *topic == "" || *records <= 0 || *size <= 0 {
+		fmt.Fprintln(os.Stderr, "kgoloop: -topic, -records > 0 and -record-size > 0 are required")
+		os.Exit(2)
+	}
+	if err := produce(*bootstrap, *topic, *records, *size, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "kgoloop:", err)
+		os.Exit(1)
+	}
+}
+
+func produce(bootstrap, topic string, records int64, size int, timeout time.Duration) error {
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
+		kgo.DefaultProduceTopic(topic),
+		kgo.RequiredAcks(kgo.AllISRAcks()),
+		kgo.ProducerLinger(5*time.Millisecond),
+		kgo.ProducerBatchMaxBytes(64<<10),
+		kgo.ProducerBatchCompression(kgo.NoCompression()),
+	)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := cl.Ping(ctx); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+
+	// Values are windows of a random A–Z pool, read-only, so no record
+	// needs its own buffer.
+	pool := make([]byte, size+64<<10)
+	for i := range pool {
+		pool[i] = byte('A' + rand.IntN(26))
+	}
+	var failed atomic.Int64
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil {
+			failed.Add(1)
+		}
+	}
+	start := time.Now()
+	for i := int64(0); i < records && ctx.Err() == nil; i++ {
+		off := int(i*7919) % (len(pool) - size)
+		cl.Produce(ctx, &kgo.Record{Value: pool[off : off+size]}, promise)
+	}
+	if err := cl.Flush(ctx); err != nil {
+		return fmt.Errorf("flush: %w", err)
+	}
+	elapsed := time.Since(start)
+	acked := records - failed.Load()
+	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
+		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
+		elapsed.Seconds(), failed.Load())
+	if failed.Load() > 0 {
+		return fmt.Errorf("%d records failed", failed.Load())
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# bench/run.sh — prodlab's benchmarks (make bench). Writes bench/RESULTS.md.
+#
+# Paired, interleaved comparisons on ONE embedded broker started once for the
+# whole bench (prodlab cluster up; down in a trap). Each pair runs A and B
+# back to back, alternating which goes first (A B, B A, A B, ...) so drift on
+# this shared machine does not favour one side; the verdict is the median of
+# the per-pair ratios A/B. Every run writes to a fresh topic, deleted after it.
+#
+#   1. prodlab perf --client java   vs  kafka-producer-perf-test (same release)  target ≥ 0.97×
+#   2. prodlab perf --client franz-go vs a bare kgo produce loop (bench/kgoloop) target ≥ 0.97×
+#   3. prodlab perf --client franz-go peak RSS over BENCH_RSS_RECORDS records    target ≤ 300 MB
+#   4. the Go micro-benchmarks (raw go test -bench output, benchstat-friendly)
+#
+# Environment: BENCH_RECORDS (records per run, default 1000000),
+# BENCH_PAIRS (default 5), BENCH_RSS_RECORDS (default 10000000),
+# BENCH_KAFKA (default 4.3.0), BENCH_RUN_TIMEOUT (seconds per run, default 1800).
+# Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 make bench
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RECORDS=${BENCH_RECORDS:-1000000}
+PAIRS=${BENCH_PAIRS:-5}
+RSS_RECORDS=${BENCH_RSS_RECORDS:-10000000}
+KAFKA=${BENCH_KAFKA:-4.3.0}
+RUN_TIMEOUT=${BENCH_RUN_TIMEOUT:-1800}
+SIZE=1024
+TARGET_RATIO=0.97
+TARGET_RSS_MB=300
+# Producer settings shared by every side. compression.type=none is explicit
+# because franz-go's default is snappy.
+PROPS=(acks=all linger.ms=5 batch.size=65536)
+FRANZ_PROPS=("${PROPS[@]}" compression.type=none)
+# kafka-producer-perf-test's script gives its JVM -Xmx512M; prodlab's worker gets the same.
+JVM_HEAP=-Xmx512M
+export PRODLAB_WORKER_JVM_OPTS="$JVM_HEAP"
+
+for v in RECORDS PAIRS RSS_RECORDS RUN_TIMEOUT; do
+  if ! [[ ${!v} =~ ^[0-9]+$ ]] || (( ${!v} < 1 )); then
+    echo "bench: $v must be a positive integer, got '${!v}'" >&2; exit 2
+  fi
+done
+if (( PAIRS > 50 )); then echo "bench: BENCH_PAIRS is capped at 50" >&2; exit 2; fi
+
+OUT=bench/out
+LOGS=$OUT/logs
+RESULTS=bench/RESULTS.md
+PRODLAB=./bin/prodlab
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+go build -o "$OUT/benchtool" ./bench/benchtool
+go build -o "$OUT/kgoloop" ./bench/kgoloop
+BENCHTOOL=$OUT/benchtool
+KGOLOOP=$OUT/kgoloop
+
+echo "bench: resolving org.apache.kafka:kafka-tools:$KAFKA" >&2
+TOOLS_CP=$("$BENCHTOOL" classpath "org.apache.kafka:kafka-tools:$KAFKA")
+
+CLUSTER_DIR=$OUT/cluster
+cleanup() {
+  "$PRODLAB" cluster down >/dev/null 2>&1 || true
+  rm -rf "$CLUSTER_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+rm -rf "$CLUSTER_DIR"
+BOOT=$("$PRODLAB" cluster up --brokers 1 --kafka "$KAFKA" --dir "$CLUSTER_DIR")
+echo "bench: broker at $BOOT" >&2
+
+# --- helpers -----------------------------------------------------------------
+
+# fresh_topic NAME: creates a fresh 1-partition topic and prints its name.
+fresh_topic() {
+  local t="bench-$1-$(date +%s%N)"
+  "$BENCHTOOL" create-topic -bootstrap "$BOOT" -partitions 1 "$t" >&2
+  echo "$t"
+}
+drop_topic() { "$BENCHTOOL" delete-topic -bootstrap "$BOOT" "$1" >&2 || true; }
+
+# rps LOG: records/sec of the final perf-test-style line in LOG.
+rps() {
+  grep -E '^[0-9]+ records sent, [0-9.]+ records/sec \([0-9.]+ MB/sec\), ([0-9.]+ ms avg latency, [0-9.]+ ms max latency, [0-9]+ ms 50th|[0-9.]+ s elapsed)' "$1" \
+    | tail -1 | awk '{print $4}'
+}
+
+# median: of the numbers on stdin.
+median() {
+  sort -g | awk '{a[NR]=$1} END {if (NR == 0) {print "nan"} else if (NR % 2) {print a[(NR+1)/2]} else {printf "%.6f\n", (a[NR/2]+a[NR/2+1])/2}}'
+}
+
+# run_side LOG CMD...: runs one bounded measurement, output to LOG; prints records/sec.
+run_side() {
+  local log=$1; shift
+  echo "\$ $*" >"$log"
+  if ! timeout "$RUN_TIMEOUT" "$@" >>"$log" 2>&1; then
+    echo "bench: run failed; see $log" >&2; tail -20 "$log" >&2; return 1
+  fi
+  local r; r=$(rps "$log")
+  if [[ -z $r ]]; then echo "bench: no final line in $log" >&2; return 1; fi
+  echo "$r"
+}
+
+# Each side is a function TOPIC LOG that prints records/sec.
+side_prodlab_java() {
+  run_side "$2" "$PRODLAB" perf --client java --bootstrap-server "$BOOT" --topic "$1" \
+    --num-records "$RECORDS" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"
+}
+side_perftest() {
+  run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP" org.apache.kafka.tools.ProducerPerformance --topic "$1" \
+    --num-records "$RECORDS" --record-size "$SIZE" --throughput -1 \
+    --producer-props "bootstrap.servers=$BOOT" "${PROPS[@]}"
+}
+side_prodlab_franz() {
+  run_side "$2" "$PRODLAB" perf --client franz-go --bootstrap-server "$BOOT" --topic "$1" \
+    --num-records "$RECORDS" --record-size "$SIZE" --throughput -1 --producer-props "${FRANZ_PROPS[@]}"
+}
+side_kgoloop() {
+  run_side "$2" "$KGOLOOP" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -record-size "$SIZE"
+}
+
+# compare NAME SIDE_A SIDE_B: PAIRS interleaved pairs; appends a table to
+# $NAME.md in $OUT and sets MEDIAN_RATIO.
+compare() {
+  local name=$1 a=$2 b=$3 i ra rb ta tb first
+  local table=$OUT/$name.md ratios=$OUT/$name.ratios
+  : >"$ratios"
+  printf '| pair | order | %s rec/s | %s rec/s | ratio |\n|---:|---|---:|---:|---:|\n' "$a" "$b" >"$table"
+  for ((i = 1; i <= PAIRS; i++)); do
+    ta=$(fresh_topic "$name-$i-a"); tb=$(fresh_topic "$name-$i-b")
+    if (( i % 2 )); then
+      first="A B"
+      ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log"); drop_topic "$ta"
+      rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log"); drop_topic "$tb"
+    else
+      first="B A"
+      rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log"); drop_topic "$tb"
+      ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log"); drop_topic "$ta"
+    fi
+    local ratio; ratio=$(awk -v a="$ra" -v b="$rb" 'BEGIN {printf "%.4f", a / b}')
+    echo "$ratio" >>"$ratios"
+    printf '| %d | %s | %.1f | %.1f | %s |\n' "$i" "$first" "$ra" "$rb" "$ratio" >>"$table"
+    echo "bench: $name pair $i/$PAIRS ($first): $a $ra, $b $rb, ratio $ratio" >&2
+  done
+  MEDIAN_RATIO=$(median <"$ratios")
+}
+
+verdict() { awk -v m="$1" -v t="$2" 'BEGIN {print (m >= t) ? "**PASS**" : "**FAIL**"}'; }
+
+# --- 1 and 2: paired comparisons ---------------------------------------------
+
+compare java prodlab_java perftest
+JAVA_MEDIAN=$MEDIAN_RATIO
+compare franz prodlab_franz kgoloop
+FRANZ_MEDIAN=$MEDIAN_RATIO
+
+# --- 3: peak RSS -------------------------------------------------------------
+
+RSS_TOPIC=$(fresh_topic rss)
+RSS_LOG=$LOGS/rss.log
+RSS_CMD=(/usr/bin/time -v "$PRODLAB" perf --client franz-go --bootstrap-server "$BOOT" --topic "$RSS_TOPIC"
+  --num-records "$RSS_RECORDS" --record-size "$SIZE" --throughput -1 --producer-props "${FRANZ_PROPS[@]}")
+echo "bench: peak RSS over $RSS_RECORDS records" >&2
+RSS_RPS=$(run_side "$RSS_LOG" "${RSS_CMD[@]}")
+drop_topic "$RSS_TOPIC"
+RSS_KB=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$RSS_LOG")
+RSS_MB=$(awk -v k="$RSS_KB" 'BEGIN {printf "%.1f", k / 1024}')
+RSS_VERDICT=$(awk -v m="$RSS_MB" -v t="$TARGET_RSS_MB" 'BEGIN {print (m <= t) ? "**PASS**" : "**FAIL**"}')
+
+# --- 4: Go micro-benchmarks --------------------------------------------------
+
+echo "bench: Go micro-benchmarks" >&2
+MICRO_CMD="go test -run XXX -bench . -benchtime 1s ./internal/netem/ ./internal/audit/ ./internal/payload/"
+timeout "$RUN_TIMEOUT" $MICRO_CMD >"$LOGS/micro.txt" 2>&1
+
+# --- report ------------------------------------------------------------------
+
+cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
+{
+  echo "# prodlab benchmarks"
+  echo
+  echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git describe --always --dirty 2>/dev/null || echo unknown)."
+  echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo) RAM, shared;"
+  echo "$(go version | cut -d' ' -f3-4); $(java -version 2>&1 | head -1); Kafka $KAFKA, one embedded broker ($BOOT) for the whole bench."
+  echo
+  echo "Settings: BENCH_RECORDS=$RECORDS records of $SIZE bytes per run, BENCH_PAIRS=$PAIRS, BENCH_RSS_RECORDS=$RSS_RECORDS;"
+  echo "producer properties \`${PROPS[*]}\` (franz-go also \`compression.type=none\`: its default is snappy);"
+  echo "every run writes to a fresh 1-partition topic, deleted afterwards. JVMs: \`$JVM_HEAP\` (as kafka-producer-perf-test's script)."
+  echo "Pairs alternate their order (A B, B A, ...); the verdict is the median of the per-pair ratios A/B."
+  echo "Throughput is each tool's own final figure (records acknowledged / time from first send to last acknowledgement); JVM start-up is outside it on both sides."
+  echo
+  echo "| comparison | median ratio | target | verdict |"
+  echo "|---|---:|---:|---|"
+  echo "| prodlab perf --client java / kafka-producer-perf-test | $JAVA_MEDIAN | ≥ $TARGET_RATIO | $(verdict "$JAVA_MEDIAN" "$TARGET_RATIO") |"
+  echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_MEDIAN | ≥ $TARGET_RATIO | $(verdict "$FRANZ_MEDIAN" "$TARGET_RATIO") |"
+  echo "| prodlab perf --client franz-go peak RSS, $RSS_RECORDS records | $RSS_MB MB | ≤ $TARGET_RSS_MB MB | $RSS_VERDICT |"
+  echo
+  echo "## 1. Java driver vs kafka-producer-perf-test"
+  echo
+  echo "A (prodlab_java), pair 1:"
+  echo; echo '```'; cmd_line "$LOGS/java-1-a.log"; echo '```'; echo
+  echo "B (perftest), pair 1 (\`kafka-tools $KAFKA\` and its dependencies, resolved by \`bench/benchtool classpath\` into prodlab's Maven cache):"
+  echo; echo '```'; cmd_line "$LOGS/java-1-b.log"; echo '```'; echo
+  cat "$OUT/java.md"
+  echo
+  echo "Median ratio: **$JAVA_MEDIAN**."
+  echo
+  echo "## 2. franz-go driver vs a bare kgo produce loop"
+  echo
+  echo "A (prodlab_franz), pair 1:"
+  echo; echo '```'; cmd_line "$LOGS/franz-1-a.log"; echo '```'; echo
+  echo "B (kgoloop, bench/kgoloop/main.go), pair 1:"
+  echo; echo '```'; cmd_line "$LOGS/franz-1-b.log"; echo '```'; echo
+  cat "$OUT/franz.md"
+  echo
+  echo "Median ratio: **$FRANZ_MEDIAN**."
+  echo
+  echo "## 3. Peak RSS, franz-go"
+  echo
+  echo '```'; cmd_line "$RSS_LOG"; echo '```'
+  echo
+  echo "Maximum resident set size: $RSS_KB kB = **$RSS_MB MB** (target ≤ $TARGET_RSS_MB MB); $RSS_RPS records/s. Final line:"
+  echo
+  echo '```'; grep -E '^[0-9]+ records sent, [0-9.]+ records/sec .* 99\.9th\.$' "$RSS_LOG" | tail -1; echo '```'
+  echo
+  echo "## 4. Go micro-benchmarks"
+  echo
+  echo '```'; echo "$ $MICRO_CMD"; cat "$LOGS/micro.txt"; echo '```'
+} >"$RESULTS"
+echo "bench: wrote $RESULTS" >&2
+cat "$RESULTS" | sed -n '1,20p' >&2
