@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -47,4 +49,25 @@ func needCluster(t *testing.T) *cluster.Cluster {
 		t.Skip("integration test: needs an embedded cluster (not in -short mode)")
 	}
 	return shared
+}
+
+// workerJarForTest returns the Java worker jar: $PRODLAB_WORKER_JAR (set by
+// make test), else the module's build output, built with Maven if missing.
+func workerJarForTest(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
+		return p
+	}
+	pom, err := filepath.Abs(filepath.Join("..", "..", "java", "worker", "pom.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar := filepath.Join(filepath.Dir(pom), "target", "prodlab-worker.jar")
+	if _, err := os.Stat(jar); err != nil {
+		out, err := exec.Command("mvn", "-B", "-q", "-DskipTests", "-f", pom, "package").CombinedOutput()
+		if err != nil {
+			t.Fatalf("build the Java worker: %v\n%s", err, out)
+		}
+	}
+	return jar
 }

@@ -16,7 +16,7 @@ import (
 func needsProxies(scs []spec.Scenario) bool {
 	for _, sc := range scs {
 		n := sc.Exp.Network
-		if n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
+		if n.Proxy || n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
 			return true
 		}
 		for _, f := range sc.Exp.Faults {

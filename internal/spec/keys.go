@@ -50,6 +50,7 @@ var fields = []field{
 	floatField("network.bandwidth", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Network.BandwidthMbit }),
 	floatField("network.replication.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.ReplicationRTTMs }),
 	intField("network.cut.every", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Network.CutEvery }),
+	boolField("network.proxy", func(e *Experiment) *bool { return &e.Network.Proxy }),
 	boolField("audit", func(e *Experiment) *bool { return &e.Audit }),
 	intField("trials", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Trials }),
 	intField("warmup", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Warmup }),

@@ -81,6 +81,9 @@ type Network struct {
 	// reply; 0 means never. It is the connection.cut fault as a scalar, so
 	// that it can be a matrix value.
 	CutEvery int
+	// Proxy puts the netem proxies in front of the brokers even without
+	// impairments, to see in-flight requests or to measure the proxies' cost.
+	Proxy bool
 }
 
 // Fault is one injected failure.

@@ -1,0 +1,118 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// runYAML plans and runs an experiment against the shared broker (or an
+// embedded cluster of its own when bootstrap is false) and returns its
+// records and the run's error.
+func runYAML(t *testing.T, src string, bootstrap bool) ([]results.Record, error) {
+	t.Helper()
+	c := needCluster(t)
+	exp, err := spec.Parse(t.Name()+".yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, err := Plan(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	opts := Options{Dir: dir, WorkerJar: workerJarForTest(t)}
+	if bootstrap {
+		opts.Bootstrap = c.Bootstrap()
+	}
+	var log strings.Builder
+	opts.Log = &log
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, runErr := Run(ctx, exp, scs, opts)
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("run log:\n%s", log.String())
+	return recs, runErr
+}
+
+// TestJavaAndFranzComparable runs the same small experiment with the
+// official Java client and franz-go: both must deliver every record and
+// report figures of the same order.
+func TestJavaAndFranzComparable(t *testing.T) {
+	recs, err := runYAML(t, `
+name: clients
+topic: {partitions: 2}
+workload: {records: 20000, record.size: 512, payload: random}
+producer: {acks: all, linger.ms: 5, batch.size: 65536, compression.type: none}
+warmup: 1
+matrix:
+  client: [java, franz-go]
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]results.Record{}
+	for _, r := range recs {
+		if r.Warmup {
+			continue
+		}
+		by[r.Scenario["client"].(string)] = r
+		if r.Status != results.StatusOK || r.Records.Acked != 20000 {
+			t.Errorf("%s: status %s, %+v", r.ScenarioID, r.Status, r.Records)
+		}
+		if r.LatencyMs.P50 <= 0 || r.Throughput.RecordsPerS <= 0 || r.DiskBytes <= 0 || r.ProduceRequests <= 0 {
+			t.Errorf("%s: implausible figures: latency %+v, %.0f msg/s, disk %d, requests %d",
+				r.ScenarioID, r.LatencyMs, r.Throughput.RecordsPerS, r.DiskBytes, r.ProduceRequests)
+		}
+	}
+	j, f := by["java"], by["franz-go"]
+	if !strings.HasPrefix(j.Client, "kafka-clients ") || !strings.HasPrefix(f.Client, "franz-go ") {
+		t.Errorf("clients = %q, %q", j.Client, f.Client)
+	}
+	// Same records, no compression: the logs differ only by batch overhead.
+	if ratio := float64(j.DiskBytes) / float64(f.DiskBytes); ratio < 0.9 || ratio > 1.1 {
+		t.Errorf("disk java %d vs franz-go %d: ratio %.2f, want within 10%%", j.DiskBytes, f.DiskBytes, ratio)
+	}
+	// On a shared 2-core machine throughput swings, but not by 20x.
+	if ratio := j.Throughput.RecordsPerS / f.Throughput.RecordsPerS; ratio < 0.05 || ratio > 20 {
+		t.Errorf("throughput java %.0f vs franz-go %.0f msg/s: not the same order", j.Throughput.RecordsPerS, f.Throughput.RecordsPerS)
+	}
+	if j.EffectiveConfig["linger.ms"] != "5" || f.EffectiveConfig["linger.ms"] != "5" {
+		t.Errorf("effective linger.ms java %q franz-go %q, want 5", j.EffectiveConfig["linger.ms"], f.EffectiveConfig["linger.ms"])
+	}
+}
+
+// TestJavaRejectionIsAFailedScenario: the Java client rejects idempotence
+// with acks=1; that scenario is recorded as failed in the client's own
+// words and the rest of the matrix runs.
+func TestJavaRejectionIsAFailedScenario(t *testing.T) {
+	recs, err := runYAML(t, `
+name: rejected
+workload: {records: 2000, record.size: 200, payload: random}
+client: java
+producer: {enable.idempotence: true}
+matrix:
+  acks: ["1", all]
+`, true)
+	if !errors.Is(err, ErrTrialsFailed) {
+		t.Fatalf("err = %v, want ErrTrialsFailed", err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	bad, good := recs[0], recs[1]
+	if bad.Status != results.StatusFailed || !strings.Contains(bad.Error, "acks") || !strings.Contains(bad.Error, "hint") {
+		t.Errorf("acks=1: status %s error %q, want failed with the client's message and a hint", bad.Status, bad.Error)
+	}
+	if good.Status != results.StatusOK || good.Records.Acked != 2000 {
+		t.Errorf("acks=all: status %s %+v, want ok", good.Status, good.Records)
+	}
+}

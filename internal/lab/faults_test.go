@@ -1,0 +1,115 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// TestNetworkThroughProxies runs against an existing cluster (--bootstrap)
+// behind delaying proxies: the proxies must rewrite metadata so that every
+// produce request crosses them, and see the round trip they add.
+func TestNetworkThroughProxies(t *testing.T) {
+	recs, err := runYAML(t, `
+name: rtt
+workload: {records: 3000, record.size: 1000, payload: random}
+client: franz-go
+producer: {acks: all, linger.ms: 5, batch.size: 65536}
+network: {rtt.ms: 40}
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	n := r.Network
+	if r.Records.Acked != 3000 {
+		t.Errorf("acked %d, want 3000", r.Records.Acked)
+	}
+	if n["produce_requests"] < 1 || n["produce_requests"] != float64(r.ProduceRequests) {
+		t.Errorf("proxies saw %v produce requests, client sent %d: traffic bypassed the proxies", n["produce_requests"], r.ProduceRequests)
+	}
+	// The proxy's round trip includes the broker's time, so only a floor.
+	if n["rtt_p50_ms"] < 40*0.97-1 {
+		t.Errorf("rtt p50 %.1f ms, want at least the configured 40 ms", n["rtt_p50_ms"])
+	}
+	if n["max_in_flight"] < 1 || n["max_in_flight"] > 5 {
+		t.Errorf("max in flight %v, want 1..5 (idempotent franz-go)", n["max_in_flight"])
+	}
+	if n["model_mb_per_s"] <= 0 {
+		t.Errorf("no pipe model: %v", n)
+	}
+}
+
+// TestBrokerFaultsAudited pauses and kills the broker of an embedded
+// cluster during a trial: every fault is logged, every broker comes back,
+// and the audit shows an idempotent producer lost and duplicated nothing.
+func TestBrokerFaultsAudited(t *testing.T) {
+	recs, err := runYAML(t, `
+name: faults
+workload: {records: 16000, record.size: 200, payload: random, rate: 4000}
+client: java
+producer: {acks: all, enable.idempotence: true, linger.ms: 5}
+faults:
+  - {type: broker.pause, broker: 1, at.ms: 300, delay.ms: 700}
+  - {type: broker.kill, at.ms: 1500, delay.ms: 500}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	checkAudit(t, r, 16000)
+	kinds := eventKinds(r)
+	for _, want := range []string{"broker.pause", "broker.kill", "recovered"} {
+		if !strings.Contains(kinds, want) {
+			t.Errorf("events %s lack %s", kinds, want)
+		}
+	}
+}
+
+// TestLeaderShutdownAndCutsAudited shuts the partition leader down cleanly
+// and cuts the client's connections through the proxies.
+func TestLeaderShutdownAndCutsAudited(t *testing.T) {
+	recs, err := runYAML(t, `
+name: shutdown
+workload: {records: 12000, record.size: 200, payload: random, rate: 4000}
+client: java
+producer: {acks: all, enable.idempotence: true, linger.ms: 5}
+faults:
+  - {type: leader.shutdown, at.ms: 500, delay.ms: 300}
+  - {type: connection.cut, every: 7}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	checkAudit(t, r, 12000)
+	kinds := eventKinds(r)
+	for _, want := range []string{"leader.shutdown", "cut", "recovered"} {
+		if !strings.Contains(kinds, want) {
+			t.Errorf("events %s lack %s", kinds, want)
+		}
+	}
+}
+
+func checkAudit(t *testing.T, r results.Record, n int64) {
+	t.Helper()
+	if r.Status != results.StatusOK {
+		t.Fatalf("status %s: %s", r.Status, r.Error)
+	}
+	a := r.Audit
+	if a == nil {
+		t.Fatal("no audit although the experiment has faults")
+	}
+	if a.Acked != n || a.Lost != 0 || a.Duplicates != 0 || a.Reordered != 0 || a.Phantom != 0 || a.Foreign != 0 {
+		t.Errorf("audit %+v, want %d acked and nothing lost, duplicated or reordered", *a, n)
+	}
+}
+
+func eventKinds(r results.Record) string {
+	var ks []string
+	for _, e := range r.Events {
+		ks = append(ks, e.Kind)
+	}
+	return strings.Join(ks, ",")
+}
