@@ -78,7 +78,7 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 	fl.StringVar(&f.payloadFile, "payload-file", "", "file to read the message payloads from (UTF-8 text; cycled in order)")
 	fl.StringVar(&f.payloadDelimiter, "payload-delimiter", `\n`, "delimiter (a regular expression) between payloads in --payload-file")
 	fl.StringVar(&f.transactionalID, "transactional-id", "", "transactional id; enables transactions (default with --transaction-duration-ms: performance-producer-<uuid>)")
-	fl.Int64Var(&f.txDurationMs, "transaction-duration-ms", perfTxDurationMs, "commit a transaction after this many ms; enables transactions")
+	fl.Int64Var(&f.txDurationMs, "transaction-duration-ms", 0, "commit a transaction after this many ms; enables transactions (3000 when transactions are enabled otherwise)")
 	fl.Int64Var(&f.warmupRecords, "warmup-records", 0, "records to produce first, excluded from the steady-state figures")
 	fl.BoolVar(&f.printMetrics, "print-metrics", false, "print the client's metrics at the end")
 	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster (default: bootstrap.servers, else an embedded 1-broker cluster)")
