@@ -61,6 +61,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		Rate:       e.Workload.Rate,
 		Seed:       int64(sc.Index)*1_000_003 + int64(round),
 		Timeout:    timeout,
+		Progress: func(p driver.Progress) {
+			rate := 0.0
+			if s := p.Elapsed.Seconds(); s > 0 {
+				rate = float64(p.Acked) / s
+			}
+			r.bar.Update(p.Sent, p.Acked, rate)
+		},
 	}
 	auditOn := e.Audit || hasFaults(e)
 	if auditOn {
