@@ -11,6 +11,8 @@
 #   2. prodlab perf --client franz-go vs a bare kgo produce loop (bench/kgoloop) target ≥ 0.97×
 #   3. prodlab perf --client franz-go peak RSS over BENCH_RSS_RECORDS records    target ≤ 300 MB
 #   4. the Go micro-benchmarks (raw go test -bench output, benchstat-friendly)
+#   5-7. network emulation (bench/netem.sh): proxy cost at rtt 0, throughput
+#      against in-flight at rtt 100 ms next to the pipe model, delay accuracy
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
 # BENCH_PAIRS (default 5), BENCH_RSS_RECORDS (default 10000000),
@@ -171,6 +173,10 @@ echo "bench: Go micro-benchmarks" >&2
 MICRO_CMD="go test -run XXX -bench . -benchtime 1s ./internal/netem/ ./internal/audit/ ./internal/payload/"
 timeout "$RUN_TIMEOUT" $MICRO_CMD >"$LOGS/micro.txt" 2>&1
 
+# --- 5-7: network emulation --------------------------------------------------
+
+BOOT="$BOOT" BENCH_PAIRS="$PAIRS" ./bench/netem.sh
+
 # --- report ------------------------------------------------------------------
 
 cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
@@ -224,6 +230,8 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   echo "## 4. Go micro-benchmarks"
   echo
   echo '```'; echo "$ $MICRO_CMD"; cat "$LOGS/micro.txt"; echo '```'
+  echo
+  cat "$OUT/netem.md"
 } >"$RESULTS"
 echo "bench: wrote $RESULTS" >&2
 cat "$RESULTS" | sed -n '1,20p' >&2

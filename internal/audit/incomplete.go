@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // IncompleteError is returned by ReadBack when it could not read every
@@ -64,21 +66,4 @@ func (e *IncompleteError) Error() string {
 func (e *IncompleteError) Unwrap() error { return e.Cause }
 
 // group formats n with thousands separators: 1234567 → "1,234,567".
-func group(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func group(n int64) string { return stats.Group(float64(n), 0) }

@@ -5,6 +5,8 @@
 package progress
 
 import (
+	"github.com/prodlab/prodlab/internal/stats"
+
 	"fmt"
 	"io"
 	"os"
@@ -165,19 +167,4 @@ func (b *Bar) clear() {
 }
 
 // group renders n with thousands separators.
-func group(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out strings.Builder
-	if neg {
-		out.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out.WriteByte(',')
-		}
-		out.WriteRune(c)
-	}
-	return out.String()
-}
+func group(n int64) string { return stats.Group(float64(n), 0) }

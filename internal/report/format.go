@@ -57,22 +57,7 @@ func formatValue(v any) string {
 }
 
 // thousands renders n rounded to an integer with comma separators.
-func thousands(n float64) string {
-	s := strconv.FormatInt(int64(math.Round(n)), 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func thousands(n float64) string { return stats.Group(math.Round(n), 0) }
 
 // seconds renders an elapsed time: "1.91s" under a minute, "2m3s" above.
 func seconds(s float64) string {
