@@ -63,6 +63,7 @@ for ((i = 1; i <= PAIRS; i++)); do
 done
 MEDIAN=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
 VERDICT=$(awk -v m="$MEDIAN" 'BEGIN {print (m >= 0.90) ? "**PASS**" : "**FAIL**"}')
+GEOMEAN=$(printf '%s\n' "${ratios[@]}" | awk '{s += log($1)} END {printf "%.4f", exp(s / NR)}')
 
 echo "netem bench: in-flight at rtt 100 ms" >&2
 rm -rf "$OUT/inflight-100"
@@ -94,7 +95,7 @@ ACC=$($ACC_CMD 2>&1 | grep -E 'rtt|PASS|FAIL|ok' | head -20)
   echo "|---:|---|---:|---:|---:|"
   cat "$table"
   echo
-  echo "Median ratio proxy/direct: **$MEDIAN** (target ≥ 0.90) $VERDICT."
+  echo "Median ratio proxy/direct: **$MEDIAN** (target ≥ 0.90) $VERDICT; geometric mean of the ratios $GEOMEAN."
   echo
   echo "## 6. Throughput against in-flight requests at rtt 100 ms"
   echo
