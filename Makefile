@@ -35,7 +35,7 @@ test-go:
 	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
 
 test-java:
-	@if [ -f java/worker/pom.xml ]; then $(MVN) -f java/worker/pom.xml test; fi
+	@if [ -f java/worker/pom.xml ]; then mvn -B -ntp -f java/worker/pom.xml test | grep -E "Tests run|FAIL|ERROR|BUILD"; test $${PIPESTATUS[0]} -eq 0; fi
 
 bench: build ## paired, interleaved benchmarks; writes bench/RESULTS.md
 	./bench/run.sh
