@@ -16,12 +16,22 @@ var faultKeys = []string{"type", "broker", "every", "at.ms", "delay.ms"}
 // faults reads the faults list. Each entry is a mapping with a required
 // type; the other keys default to "not given" (broker -1) or zero.
 func (p *fileParser) faults(e *Experiment, n ast.Node) {
+	fs, items := p.faultList(n)
+	e.Faults = fs
+	if items > 0 {
+		e.pos["faults"] = p.at(n)
+	}
+}
+
+// faultList reads a list of faults, reporting problems; it returns the
+// faults and how many entries the list had.
+func (p *fileParser) faultList(n ast.Node) ([]Fault, int) {
 	items, ok := p.sequence(n)
 	if !ok {
 		p.c.add(p.at(n).errorf("faults must be a list of mappings"))
-		return
+		return nil, 0
 	}
-	e.Faults = nil
+	var out []Fault
 	for _, it := range items {
 		entries, ok := p.mapping(it)
 		if !ok {
@@ -67,11 +77,9 @@ func (p *fileParser) faults(e *Experiment, n ast.Node) {
 		if !hasType {
 			p.c.add(f.pos.errorf("fault has no type (one of %s)", strings.Join(FaultTypes, ", ")))
 		}
-		e.Faults = append(e.Faults, f)
+		out = append(out, f)
 	}
-	if len(items) > 0 {
-		e.pos["faults"] = p.at(n)
-	}
+	return out, len(items)
 }
 
 // faultInt reads a non-negative integer fault setting.

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -91,6 +92,18 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 			v.Label = label
 			continue
 		}
+		if key == "faults" {
+			if v.HasFaults {
+				p.c.add(kpos.errorf("key %q is set twice in one matrix value", key))
+				ok = false
+				continue
+			}
+			fs, _ := p.faultList(mv.Value)
+			v.Faults, v.HasFaults = fs, true
+			v.keyPos["faults"] = kpos
+			parts = append(parts, "faults="+faultsText(fs))
+			continue
+		}
 		canonical, known := resolve(key)
 		if !known {
 			p.c.add(kpos.errorf("unknown key %q in matrix value%s", key, didYouMean(key, keyCandidates(key))))
@@ -117,7 +130,7 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 		v.keyPos[canonical] = kpos
 		parts = append(parts, shortName(canonical)+"="+raw)
 	}
-	if len(v.Set) == 0 && ok {
+	if len(v.Set) == 0 && !v.HasFaults && ok {
 		p.c.add(vpos.errorf("matrix value of axis %q sets no key", a.Key))
 		return v, false
 	}
@@ -134,6 +147,9 @@ func (p *fileParser) checkDuplicates(a *Axis) {
 	sets := map[string]bool{}
 	for _, v := range a.Values {
 		s := setString(v.Set)
+		if v.HasFaults {
+			s += ";faults=" + faultsText(v.Faults)
+		}
 		switch {
 		case labels[v.Label]:
 			p.c.add(v.pos.errorf("duplicate value %q in matrix axis %q", v.Label, a.Key))
@@ -177,6 +193,9 @@ func checkAxesOverlap(axes []Axis, c *collector) {
 					mine[k] = v.keyPosOf(k)
 				}
 			}
+			if _, seen := mine["faults"]; v.HasFaults && !seen {
+				mine["faults"] = v.keyPosOf("faults")
+			}
 		}
 		keys := make([]string, 0, len(mine))
 		for k := range mine {
@@ -211,4 +230,26 @@ func (v Value) keyPosOf(k string) pos {
 		return p
 	}
 	return v.pos
+}
+
+// faultsText is a short canonical text form of a faults list, for labels
+// and duplicate checks: "none" or "broker.kill@1500ms+connection.cut/40".
+func faultsText(fs []Fault) string {
+	if len(fs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		t := f.Type
+		if f.Broker >= 0 {
+			t += fmt.Sprintf("(%d)", f.Broker)
+		}
+		if f.Every > 0 {
+			t += fmt.Sprintf("/%d", f.Every)
+		} else {
+			t += "@" + strconv.FormatFloat(f.AtMs, 'f', -1, 64) + "ms"
+		}
+		parts[i] = t
+	}
+	return strings.Join(parts, "+")
 }

@@ -50,6 +50,10 @@ func (e *Experiment) expand(c *collector) []Scenario {
 				s.Exp.pos[k] = v.keyPosOf(k)
 				fromMatrix[k] = true
 			}
+			if v.HasFaults {
+				s.Exp.Faults = slices.Clone(v.Faults)
+				fromMatrix["faults"] = true
+			}
 			s.Values[a.Key] = v.Label
 			id = append(id, a.Key+"="+v.Label)
 		}
@@ -132,7 +136,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		if f.Broker > e.Cluster.Brokers {
 			at := f.pos
 			msg := fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
-			if fromMatrix["cluster.brokers"] {
+			if fromMatrix["cluster.brokers"] || fromMatrix["faults"] {
 				msg = fmt.Sprintf("scenario %q: %s", id, msg)
 			}
 			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})

@@ -523,3 +523,56 @@ func TestJavaJudgesIdempotence(t *testing.T) {
 		t.Error("franz-go: no error, want the contradiction rejected")
 	}
 }
+
+// TestFaultsAsMatrixValues: a map value's faults list replaces the
+// experiment's faults in its scenarios, labels and YAML() keep it, and two
+// axes may not both set faults.
+func TestFaultsAsMatrixValues(t *testing.T) {
+	src := `name: x
+cluster: {brokers: 3}
+faults: [{type: connection.cut, every: 9}]
+matrix:
+  fault:
+    - {label: none, faults: []}
+    - {faults: [{type: broker.kill, broker: 2, at.ms: 1500, delay.ms: 3000}]}
+`
+	e, err := Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, err := e.Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scs) != 2 || len(scs[0].Exp.Faults) != 0 || len(scs[1].Exp.Faults) != 1 {
+		t.Fatalf("scenarios %+v", scs)
+	}
+	if f := scs[1].Exp.Faults[0]; f.Type != "broker.kill" || f.Broker != 2 || f.AtMs != 1500 || f.DelayMs != 3000 {
+		t.Errorf("fault %+v", f)
+	}
+	if scs[1].ID != "fault=faults=broker.kill(2)@1500ms" {
+		t.Errorf("ID = %q", scs[1].ID)
+	}
+	y, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("y.yaml", y, nil)
+	if err != nil {
+		t.Fatalf("YAML() does not parse back: %v\n%s", err, y)
+	}
+	bs, _ := back.Scenarios()
+	if len(bs) != 2 || len(bs[1].Exp.Faults) != 1 || bs[1].ID != scs[1].ID {
+		t.Errorf("round trip lost the faults:\n%s", y)
+	}
+	// A fault on a broker the scenario's cluster lacks names the scenario.
+	_, err = Parse("x.yaml", []byte("name: x\nmatrix:\n  fault:\n    - {label: k, faults: [{type: broker.kill, broker: 3}]}\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), `scenario "fault=k": fault broker 3 does not exist`) {
+		t.Errorf("err = %v, want the missing broker named with the scenario", err)
+	}
+	// Two axes setting faults.
+	_, err = Parse("x.yaml", []byte("name: x\nmatrix:\n  a:\n    - {faults: []}\n  b:\n    - {faults: []}\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), `"faults" is set inside values of both matrix axes`) {
+		t.Errorf("err = %v, want the overlap reported", err)
+	}
+}

@@ -123,6 +123,11 @@ type Value struct {
 	Label string
 	// Set maps canonical keys to the values this point applies.
 	Set map[string]string
+	// Faults, when HasFaults, replace the experiment's faults list in this
+	// point's scenarios (a map value's "faults:" entry; an empty list means
+	// no faults).
+	Faults    []Fault
+	HasFaults bool
 
 	pos    pos
 	keyPos map[string]pos

@@ -97,7 +97,7 @@ func matrixSlice(axes []Axis) yaml.MapSlice {
 	for _, a := range axes {
 		var values []any
 		for _, v := range a.Values {
-			if len(v.Set) == 1 && a.canonical != "" && v.Set[a.canonical] == v.Label {
+			if len(v.Set) == 1 && !v.HasFaults && a.canonical != "" && v.Set[a.canonical] == v.Label {
 				values = append(values, typedValue(a.canonical, v.Label))
 				continue
 			}
@@ -109,6 +109,9 @@ func matrixSlice(axes []Axis) yaml.MapSlice {
 			sort.Strings(keys)
 			for _, k := range keys {
 				m = append(m, yaml.MapItem{Key: k, Value: typedValue(k, v.Set[k])})
+			}
+			if v.HasFaults {
+				m = append(m, yaml.MapItem{Key: "faults", Value: faultSlice(v.Faults)})
 			}
 			values = append(values, m)
 		}
