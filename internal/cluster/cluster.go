@@ -90,6 +90,10 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		if c.cfg.Advertise != nil {
 			spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())
 		}
+		spec.ReplicationAdvertised = spec.ReplicationAddr()
+		if c.cfg.AdvertiseReplication != nil {
+			spec.ReplicationAdvertised = c.cfg.AdvertiseReplication(spec.ID, spec.ReplicationAddr())
+		}
 		n := newNode(c.cfg.Dir, spec)
 		// A retry must not find the storage formatted by the first attempt.
 		if err := os.RemoveAll(n.dir); err != nil {

@@ -33,6 +33,9 @@ type Config struct {
 	// address advertised to clients, e.g. a network-emulation proxy in front
 	// of the broker. The default advertises the real address.
 	Advertise func(id int, addr string) string
+	// AdvertiseReplication, if set, does the same for the inter-broker
+	// (REPLICATION) listener, e.g. a proxy that delays replication.
+	AdvertiseReplication func(id int, addr string) string
 	// Detached starts processes that outlive the caller (for
 	// `prodlab cluster up`): own session, no parent-death signal, not in
 	// the proc registry.

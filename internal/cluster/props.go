@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -19,13 +20,21 @@ type nodeSpec struct {
 	// network emulation in front of the client listener leaves replication
 	// alone.
 	ReplicationPort int
-	Advertised      string // host:port advertised to clients
-	DataDir         string // log.dirs
+	// ReplicationAdvertised is the REPLICATION address other brokers use:
+	// the listener itself, or a proxy that delays replication.
+	ReplicationAdvertised string
+	Advertised            string // host:port advertised to clients
+	DataDir               string // log.dirs
 }
 
 // Addr is the node's real client listener address.
 func (n nodeSpec) Addr() string {
 	return fmt.Sprintf("%s:%d", loopback, n.ClientPort)
+}
+
+// ReplicationAddr is the node's real inter-broker listener address.
+func (n nodeSpec) ReplicationAddr() string {
+	return fmt.Sprintf("%s:%d", loopback, n.ReplicationPort)
 }
 
 // quorumVoters renders controller.quorum.voters for all nodes.
@@ -50,7 +59,7 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		"controller.quorum.voters": quorumVoters(nodes),
 		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,REPLICATION://%s:%d",
 			loopback, self.ClientPort, loopback, self.ControllerPort, loopback, self.ReplicationPort),
-		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,REPLICATION://%s:%d", self.Advertised, loopback, self.ReplicationPort),
+		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,REPLICATION://%s", self.Advertised, cmp.Or(self.ReplicationAdvertised, self.ReplicationAddr())),
 		"controller.listener.names":                        "CONTROLLER",
 		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT",
 		"inter.broker.listener.name":                       "REPLICATION",

@@ -94,6 +94,17 @@ func TestBrokerProps(t *testing.T) {
 			},
 		},
 		{
+			name: "replication through its own proxy (network.replication.rtt.ms)",
+			nodes: func() []nodeSpec {
+				s := specs(1)
+				s[0].ReplicationAdvertised = "127.0.0.1:30002"
+				return s
+			}(),
+			want: map[string]string{
+				"advertised.listeners": "PLAINTEXT://127.0.0.1:19092,REPLICATION://127.0.0.1:30002",
+			},
+		},
+		{
 			name:  "extra properties override prodlab's and add new ones",
 			nodes: specs(1),
 			extra: map[string]string{"num.io.threads": "8", "message.max.bytes": "2097152"},

@@ -113,3 +113,37 @@ func eventKinds(r results.Record) string {
 	}
 	return strings.Join(ks, ",")
 }
+
+// TestReplicationRTT delays only the traffic between two embedded brokers:
+// with acks=all every acknowledgement waits for a follower's fetch, so the
+// added replication round trip shows in the producer's latency.
+func TestReplicationRTT(t *testing.T) {
+	recs, err := runYAML(t, `
+name: replication-rtt
+cluster: {brokers: 2}
+topic: {partitions: 1, replication.factor: 2, configs: {min.insync.replicas: 2}}
+workload: {records: 300, record.size: 100, payload: random, rate: 100}
+client: franz-go
+producer: {acks: all, linger.ms: 0}
+matrix:
+  replication.rtt.ms: [0, 100]
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p50 := map[string]float64{}
+	for _, r := range recs {
+		if r.Status != results.StatusOK {
+			t.Errorf("%s: %s", r.ScenarioID, r.Error)
+		}
+		p50[r.ScenarioID] = r.LatencyMs.P50
+		if r.Network["replication_bytes"] <= 0 {
+			t.Errorf("%s: replication bytes %v: replication bypassed its proxies", r.ScenarioID, r.Network["replication_bytes"])
+		}
+	}
+	fast, slow := p50["replication.rtt.ms=0"], p50["replication.rtt.ms=100"]
+	t.Logf("p50 latency: %.1f ms at replication rtt 0, %.1f ms at 100", fast, slow)
+	if slow < 100*0.97-1 || slow < fast+50 {
+		t.Errorf("p50 latency %.1f ms at replication rtt 100 ms vs %.1f ms at 0: the delay did not reach replication", slow, fast)
+	}
+}

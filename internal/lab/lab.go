@@ -192,6 +192,9 @@ type target struct {
 	// net holds the proxies in front of the brokers, if the group needs them.
 	net     *netem.Set
 	rewrite netem.RewriteFunc
+	// repl holds the proxies on the inter-broker listeners, when a scenario
+	// delays replication (network.replication.rtt.ms).
+	repl *netem.Set
 }
 
 // startCluster starts (or connects to) the group's cluster, with a netem
@@ -201,9 +204,18 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*target, er
 	if needsProxies(g.scs) {
 		tgt.net = netem.NewSet()
 	}
+	if needsReplicationProxies(g.scs) {
+		if len(r.opts.Bootstrap) > 0 {
+			return nil, errors.New("network.replication.rtt.ms needs an embedded cluster: prodlab cannot reroute an external cluster's replication")
+		}
+		tgt.repl = netem.NewSet()
+	}
 	fail := func(err error) (*target, error) {
 		if tgt.net != nil {
 			_ = tgt.net.Close()
+		}
+		if tgt.repl != nil {
+			_ = tgt.repl.Close()
 		}
 		return nil, err
 	}
@@ -244,6 +256,16 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*target, er
 				return p
 			}
 		}
+		if tgt.repl != nil {
+			cfg.AdvertiseReplication = func(id int, addr string) string {
+				p, err := tgt.repl.Add(int32(id), addr)
+				if err != nil {
+					proxyErr = fmt.Errorf("replication proxy for broker %d: %w", id, err)
+					return addr
+				}
+				return p
+			}
+		}
 		c, err := cluster.Start(ctx, cfg)
 		if err == nil {
 			err = proxyErr
@@ -271,6 +293,11 @@ func (t *target) close() error {
 	var err error
 	if t.net != nil {
 		err = t.net.Close()
+	}
+	if t.repl != nil {
+		if e := t.repl.Close(); e != nil {
+			err = e
+		}
 	}
 	if e := t.c.Stop(); e != nil {
 		err = e

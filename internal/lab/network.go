@@ -82,3 +82,20 @@ func describeNetwork(e spec.Experiment) string {
 func hasFaults(e spec.Experiment) bool {
 	return len(e.Faults) > 0 || e.Network.CutEvery > 0
 }
+
+// needsReplicationProxies reports whether any scenario of a group delays
+// replication between brokers.
+func needsReplicationProxies(scs []spec.Scenario) bool {
+	for _, sc := range scs {
+		if sc.Exp.Network.ReplicationRTTMs > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// replicationConfig delays inter-broker traffic by the scenario's
+// replication round trip.
+func replicationConfig(e spec.Experiment) netem.Config {
+	return netem.Config{RTT: time.Duration(e.Network.ReplicationRTTMs * float64(time.Millisecond))}
+}

@@ -77,6 +77,10 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
 	}
+	if tgt.repl != nil {
+		tgt.repl.SetConfig(replicationConfig(e))
+		tgt.repl.ResetStats()
+	}
 	started := time.Now()
 	faults := r.startFaults(ctx, tgt, adm, topic, e)
 	res, runErr := d.Run(ctx, t)
@@ -86,6 +90,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	if tgt.net != nil {
 		r.fillNetwork(&rec, tgt, e, started)
+	}
+	if tgt.repl != nil {
+		if rec.Network == nil {
+			rec.Network = map[string]float64{}
+		}
+		st := tgt.repl.Stats()
+		rec.Network["replication_bytes"] = float64(st.BytesUp + st.BytesDown)
 	}
 	rec.Events = append(rec.Events, brokerEvents...)
 	if auditOn && res != nil {
