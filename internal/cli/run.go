@@ -71,6 +71,11 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil {
 		return usage(err)
 	}
+	if f.bootstrap != "" {
+		if err := lab.CheckExternal(scs); err != nil {
+			return usage(err)
+		}
+	}
 	dir := f.out
 	if dir == "" {
 		dir, err = results.NewRunDir("results", exp.Name, time.Now())

@@ -377,3 +377,24 @@ func label(sc spec.Scenario) string {
 	}
 	return sc.ID
 }
+
+// CheckExternal rejects, before anything starts, what an existing cluster
+// (--bootstrap) cannot do: prodlab can neither signal its brokers nor
+// reroute its replication.
+func CheckExternal(scs []spec.Scenario) error {
+	var problems []string
+	for _, sc := range scs {
+		if sc.Exp.Network.ReplicationRTTMs > 0 {
+			problems = append(problems, fmt.Sprintf("scenario %s: network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc)))
+		}
+		for _, f := range sc.Exp.Faults {
+			if f.Type != "connection.cut" {
+				problems = append(problems, fmt.Sprintf("scenario %s: fault %s needs an embedded cluster (drop --bootstrap)", label(sc), f.Type))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return &PlanError{Problems: problems}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// TestCheckExternal: broker faults and replication delay need an embedded
+// cluster; connection cuts work through the proxies on any cluster.
+func TestCheckExternal(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      string // substring of the error; "" = accepted
+	}{
+		// Connection cuts are the proxies' job: fine on --bootstrap.
+		{"cuts", "name: x\nfaults: [{type: connection.cut, every: 5}]\n", ""},
+		// prodlab cannot signal another cluster's brokers.
+		{"kill", "name: x\nfaults: [{type: broker.kill, at.ms: 5}]\n", "fault broker.kill needs an embedded cluster"},
+		// Nor reroute its replication.
+		{"replication rtt", "name: x\nnetwork: {replication.rtt.ms: 20}\n", "network.replication.rtt.ms needs an embedded cluster"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exp, err := spec.Parse("x.yaml", []byte(tt.src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scs, err := Plan(exp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = CheckExternal(scs)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("err = %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanRejectsWhatFranzGoCannotHonour: a property the client cannot
+// honour is an error naming the property and the client, before anything
+// starts.
+func TestPlanRejectsWhatFranzGoCannotHonour(t *testing.T) {
+	exp, err := spec.Parse("x.yaml", []byte("name: x\nclient: franz-go\nproducer: {max.request.size: 2000000}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Plan(exp)
+	if err == nil || !strings.Contains(err.Error(), "max.request.size is not supported by client franz-go") {
+		t.Errorf("err = %v", err)
+	}
+}
