@@ -13,6 +13,7 @@
 #   4. the Go micro-benchmarks (raw go test -bench output, benchstat-friendly)
 #   5-7. network emulation (bench/netem.sh): proxy cost at rtt 0, throughput
 #      against in-flight at rtt 100 ms next to the pipe model, delay accuracy
+#   8-9. delivery audit (bench/audit.sh): read-back speed, memory for 10M records
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
 # BENCH_PAIRS (default 5), BENCH_RSS_RECORDS (default 10000000),
@@ -177,6 +178,10 @@ timeout "$RUN_TIMEOUT" $MICRO_CMD >"$LOGS/micro.txt" 2>&1
 
 BOOT="$BOOT" BENCH_PAIRS="$PAIRS" ./bench/netem.sh
 
+# --- 8-9: delivery audit -----------------------------------------------------
+
+BOOT="$BOOT" ./bench/audit.sh
+
 # --- report ------------------------------------------------------------------
 
 cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
@@ -232,6 +237,8 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   echo '```'; echo "$ $MICRO_CMD"; cat "$LOGS/micro.txt"; echo '```'
   echo
   cat "$OUT/netem.md"
+  echo
+  cat "$OUT/audit.md"
 } >"$RESULTS"
 echo "bench: wrote $RESULTS" >&2
 cat "$RESULTS" | sed -n '1,20p' >&2

@@ -256,11 +256,14 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, tgt *target, to
 	c := audit.NewChecker(tag, res.Sent, out)
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
+	t0 := time.Now()
 	err := audit.ReadBack(actx, tgt.bootstrap, topic, c)
-	a := c.Result().Record()
+	res2 := c.Result()
+	a := res2.Record()
 	rec.Audit = &a
-	r.logf("audit %s: acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
-		topic, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
+	rec.AuditS = time.Since(t0).Seconds()
+	r.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
+		topic, res2.Read, rec.AuditS, float64(res2.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

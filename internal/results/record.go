@@ -72,6 +72,8 @@ type Record struct {
 	ClientMetrics     map[string]float64 `json:"client_metrics,omitempty"`
 	Network           map[string]float64 `json:"network,omitempty"`
 	Audit             *Audit             `json:"audit,omitempty"`
+	// AuditS is how long the audit's read-back and check took.
+	AuditS float64 `json:"audit_s,omitempty"`
 	// Events are the faults injected during the trial, with their times.
 	Events []Event `json:"events,omitempty"`
 	// Histogram is the HdrHistogram V2 compressed, base64 encoding of the
