@@ -116,3 +116,28 @@ matrix:
 		t.Errorf("acks=all: status %s %+v, want ok", good.Status, good.Records)
 	}
 }
+
+// TestJavaTransactions: with transactional.id the worker commits every
+// transaction.duration.ms; the commits are counted and every record of the
+// committed transactions is in the topic exactly once.
+func TestJavaTransactions(t *testing.T) {
+	recs, err := runYAML(t, `
+name: txn
+workload: {records: 3000, record.size: 200, payload: random, rate: 3000}
+client: java
+producer: {acks: all, transactional.id: prodlab-test-txn, transaction.duration.ms: 200}
+audit: true
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	if n := r.ClientMetrics["transactions-committed"]; n < 3 {
+		t.Errorf("transactions-committed = %v, want several commits in ~1 s at 200 ms", n)
+	}
+	if r.ClientMetrics["transactions-aborted"] != 0 {
+		t.Errorf("transactions-aborted = %v", r.ClientMetrics["transactions-aborted"])
+	}
+	// Transaction markers are not records: the audit must not count them.
+	checkAudit(t, r, 3000)
+}
