@@ -40,10 +40,11 @@ test-java:
 bench: build ## paired, interleaved benchmarks; writes bench/RESULTS.md
 	./bench/run.sh
 
-lint: ## gofmt, go vet and golangci-lint (if installed)
-	gofmt -l cmd internal experiments
+lint: ## gofmt, go vet and golangci-lint (installed with go install on first use)
+	gofmt -l cmd internal experiments bench
 	$(GO) vet ./...
-	@if command -v golangci-lint >/dev/null; then golangci-lint run; else echo "golangci-lint not installed; config in .golangci.yml"; fi
+	@command -v golangci-lint >/dev/null || test -x $$($(GO) env GOPATH)/bin/golangci-lint || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+	PATH=$$($(GO) env GOPATH)/bin:$$PATH golangci-lint run ./...
 
 clean: ## remove build output
 	rm -rf bin java/worker/target

@@ -35,7 +35,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC...")
+		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -67,7 +67,7 @@ func waitReady(ctx context.Context, timeout time.Duration, check []*node, want [
 		case <-ctx.Done():
 			for _, p := range probes {
 				if p.lastErr != nil {
-					return fmt.Errorf("node %d not ready after %v (%v); last lines of %s:\n%s",
+					return fmt.Errorf("node %d not ready after %v (%w); last lines of %s:\n%s",
 						p.node.spec.ID, time.Since(start).Round(time.Millisecond), p.lastErr,
 						p.node.logPath, indent(p.node.logTail()))
 				}

@@ -54,7 +54,7 @@ var franzProps = map[string]franzProp{
 	"linger.ms":           durationProp(kgo.ProducerLinger),
 	"delivery.timeout.ms": durationProp(kgo.RecordDeliveryTimeout),
 	"request.timeout.ms":  durationProp(kgo.ProduceRequestTimeout),
-	"metadata.max.age.ms": durationProp(func(d time.Duration) kgo.Opt { return kgo.MetadataMaxAge(d) }),
+	"metadata.max.age.ms": durationProp(kgo.MetadataMaxAge),
 	"retry.backoff.ms": func(v string, s *franzSettings) error {
 		d, err := parseMs(v)
 		if err != nil {

@@ -89,7 +89,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	if err != nil {
 		return nil, err
 	}
-	defer w.Close()
+	defer w.Close() //nolint:errcheck // closed and checked below; this covers early returns
 
 	r := &runner{exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{}}
 	r.total = len(scs) * (exp.Warmup + exp.Trials)

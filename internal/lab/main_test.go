@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 				fmt.Fprintln(os.Stderr, "start shared test cluster:", err)
 				return 1
 			}
-			defer shared.Stop()
+			defer func() { _ = shared.Stop() }()
 		}
 		return m.Run()
 	}()

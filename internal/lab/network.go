@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -70,11 +69,6 @@ func modelMBps(e spec.Experiment, eff map[string]string, meanRequestBytes float6
 		m = math.Min(m, bw*1e6/8/(1<<20))
 	}
 	return m
-}
-
-func describeNetwork(e spec.Experiment) string {
-	n := e.Network
-	return fmt.Sprintf("rtt %gms, jitter %gms, bandwidth %gMbit/s", n.RTTMs, n.JitterMs, n.BandwidthMbit)
 }
 
 // hasFaults reports whether a scenario injects any fault, which turns the

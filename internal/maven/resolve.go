@@ -185,7 +185,7 @@ func runMaven(ctx context.Context, dir, key string, coords []coordinate) error {
 	case err = <-waitErr:
 	case <-ctx.Done():
 		_ = proc.Signal(pid, syscall.SIGKILL)
-		<-waitErr
+		<-waitErr //nolint:errcheck // killed on purpose: its exit status says nothing new
 		err = ctx.Err()
 	}
 	proc.Forget(pid)

@@ -197,12 +197,6 @@ func readFrame(r io.Reader) ([]byte, error) {
 	return f, nil
 }
 
-// isClosed reports whether err means the peer closed the connection.
-func isClosed(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		(err != nil && !isTimeout(err))
-}
-
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()

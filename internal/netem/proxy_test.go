@@ -2,6 +2,7 @@ package netem
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"strconv"
@@ -74,7 +75,7 @@ func TestDialError(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := dial(t, addr)
-	if _, err := c.Read(make([]byte, 1)); err != io.EOF && (err == nil || isTimeout(err)) {
+	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) && (err == nil || isTimeout(err)) {
 		t.Fatalf("read from proxy of a dead broker: %v, want the connection closed", err)
 	}
 	ev := s.Events()

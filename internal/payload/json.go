@@ -84,7 +84,8 @@ func (g *jsonGen) Next(seq int64, buf []byte) []byte {
 		buf = make([]byte, 0, g.size)
 	}
 	r := recordRNG(g.seed, seq)
-	b := append(buf[:0], jsonSeq...)
+	b := buf[:0]
+	b = append(b, jsonSeq...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, jsonID...)
 	b = appendHexBits(b, r.next(), idWidth)
