@@ -147,3 +147,25 @@ matrix:
 		t.Errorf("p50 latency %.1f ms at replication rtt 100 ms vs %.1f ms at 0: the delay did not reach replication", slow, fast)
 	}
 }
+
+// TestProxiedAndDirectInOneRun: on an external cluster, a scenario with
+// network.proxy=false connects straight to the brokers while its neighbour
+// goes through the proxies, so one interleaved run compares the two paths.
+func TestProxiedAndDirectInOneRun(t *testing.T) {
+	recs, err := runYAML(t, `
+name: paths
+workload: {records: 2000, record.size: 500, payload: random}
+client: franz-go
+matrix:
+  network.proxy: [true, false]
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		proxied := r.Scenario["network.proxy"] == "true"
+		if got := r.Network["produce_requests"] > 0; got != proxied {
+			t.Errorf("%s: proxies saw %v produce requests; want traffic through them: %v", r.ScenarioID, r.Network["produce_requests"], proxied)
+		}
+	}
+}

@@ -189,6 +189,11 @@ type target struct {
 	version string
 	// bootstrap is where clients connect: the brokers, or their proxies.
 	bootstrap []string
+	// direct, for an external cluster behind proxies, reaches the brokers
+	// themselves: its scenarios that need no proxy use it, so one run can
+	// compare proxied and direct paths. Embedded brokers advertise their
+	// proxies, so there every scenario of the group goes through them.
+	direct []string
 	// net holds the proxies in front of the brokers, if the group needs them.
 	net     *netem.Set
 	rewrite netem.RewriteFunc
@@ -228,7 +233,7 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*target, er
 		if tgt.net != nil {
 			// Clients bootstrap through the proxies, and the proxies rewrite
 			// broker addresses in metadata so clients stay behind them.
-			tgt.bootstrap = nil
+			tgt.direct, tgt.bootstrap = tgt.bootstrap, nil
 			for _, b := range c.Brokers() {
 				addr, err := tgt.net.Add(int32(b.ID), b.Advertised)
 				if err != nil {

@@ -51,8 +51,12 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		}()
 	}
 	timeout := time.Duration(e.Workload.TimeoutS * float64(time.Second))
+	bootstrap, proxied := tgt.bootstrap, tgt.net != nil
+	if proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
+		bootstrap, proxied = tgt.direct, false
+	}
 	t := driver.Trial{
-		Bootstrap:  tgt.bootstrap,
+		Bootstrap:  bootstrap,
 		Topic:      topic,
 		Props:      e.Producer,
 		Records:    e.Workload.Records,
@@ -73,7 +77,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if auditOn {
 		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
 	}
-	if tgt.net != nil {
+	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
 	}
@@ -88,7 +92,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if res != nil {
 		fillFromResult(&rec, res)
 	}
-	if tgt.net != nil {
+	if proxied {
 		r.fillNetwork(&rec, tgt, e, started)
 	}
 	if tgt.repl != nil {
@@ -100,7 +104,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	rec.Events = append(rec.Events, brokerEvents...)
 	if auditOn && res != nil {
-		if err := r.audit(ctx, &rec, tgt, topic, t.Tag, res); err != nil {
+		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
 			return fail(err)
 		}
 	}
@@ -248,7 +252,7 @@ func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment
 // audit reads the trial's topic back and records lost, duplicated,
 // reordered, phantom and foreign records. A partial read still records what
 // was verified, and fails the trial with the reason.
-func (r *runner) audit(ctx context.Context, rec *results.Record, tgt *target, topic, tag string, res *driver.Result) error {
+func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result) error {
 	var out audit.Outcome
 	if res.Acks != nil {
 		out = res.Acks
@@ -257,7 +261,7 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, tgt *target, to
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	err := audit.ReadBack(actx, tgt.bootstrap, topic, c)
+	err := audit.ReadBack(actx, bootstrap, topic, c)
 	res2 := c.Result()
 	a := res2.Record()
 	rec.Audit = &a
