@@ -93,18 +93,25 @@ var Metrics = []Metric{
 func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
 	var order []string
 	groups := map[string][]results.Record{}
+	seen := map[string]bool{}
 	for _, r := range recs {
+		// Order by first appearance, warm-ups included: the lab runs the
+		// warm-up round in matrix order and later rounds interleaved.
+		id := scenarioKey(r)
+		if !seen[id] {
+			seen[id] = true
+			order = append(order, id)
+		}
 		if r.Warmup {
 			continue
-		}
-		id := scenarioKey(r)
-		if _, ok := groups[id]; !ok {
-			order = append(order, id)
 		}
 		groups[id] = append(groups[id], r)
 	}
 	out := make([]ScenarioStats, 0, len(order))
 	for _, id := range order {
+		if len(groups[id]) == 0 {
+			continue // only warm-ups
+		}
 		s, err := summarizeScenario(id, groups[id])
 		if err != nil {
 			return nil, err

@@ -39,8 +39,8 @@ func TestByScenario(t *testing.T) {
 	onlyWarm := trial(t, "w", 0, 1)
 	onlyWarm.Warmup = true
 	recs := []results.Record{
-		warm,                         // left out: a warm-up
-		trial(t, "b", 0, 10),         // b appears first
+		warm,                         // left out of the figures, but a is seen first: it comes first
+		trial(t, "b", 0, 10),         // b
 		trial(t, "a", 1, 100, lo...), // a's counted trials
 		onlyWarm,                     // a scenario with only warm-ups: absent
 		trial(t, "a", 2, 200, hi...), //
@@ -51,10 +51,10 @@ func TestByScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].ID != "b" || got[1].ID != "a" {
-		t.Fatalf("scenarios = %+v, want b then a", got)
+	if len(got) != 2 || got[0].ID != "a" || got[1].ID != "b" {
+		t.Fatalf("scenarios = %+v, want a then b (order of first appearance, warm-ups included)", got)
 	}
-	b, a := got[0], got[1]
+	a, b := got[0], got[1]
 	// a: two counted trials, one failure, warm-up ignored.
 	if a.Trials != 2 || len(a.Failures) != 1 || a.Failures[0].Error != "timeout" {
 		t.Errorf("a trials = %d, failures %+v", a.Trials, a.Failures)
