@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // Secrets from client properties (a --producer.config with SASL or SSL
@@ -13,14 +15,8 @@ import (
 // writes during a perf run (lines, errors, the client's own messages) goes
 // through a redactor that replaces the secret values themselves.
 
-// isSecretKey reports whether a property's value is a secret:
-// sasl.jaas.config, anything with "password" or "secret" in its name, and
-// PEM private keys (ssl.keystore.key).
-func isSecretKey(key string) bool {
-	k := strings.ToLower(key)
-	return k == "sasl.jaas.config" || k == "ssl.keystore.key" ||
-		strings.Contains(k, "password") || strings.Contains(k, "secret")
-}
+// isSecretKey reports whether a property's value is a secret.
+func isSecretKey(key string) bool { return secret.IsKey(key) }
 
 // jaasSecret finds the quoted option values of a JAAS configuration that
 // are secrets (password="...", and similar).

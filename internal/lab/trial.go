@@ -11,6 +11,7 @@ import (
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -190,7 +191,7 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 		rec.RecordsPerBatch = float64(res.Acked) / float64(res.Batches)
 	}
 	rec.ProduceRequests = res.ProduceRequests
-	rec.EffectiveConfig = res.Effective
+	rec.EffectiveConfig = secret.Mask(res.Effective)
 	rec.ClientMetrics = res.Metrics
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // YAML writes the fully resolved experiment — every default filled in,
@@ -67,7 +69,11 @@ func configSlice(m map[string]string, prefix string) yaml.MapSlice {
 	sort.Strings(names)
 	out := yaml.MapSlice{}
 	for _, k := range names {
-		out = append(out, yaml.MapItem{Key: k, Value: typedValue(prefix+k, m[k])})
+		v := typedValue(prefix+k, m[k])
+		if secret.IsKey(k) {
+			v = secret.Hidden // the resolved experiment lands in the run directory
+		}
+		out = append(out, yaml.MapItem{Key: k, Value: v})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,21 @@ func TestYAMLRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestYAMLHidesSecrets: the resolved experiment is written into the run
+// directory, so secret producer properties never appear in it.
+func TestYAMLHidesSecrets(t *testing.T) {
+	e, err := Parse("x.yaml", []byte("name: x\nclient: java\nproducer: {sasl.jaas.config: 'x required password=\"hunter2\";', ssl.key.password: hunter3}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(y), "hunter") || !strings.Contains(string(y), "[hidden]") {
+		t.Errorf("YAML() shows a secret:\n%s", y)
 	}
 }

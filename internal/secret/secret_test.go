@@ -1,0 +1,35 @@
+package secret
+
+import "testing"
+
+func TestIsKey(t *testing.T) {
+	tests := []struct {
+		key  string
+		want bool
+	}{
+		{"sasl.jaas.config", true},                                  // carries the password inline
+		{"ssl.keystore.password", true},                             // a password by name
+		{"ssl.key.password", true},                                  // likewise
+		{"sasl.oauthbearer.client.credentials.client.secret", true}, // a secret by name
+		{"ssl.keystore.key", true},                                  // a PEM private key
+		{"SSL.TRUSTSTORE.PASSWORD", true},                           // case does not matter
+		{"linger.ms", false},                                        // an ordinary setting
+		{"ssl.keystore.location", false},                            // a path, not a secret
+	}
+	for _, tt := range tests {
+		if got := IsKey(tt.key); got != tt.want {
+			t.Errorf("IsKey(%q) = %v, want %v", tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	in := map[string]string{"acks": "all", "sasl.jaas.config": `x password="p"`}
+	out := Mask(in)
+	if out["acks"] != "all" || out["sasl.jaas.config"] != Hidden {
+		t.Errorf("Mask = %v", out)
+	}
+	if in["sasl.jaas.config"] == Hidden {
+		t.Error("Mask changed its input")
+	}
+}
