@@ -63,7 +63,12 @@ type Result struct {
 	Errors  map[string]int64 // failed records by error message
 	Elapsed time.Duration    // first send to last acknowledgement
 	// Latency holds send→ack latency in microseconds.
-	Latency           *hdrhistogram.Histogram
+	Latency *hdrhistogram.Histogram
+	// LatencyIntended, for rate-limited trials only, measures from each
+	// record's intended send time (start + seq/rate) to its
+	// acknowledgement, so a stalled producer cannot hide its backlog
+	// (coordinated omission). Nil when the trial is unthrottled.
+	LatencyIntended   *hdrhistogram.Histogram
 	UncompressedBytes int64
 	CompressedBytes   int64
 	Batches           int64

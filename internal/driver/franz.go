@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -74,6 +75,9 @@ type franzTally struct {
 	errs    map[string]int64
 	lastAck time.Time
 	acks    *AckLog
+	// intended measures from each record's intended send time (rate-limited
+	// trials only).
+	intended *hdrhistogram.Histogram
 }
 
 // Run implements Driver. Records are produced asynchronously; the clock runs
@@ -117,6 +121,9 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 
 	tally := &franzTally{hist: NewLatencyHistogram(), errs: map[string]int64{}}
+	if t.Rate > 0 {
+		tally.intended = NewLatencyHistogram()
+	}
 	if t.Tag != "" {
 		tally.acks = NewAckLog(t.Records)
 	}
@@ -125,13 +132,11 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	if t.Progress != nil {
 		meter = &progressMeter{}
 	}
-	promise := func(r *kgo.Record, err error) {
+	promise := func(kr *kgo.Record, err error) {
 		now := time.Now()
-		lat := now.Sub(r.Timestamp).Microseconds()
-		seq := r.Offset // overwritten by the broker; the sequence travels in Context below
-		if v, ok := r.Context.Value(seqKey{}).(int64); ok {
-			seq = v
-		}
+		r := fromKgo(kr)
+		lat := now.Sub(r.handoff).Microseconds()
+		seq := r.seq
 		tally.mu.Lock()
 		if err != nil {
 			tally.failed++
@@ -142,6 +147,9 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		} else {
 			tally.acked++
 			_ = tally.hist.RecordValue(max(lat, 1))
+			if tally.intended != nil {
+				_ = tally.intended.RecordValue(max(now.Sub(r.intended).Microseconds(), 1))
+			}
 			tally.lastAck = now
 			if tally.acks != nil {
 				tally.acks.Ack(seq)
@@ -179,8 +187,10 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		if ctx.Err() != nil {
 			break
 		}
+		var intended time.Time
 		if interval > 0 {
-			if d := time.Until(start.Add(time.Duration(seq) * interval)); d > 0 {
+			intended = start.Add(time.Duration(seq) * interval)
+			if d := time.Until(intended); d > 0 {
 				time.Sleep(d)
 			}
 		}
@@ -192,14 +202,18 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 			lastCommit = time.Now()
 		}
 		bp := pool.Get().(*[]byte)
-		r := &kgo.Record{Value: gen.Next(seq, (*bp)[:0])}
+		r := &franzRecord{seq: seq, intended: intended}
+		r.Value = gen.Next(seq, (*bp)[:0])
 		if t.Tag != "" {
 			hdr = audit.AppendHeader(hdr[:0], t.Tag, seq)
 			r.Headers = []kgo.RecordHeader{{Key: audit.HeaderKey, Value: append([]byte(nil), hdr...)}}
-			r.Context = context.WithValue(context.Background(), seqKey{}, seq)
 		}
-		r.Timestamp = time.Now()
-		cl.Produce(ctx, r, promise)
+		// The hand-off time is our own: kgo truncates Record.Timestamp to
+		// milliseconds (and drops its monotonic reading), which would add up
+		// to 1 ms to every latency.
+		r.handoff = time.Now()
+		r.Timestamp = r.handoff
+		cl.Produce(ctx, &r.Record, promise)
 		sent++
 		if meter != nil {
 			meter.sent.Add(1)
@@ -229,6 +243,7 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		Errors:            tally.errs,
 		Elapsed:           elapsed,
 		Latency:           tally.hist,
+		LatencyIntended:   tally.intended,
 		UncompressedBytes: hooks.uncompressed.Load(),
 		CompressedBytes:   hooks.compressed.Load(),
 		Batches:           hooks.batches.Load(),
@@ -250,7 +265,21 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	return res, nil
 }
 
-type seqKey struct{}
+// franzRecord is the record prodlab hands to kgo plus what the promise
+// needs: one allocation per record, no per-record context.
+type franzRecord struct {
+	kgo.Record // first field: a *kgo.Record of a franzRecord is its address
+	seq        int64
+	handoff    time.Time // monotonic hand-off time
+	intended   time.Time // rate-limited trials: when the record was due
+}
+
+// fromKgo recovers the franzRecord of a record prodlab produced. kgo hands
+// the promise the pointer it was given, &franzRecord.Record, which is the
+// franzRecord's own address since Record is its first field.
+func fromKgo(r *kgo.Record) *franzRecord {
+	return (*franzRecord)(unsafe.Pointer(r))
+}
 
 // commitTxn flushes and commits the open transaction and begins the next.
 func commitTxn(ctx context.Context, cl *kgo.Client) error {

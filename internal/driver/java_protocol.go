@@ -168,7 +168,14 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var intended *hdrhistogram.Histogram
+	if m.HistogramIntended != "" {
+		if intended, err = decodeJavaHistogram(m.HistogramIntended); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{
+		LatencyIntended:   intended,
 		Client:            m.Client,
 		Sent:              m.Sent,
 		Acked:             m.Acked,

@@ -181,6 +181,10 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 			rec.Histogram = enc
 		}
 	}
+	if res.LatencyIntended != nil && res.LatencyIntended.TotalCount() > 0 {
+		l := stats.LatencyMs(res.LatencyIntended)
+		rec.LatencyIntendedMs = &l
+	}
 	rec.UncompressedBytes = res.UncompressedBytes
 	rec.CompressedBytes = res.CompressedBytes
 	if res.CompressedBytes > 0 {

@@ -57,10 +57,13 @@ type Record struct {
 	RecordSize   int      `json:"record_size"`
 	Records      Records  `json:"records"`
 	// Errors counts failed records by error message.
-	Errors            map[string]int64   `json:"errors,omitempty"`
-	ElapsedS          float64            `json:"elapsed_s"`
-	Throughput        Throughput         `json:"throughput"`
-	LatencyMs         Latency            `json:"latency_ms"`
+	Errors     map[string]int64 `json:"errors,omitempty"`
+	ElapsedS   float64          `json:"elapsed_s"`
+	Throughput Throughput       `json:"throughput"`
+	LatencyMs  Latency          `json:"latency_ms"`
+	// LatencyIntendedMs, for rate-limited trials, runs from each record's
+	// intended send time to its acknowledgement (coordinated omission).
+	LatencyIntendedMs *Latency           `json:"latency_intended_ms,omitempty"`
 	DiskBytes         int64              `json:"disk_bytes"`
 	UncompressedBytes int64              `json:"uncompressed_bytes"`
 	CompressedBytes   int64              `json:"compressed_bytes"`
