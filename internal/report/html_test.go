@@ -12,6 +12,8 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+
+	"github.com/prodlab/prodlab/internal/golden"
 )
 
 // testEnv is a fixed environment, so the page is deterministic.
@@ -167,7 +169,7 @@ func TestHTML(t *testing.T) {
 			if tt.name == "batching" && !strings.Contains(page, "&lt;min.insync.replicas&gt; &amp; &#34;acks=all&#34;") {
 				t.Error("failed trial's error missing or not escaped")
 			}
-			golden(t, "html-"+tt.name+".golden", b.Bytes())
+			golden.Check(t, "html-"+tt.name+".golden", b.Bytes())
 		})
 	}
 }

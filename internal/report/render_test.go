@@ -9,6 +9,8 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+
+	"github.com/prodlab/prodlab/internal/golden"
 )
 
 // spreads scale the five trials of a fixture scenario: a few percent of
@@ -92,7 +94,7 @@ func TestRender(t *testing.T) {
 			if err := Render(&b, tt.format, recs); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "render-"+tt.name+".golden", b.Bytes())
+			golden.Check(t, "render-"+tt.name+".golden", b.Bytes())
 		})
 	}
 }

@@ -2,33 +2,12 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+
+	"github.com/prodlab/prodlab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // rec returns a successful trial of the batching matrix with figures
 // scaled by k, so trials of one scenario differ predictably.
@@ -121,7 +100,7 @@ func TestTable(t *testing.T) {
 			if err := Table(&b, tt.recs); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.golden, b.Bytes())
+			golden.Check(t, tt.golden, b.Bytes())
 		})
 	}
 }
@@ -136,7 +115,7 @@ func TestPerfTestLine(t *testing.T) {
 	PerfTestLine(&b, fast)
 	// A failed trial: nothing acknowledged.
 	PerfTestLine(&b, failed(0, "none", 0, "boom"))
-	golden(t, "perftest.golden", b.Bytes())
+	golden.Check(t, "perftest.golden", b.Bytes())
 }
 
 func TestFormatters(t *testing.T) {

@@ -1,17 +1,15 @@
 package results
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+	"github.com/prodlab/prodlab/internal/golden"
+)
 
 // sample is a fully populated record, so that the golden file pins every
 // field name of the schema-1 contract.
@@ -100,24 +98,7 @@ func TestGoldenLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "record.golden.jsonl", got)
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, "record.golden.jsonl", got)
 }
 
 func TestRoundTrip(t *testing.T) {

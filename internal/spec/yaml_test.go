@@ -1,16 +1,11 @@
 package spec
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// update rewrites golden files: go test ./internal/spec/ -update
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+	"github.com/prodlab/prodlab/internal/golden"
+)
 
 // TestYAMLGolden pins the resolved form of a small experiment.
 func TestYAMLGolden(t *testing.T) {
@@ -22,19 +17,7 @@ func TestYAMLGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "small.golden.yaml")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("YAML() differs from %s:\n%s", golden, got)
-	}
+	golden.Check(t, "small.golden.yaml", got)
 }
 
 // TestYAMLRoundTrip checks that the resolved YAML parses back to the same
