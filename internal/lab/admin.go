@@ -25,8 +25,15 @@ func newAdmin(bootstrap []string) (*admin, error) {
 
 func (a *admin) close() { a.cl.Close() }
 
-// createTopic creates a fresh topic and waits until every partition has a
-// leader, so the trial's clock does not include topic creation.
+// createTopic creates a fresh topic and waits until every partition's
+// leader serves it, so the trial's clock does not include topic creation.
+//
+// Metadata naming a leader is not enough: the leader creates its log a
+// moment later, and an idempotent Java producer that writes in that moment
+// can see its first batch rejected while later ones land, then retry it
+// into OutOfOrderSequenceException until delivery.timeout.ms (seen with
+// kafka-clients 4.3.0 on fresh topics). Listing end offsets succeeds only
+// once every leader has the partition.
 func (a *admin) createTopic(ctx context.Context, topic string, partitions, rf int, configs map[string]string) error {
 	cfg := make(map[string]*string, len(configs))
 	for k, v := range configs {
@@ -44,11 +51,13 @@ func (a *admin) createTopic(ctx context.Context, topic string, partitions, rf in
 		md, err := a.adm.Metadata(ctx, topic)
 		if err == nil {
 			if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) == partitions && allLed(td) {
-				return nil
+				if offs, err := a.adm.ListEndOffsets(ctx, topic); err == nil && offs.Error() == nil && len(offs[topic]) == partitions {
+					return nil
+				}
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("topic %s: partitions have no leader after 30s", topic)
+			return fmt.Errorf("topic %s: partitions not served by their leaders after 30s", topic)
 		}
 		select {
 		case <-ctx.Done():
