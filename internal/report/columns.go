@@ -7,8 +7,9 @@ import (
 )
 
 // optionalColumns are table columns shown only when some scenario has the
-// data: the pipe model and in-flight figures when netem proxies ran, and
-// the delivery audit when it ran.
+// data: the pipe model and in-flight figures when netem proxies ran (means
+// ± error like the other figures), and the delivery audit when it ran
+// (totals over the counted trials: one lost record in any trial matters).
 type optionalColumns struct {
 	network bool
 	model   bool

@@ -25,30 +25,33 @@ func Markdown(w io.Writer, recs []results.Record) error {
 	if err != nil {
 		return fmt.Errorf("markdown: %w", err)
 	}
+	extra := extraColumns(scs)
 	var b strings.Builder
-	mdRow(&b, markdownHeader)
-	mdRow(&b, markdownAlign)
+	last := len(markdownHeader) - 1
+	header := append(append(append([]string(nil), markdownHeader[:last]...), extra.header()...), markdownHeader[last])
+	align := append([]string(nil), markdownAlign[:last]...)
+	for range extra.header() {
+		align = append(align, "--:")
+	}
+	mdRow(&b, header)
+	mdRow(&b, append(align, markdownAlign[last]))
 	var notes []string
 	for i := range scs {
 		s := &scs[i]
 		label := statsLabel(s)
-		status := "ok"
-		if len(s.Failures) > 0 {
-			first := len(notes) + 1
-			notes = append(notes, footnotes(label, s.Failures)...)
-			status = fmt.Sprintf("%d of %d FAILED: %s %s", len(s.Failures), len(s.Failures)+s.Trials,
-				shortError(s.Failures[0].Error), footnoteRefs(first, len(notes)))
-		}
+		var status string
+		status, notes = statusCell(s, label, notes)
 		mb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 		cells := []string{"`" + label + "`", strconv.Itoa(s.Trials + len(s.Failures)),
 			withErr(s.Throughput, thousands), withErr(s.MBps, mb),
 			latencyCell(s.Latency.P50, s.P50), latencyCell(s.Latency.P99, s.P99), latencyCell(s.Latency.P999, s.P999),
-			withErr(s.DiskBytes, iecBytes), withErr(s.Ratio, ratio), status}
+			withErr(s.DiskBytes, iecBytes), withErr(s.Ratio, ratio)}
 		if s.Trials == 0 {
-			for j := 2; j < len(cells)-1; j++ {
+			for j := 2; j < len(cells); j++ {
 				cells[j] = none
 			}
 		}
+		cells = append(append(cells, extra.cells(s)...), status)
 		mdRow(&b, cells)
 	}
 	if len(notes) > 0 {

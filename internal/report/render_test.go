@@ -80,6 +80,10 @@ func TestRender(t *testing.T) {
 		{"table-single", FormatTable, single},
 		{"csv-single", FormatCSV, single},
 		{"json-single", FormatJSON, single},
+		// Proxies and the audit ran: IN-FLIGHT, RTT, MODEL and the audit
+		// columns appear; a scenario without them shows "-".
+		{"table-audit-network", FormatTable, auditNetwork()},
+		{"markdown-audit-network", FormatMarkdown, auditNetwork()},
 		// No records at all: headers only, an empty JSON array.
 		{"csv-empty", FormatCSV, []results.Record{}},
 		{"json-empty", FormatJSON, []results.Record{}},
@@ -120,4 +124,17 @@ func TestRenderBadHistogram(t *testing.T) {
 			t.Errorf("%s: error = %v, want a decode error", f, err)
 		}
 	}
+}
+
+// auditNetwork is two trials of a scenario that ran through the proxies
+// with an audit that found duplicates, and one plain scenario.
+func auditNetwork() []results.Record {
+	var recs []results.Record
+	for i, dup := range []int64{8100, 7920} {
+		r := rec(5, "none", i, 1)
+		r.Network = map[string]float64{"max_in_flight": 5, "rtt_p50_ms": 150.4 + float64(i), "model_mb_per_s": 8.3}
+		r.Audit = &results.Audit{Acked: 100000, Duplicates: dup, Reordered: 3870}
+		recs = append(recs, r)
+	}
+	return append(recs, rec(0, "none", 0, 1))
 }

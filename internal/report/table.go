@@ -49,18 +49,8 @@ func Table(w io.Writer, recs []results.Record) error {
 	for i := range scs {
 		s := &scs[i]
 		label := statsLabel(s)
-		status := "ok"
-		if len(s.Failures) > 0 {
-			first := len(notes) + 1
-			notes = append(notes, footnotes(label, s.Failures)...)
-			refs := footnoteRefs(first, len(notes))
-			if s.Trials == 0 {
-				status = "FAILED: " + shortError(s.Failures[0].Error) + " " + refs
-			} else {
-				status = fmt.Sprintf("%d of %d trials FAILED: %s %s",
-					len(s.Failures), len(s.Failures)+s.Trials, shortError(s.Failures[0].Error), refs)
-			}
-		}
+		var status string
+		status, notes = statusCell(s, label, notes)
 		cells := append(tableCells(s, label), extra.cells(s)...)
 		fmt.Fprintln(tw, strings.Join(append(cells, status), "\t"))
 	}
@@ -168,4 +158,20 @@ func footnotes(label string, fails []stats.Failure) []string {
 		notes[i] = fmt.Sprintf("%s, %s: %s", label, which, strings.ReplaceAll(msg, "\n", "\n    "))
 	}
 	return notes
+}
+
+// statusCell is a scenario's STATUS: "ok", or its failures with footnote
+// markers; it appends the footnotes' texts to notes.
+func statusCell(s *stats.ScenarioStats, label string, notes []string) (string, []string) {
+	if len(s.Failures) == 0 {
+		return "ok", notes
+	}
+	first := len(notes) + 1
+	notes = append(notes, footnotes(label, s.Failures)...)
+	refs := footnoteRefs(first, len(notes))
+	if s.Trials == 0 {
+		return "FAILED: " + shortError(s.Failures[0].Error) + " " + refs, notes
+	}
+	return fmt.Sprintf("%d of %d trials FAILED: %s %s",
+		len(s.Failures), len(s.Failures)+s.Trials, shortError(s.Failures[0].Error), refs), notes
 }
