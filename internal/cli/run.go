@@ -76,6 +76,9 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 			return usage(err)
 		}
 	}
+	if err := checkWorkerJar(scs, workerJar()); err != nil {
+		return err
+	}
 	dir := f.out
 	if dir == "" {
 		dir, err = results.NewRunDir("results", exp.Name, time.Now())
@@ -142,4 +145,19 @@ func workerJar() string {
 		}
 	}
 	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
+}
+
+// checkWorkerJar fails before anything starts when a scenario needs the
+// Java client and the worker jar is missing.
+func checkWorkerJar(scs []spec.Scenario, jar string) error {
+	for _, sc := range scs {
+		if !spec.IsJava(sc.Exp.Client) {
+			continue
+		}
+		if _, err := os.Stat(jar); err != nil {
+			return fmt.Errorf("client %s needs the Java worker, which is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", sc.Exp.Client, jar)
+		}
+		return nil
+	}
+	return nil
 }

@@ -70,3 +70,17 @@ func TestExperimentsList(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWithoutWorkerJar: a Java scenario without the worker jar fails
+// before anything starts, saying how to build it.
+func TestRunWithoutWorkerJar(t *testing.T) {
+	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "missing.jar"))
+	var out, errOut bytes.Buffer
+	code := run([]string{"run", "replication", "--out", t.TempDir()}, &out, &errOut)
+	if code != ExitFailure || !strings.Contains(errOut.String(), "make build") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	if strings.Contains(errOut.String(), "starting") {
+		t.Errorf("something started:\n%s", errOut.String())
+	}
+}

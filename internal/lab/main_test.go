@@ -5,13 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // shared is one embedded broker used by every integration test of this
@@ -51,23 +50,5 @@ func needCluster(t *testing.T) *cluster.Cluster {
 	return shared
 }
 
-// workerJarForTest returns the Java worker jar: $PRODLAB_WORKER_JAR (set by
-// make test), else the module's build output, built with Maven if missing.
-func workerJarForTest(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
-		return p
-	}
-	pom, err := filepath.Abs(filepath.Join("..", "..", "java", "worker", "pom.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jar := filepath.Join(filepath.Dir(pom), "target", "prodlab-worker.jar")
-	if _, err := os.Stat(jar); err != nil {
-		out, err := exec.Command("mvn", "-B", "-q", "-DskipTests", "-f", pom, "package").CombinedOutput()
-		if err != nil {
-			t.Fatalf("build the Java worker: %v\n%s", err, out)
-		}
-	}
-	return jar
-}
+// workerJarForTest returns the Java worker jar (see package testjar).
+func workerJarForTest(t *testing.T) string { return testjar.WorkerJar(t) }
