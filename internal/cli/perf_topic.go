@@ -10,6 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // topicReadyTimeout bounds the wait for a created topic's leaders.
@@ -17,7 +19,8 @@ const topicReadyTimeout = 30 * time.Second
 
 // ensureTopic creates topic with the given partitions (replication factor:
 // the broker's default) unless it exists, and waits until every partition
-// has a leader, so the clock does not include topic creation. A cluster
+// is served by its leader (cluster.WaitTopicServed), so the clock does not
+// include topic creation. A cluster
 // that needs credentials prodlab's admin client does not have (SASL, TLS)
 // gets a warning instead: the producer may still create or find the topic.
 func ensureTopic(ctx context.Context, bootstrap []string, topic string, partitions int, logw io.Writer) error {
@@ -42,27 +45,5 @@ func ensureTopic(ctx context.Context, bootstrap []string, topic string, partitio
 	default:
 		fmt.Fprintf(logw, "prodlab perf: created topic %s with %d partition(s)\n", topic, partitions)
 	}
-	for {
-		md, err := adm.Metadata(ctx, topic)
-		if err == nil {
-			if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) > 0 && allLeaders(td) {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("topic %s: partitions have no leader after %s", topic, topicReadyTimeout)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// allLeaders reports whether every partition of a topic has a leader.
-func allLeaders(td kadm.TopicDetail) bool {
-	for _, p := range td.Partitions {
-		if p.Err != nil || p.Leader < 0 {
-			return false
-		}
-	}
-	return true
+	return cluster.WaitTopicServed(ctx, adm, topic, 0)
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // admin wraps the few cluster operations the lab needs around each trial.
@@ -26,14 +28,8 @@ func newAdmin(bootstrap []string) (*admin, error) {
 func (a *admin) close() { a.cl.Close() }
 
 // createTopic creates a fresh topic and waits until every partition's
-// leader serves it, so the trial's clock does not include topic creation.
-//
-// Metadata naming a leader is not enough: the leader creates its log a
-// moment later, and an idempotent Java producer that writes in that moment
-// can see its first batch rejected while later ones land, then retry it
-// into OutOfOrderSequenceException until delivery.timeout.ms (seen with
-// kafka-clients 4.3.0 on fresh topics). Listing end offsets succeeds only
-// once every leader has the partition.
+// leader serves it (cluster.WaitTopicServed), so the trial's clock does not
+// include topic creation.
 func (a *admin) createTopic(ctx context.Context, topic string, partitions, rf int, configs map[string]string) error {
 	cfg := make(map[string]*string, len(configs))
 	for k, v := range configs {
@@ -46,34 +42,9 @@ func (a *admin) createTopic(ctx context.Context, topic string, partitions, rf in
 	if err != nil {
 		return fmt.Errorf("create topic %s: %w", topic, err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		md, err := a.adm.Metadata(ctx, topic)
-		if err == nil {
-			if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) == partitions && allLed(td) {
-				if offs, err := a.adm.ListEndOffsets(ctx, topic); err == nil && offs.Error() == nil && len(offs[topic]) == partitions {
-					return nil
-				}
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("topic %s: partitions not served by their leaders after 30s", topic)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-func allLed(td kadm.TopicDetail) bool {
-	for _, p := range td.Partitions {
-		if p.Err != nil || p.Leader < 0 {
-			return false
-		}
-	}
-	return true
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return cluster.WaitTopicServed(wctx, a.adm, topic, partitions)
 }
 
 // deleteTopic removes a trial's topic so disks do not fill up across a run.
@@ -90,8 +61,12 @@ func (a *admin) deleteTopic(ctx context.Context, topic string) error {
 
 // diskBytes sums the on-disk size of a topic counting one replica per
 // partition (the largest, which is the most complete).
-func (a *admin) diskBytes(ctx context.Context, topic string) (int64, error) {
-	all, err := a.adm.DescribeAllLogDirs(ctx, nil) // nil: every topic; filtered below
+func (a *admin) diskBytes(ctx context.Context, topic string, partitions int) (int64, error) {
+	var set kadm.TopicsSet
+	for p := range partitions {
+		set.Add(topic, int32(p))
+	}
+	all, err := a.adm.DescribeAllLogDirs(ctx, set)
 	if err != nil {
 		return 0, fmt.Errorf("describe log dirs for %s: %w", topic, err)
 	}

@@ -112,7 +112,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if runErr != nil {
 		return fail(runErr)
 	}
-	if disk, err := adm.diskBytes(ctx, topic); err != nil {
+	if disk, err := adm.diskBytes(ctx, topic, e.Topic.Partitions); err != nil {
 		r.logf("%v", err)
 	} else {
 		rec.DiskBytes = disk
