@@ -127,7 +127,10 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	if t.Tag != "" {
 		tally.acks = NewAckLog(t.Records)
 	}
-	pool := sync.Pool{New: func() any { b := make([]byte, 0, t.RecordSize); return &b }}
+	// Records, with their value and header buffers, are recycled once their
+	// promise has run: kgo is done with a record then, and the produce loop
+	// allocates nothing per record in steady state.
+	pool := sync.Pool{New: func() any { return &franzRecord{} }}
 	var meter *progressMeter // nil unless the caller wants progress reports
 	if t.Progress != nil {
 		meter = &progressMeter{}
@@ -163,8 +166,8 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 				meter.ack(max(lat, 1))
 			}
 		}
-		v := r.Value[:0]
-		pool.Put(&v)
+		r.reset()
+		pool.Put(r)
 	}
 
 	var (
@@ -182,7 +185,6 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 		stopProgress = meter.report(t.Progress, start, progressInterval)
 	}
 	defer stopProgress() // on early returns; idempotent
-	var hdr []byte
 	for seq := int64(0); seq < t.Records; seq++ {
 		if ctx.Err() != nil {
 			break
@@ -201,12 +203,12 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 			commits++
 			lastCommit = time.Now()
 		}
-		bp := pool.Get().(*[]byte)
-		r := &franzRecord{seq: seq, intended: intended}
-		r.Value = gen.Next(seq, (*bp)[:0])
+		r := pool.Get().(*franzRecord)
+		r.seq, r.intended = seq, intended
+		r.Value = gen.Next(seq, r.Value[:0])
 		if t.Tag != "" {
-			hdr = audit.AppendHeader(hdr[:0], t.Tag, seq)
-			r.Headers = []kgo.RecordHeader{{Key: audit.HeaderKey, Value: append([]byte(nil), hdr...)}}
+			r.hdr = audit.AppendHeader(r.hdr[:0], t.Tag, seq)
+			r.Headers = append(r.Headers[:0], kgo.RecordHeader{Key: audit.HeaderKey, Value: r.hdr})
 		}
 		// The hand-off time is our own: kgo truncates Record.Timestamp to
 		// milliseconds (and drops its monotonic reading), which would add up
@@ -272,6 +274,14 @@ type franzRecord struct {
 	seq        int64
 	handoff    time.Time // monotonic hand-off time
 	intended   time.Time // rate-limited trials: when the record was due
+	hdr        []byte    // the audit header's value, reused
+}
+
+// reset clears a finished record for reuse, keeping its buffers.
+func (r *franzRecord) reset() {
+	value, headers, hdr := r.Value[:0], r.Headers[:0], r.hdr[:0]
+	*r = franzRecord{hdr: hdr}
+	r.Value, r.Headers = value, headers
 }
 
 // fromKgo recovers the franzRecord of a record prodlab produced. kgo hands

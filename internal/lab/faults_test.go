@@ -156,8 +156,9 @@ matrix:
 func TestProxiedAndDirectInOneRun(t *testing.T) {
 	recs, err := runYAML(t, `
 name: paths
-workload: {records: 2000, record.size: 500, payload: random}
+workload: {records: 20000, record.size: 500, payload: random}
 client: franz-go
+audit: true
 matrix:
   network.proxy: [true, false]
 `, true)
@@ -165,6 +166,9 @@ matrix:
 		t.Fatal(err)
 	}
 	for _, r := range recs {
+		// franz-go recycles records and their header buffers: the audit
+		// proves every record kept its own header.
+		checkAudit(t, r, 20000)
 		proxied := r.Scenario["network.proxy"] == "true"
 		if got := r.Network["produce_requests"] > 0; got != proxied {
 			t.Errorf("%s: proxies saw %v produce requests; want traffic through them: %v", r.ScenarioID, r.Network["produce_requests"], proxied)
