@@ -107,7 +107,7 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 	if err := ensureTopic(ctx, bootstrap, p.topic, p.partitions, logw); err != nil {
 		return err
 	}
-	d, err := newPerfDriver(ctx, p.client, kafka)
+	d, err := driver.New(ctx, p.client, cluster.ReleaseOrDefault(kafka), workerJar(), "")
 	if err != nil {
 		return err
 	}
@@ -196,27 +196,6 @@ func perfCluster(ctx context.Context, p *perfPlan, logw io.Writer) (bootstrap []
 		}
 		_ = os.RemoveAll(dir)
 	}, nil
-}
-
-// newPerfDriver starts the client: franz-go, or a Java worker with
-// kafka-clients of java@VERSION, else of the broker's release (the default
-// release when unknown).
-func newPerfDriver(ctx context.Context, client, kafka string) (driver.Driver, error) {
-	if client == "franz-go" {
-		return driver.NewFranz(), nil
-	}
-	v, ok := strings.CutPrefix(client, "java@")
-	if !ok {
-		v = cluster.DefaultKafka
-		if kafka != "" && cluster.IsRelease(kafka) {
-			v = kafka
-		}
-	}
-	j, err := driver.NewJava(ctx, v, workerJar(), "")
-	if err != nil {
-		return nil, fmt.Errorf("start the Java client: %w", err)
-	}
-	return j, nil
 }
 
 // topErrorList summarises failed records by message, most frequent first

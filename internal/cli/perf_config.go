@@ -14,7 +14,6 @@ import (
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/payload"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // perfFlags are the flags of `prodlab perf`: kafka-producer-perf-test's own
@@ -125,7 +124,7 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if f.timeout <= 0 {
 		bad("--timeout must be positive, got %s", f.timeout)
 	}
-	if f.client != "franz-go" && !spec.IsJava(f.client) || f.client == "java@" {
+	if f.client != "franz-go" && !driver.IsJava(f.client) || f.client == "java@" {
 		bad("--client must be java, java@VERSION or franz-go, got %q", f.client)
 	}
 	if len(extra) > 0 && !changed("producer-props") {
@@ -206,7 +205,7 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	p.props = props
 	p.redact = newRedactor(props)
 
-	if err := checkPerfClient(p.client, props); err != nil {
+	if err := driver.Check(p.client, props); err != nil {
 		return nil, usage(p.redact.err(err))
 	}
 	if hasFile {
@@ -220,15 +219,6 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 		p.cleanup = func() { _ = os.RemoveAll(filepath.Dir(path)) }
 	}
 	return p, nil
-}
-
-// checkPerfClient rejects properties the chosen client cannot honour before
-// anything starts (a franz-go property it has no option for, say).
-func checkPerfClient(client string, props map[string]string) error {
-	if client == "franz-go" {
-		return driver.NewFranz().Check(props)
-	}
-	return driver.CheckJava(client, props)
 }
 
 // randomID is a random hex string for generated transactional ids.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/lab"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
@@ -151,7 +152,7 @@ func workerJar() string {
 // Java client and the worker jar is missing.
 func checkWorkerJar(scs []spec.Scenario, jar string) error {
 	for _, sc := range scs {
-		if !spec.IsJava(sc.Exp.Client) {
+		if !driver.IsJava(sc.Exp.Client) {
 			continue
 		}
 		if _, err := os.Stat(jar); err != nil {

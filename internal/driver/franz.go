@@ -28,10 +28,20 @@ func (*Franz) Name() string { return "franz-go" }
 // Close implements Driver; franz-go holds nothing between trials.
 func (*Franz) Close() error { return nil }
 
-// Check implements Driver: every property must map onto a kgo option.
+// Check implements Driver: every property must map onto a kgo option, and
+// kgo must accept the options together (it validates them when a client is
+// built, which connects to nothing).
 func (*Franz) Check(props map[string]string) error {
-	_, err := mapFranzProps(props)
-	return err
+	s, err := mapFranzProps(props)
+	if err != nil {
+		return err
+	}
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers("127.0.0.1:9092")}, s.opts...)...)
+	if err != nil {
+		return fmt.Errorf("franz-go rejects these producer properties: %w", err)
+	}
+	cl.Close()
+	return nil
 }
 
 // FranzVersion is the franz-go module version linked into this binary.

@@ -54,7 +54,16 @@ var franzProps = map[string]franzProp{
 	"linger.ms":           durationProp(kgo.ProducerLinger),
 	"delivery.timeout.ms": durationProp(kgo.RecordDeliveryTimeout),
 	"request.timeout.ms":  durationProp(kgo.ProduceRequestTimeout),
-	"metadata.max.age.ms": durationProp(kgo.MetadataMaxAge),
+	// kgo also has a minimum age between refreshes (default 5 s) and rejects
+	// a maximum below it; Java has no minimum, so lower it along.
+	"metadata.max.age.ms": func(v string, s *franzSettings) error {
+		d, err := parseMs(v)
+		if err != nil {
+			return err
+		}
+		s.opts = append(s.opts, kgo.MetadataMaxAge(d), kgo.MetadataMinAge(min(d, 5*time.Second)))
+		return nil
+	},
 	"retry.backoff.ms": func(v string, s *franzSettings) error {
 		d, err := parseMs(v)
 		if err != nil {

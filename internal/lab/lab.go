@@ -57,7 +57,7 @@ func Plan(exp *spec.Experiment) ([]spec.Scenario, error) {
 	}
 	var errs []string
 	for _, sc := range scs {
-		if err := checkClient(sc.Exp.Client, sc.Exp.Producer); err != nil {
+		if err := driver.Check(sc.Exp.Client, sc.Exp.Producer); err != nil {
 			errs = append(errs, fmt.Sprintf("scenario %s: %v", label(sc), err))
 		}
 	}

@@ -267,12 +267,12 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []str
 	defer cancel()
 	t0 := time.Now()
 	err := audit.ReadBack(actx, bootstrap, topic, c)
-	res2 := c.Result()
-	a := res2.Record()
+	found := c.Result()
+	a := found.Record()
 	rec.Audit = &a
 	rec.AuditS = time.Since(t0).Seconds()
 	r.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
-		topic, res2.Read, rec.AuditS, float64(res2.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
+		topic, found.Read, rec.AuditS, float64(found.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
