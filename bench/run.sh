@@ -184,6 +184,21 @@ BOOT="$BOOT" ./bench/audit.sh
 
 # --- report ------------------------------------------------------------------
 
+# comparison_section N TITLE NAME MEDIAN A_DESC B_DESC: one paired
+# comparison's part of RESULTS.md: both commands of pair 1, every pair, the median.
+comparison_section() {
+  local n=$1 title=$2 name=$3 median=$4 a=$5 b=$6
+  echo "## $n. $title"
+  echo
+  echo "A ($a), pair 1:"
+  echo; echo '```'; cmd_line "$LOGS/$name-1-a.log"; echo '```'; echo
+  echo "B ($b), pair 1:"
+  echo; echo '```'; cmd_line "$LOGS/$name-1-b.log"; echo '```'; echo
+  cat "$OUT/$name.md"
+  echo
+  echo "Median ratio: **$median**."
+  echo
+}
 cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
 {
   echo "# prodlab benchmarks"
@@ -204,26 +219,10 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_MEDIAN | ≥ $TARGET_RATIO | $(verdict "$FRANZ_MEDIAN" "$TARGET_RATIO") |"
   echo "| prodlab perf --client franz-go peak RSS, $RSS_RECORDS records | $RSS_MB MB | ≤ $TARGET_RSS_MB MB | $RSS_VERDICT |"
   echo
-  echo "## 1. Java driver vs kafka-producer-perf-test"
-  echo
-  echo "A (prodlab_java), pair 1:"
-  echo; echo '```'; cmd_line "$LOGS/java-1-a.log"; echo '```'; echo
-  echo "B (perftest), pair 1 (\`kafka-tools $KAFKA\` and its dependencies, resolved by \`bench/benchtool classpath\` into prodlab's Maven cache):"
-  echo; echo '```'; cmd_line "$LOGS/java-1-b.log"; echo '```'; echo
-  cat "$OUT/java.md"
-  echo
-  echo "Median ratio: **$JAVA_MEDIAN**."
-  echo
-  echo "## 2. franz-go driver vs a bare kgo produce loop"
-  echo
-  echo "A (prodlab_franz), pair 1:"
-  echo; echo '```'; cmd_line "$LOGS/franz-1-a.log"; echo '```'; echo
-  echo "B (kgoloop, bench/kgoloop/main.go), pair 1:"
-  echo; echo '```'; cmd_line "$LOGS/franz-1-b.log"; echo '```'; echo
-  cat "$OUT/franz.md"
-  echo
-  echo "Median ratio: **$FRANZ_MEDIAN**."
-  echo
+  comparison_section 1 "Java driver vs kafka-producer-perf-test" java "$JAVA_MEDIAN" \
+    "prodlab_java" "perftest (\`kafka-tools $KAFKA\` and its dependencies, resolved by \`bench/benchtool classpath\` into prodlab's Maven cache)"
+  comparison_section 2 "franz-go driver vs a bare kgo produce loop" franz "$FRANZ_MEDIAN" \
+    "prodlab_franz" "kgoloop, bench/kgoloop/main.go"
   echo "## 3. Peak RSS, franz-go"
   echo
   echo '```'; cmd_line "$RSS_LOG"; echo '```'
