@@ -65,6 +65,7 @@ type queue struct {
 	bytes    int
 	limit    int
 	closed   bool
+	busy     bool // the writer holds a popped chunk it has not finished
 }
 
 func newQueue(limit int) *queue {
@@ -91,10 +92,12 @@ func (q *queue) push(c chunk) bool {
 }
 
 // pop removes the oldest chunk, waiting for one; it reports false once the
-// queue is closed.
+// queue is closed. Calling pop again tells the queue the writer has finished
+// with the previous chunk (see idle).
 func (q *queue) pop() (chunk, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.busy = false
 	for q.head == len(q.items) && !q.closed {
 		q.notEmpty.Wait()
 	}
@@ -111,8 +114,18 @@ func (q *queue) pop() (chunk, bool) {
 		q.items, q.head = q.items[:n], 0
 	}
 	q.bytes -= len(c.data)
+	q.busy = true
 	q.notFull.Signal()
 	return c, true
+}
+
+// idle reports whether nothing is queued and the writer is not delivering a
+// chunk, i.e. whether the queue's only pusher may write to the destination
+// itself without overtaking earlier bytes.
+func (q *queue) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.head == len(q.items) && !q.busy && !q.closed
 }
 
 func (q *queue) close() {

@@ -49,6 +49,7 @@ type requestScanner struct {
 	n         int   // bytes of prefix filled for the current frame
 	size      int   // current frame length after the size prefix, once n >= 4
 	remaining int   // bytes of the current frame body not yet seen
+	last      int   // size of the last complete frame
 	err       error // sticky: framing lost
 }
 
@@ -77,13 +78,36 @@ func (s *requestScanner) feed(p []byte, done func(requestInfo)) error {
 		s.remaining -= k
 		p = p[k:]
 		if s.remaining == 0 {
-			info := parseRequestHeader(s.prefix[4:s.n])
-			info.Bytes = s.size + 4
-			s.n = 0
-			done(info)
+			s.finish(done)
 		}
 	}
 	return s.err
+}
+
+// finish reports the frame just completed and waits for the next one.
+func (s *requestScanner) finish(done func(requestInfo)) {
+	info := parseRequestHeader(s.prefix[4:s.n])
+	info.Bytes = s.size + 4
+	s.n, s.last = 0, s.size
+	done(info)
+}
+
+// skippable is how many bytes of the current frame may pass without being
+// fed: the rest of its body once the kept prefix is complete, else 0.
+func (s *requestScanner) skippable() int {
+	if s.err != nil || s.n < len(s.prefix) {
+		return 0
+	}
+	return s.remaining
+}
+
+// skip accounts for n bytes (at most skippable) that passed without being
+// fed, reporting the frame if they complete it.
+func (s *requestScanner) skip(n int, done func(requestInfo)) {
+	s.remaining -= n
+	if s.remaining == 0 {
+		s.finish(done)
+	}
 }
 
 // parseRequestHeader reads api key, version and correlation id from a

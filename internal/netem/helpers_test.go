@@ -103,8 +103,12 @@ func dial(t testing.TB, addr string) net.Conn {
 // delay with the frame built by respond, or not at all if respond returns
 // nil. Requests are counted.
 type fakeBroker struct {
-	delay    time.Duration
-	respond  func(key, version int16, corr int32, req []byte) []byte
+	delay   time.Duration
+	respond func(key, version int16, corr int32, req []byte) []byte
+	// check, if set, inspects each request (without its size prefix) as it
+	// arrives, in order; the first error it returns is kept in checkErr.
+	check    func(req []byte) error
+	checkErr atomic.Pointer[error]
 	requests atomic.Int64
 	produce  atomic.Int64
 }
@@ -141,6 +145,11 @@ func (fb *fakeBroker) serve(c net.Conn) {
 			return
 		}
 		fb.requests.Add(1)
+		if fb.check != nil {
+			if err := fb.check(req); err != nil {
+				fb.checkErr.CompareAndSwap(nil, &err)
+			}
+		}
 		key := int16(binary.BigEndian.Uint16(req))
 		if key == apiProduce {
 			fb.produce.Add(1)

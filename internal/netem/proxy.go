@@ -41,7 +41,9 @@ type Proxy struct {
 	target atomic.Pointer[string]
 	stats  *collector
 	events eventLog
-	fault  faultState
+	// spliced counts bytes moved by splice on the direct path (for tests).
+	spliced atomic.Int64
+	fault   faultState
 
 	ctx       context.Context // cancelled by Close: aborts dials in progress
 	cancel    context.CancelFunc
@@ -186,6 +188,8 @@ func (p *Proxy) handle(client net.Conn) {
 		down:    newQueue(maxQueuedBytes),
 		done:    make(chan struct{}),
 	}
+	l.upDir = direction{src: client, dst: broker, q: l.up, counter: &p.stats.bytesUp}
+	l.downDir = direction{src: broker, dst: client, q: l.down, counter: &p.stats.bytesDown}
 	l.writers.Store(2)
 	p.mu.Lock()
 	if p.closed {
@@ -213,7 +217,7 @@ func setNoDelay(c net.Conn) {
 type pendingReq struct {
 	key, version int16
 	corr         int32
-	start        time.Time // the request's last byte entered the proxy
+	start        time.Time // the request's last byte entered the proxy; guarded by link.mu
 	produce      bool      // tracked produce request: in flight until answered
 	cut          bool      // swallow the response and close the client connection
 	rewrite      RewriteFunc
@@ -225,6 +229,7 @@ type link struct {
 	client, broker net.Conn
 	target         string
 	up, down       *queue
+	upDir, downDir direction
 	done           chan struct{}
 	closeOnce      sync.Once
 	writers        atomic.Int32 // writers not yet finished by an orderly half-close
@@ -249,33 +254,27 @@ func (l *link) teardown() {
 	})
 }
 
-// readChunk reads once from src into a pooled buffer. Small reads are copied
-// out so the queue does not pin 64 KiB per chunk.
-func readChunk(src net.Conn) (data []byte, buf *[]byte, err error) {
-	buf = bufPool.Get().(*[]byte)
-	n, err := src.Read(*buf)
-	if n == 0 {
-		bufPool.Put(buf)
-		return nil, nil, err
-	}
-	if n < smallChunk {
-		data = append([]byte(nil), (*buf)[:n]...)
-		bufPool.Put(buf)
-		return data, nil, err
-	}
-	return (*buf)[:n], buf, err
-}
-
-// readUp carries client→broker bytes into the up delay line, following the
-// request framing on the way.
+// readUp carries client→broker bytes to the broker, through the up delay
+// line unless the direct path applies, following the request framing on the
+// way.
 func (l *link) readUp() {
 	defer l.p.wg.Done()
+	d := &l.upDir
 	sched := newSchedule()
 	var scan requestScanner
 	var now time.Time
-	onRequest := func(info requestInfo) { l.onRequest(info, now) }
+	var lastCorr int32
+	onRequest := func(info requestInfo) {
+		lastCorr = info.Corr
+		l.onRequest(info, now)
+	}
 	for {
-		data, buf, err := readChunk(l.client)
+		direct := l.direct(d)
+		limit := readBufSize
+		if direct && scan.n == 0 && scan.last >= spliceMin {
+			limit = headRead
+		}
+		data, buf, err := d.read(direct, limit)
 		if len(data) > 0 {
 			now = time.Now()
 			cfg := l.p.config()
@@ -284,8 +283,19 @@ func (l *link) readUp() {
 					l.p.events.add(EventFramingError, fmt.Sprintf("client %s → broker %s: %v", l.client.RemoteAddr(), l.target, ferr))
 				}
 			}
-			if !l.up.push(chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg)}) {
+			if !l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg)}, direct) {
 				return
+			}
+			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin {
+				// Complete the frame first, so that the request is known
+				// before the broker can answer it, then stamp its start when
+				// its last byte has passed.
+				scan.skip(rest, onRequest)
+				var n int
+				n, err = l.splice(d, rest)
+				if n == rest {
+					l.restamp(lastCorr, time.Now())
+				}
 			}
 		}
 		if err != nil {
@@ -375,14 +385,17 @@ func (l *link) rewrite(r *pendingReq, frame []byte) []byte {
 	return out
 }
 
-// readDown carries broker→client bytes into the down delay line, following
-// the response framing to time produce round trips, rewrite metadata and cut.
+// readDown carries broker→client bytes to the client, through the down delay
+// line unless the direct path applies, following the response framing to time
+// produce round trips, rewrite metadata and cut.
 func (l *link) readDown() {
 	defer l.p.wg.Done()
+	d := &l.downDir
 	sched := newSchedule()
 	var scan respScanner
 	for {
-		data, buf, err := readChunk(l.broker)
+		direct := l.direct(d)
+		data, buf, err := d.read(direct, readBufSize)
 		if len(data) > 0 {
 			now := time.Now()
 			cfg := l.p.config()
@@ -409,7 +422,7 @@ func (l *link) readDown() {
 			if len(scan.marks) > 0 {
 				c.marks = append([]mark(nil), scan.marks...)
 			}
-			if len(c.data) > 0 && !l.down.push(c) {
+			if len(c.data) > 0 && !l.emit(d, c, direct) {
 				return
 			}
 			if cut != nil {
@@ -453,7 +466,7 @@ func (l *link) write(q *queue, dst net.Conn, counter *atomic.Int64) {
 			}
 			return
 		}
-		if err := l.deliver(c, dst, w, &pace, counter); err != nil {
+		if err := l.deliver(c, dst, l.p.config().Bandwidth, w, &pace, counter); err != nil {
 			c.release()
 			l.teardown()
 			return
@@ -463,9 +476,9 @@ func (l *link) write(q *queue, dst net.Conn, counter *atomic.Int64) {
 }
 
 // deliver writes one chunk, in pieces of about 1 ms of transmission when
-// bandwidth is limited, noting the delivery of responses it starts.
-func (l *link) deliver(c chunk, dst net.Conn, w *waiter, pace *pacer, counter *atomic.Int64) error {
-	mbit := l.p.config().Bandwidth
+// bandwidth is limited (mbit > 0, which needs w and pace), noting the
+// delivery of responses it starts.
+func (l *link) deliver(c chunk, dst net.Conn, mbit float64, w *waiter, pace *pacer, counter *atomic.Int64) error {
 	q := quantum(mbit)
 	marks := c.marks
 	for off := 0; off < len(c.data); {
@@ -474,7 +487,7 @@ func (l *link) deliver(c chunk, dst net.Conn, w *waiter, pace *pacer, counter *a
 			if !w.until(pace.reserve(time.Now(), end-off, mbit)) {
 				return net.ErrClosed
 			}
-		} else {
+		} else if pace != nil {
 			pace.reserve(time.Time{}, 0, 0)
 		}
 		for len(marks) > 0 && marks[0].off < end {
@@ -497,10 +510,23 @@ func (l *link) onResponse(r *pendingReq) {
 	if !r.produce {
 		return
 	}
+	now := time.Now()
 	l.mu.Lock()
 	l.inflight--
+	rtt := now.Sub(r.start)
 	l.mu.Unlock()
-	l.p.stats.onRTT(time.Since(r.start))
+	l.p.stats.onRTT(rtt)
+}
+
+// restamp sets the start of request corr, if still unanswered, to now. A
+// spliced request is registered before its body passes the proxy (so that
+// its response cannot overtake it) and has fully entered it only now.
+func (l *link) restamp(corr int32, now time.Time) {
+	l.mu.Lock()
+	if r, ok := l.pending[corr]; ok {
+		r.start = now
+	}
+	l.mu.Unlock()
 }
 
 // String names the proxy for logs.
