@@ -18,13 +18,14 @@ import (
 // compareFlags are the options of prodlab compare.
 type compareFlags struct {
 	scenarios bool
+	unpaired  bool
 }
 
 func newCompareCmd() *cobra.Command {
 	f := &compareFlags{}
 	c := &cobra.Command{
 		Use:   "compare RUN_A RUN_B | compare RUN_DIR --scenarios ID_A ID_B",
-		Short: "Compare two runs (or two scenarios of one run) with Welch's t-test",
+		Short: "Compare two runs, or two scenarios of one run, and say whether a difference is real",
 		Long: `Compare B against A, metric by metric: throughput (msg/s and MB/s), latency
 p50, p99 and p99.9, and bytes on disk. Each side shows its mean over its
 successful, non-warm-up trials ± the 99.9 % confidence half-width (Student's
@@ -38,8 +39,14 @@ from the merged-histogram percentiles of 'prodlab report'.
 
 With two run directories, every scenario ID present in both is compared.
 With --scenarios, the two scenarios (IDs as in results.jsonl, or labels
-such as "linger.ms=5 compression.type=zstd") of one run are compared.
-A verdict needs at least two trials on each side; run with trials: 5 or more.`,
+such as "linger.ms=5 compression.type=zstd") of one run are compared, and
+their trials are paired by round: the lab runs trial i of every scenario
+back to back in round i, so each metric is tested with a paired t-test on
+the per-round log ratios B/A ("slower by X % ± Y % (paired)"), which
+cancels whatever moved both trials of a round (a busy neighbour, a warming
+JIT). --unpaired uses Welch's test there too.
+A verdict needs at least two trials on each side; run with trials: 5 or more,
+and with many short trials to resolve a difference of a few percent.`,
 		Example: `  prodlab compare results/monday-batching results/tuesday-batching
   prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd`,
 		Args: argsUsage(cobra.RangeArgs(2, 3)),
@@ -48,10 +55,16 @@ A verdict needs at least two trials on each side; run with trials: 5 or more.`,
 			if err != nil {
 				return err
 			}
+			if f.scenarios && !f.unpaired {
+				for i := range pairs {
+					pairs[i].paired = true
+				}
+			}
 			return writeComparison(c.OutOrStdout(), pairs)
 		},
 	}
 	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")
+	c.Flags().BoolVar(&f.unpaired, "unpaired", false, "with --scenarios, use Welch's test instead of pairing trials by round")
 	return c
 }
 
@@ -61,6 +74,8 @@ type comparePair struct {
 	a, b  stats.ScenarioStats
 	// aName and bName say where each side comes from.
 	aName, bName string
+	// paired: a and b are scenarios of one run, their trials paired by round.
+	paired bool
 }
 
 // comparePairs reads the runs named by args and pairs up the scenarios to
@@ -145,12 +160,21 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s\n",
-			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(stats.DefaultConfidence))
+		how := ""
+		if p.paired {
+			xs, _ := stats.Paired(&p.a, &p.b, stats.Metrics[0])
+			how = fmt.Sprintf(", paired by round (%d pairs)", len(xs))
+		}
+		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s%s\n",
+			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(stats.DefaultConfidence), how)
 		fmt.Fprintln(tw, "  METRIC\tA\tB\tB vs A\tVERDICT")
 		for _, m := range stats.Metrics {
 			a, b := m.Of(&p.a), m.Of(&p.b)
 			v := stats.Compare(a, b, stats.DefaultConfidence, m.Dir)
+			if p.paired {
+				xs, ys := stats.Paired(&p.a, &p.b, m)
+				v = stats.ComparePaired(xs, ys, stats.DefaultConfidence, m.Dir)
+			}
 			fmt.Fprintf(tw, "  %s (%s)\t%s\t%s\t%s\t%s\n", m.Name, m.Unit, a, b, relDiff(v), v.Text)
 		}
 	}

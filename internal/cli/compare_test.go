@@ -51,6 +51,12 @@ func TestCompareCmd(t *testing.T) {
 		"linger.ms=5":  {202, 212, 192, 207, 197},
 		"linger.ms=50": {300, 301},
 	})
+	// A machine whose speed drifts by a factor of 2.5 between rounds, and
+	// a scenario 10 % slower in every round.
+	drift := writeRun(t, "drift", map[string][]float64{
+		"linger.ms=0": {100, 150, 80, 200, 120},
+		"linger.ms=5": {90, 135.5, 72, 179, 108.2},
+	})
 	tests := []struct {
 		name string
 		args []string
@@ -62,9 +68,16 @@ func TestCompareCmd(t *testing.T) {
 		{"runs", []string{"compare", a, b}, ExitOK,
 			[]string{"linger.ms=0\n", "faster by 20.0 % ± 5.6 %", "linger.ms=5\n", "no significant difference (p=0.7, Welch's t-test at 99.9 %)",
 				"latency p99 (ms)", "100 ± 6", "+20.0 % ± 5.6 %"}, ""},
-		// Two scenarios of one run, by ID.
+		// Two scenarios of one run, by ID, paired by round (figures from
+		// scipy 1.17.1: ttest_1samp on the log ratios, t.ppf(0.9995, 4)).
 		{"scenarios", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
-			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials)", "faster by 68.3 %"}, ""},
+			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials); B vs A at 99.9 %, paired by round (5 pairs)", "faster by 68.2 % ± 34.1 % (paired)"}, ""},
+		// Within a run, pairing by round finds the 10 % that the drift
+		// hides from Welch's test.
+		{"paired finds what drift hides", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
+			[]string{"slower by 10.0 % ± 1.2 % (paired)"}, ""},
+		{"unpaired", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--unpaired"}, ExitOK,
+			[]string{"(5 trials); B vs A at 99.9 %\n", "no significant difference (p=0.65, Welch's t-test at 99.9 %)"}, ""},
 		// An unknown scenario is a usage error listing the IDs.
 		{"unknown scenario", []string{"compare", a, "--scenarios", "linger.ms=0", "nope"}, ExitUsage,
 			nil, `no scenario "nope"`},

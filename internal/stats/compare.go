@@ -16,8 +16,18 @@ const (
 	LowerIsBetter
 )
 
-// Verdict is the outcome of comparing B against A with Welch's t-test.
+// Tests a Verdict can come from.
+const (
+	WelchTest  = "welch"  // Welch's unequal-variances t-test on two samples
+	PairedTest = "paired" // Student's t-test on the log ratios of paired trials
+)
+
+// Verdict is the outcome of comparing B against A.
 type Verdict struct {
+	// Test is WelchTest or PairedTest; Pairs counts the pairs of a paired
+	// test.
+	Test  string `json:"test"`
+	Pairs int    `json:"pairs,omitempty"`
 	// Diff is the relative difference of the means, (B-A)/A: +0.05 means B
 	// is 5 % above A. NaN when A's mean is 0 or a side has no trials.
 	Diff float64 `json:"diff"`
@@ -25,6 +35,10 @@ type Verdict struct {
 	// (delta method on the ratio of means, Welch's degrees of freedom).
 	// NaN when either side has fewer than two trials.
 	DiffErr float64 `json:"diff_err"`
+	// Lo and Hi bound Diff's confidence interval at Level: Diff ∓ DiffErr
+	// for Welch's test, the exact (asymmetric) bounds for a paired one.
+	Lo float64 `json:"diff_lo"`
+	Hi float64 `json:"diff_hi"`
 	// T, DF and P are Welch's statistic, degrees of freedom and two-sided
 	// p-value.
 	T  float64 `json:"t"`
@@ -51,7 +65,8 @@ type Verdict struct {
 // degenerate: equal means are no difference (p=1), different ones are
 // significant (p=0).
 func Compare(a, b Summary, level float64, dir Direction) Verdict {
-	v := Verdict{Diff: math.NaN(), DiffErr: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: level}
+	v := Verdict{Diff: math.NaN(), DiffErr: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
+		T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: level, Test: WelchTest}
 	if a.N > 0 && b.N > 0 && a.Mean != 0 {
 		v.Diff = (b.Mean - a.Mean) / a.Mean
 	}
@@ -80,25 +95,34 @@ func Compare(a, b Summary, level float64, dir Direction) Verdict {
 			v.DiffErr = TQuantile(1-(1-level)/2, v.DF) * seRel
 		}
 	}
+	if !math.IsNaN(v.Diff) && !math.IsNaN(v.DiffErr) {
+		v.Lo, v.Hi = v.Diff-v.DiffErr, v.Diff+v.DiffErr
+	}
 	v.Significant = v.P < 1-level
 	if !v.Significant {
 		v.Text = fmt.Sprintf("no significant difference (p=%s, Welch's t-test at %s)", pValue(v.P), Percent(level))
 		return v
 	}
-	up, down := "faster", "slower"
-	if dir == LowerIsBetter {
-		up, down = "higher", "lower"
-	}
-	word := up
-	if d < 0 {
-		word = down
-	}
+	word := verdictWord(dir, d)
 	if math.IsNaN(v.Diff) {
 		v.Text = word + " (relative difference undefined: A's mean is 0)"
 		return v
 	}
 	v.Text = fmt.Sprintf("%s by %.1f %% ± %.1f %%", word, math.Abs(v.Diff)*100, v.DiffErr*100)
 	return v
+}
+
+// verdictWord says which way B moved (d is its signed difference from A)
+// for a metric improving in direction dir.
+func verdictWord(dir Direction, d float64) string {
+	up, down := "faster", "slower"
+	if dir == LowerIsBetter {
+		up, down = "higher", "lower"
+	}
+	if d < 0 {
+		return down
+	}
+	return up
 }
 
 // pValue renders a p-value with two significant digits, in scientific

@@ -55,6 +55,9 @@ type ScenarioStats struct {
 	// keys such as max_in_flight, rtt_p50_ms, model_mb_per_s), for the keys
 	// every counted trial has; nil without proxies.
 	Network map[string]Summary `json:"network,omitempty"`
+
+	// counted are the counted trials, for paired comparisons.
+	counted []results.Record
 }
 
 // Failure is a failed trial of a scenario.
@@ -74,16 +77,24 @@ type Metric struct {
 	Dir  Direction
 	// Of returns the metric's Summary in a ScenarioStats.
 	Of func(*ScenarioStats) Summary
+	// Trial returns the metric's value in one trial's record.
+	Trial func(*results.Record) float64
 }
 
 // Metrics are the figures compared by prodlab compare, in display order.
 var Metrics = []Metric{
-	{"throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput }},
-	{"throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps }},
-	{"latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 }},
-	{"latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 }},
-	{"latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 }},
-	{"disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes }},
+	{"throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput },
+		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
+	{"throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps },
+		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
+	{"latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
+		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
+	{"latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 },
+		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
+	{"latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 },
+		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
+	{"disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes },
+		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
 }
 
 // ByScenario groups recs by scenario in order of first appearance, leaving
@@ -161,6 +172,7 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 		}
 	}
 	s.Trials = len(ok)
+	s.counted = ok
 	sum := func(f func(results.Record) float64) Summary {
 		xs := make([]float64, len(ok))
 		for i, r := range ok {
