@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 type compareFlags struct {
 	scenarios bool
 	unpaired  bool
+	format    string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -48,7 +50,8 @@ JIT). --unpaired uses Welch's test there too.
 A verdict needs at least two trials on each side; run with trials: 5 or more,
 and with many short trials to resolve a difference of a few percent.`,
 		Example: `  prodlab compare results/monday-batching results/tuesday-batching
-  prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd`,
+  prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd
+  prodlab compare results/20261122-190000-proxy-cost --scenarios network.proxy=false network.proxy=true --format json`,
 		Args: argsUsage(cobra.RangeArgs(2, 3)),
 		RunE: func(c *cobra.Command, args []string) error {
 			pairs, err := comparePairs(args, f.scenarios)
@@ -60,11 +63,18 @@ and with many short trials to resolve a difference of a few percent.`,
 					pairs[i].paired = true
 				}
 			}
-			return writeComparison(c.OutOrStdout(), pairs)
+			switch f.format {
+			case "table":
+				return writeComparison(c.OutOrStdout(), pairs)
+			case "json":
+				return writeComparisonJSON(c.OutOrStdout(), pairs)
+			}
+			return usage(fmt.Errorf("unknown --format %q for compare: use table or json", f.format))
 		},
 	}
 	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")
 	c.Flags().BoolVar(&f.unpaired, "unpaired", false, "with --scenarios, use Welch's test instead of pairing trials by round")
+	c.Flags().StringVar(&f.format, "format", "table", "output format: table or json (for scripts)")
 	return c
 }
 
@@ -169,16 +179,59 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(stats.DefaultConfidence), how)
 		fmt.Fprintln(tw, "  METRIC\tA\tB\tB vs A\tVERDICT")
 		for _, m := range stats.Metrics {
-			a, b := m.Of(&p.a), m.Of(&p.b)
-			v := stats.Compare(a, b, stats.DefaultConfidence, m.Dir)
-			if p.paired {
-				xs, ys := stats.Paired(&p.a, &p.b, m)
-				v = stats.ComparePaired(xs, ys, stats.DefaultConfidence, m.Dir)
-			}
+			a, b, v := p.compare(m)
 			fmt.Fprintf(tw, "  %s (%s)\t%s\t%s\t%s\t%s\n", m.Name, m.Unit, a, b, relDiff(v), v.Text)
 		}
 	}
 	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write comparison: %w", err)
+	}
+	return nil
+}
+
+// compare tests metric m of the pair, paired by round or with Welch's test.
+func (p *comparePair) compare(m stats.Metric) (a, b stats.Summary, v stats.Verdict) {
+	a, b = m.Of(&p.a), m.Of(&p.b)
+	if p.paired {
+		xs, ys := stats.Paired(&p.a, &p.b, m)
+		return a, b, stats.ComparePaired(xs, ys, stats.DefaultConfidence, m.Dir)
+	}
+	return a, b, stats.Compare(a, b, stats.DefaultConfidence, m.Dir)
+}
+
+// comparisonJSON is one pair in compare --format json.
+type comparisonJSON struct {
+	Title   string       `json:"title"`
+	A       string       `json:"a"`
+	B       string       `json:"b"`
+	Paired  bool         `json:"paired"`
+	Metrics []metricJSON `json:"metrics"`
+}
+
+// metricJSON is one metric of a comparison: both sides and the verdict.
+type metricJSON struct {
+	Name    string        `json:"name"`
+	Unit    string        `json:"unit"`
+	A       stats.Summary `json:"a"`
+	B       stats.Summary `json:"b"`
+	Verdict stats.Verdict `json:"verdict"`
+}
+
+// writeComparisonJSON prints the comparisons as a JSON array, NaN as null.
+func writeComparisonJSON(w io.Writer, pairs []comparePair) error {
+	out := make([]comparisonJSON, 0, len(pairs))
+	for i := range pairs {
+		p := &pairs[i]
+		c := comparisonJSON{Title: p.title, A: p.aName, B: p.bName, Paired: p.paired}
+		for _, m := range stats.Metrics {
+			a, b, v := p.compare(m)
+			c.Metrics = append(c.Metrics, metricJSON{Name: m.Name, Unit: m.Unit, A: a, B: b, Verdict: v})
+		}
+		out = append(out, c)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
 		return fmt.Errorf("write comparison: %w", err)
 	}
 	return nil

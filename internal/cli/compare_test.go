@@ -78,6 +78,11 @@ func TestCompareCmd(t *testing.T) {
 			[]string{"slower by 10.0 % ± 1.2 % (paired)"}, ""},
 		{"unpaired", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--unpaired"}, ExitOK,
 			[]string{"(5 trials); B vs A at 99.9 %\n", "no significant difference (p=0.65, Welch's t-test at 99.9 %)"}, ""},
+		// JSON for scripts: the verdict with its test and bounds.
+		{"json", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--format", "json"}, ExitOK,
+			[]string{`"paired": true`, `"test": "paired"`, `"pairs": 5`, `"diff_lo": -0.11`, `"significant": true`}, ""},
+		{"bad format", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--format", "xml"}, ExitUsage,
+			nil, `unknown --format "xml" for compare: use table or json`},
 		// An unknown scenario is a usage error listing the IDs.
 		{"unknown scenario", []string{"compare", a, "--scenarios", "linger.ms=0", "nope"}, ExitUsage,
 			nil, `no scenario "nope"`},

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -137,4 +138,24 @@ func pValue(p float64) string {
 // Percent renders a confidence level as "99.9 %".
 func Percent(level float64) string {
 	return strconv.FormatFloat(level*100, 'f', -1, 64) + " %"
+}
+
+// MarshalJSON writes NaN and infinite figures (a test that did not run, the
+// t of a zero-variance difference) as null, since JSON has neither.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Test        string   `json:"test"`
+		Pairs       int      `json:"pairs,omitempty"`
+		Diff        *float64 `json:"diff"`
+		DiffErr     *float64 `json:"diff_err"`
+		Lo          *float64 `json:"diff_lo"`
+		Hi          *float64 `json:"diff_hi"`
+		T           *float64 `json:"t"`
+		DF          *float64 `json:"df"`
+		P           *float64 `json:"p"`
+		Level       float64  `json:"level"`
+		Significant bool     `json:"significant"`
+		Text        string   `json:"text"`
+	}{v.Test, v.Pairs, finite(v.Diff), finite(v.DiffErr), finite(v.Lo), finite(v.Hi),
+		finite(v.T), finite(v.DF), finite(v.P), v.Level, v.Significant, v.Text})
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -92,5 +93,22 @@ func TestPaired(t *testing.T) {
 	xs, ys := Paired(&a, &b, Metrics[0])
 	if len(xs) != 2 || xs[0] != 10 || ys[0] != 20 || xs[1] != 12 || ys[1] != 22 {
 		t.Errorf("Paired = %v, %v; want [10 12], [20 22]", xs, ys)
+	}
+}
+
+// TestVerdictJSON: figures a test could not compute are null, not an
+// encoding error.
+func TestVerdictJSON(t *testing.T) {
+	for _, v := range []Verdict{
+		ComparePaired([]float64{1}, []float64{2}, DefaultConfidence, HigherIsBetter),
+		ComparePaired([]float64{1, 2}, []float64{2, 4}, DefaultConfidence, HigherIsBetter), // t = +Inf
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", v, err)
+		}
+		if !strings.Contains(string(b), `"t":null`) || !strings.Contains(string(b), `"test":"paired"`) {
+			t.Errorf("json %s: want t null and test paired", b)
+		}
 	}
 }
