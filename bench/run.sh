@@ -17,8 +17,9 @@
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
 # BENCH_PAIRS (default 5), BENCH_RSS_RECORDS (default 10000000),
-# BENCH_KAFKA (default 4.3.0), BENCH_RUN_TIMEOUT (seconds per run, default 1800).
-# Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 make bench
+# BENCH_KAFKA (default 4.3.0), BENCH_RUN_TIMEOUT (seconds per run, default 1800),
+# BENCH_PROXY_ROUNDS and BENCH_NETEM_RECORDS (see bench/netem.sh).
+# Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 BENCH_PROXY_ROUNDS=10 make bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -176,7 +177,7 @@ timeout "$RUN_TIMEOUT" $MICRO_CMD >"$LOGS/micro.txt" 2>&1
 
 # --- 5-7: network emulation --------------------------------------------------
 
-BOOT="$BOOT" BENCH_PAIRS="$PAIRS" ./bench/netem.sh
+BOOT="$BOOT" ./bench/netem.sh
 
 # --- 8-9: delivery audit -----------------------------------------------------
 
