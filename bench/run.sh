@@ -16,7 +16,7 @@
 #   8-9. delivery audit (bench/audit.sh): read-back speed, memory for 10M records
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
-# BENCH_PAIRS (default 5), BENCH_RSS_RECORDS (default 10000000),
+# BENCH_PAIRS (default 11), BENCH_RSS_RECORDS (default 10000000),
 # BENCH_KAFKA (default 4.3.0), BENCH_RUN_TIMEOUT (seconds per run, default 1800),
 # BENCH_PROXY_ROUNDS and BENCH_NETEM_RECORDS (see bench/netem.sh).
 # Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 BENCH_PROXY_ROUNDS=10 make bench
@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RECORDS=${BENCH_RECORDS:-1000000}
-PAIRS=${BENCH_PAIRS:-5}
+PAIRS=${BENCH_PAIRS:-11}
 RSS_RECORDS=${BENCH_RSS_RECORDS:-10000000}
 KAFKA=${BENCH_KAFKA:-4.3.0}
 RUN_TIMEOUT=${BENCH_RUN_TIMEOUT:-1800}
@@ -122,11 +122,12 @@ side_kgoloop() {
 }
 
 # compare NAME SIDE_A SIDE_B: PAIRS interleaved pairs; appends a table to
-# $NAME.md in $OUT and sets MEDIAN_RATIO.
+# $NAME.md in $OUT and sets MEDIAN_RATIO and GEO_RATIO (the geometric mean
+# ratio with its 99.9 % confidence interval, from prodlab's paired test).
 compare() {
   local name=$1 a=$2 b=$3 i ra rb ta tb first
-  local table=$OUT/$name.md ratios=$OUT/$name.ratios
-  : >"$ratios"
+  local table=$OUT/$name.md ratios=$OUT/$name.ratios pairs=$OUT/$name.pairs
+  : >"$ratios"; : >"$pairs"
   printf '| pair | order | %s rec/s | %s rec/s | ratio |\n|---:|---|---:|---:|---:|\n' "$a" "$b" >"$table"
   for ((i = 1; i <= PAIRS; i++)); do
     ta=$(fresh_topic "$name-$i-a"); tb=$(fresh_topic "$name-$i-b")
@@ -141,10 +142,12 @@ compare() {
     fi
     local ratio; ratio=$(awk -v a="$ra" -v b="$rb" 'BEGIN {printf "%.4f", a / b}')
     echo "$ratio" >>"$ratios"
+    echo "$ra $rb" >>"$pairs"
     printf '| %d | %s | %.1f | %.1f | %s |\n' "$i" "$first" "$ra" "$rb" "$ratio" >>"$table"
     echo "bench: $name pair $i/$PAIRS ($first): $a $ra, $b $rb, ratio $ratio" >&2
   done
   MEDIAN_RATIO=$(median <"$ratios")
+  GEO_RATIO=$("$BENCHTOOL" paired <"$pairs" | awk '{printf "%s [%s, %s]", $1, $2, $3}' || echo "n/a")
 }
 
 verdict() { awk -v m="$1" -v t="$2" 'BEGIN {print (m >= t) ? "**PASS**" : "**FAIL**"}'; }
@@ -152,9 +155,9 @@ verdict() { awk -v m="$1" -v t="$2" 'BEGIN {print (m >= t) ? "**PASS**" : "**FAI
 # --- 1 and 2: paired comparisons ---------------------------------------------
 
 compare java prodlab_java perftest
-JAVA_MEDIAN=$MEDIAN_RATIO
+JAVA_MEDIAN=$MEDIAN_RATIO JAVA_GEO=$GEO_RATIO
 compare franz prodlab_franz kgoloop
-FRANZ_MEDIAN=$MEDIAN_RATIO
+FRANZ_MEDIAN=$MEDIAN_RATIO FRANZ_GEO=$GEO_RATIO
 
 # --- 3: peak RSS -------------------------------------------------------------
 
@@ -185,10 +188,11 @@ BOOT="$BOOT" ./bench/audit.sh
 
 # --- report ------------------------------------------------------------------
 
-# comparison_section N TITLE NAME MEDIAN A_DESC B_DESC: one paired
-# comparison's part of RESULTS.md: both commands of pair 1, every pair, the median.
+# comparison_section N TITLE NAME MEDIAN GEO A_DESC B_DESC: one paired
+# comparison's part of RESULTS.md: both commands of pair 1, every pair, the
+# median and the geometric mean with its interval.
 comparison_section() {
-  local n=$1 title=$2 name=$3 median=$4 a=$5 b=$6
+  local n=$1 title=$2 name=$3 median=$4 geo=$5 a=$6 b=$7
   echo "## $n. $title"
   echo
   echo "A ($a), pair 1:"
@@ -197,7 +201,7 @@ comparison_section() {
   echo; echo '```'; cmd_line "$LOGS/$name-1-b.log"; echo '```'; echo
   cat "$OUT/$name.md"
   echo
-  echo "Median ratio: **$median**."
+  echo "Median ratio: **$median**. Geometric mean ratio with its 99.9 % confidence interval (paired t-test on the log ratios): $geo."
   echo
 }
 cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
@@ -211,18 +215,18 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   echo "Settings: BENCH_RECORDS=$RECORDS records of $SIZE bytes per run, BENCH_PAIRS=$PAIRS, BENCH_RSS_RECORDS=$RSS_RECORDS;"
   echo "producer properties \`${PROPS[*]}\` (franz-go also \`compression.type=none\`: its default is snappy);"
   echo "every run writes to a fresh 1-partition topic, deleted afterwards. JVMs: \`$JVM_HEAP\` (as kafka-producer-perf-test's script)."
-  echo "Pairs alternate their order (A B, B A, ...); the verdict is the median of the per-pair ratios A/B."
+  echo "Pairs alternate their order (A B, B A, ...); the verdict is the median of the per-pair ratios A/B. The geometric mean ratio and its 99.9 % confidence interval (\`bench/benchtool paired\`, prodlab's paired t-test on the log ratios) say how well this machine resolved it."
   echo "Throughput is each tool's own final figure (records acknowledged / time from first send to last acknowledgement); JVM start-up is outside it on both sides."
   echo
-  echo "| comparison | median ratio | target | verdict |"
-  echo "|---|---:|---:|---|"
-  echo "| prodlab perf --client java / kafka-producer-perf-test | $JAVA_MEDIAN | ≥ $TARGET_RATIO | $(verdict "$JAVA_MEDIAN" "$TARGET_RATIO") |"
-  echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_MEDIAN | ≥ $TARGET_RATIO | $(verdict "$FRANZ_MEDIAN" "$TARGET_RATIO") |"
-  echo "| prodlab perf --client franz-go peak RSS, $RSS_RECORDS records | $RSS_MB MB | ≤ $TARGET_RSS_MB MB | $RSS_VERDICT |"
+  echo "| comparison | median ratio | geometric mean [99.9 % CI] | target | verdict |"
+  echo "|---|---:|---:|---:|---|"
+  echo "| prodlab perf --client java / kafka-producer-perf-test | $JAVA_MEDIAN | $JAVA_GEO | ≥ $TARGET_RATIO | $(verdict "$JAVA_MEDIAN" "$TARGET_RATIO") |"
+  echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_MEDIAN | $FRANZ_GEO | ≥ $TARGET_RATIO | $(verdict "$FRANZ_MEDIAN" "$TARGET_RATIO") |"
+  echo "| prodlab perf --client franz-go peak RSS, $RSS_RECORDS records | $RSS_MB MB | | ≤ $TARGET_RSS_MB MB | $RSS_VERDICT |"
   echo
-  comparison_section 1 "Java driver vs kafka-producer-perf-test" java "$JAVA_MEDIAN" \
+  comparison_section 1 "Java driver vs kafka-producer-perf-test" java "$JAVA_MEDIAN" "$JAVA_GEO" \
     "prodlab_java" "perftest (\`kafka-tools $KAFKA\` and its dependencies, resolved by \`bench/benchtool classpath\` into prodlab's Maven cache)"
-  comparison_section 2 "franz-go driver vs a bare kgo produce loop" franz "$FRANZ_MEDIAN" \
+  comparison_section 2 "franz-go driver vs a bare kgo produce loop" franz "$FRANZ_MEDIAN" "$FRANZ_GEO" \
     "prodlab_franz" "kgoloop, bench/kgoloop/main.go"
   echo "## 3. Peak RSS, franz-go"
   echo

@@ -6,13 +6,17 @@
 //	benchtool classpath org.apache.kafka:kafka-tools:4.3.0   # prints a class path
 //	benchtool create-topic -bootstrap B -partitions 1 TOPIC...
 //	benchtool delete-topic -bootstrap B TOPIC...
+//	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 99.9 % CI
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -21,6 +25,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // timeout bounds every subcommand (a first Maven resolution downloads jars).
@@ -35,11 +40,13 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC")
+		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC | paired")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	switch args[0] {
+	case "paired":
+		return paired(os.Stdin, os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")
@@ -112,4 +119,31 @@ func ready(md kadm.Metadata, topics []string) bool {
 		}
 	}
 	return true
+}
+
+// paired reads pairs "A B" (one per line: the two sides' figures of one
+// pair) and prints the geometric mean ratio A/B with its 99.9 % confidence
+// interval, from prodlab's own paired test on the log ratios, as
+// "RATIO LO HI".
+func paired(r io.Reader, w io.Writer) error {
+	var as, bs []float64
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		var a, b float64
+		if _, err := fmt.Sscan(sc.Text(), &a, &b); err != nil {
+			return fmt.Errorf("paired: line %q: %w", sc.Text(), err)
+		}
+		as, bs = append(as, a), append(bs, b)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("paired: %w", err)
+	}
+	// ComparePaired tests its second side against its first: B/A there is
+	// A/B here.
+	v := stats.ComparePaired(bs, as, stats.DefaultConfidence, stats.HigherIsBetter)
+	if math.IsNaN(v.Lo) {
+		return fmt.Errorf("paired: %s", v.Text)
+	}
+	_, err := fmt.Fprintf(w, "%.4f %.4f %.4f\n", 1+v.Diff, 1+v.Lo, 1+v.Hi)
+	return err
 }
