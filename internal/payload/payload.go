@@ -50,7 +50,7 @@ func New(kind string, size int, seed int64) (Generator, error) {
 	case KindRandom:
 		return &randomGen{size: size, seed: uint64(seed)}, nil
 	case KindText:
-		return &textGen{size: size, seed: uint64(seed)}, nil
+		return newText(size, uint64(seed)), nil
 	default:
 		return nil, fmt.Errorf("unknown payload %q: want json, random, text or file:PATH", kind)
 	}

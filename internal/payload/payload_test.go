@@ -2,8 +2,10 @@ package payload
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,6 +189,46 @@ func TestTextUniform(t *testing.T) {
 	for i, n := range counts {
 		if d := float64(n)/want - 1; d > 0.02 || d < -0.02 {
 			t.Errorf("letter %c: %d occurrences, want %.0f ± 2%%", 'A'+i, n, want)
+		}
+	}
+}
+
+// TestTextCompressesLikeFreshLetters: a batch of consecutive text records
+// must compress no better than the same number of letters drawn afresh, so
+// that the letter pool never shows a compressor a repeat. DEFLATE sees 32
+// KiB back, so the batch is 32 records of 1 KiB.
+func TestTextCompressesLikeFreshLetters(t *testing.T) {
+	deflated := func(b []byte) int {
+		var out bytes.Buffer
+		w, err := flate.NewWriter(&out, flate.BestCompression)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return out.Len()
+	}
+	g, err := New("text", 1024, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	fresh := make([]byte, 32<<10)
+	for i := range fresh {
+		fresh[i] = byte('A' + r.IntN(26))
+	}
+	want := deflated(fresh)
+	for _, first := range []int64{0, 1000, int64(textPoolBytes/1024) - 16} { // the last batch wraps around the pool
+		var batch []byte
+		for seq := first; seq < first+32; seq++ {
+			batch = append(batch, g.Next(seq, nil)...)
+		}
+		if got := deflated(batch); float64(got) < 0.98*float64(want) {
+			t.Errorf("records %d..%d deflate to %d bytes, fresh letters to %d: the batch repeats itself", first, first+31, got, want)
 		}
 	}
 }
