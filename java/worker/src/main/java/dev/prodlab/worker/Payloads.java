@@ -18,15 +18,33 @@ import java.util.SplittableRandom;
  *       {"seq":N,"id":"uuid","ts":ms,"event":"order_…","payload":"hex…"},
  *       padded with random hex to exactly recordSize bytes (the same layout,
  *       event names and minimum size as the Go package payload);
- *   <li>random: random bytes (a window of a random pool, different per record);
- *   <li>text: random uppercase letters A–Z (as kafka-producer-perf-test);
+ *   <li>random: random bytes;
+ *   <li>text: random uppercase letters A–Z (as kafka-producer-perf-test, but
+ *       different for every record);
  *   <li>file:PATH: the non-empty lines of the file (without line ends),
  *       cycled; recordSize is ignored.
  * </ul>
  */
 abstract class Payloads {
-    /** Pool slack beyond one record: different records start at different offsets. */
-    static final int POOL_SLACK = 1 << 16;
+    /**
+     * Size of the pools of random bytes, letters and hex digits, drawn once
+     * per generator. Record seq copies window (seq mod n) of recordSize
+     * bytes, so consecutive records never share bytes and no batch smaller
+     * than the pool (max.request.size defaults to 1 MiB) shows a compressor a
+     * repeat, while drawing costs nothing per record. The Go package payload
+     * pools its text letters the same way.
+     */
+    static final int POOL_BYTES = 16 << 20;
+
+    /** Number of recordSize windows in a pool. */
+    static int windows(int recordSize) {
+        return Math.max(1, POOL_BYTES / recordSize);
+    }
+
+    /** Offset of record seq's window in a pool of recordSize windows. */
+    static int windowOffset(long seq, int recordSize) {
+        return (int) Math.floorMod(seq, (long) windows(recordSize)) * recordSize;
+    }
 
     /** Returns the value for record seq (0-based). */
     abstract byte[] next(long seq);
@@ -42,9 +60,9 @@ abstract class Payloads {
             case "json":
                 return new Json(recordSize, seed, records);
             case "random":
-                return new Window(recordSize, randomBytes(recordSize + POOL_SLACK, seed));
+                return new Window(recordSize, randomBytes(windows(recordSize) * recordSize, seed));
             case "text":
-                return new Window(recordSize, randomLetters(recordSize + POOL_SLACK, seed));
+                return new Window(recordSize, randomLetters(windows(recordSize) * recordSize, seed));
             default:
                 throw new IllegalArgumentException("unknown payload kind \"" + kind
                         + "\" (want json, random, text or file:PATH)");
@@ -90,7 +108,7 @@ abstract class Payloads {
         return z ^ (z >>> 31);
     }
 
-    /** A window of recordSize bytes of a pool, starting at an offset that varies per record. */
+    /** Window (seq mod n) of a pool of n windows of recordSize bytes. */
     static final class Window extends Payloads {
         private final byte[] pool;
         private final byte[] buf;
@@ -102,8 +120,7 @@ abstract class Payloads {
 
         @Override
         byte[] next(long seq) {
-            int off = (int) Math.floorMod(seq * 7919L, (long) (pool.length - buf.length + 1));
-            System.arraycopy(pool, off, buf, 0, buf.length);
+            System.arraycopy(pool, windowOffset(seq, buf.length), buf, 0, buf.length);
             return buf;
         }
     }
@@ -167,7 +184,7 @@ abstract class Payloads {
                         + " is too small: the JSON order event needs at least " + MIN_SIZE + " bytes");
             }
             this.buf = new byte[recordSize];
-            this.hex = randomHex(recordSize + POOL_SLACK, seed);
+            this.hex = randomHex(windows(recordSize) * recordSize, seed);
             this.seed = seed;
         }
 
@@ -198,8 +215,7 @@ abstract class Payloads {
             p = put(b, p, EVENT_BYTES[(int) Math.floorMod(h >>> 1, (long) EVENTS.length)]);
             p = put(b, p, PAYLOAD);
             int pad = Math.max(0, b.length - p - END.length);
-            int off = (int) Math.floorMod(seq * 7919L, (long) (hex.length - pad + 1));
-            System.arraycopy(hex, off, b, p, pad);
+            System.arraycopy(hex, windowOffset(seq, b.length), b, p, pad);
             p += pad;
             put(b, p, END);
             return b;
