@@ -79,7 +79,7 @@ LO=$(field LO)
 VERDICT=$(awk -v m="$LO" 'BEGIN {print (m >= 0.90) ? "**PASS**" : "**FAIL**"}')
 
 echo "netem bench: proxy CPU per byte" >&2
-CPU_CMD="go test -run ^\$ -bench BenchmarkThroughput/(direct|proxy-rtt0-produce) -count 5 ./internal/netem/"
+CPU_CMD="go test -run '^\$' -bench 'BenchmarkThroughput/(direct|proxy-rtt0-produce)' -count 5 ./internal/netem/"
 CPU=$(go test -run '^$' -bench 'BenchmarkThroughput/(direct|proxy-rtt0-produce)' -count 5 ./internal/netem/ 2>&1 | grep '^Benchmark')
 CPU_SUM=$(awk '/direct/ {d += $7; nd++} /produce/ {p += $7; np++} END {printf "direct %.2f ns/B, through the proxy %.2f ns/B: the proxy adds %.2f ns/B (means of %d runs)", d/nd, p/np, p/np - d/nd, nd}' <<<"$CPU")
 
