@@ -184,12 +184,10 @@ func (p *Proxy) handle(client net.Conn) {
 		broker:  broker,
 		target:  target,
 		pending: make(map[int32]*pendingReq),
-		up:      newQueue(maxQueuedBytes),
-		down:    newQueue(maxQueuedBytes),
+		up:      direction{src: client, dst: broker, q: newQueue(maxQueuedBytes), counter: &p.stats.bytesUp},
+		down:    direction{src: broker, dst: client, q: newQueue(maxQueuedBytes), counter: &p.stats.bytesDown},
 		done:    make(chan struct{}),
 	}
-	l.upDir = direction{src: client, dst: broker, q: l.up, counter: &p.stats.bytesUp}
-	l.downDir = direction{src: broker, dst: client, q: l.down, counter: &p.stats.bytesDown}
 	l.writers.Store(2)
 	p.mu.Lock()
 	if p.closed {
@@ -203,8 +201,8 @@ func (p *Proxy) handle(client net.Conn) {
 	p.wg.Add(4)
 	go l.readUp()
 	go l.readDown()
-	go l.write(l.up, broker, &p.stats.bytesUp)
-	go l.write(l.down, client, &p.stats.bytesDown)
+	go l.write(&l.up)
+	go l.write(&l.down)
 }
 
 func setNoDelay(c net.Conn) {
@@ -228,8 +226,7 @@ type link struct {
 	p              *Proxy
 	client, broker net.Conn
 	target         string
-	up, down       *queue
-	upDir, downDir direction
+	up, down       direction // client→broker and broker→client
 	done           chan struct{}
 	closeOnce      sync.Once
 	writers        atomic.Int32 // writers not yet finished by an orderly half-close
@@ -246,8 +243,8 @@ func (l *link) teardown() {
 		close(l.done)
 		l.client.Close()
 		l.broker.Close()
-		l.up.close()
-		l.down.close()
+		l.up.q.close()
+		l.down.q.close()
 		l.p.mu.Lock()
 		delete(l.p.links, l)
 		l.p.mu.Unlock()
@@ -259,7 +256,7 @@ func (l *link) teardown() {
 // way.
 func (l *link) readUp() {
 	defer l.p.wg.Done()
-	d := &l.upDir
+	d := &l.up
 	sched := newSchedule()
 	var scan requestScanner
 	var now time.Time
@@ -299,7 +296,7 @@ func (l *link) readUp() {
 			}
 		}
 		if err != nil {
-			l.endRead(l.up, err)
+			l.endRead(d.q, err)
 			return
 		}
 	}
@@ -390,7 +387,7 @@ func (l *link) rewrite(r *pendingReq, frame []byte) []byte {
 // produce round trips, rewrite metadata and cut.
 func (l *link) readDown() {
 	defer l.p.wg.Done()
-	d := &l.downDir
+	d := &l.down
 	sched := newSchedule()
 	var scan respScanner
 	for {
@@ -426,25 +423,26 @@ func (l *link) readDown() {
 				return
 			}
 			if cut != nil {
-				l.down.push(chunk{at: c.at, cut: cut})
+				d.q.push(chunk{at: c.at, cut: cut})
 				return
 			}
 		}
 		if err != nil {
-			l.endRead(l.down, err)
+			l.endRead(d.q, err)
 			return
 		}
 	}
 }
 
-// write delivers one direction's chunks to dst at their times, paced to the
-// configured bandwidth.
-func (l *link) write(q *queue, dst net.Conn, counter *atomic.Int64) {
+// write delivers the chunks queued for one direction to its destination at
+// their times, paced to the configured bandwidth.
+func (l *link) write(d *direction) {
 	defer l.p.wg.Done()
+	dst := d.dst
 	w := newWaiter(l.done)
 	var pace pacer
 	for {
-		c, ok := q.pop()
+		c, ok := d.q.pop()
 		if !ok {
 			return
 		}
@@ -466,7 +464,7 @@ func (l *link) write(q *queue, dst net.Conn, counter *atomic.Int64) {
 			}
 			return
 		}
-		if err := l.deliver(c, dst, l.p.config().Bandwidth, w, &pace, counter); err != nil {
+		if err := l.deliver(c, dst, l.p.config().Bandwidth, w, &pace, d.counter); err != nil {
 			c.release()
 			l.teardown()
 			return
