@@ -11,16 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PRODLAB=./bin/prodlab
-OUT=bench/out
-mkdir -p "$OUT"
-OWN_CLUSTER=0
-if [[ -z ${BOOT:-} ]]; then
-  BOOT=$("$PRODLAB" cluster up --brokers 1)
-  OWN_CLUSTER=1
-fi
-cleanup() { if (( OWN_CLUSTER )); then "$PRODLAB" cluster down >&2 || true; fi; }
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 rm -rf "$OUT/audit-speed"
 SPEED_CMD="$PRODLAB run bench/audit-speed.yaml --bootstrap $BOOT --out $OUT/audit-speed"

@@ -20,18 +20,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PRODLAB=./bin/prodlab
-OUT=bench/out
-mkdir -p "$OUT"
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 RECORDS=${BENCH_NETEM_RECORDS:-100000}
 ROUNDS=${BENCH_PROXY_ROUNDS:-100}
-OWN_CLUSTER=0
-if [[ -z ${BOOT:-} ]]; then
-  BOOT=$("$PRODLAB" cluster up --brokers 1)
-  OWN_CLUSTER=1
-fi
-cleanup() { if (( OWN_CLUSTER )); then "$PRODLAB" cluster down >&2 || true; fi; }
-trap cleanup EXIT
 
 # One prodlab run on the existing broker: network.proxy {true, false} as a
 # matrix axis, so the lab interleaves the two paths (A B, B A, ...) after
