@@ -29,6 +29,24 @@ type Trial struct {
 	Tag string
 	// Timeout bounds the whole trial; a trial that exceeds it fails.
 	Timeout time.Duration
+	// Duration, when positive, makes a steady-state trial: the measured
+	// window ends when it has lasted Duration or Records measured records
+	// were handed over, whichever comes first (then the driver flushes).
+	// Zero is a burst: exactly Records records.
+	Duration time.Duration
+	// WarmupRecords and Warmup are produced through the same producer
+	// before the measured window, in the same stream (no flush between),
+	// as kafka-producer-perf-test's --warmup-records: the warm-up ends after
+	// WarmupRecords records or Warmup of time, whichever is set and comes
+	// first. Warm-up records are excluded from every figure of Result
+	// except the byte, batch and request counters (client totals) and the
+	// audit: sequence numbers run on from 0 across warm-up and measured
+	// records, and Acks covers them all.
+	WarmupRecords int64
+	Warmup        time.Duration
+	// TimelineInterval, when positive, asks for Result.Timeline: one point
+	// per interval of the trial's clock, warm-up included.
+	TimelineInterval time.Duration
 	// Progress, when non-nil, is called about once a second while records
 	// are being produced, from a goroutine of the driver's (never
 	// concurrently with itself), and never after Run returns. It must be
@@ -80,6 +98,45 @@ type Result struct {
 	// Acks records, per partition, which sequence numbers were acknowledged;
 	// nil unless the trial asked for audit headers.
 	Acks *AckLog
+	// WarmupSent and WarmupAcked count the warm-up records (not in Sent or
+	// Acked); AuditSent = WarmupSent + Sent is the number of sequence
+	// numbers handed out, which the audit checks.
+	WarmupSent, WarmupAcked int64
+	// ClockStart is the wall-clock time of the trial's first send (warm-up
+	// included): Timeline offsets and MeasuredFrom count from it, and the
+	// lab places fault events on the same axis with it.
+	ClockStart time.Time
+	// MeasuredFrom is when the measured window began, since ClockStart
+	// (0 without warm-up).
+	MeasuredFrom time.Duration
+	// Timeline holds one point per Trial.TimelineInterval, in time order,
+	// covering the warm-up and the measured window; nil when not asked.
+	Timeline []Interval
+}
+
+// AuditSent is the number of sequence numbers the trial handed out,
+// warm-up included.
+func (r *Result) AuditSent() int64 { return r.WarmupSent + r.Sent }
+
+// Interval is one point of a trial's timeline: what happened during
+// [Start, Start+Length) of the trial's clock. Counts are of that interval
+// only (not cumulative); Latency is an interval histogram (µs) of the
+// records acknowledged in it.
+type Interval struct {
+	Start, Length time.Duration
+	// Warmup is true for intervals that began before the measured window.
+	Warmup bool
+	// Sent records handed to the client; Acked and Failed callbacks;
+	// AckedBytes the value bytes of the acknowledged records.
+	Sent, Acked, Failed, AckedBytes int64
+	// Retries is the client's retried records in the interval, or -1 when
+	// the client does not count them.
+	Retries int64
+	// InFlight is the most produce requests in flight (all brokers) seen
+	// during the interval, or -1 when the client does not know.
+	InFlight int64
+	// Latency is send→ack in µs of the records acknowledged in the interval.
+	Latency *hdrhistogram.Histogram
 }
 
 // Driver is one client library able to run trials.

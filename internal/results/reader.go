@@ -54,8 +54,8 @@ func decode(r io.Reader) ([]Record, error) {
 				}
 				return recs, fmt.Errorf("line %d: %w", n, jerr)
 			}
-			if rec.Schema != Schema {
-				return recs, fmt.Errorf("line %d: schema %d, this prodlab reads schema %d", n, rec.Schema, Schema)
+			if rec.Schema < MinSchema || rec.Schema > Schema {
+				return recs, fmt.Errorf("line %d: schema %d, this prodlab reads schemas %d to %d", n, rec.Schema, MinSchema, Schema)
 			}
 			recs = append(recs, rec)
 		}

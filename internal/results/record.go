@@ -1,9 +1,15 @@
 // Package results owns the run directory layout and results.jsonl, the
-// schema-1 contract that reports, comparisons and tests read.
+// contract (schema 2; schema 1 is still read) that reports, comparisons and
+// tests read.
 package results
 
 // Schema is the version of the results.jsonl contract written by this code.
-const Schema = 1
+// Schema 2 added timeline, cpu, steady, precision and the warm-up figures;
+// MinSchema is the oldest version the reader accepts.
+const (
+	Schema    = 2
+	MinSchema = 1
+)
 
 // Records counts what a trial produced.
 type Records struct {
@@ -83,6 +89,92 @@ type Record struct {
 	// latency histogram (µs), so later tools can merge trials exactly.
 	Histogram string `json:"histogram,omitempty"`
 	StartedAt string `json:"started_at"`
+
+	// Schema 2.
+
+	// Warmup counts the in-trial warm-up records, excluded from every
+	// figure above except the byte, batch and request counters and disk.
+	WarmupRecords *Records `json:"warmup_records,omitempty"`
+	// Timeline is the trial on its own clock, warm-up included.
+	Timeline *Timeline `json:"timeline,omitempty"`
+	// Steady is the steady-state check of the measured window's timeline.
+	Steady *Steady `json:"steady,omitempty"`
+	// CPU is what the trial cost in processor time.
+	CPU *CPU `json:"cpu,omitempty"`
+	// Precision is the state of the run's stopping rule when the trial was
+	// written: the widest relative half-width of the planned comparisons
+	// this scenario is part of, and whether every one met the target.
+	Precision *Precision `json:"precision,omitempty"`
+}
+
+// Timeline is a trial's figures per interval. Offsets are milliseconds
+// since Start (RFC 3339, the wall-clock time of the trial's first send);
+// fault events (Record.Events) carry TMs on the same axis.
+type Timeline struct {
+	Start      string  `json:"start"`
+	IntervalMs float64 `json:"interval_ms"`
+	// MeasuredFromMs is where the measured window begins (after warm-up).
+	MeasuredFromMs float64         `json:"measured_from_ms"`
+	Points         []TimelinePoint `json:"points"`
+}
+
+// TimelinePoint is one interval: counts of that interval only, and the
+// latency percentiles (ms) of the records acknowledged in it.
+type TimelinePoint struct {
+	TMs        float64 `json:"t_ms"`
+	DurMs      float64 `json:"dur_ms"`
+	Warmup     bool    `json:"warmup,omitempty"`
+	Sent       int64   `json:"sent"`
+	Acked      int64   `json:"acked"`
+	AckedBytes int64   `json:"acked_bytes"`
+	Failed     int64   `json:"failed"`
+	// Retries and InFlight are -1 when the client does not know them.
+	Retries  int64   `json:"retries"`
+	InFlight int64   `json:"in_flight"`
+	P50Ms    float64 `json:"p50_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms"`
+	// Histogram is the interval's latency histogram (µs), encoded as
+	// Record.Histogram, so points can be merged exactly.
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// Steady is the verdict of stats' steady-state rule on the interval
+// throughputs of the measured window.
+type Steady struct {
+	OK bool `json:"ok"`
+	// Points is how many intervals the rule saw.
+	Points int `json:"points"`
+	// Drift is the fitted change over the window relative to its mean
+	// (slope × window ÷ mean), with its confidence bounds.
+	Drift   float64 `json:"drift"`
+	DriftLo float64 `json:"drift_lo"`
+	DriftHi float64 `json:"drift_hi"`
+	// CV is the coefficient of variation of the interval throughputs.
+	CV float64 `json:"cv"`
+	// Reason says why the window is not steady ("" when OK).
+	Reason string `json:"reason,omitempty"`
+}
+
+// CPU is processor time (user + system) spent during the trial.
+type CPU struct {
+	// ClientS is the client's: the worker JVM, or prodlab's own process
+	// for franz-go (which includes prodlab's proxies, if any).
+	ClientS float64 `json:"client_s"`
+	// BrokersS sums the embedded brokers'; Brokers has each, by node id.
+	BrokersS float64            `json:"brokers_s,omitempty"`
+	Brokers  map[string]float64 `json:"brokers,omitempty"`
+	// ClientMsPerMB and BrokersMsPerMB divide by the MB (2^20 bytes of
+	// values) acknowledged in the whole trial, warm-up included.
+	ClientMsPerMB  float64 `json:"client_ms_per_mb"`
+	BrokersMsPerMB float64 `json:"brokers_ms_per_mb,omitempty"`
+}
+
+// Precision records the stopping rule's state for a trial's scenario.
+type Precision struct {
+	Target  float64 `json:"target"`
+	Reached float64 `json:"reached"`
+	Met     bool    `json:"met"`
 }
 
 // Status values for Record.Status.
@@ -93,7 +185,9 @@ const (
 
 // Event is one fault or network event during a trial.
 type Event struct {
-	Time   string `json:"time"`
-	Kind   string `json:"kind"`
-	Detail string `json:"detail,omitempty"`
+	Time string `json:"time"`
+	// TMs places the event on the trial's timeline (schema 2).
+	TMs    *float64 `json:"t_ms,omitempty"`
+	Kind   string   `json:"kind"`
+	Detail string   `json:"detail,omitempty"`
 }

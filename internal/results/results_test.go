@@ -164,8 +164,8 @@ func TestReadFile(t *testing.T) {
 		{"torn then more", rec(0)[:10] + "\n" + rec(1) + "\n", nil, "line 1"},
 		// Blank lines carry nothing and are ignored.
 		{"blank lines", "\n" + rec(0) + "\n\n", []int{0}, ""},
-		// Another schema version is refused rather than misread.
-		{"other schema", `{"schema":2}` + "\n", nil, "line 1: schema 2"},
+		// A newer schema version is refused rather than misread.
+		{"other schema", `{"schema":3}` + "\n", nil, "line 1: schema 3"},
 		// An empty file is an empty run.
 		{"empty", "", nil, ""},
 	}
