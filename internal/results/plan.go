@@ -1,0 +1,42 @@
+package results
+
+// PlanFile is the run directory's plan.json: the comparisons the
+// experiment planned, saved when the run starts, for the report's
+// Findings. A run without one has no Findings.
+const PlanFile = "plan.json"
+
+// Plan is what a run set out to answer.
+type Plan struct {
+	// Level is the confidence level of the verdicts (0.95); Margin the
+	// relative equivalence margin (0.05: ±5 %); Precision the relative
+	// half-width the stopping rule aimed for.
+	Level     float64 `json:"level"`
+	Margin    float64 `json:"margin"`
+	Precision float64 `json:"precision,omitempty"`
+	// Comparisons are answered in this order.
+	Comparisons []PlannedComparison `json:"comparisons"`
+}
+
+// PlannedComparison is one question of a Plan: is Candidate faster than,
+// slower than or equivalent to Baseline (scenario IDs, Record.ScenarioID)?
+type PlannedComparison struct {
+	Question  string `json:"question"`
+	Baseline  string `json:"baseline"`
+	Candidate string `json:"candidate"`
+	// Published is the published figure of the study the experiment
+	// reproduces, one line, shown beside prodlab's answer.
+	Published string `json:"published,omitempty"`
+}
+
+// WritePlan writes dir/plan.json whole (a temporary file renamed into
+// place).
+func WritePlan(dir string, p Plan) error {
+	return writeJSONFile(dir, PlanFile, p)
+}
+
+// ReadPlan reads dir/plan.json; ok is false, with no error, when the run
+// has none.
+func ReadPlan(dir string) (p Plan, ok bool, err error) {
+	ok, err = readJSONFile(dir, PlanFile, &p)
+	return p, ok, err
+}
