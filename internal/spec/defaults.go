@@ -55,9 +55,13 @@ func defaults() Experiment {
 			Payload:    DefaultPayload,
 			TimeoutS:   DefaultTimeoutS,
 		},
-		Client:   DefaultClient,
-		Producer: map[string]string{},
-		Trials:   DefaultTrials,
-		pos:      map[string]pos{},
+		Client:      DefaultClient,
+		Producer:    map[string]string{},
+		Trials:      DefaultTrials,
+		Precision:   DefaultPrecision,
+		Equivalence: DefaultEquivalence,
+		BudgetS:     DefaultBudgetS,
+		WarmupMaxS:  DefaultWarmupMaxS,
+		pos:         map[string]pos{},
 	}
 }

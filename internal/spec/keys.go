@@ -31,8 +31,9 @@ type field struct {
 	typed func(v string) any
 }
 
-// fields are the fixed settings, in the order YAML() writes them.
-var fields = []field{
+// settingFields are the fixed settings of an experiment, in the order
+// YAML() writes them.
+var settingFields = []field{
 	stringField("name", checkName, func(e *Experiment) *string { return &e.Name }),
 	stringField("description", nil, func(e *Experiment) *string { return &e.Description }),
 	intField("cluster.brokers", 1, MaxBrokers, func(e *Experiment) *int { return &e.Cluster.Brokers }),
@@ -44,6 +45,10 @@ var fields = []field{
 	stringField("workload.payload", checkPayload, func(e *Experiment) *string { return &e.Workload.Payload }),
 	floatField("workload.rate", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Workload.Rate }),
 	floatField("workload.timeout.s", 0, math.Inf(1), true, func(e *Experiment) *float64 { return &e.Workload.TimeoutS }),
+	floatField("workload.duration.s", 0, MaxDurationS, false, func(e *Experiment) *float64 { return &e.Workload.DurationS }),
+	floatField("workload.warmup.s", 0, MaxDurationS, false, func(e *Experiment) *float64 { return &e.Workload.WarmupS }),
+	int64Field("workload.warmup.records", 0, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.WarmupRecords }),
+	floatField("timeline.interval.ms", 0, MaxTimelineIntervalMs, false, func(e *Experiment) *float64 { return &e.TimelineIntervalMs }),
 	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
 	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),
 	floatField("network.jitter.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.JitterMs }),
@@ -52,9 +57,10 @@ var fields = []field{
 	intField("network.cut.every", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Network.CutEvery }),
 	boolField("network.proxy", func(e *Experiment) *bool { return &e.Network.Proxy }),
 	boolField("audit", func(e *Experiment) *bool { return &e.Audit }),
-	intField("trials", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Trials }),
-	intField("warmup", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Warmup }),
 }
+
+// fields are every fixed setting: the experiment's, then the run-level ones.
+var fields = append(slices.Clip(settingFields), roundFields...)
 
 // fieldByKey indexes fields by canonical key.
 var fieldByKey = func() map[string]field {
@@ -67,7 +73,7 @@ var fieldByKey = func() map[string]field {
 
 // sections are the keys of the top level of a file that hold a mapping of
 // fixed settings, and the canonical prefix of their entries.
-var sections = []string{"cluster", "topic", "workload", "network"}
+var sections = []string{"cluster", "topic", "workload", "network", "timeline"}
 
 // shorthands maps a bare leaf ("record.size") to its canonical key
 // ("workload.record.size") when the leaf is unique among the sections.

@@ -89,7 +89,7 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 				p.c.add(p.at(mv.Value).errorf("label of a matrix value must be non-empty text"))
 				ok = false
 			}
-			v.Label = label
+			v.Label, v.labelled = label, true
 			continue
 		}
 		if key == "faults" {
@@ -153,7 +153,9 @@ func (p *fileParser) checkDuplicates(a *Axis) {
 		switch {
 		case labels[v.Label]:
 			p.c.add(v.pos.errorf("duplicate value %q in matrix axis %q", v.Label, a.Key))
-		case sets[s]:
+		case sets[s] && !v.labelled:
+			// Labelled repeats are allowed: an A/A pair (the same settings
+			// under two labels) is how the lab calibrates itself.
 			p.c.add(v.pos.errorf("value %q of matrix axis %q repeats the settings of another value (%s)", v.Label, a.Key, s))
 		}
 		labels[v.Label] = true

@@ -15,7 +15,8 @@ import (
 // topLevelKeys are the keys accepted at the top of an experiment file.
 var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "producer",
-	"network", "faults", "audit", "trials", "warmup", "matrix",
+	"network", "timeline", "faults", "audit", "trials", "warmup", "warmup.max.s",
+	"precision", "budget", "equivalence", "compare", "matrix",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -35,7 +36,12 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	// Cross-setting checks only make sense once every setting is valid:
 	// a rejected value leaves its default behind and would mislead them.
 	if len(p.c.errs) == 0 {
-		e.expand(p.c)
+		scs := e.expand(p.c)
+		e.checkRounds(p.c)
+		if len(p.c.errs) == 0 {
+			e.comparisons(scs, p.c)
+			e.checkBudget(scs, p.c)
+		}
 	}
 	if err := p.c.err(); err != nil {
 		return nil, err
@@ -73,9 +79,12 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 	for _, mv := range entries {
 		key, kpos := p.key(mv)
 		switch key {
-		case "name", "description", "client", "audit", "trials", "warmup":
+		case "name", "description", "client", "audit", "trials", "warmup", "warmup.max.s",
+			"precision", "budget", "equivalence":
 			p.setScalar(e, key, kpos, mv.Value)
-		case "cluster", "topic", "workload", "network":
+		case "compare":
+			p.compare(e, mv.Value)
+		case "cluster", "topic", "workload", "network", "timeline":
 			p.section(e, key, mv.Value)
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())

@@ -61,6 +61,11 @@ func (e *Experiment) expand(c *collector) []Scenario {
 		if len(e.Matrix) == 0 {
 			s.ID = BaseScenarioID
 		}
+		if s.Exp.Workload.DurationS > 0 {
+			if _, set := s.Exp.pos["workload.records"]; !set {
+				s.Exp.Workload.Records = MaxRecords // the duration ends the trial
+			}
+		}
 		checkScenario(&s.Exp, s.ID, fromMatrix, c)
 		out = append(out, s)
 		for i := len(idx) - 1; i >= 0; i-- {
@@ -122,6 +127,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
 			"transactional.id requires idempotence, but enable.idempotence=false")
 	}
+	checkWorkloadTime(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},
 			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)

@@ -43,6 +43,8 @@ func TestParseFull(t *testing.T) {
 		},
 		Audit:  true,
 		Trials: 5,
+		// Run-level defaults (trials: auto's settings) are filled in too.
+		Precision: DefaultPrecision, BudgetS: DefaultBudgetS, Equivalence: DefaultEquivalence, WarmupMaxS: DefaultWarmupMaxS,
 		Warmup: 2,
 		File:   "testdata/full.yaml",
 	}
@@ -84,14 +86,15 @@ func exported(e *Experiment) Experiment {
 func TestDefaults(t *testing.T) {
 	e := mustParse(t, "name: bare\n")
 	want := Experiment{
-		Name:     "bare",
-		Cluster:  Cluster{Brokers: DefaultBrokers},
-		Topic:    Topic{Partitions: DefaultPartitions, ReplicationFactor: DefaultReplicationFactor, Configs: map[string]string{}},
-		Workload: Workload{Records: DefaultRecords, RecordSize: DefaultRecordSize, Payload: DefaultPayload, TimeoutS: DefaultTimeoutS},
-		Client:   DefaultClient,
-		Producer: map[string]string{},
-		Trials:   DefaultTrials,
-		File:     "x.yaml",
+		Name:      "bare",
+		Cluster:   Cluster{Brokers: DefaultBrokers},
+		Topic:     Topic{Partitions: DefaultPartitions, ReplicationFactor: DefaultReplicationFactor, Configs: map[string]string{}},
+		Workload:  Workload{Records: DefaultRecords, RecordSize: DefaultRecordSize, Payload: DefaultPayload, TimeoutS: DefaultTimeoutS},
+		Client:    DefaultClient,
+		Producer:  map[string]string{},
+		Trials:    DefaultTrials,
+		Precision: DefaultPrecision, BudgetS: DefaultBudgetS, Equivalence: DefaultEquivalence, WarmupMaxS: DefaultWarmupMaxS,
+		File: "x.yaml",
 	}
 	assertExperiment(t, e, &want)
 	ss, err := e.Scenarios()
@@ -324,8 +327,8 @@ func TestValidation(t *testing.T) {
 				`x.yaml:5:37: network.jitter.ms must be a number in 0..10000, got "-1"`,
 				`x.yaml:5:52: network.bandwidth must be a number ≥ 0, got "-5"`,
 				`x.yaml:5:76: network.replication.rtt.ms must be a number in 0..10000, got "x"`,
-				`x.yaml:6:9: trials must be an integer ≥ 1, got "0"`,
-				`x.yaml:7:9: warmup must be an integer ≥ 0, got "-1"`,
+				`x.yaml:6:9: trials must be an integer ≥ 1 or auto, got "0"`,
+				`x.yaml:7:9: warmup must be an integer ≥ 0 (rounds) or auto, got "-1"`,
 				`x.yaml:8:8: audit must be true or false, got "maybe"`,
 			}},
 		// Producer values: enums, integers, booleans.

@@ -24,6 +24,21 @@ type Experiment struct {
 	// Trials is the number of measured trials per scenario; Warmup the
 	// number of unmeasured trials run first.
 	Trials, Warmup int
+	// TrialsAuto (trials: auto) adds rounds until every planned comparison
+	// reaches Precision, within BudgetS seconds of measuring; Equivalence
+	// is the margin of the equivalence verdict.
+	TrialsAuto                      bool
+	Precision, BudgetS, Equivalence float64
+	// WarmupAuto (warmup: auto) warms the cluster and clients until the
+	// throughput timeline is flat, for at most WarmupMaxS seconds.
+	WarmupAuto bool
+	WarmupMaxS float64
+	// TimelineIntervalMs is timeline.interval.ms; 0 chooses automatically
+	// (see TimelineInterval).
+	TimelineIntervalMs float64
+	// Compare holds the planned comparisons as written; Comparisons
+	// expands them against the scenarios.
+	Compare []CompareSpec
 	// Matrix holds the axes in file order; nil for a single scenario.
 	Matrix []Axis
 	// File names the source in messages: a path, or a built-in name.
@@ -65,6 +80,14 @@ type Workload struct {
 	Rate float64
 	// TimeoutS bounds one trial, in seconds.
 	TimeoutS float64
+	// DurationS, when positive, makes steady-state trials: produce for this
+	// long (or Records records when workload.records is set, whichever
+	// comes first). Zero keeps bursts of Records records.
+	DurationS float64
+	// WarmupS and WarmupRecords are produced at the start of each trial
+	// through the same producer and excluded from every figure.
+	WarmupS       float64
+	WarmupRecords int64
 }
 
 // Network describes the impairments the proxies in front of the brokers add.
@@ -129,8 +152,10 @@ type Value struct {
 	Faults    []Fault
 	HasFaults bool
 
-	pos    pos
-	keyPos map[string]pos
+	// labelled is true when the file named this value with a "label" entry.
+	labelled bool
+	pos      pos
+	keyPos   map[string]pos
 }
 
 // Scenario is one point of the matrix cross product.

@@ -35,6 +35,12 @@ func (e *Experiment) YAML() ([]byte, error) {
 			{Key: "payload", Value: e.Workload.Payload},
 			{Key: "rate", Value: number(e.Workload.Rate)},
 			{Key: "timeout.s", Value: number(e.Workload.TimeoutS)},
+			{Key: "duration.s", Value: number(e.Workload.DurationS)},
+			{Key: "warmup.s", Value: number(e.Workload.WarmupS)},
+			{Key: "warmup.records", Value: e.Workload.WarmupRecords},
+		}},
+		{Key: "timeline", Value: yaml.MapSlice{
+			{Key: "interval.ms", Value: number(e.TimelineIntervalMs)},
 		}},
 		{Key: "client", Value: e.Client},
 		{Key: "producer", Value: configSlice(e.Producer, producerPrefix)},
@@ -46,8 +52,10 @@ func (e *Experiment) YAML() ([]byte, error) {
 		}},
 		{Key: "faults", Value: faultSlice(e.Faults)},
 		{Key: "audit", Value: e.Audit},
-		{Key: "trials", Value: e.Trials},
-		{Key: "warmup", Value: e.Warmup},
+	}
+	doc = append(doc, e.roundsYAML()...)
+	if len(e.Compare) > 0 {
+		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(e.Compare)})
 	}
 	if len(e.Matrix) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "matrix", Value: matrixSlice(e.Matrix)})
@@ -164,4 +172,40 @@ func number(f float64) any {
 		return int64(f)
 	}
 	return f
+}
+
+// roundsYAML writes the run-level settings; those of trials: auto and
+// warmup: auto only when they apply (the parser refuses them otherwise).
+func (e *Experiment) roundsYAML() yaml.MapSlice {
+	var out yaml.MapSlice
+	if e.TrialsAuto {
+		out = append(out, yaml.MapItem{Key: "trials", Value: autoWord},
+			yaml.MapItem{Key: "precision", Value: number(e.Precision)},
+			yaml.MapItem{Key: "budget", Value: fmtSeconds(e.BudgetS)})
+	} else {
+		out = append(out, yaml.MapItem{Key: "trials", Value: e.Trials})
+	}
+	out = append(out, yaml.MapItem{Key: "equivalence", Value: number(e.Equivalence)})
+	if e.WarmupAuto {
+		out = append(out, yaml.MapItem{Key: "warmup", Value: autoWord},
+			yaml.MapItem{Key: "warmup.max.s", Value: number(e.WarmupMaxS)})
+	} else {
+		out = append(out, yaml.MapItem{Key: "warmup", Value: e.Warmup})
+	}
+	return out
+}
+
+// compareSlice writes the compare: entries as written.
+func compareSlice(cs []CompareSpec) []yaml.MapSlice {
+	out := make([]yaml.MapSlice, 0, len(cs))
+	for _, c := range cs {
+		var m yaml.MapSlice
+		for _, kv := range [][2]string{{"axis", c.Axis}, {"baseline", c.Baseline}, {"candidate", c.Candidate}, {"question", c.Question}, {"published", c.Published}} {
+			if kv[1] != "" {
+				m = append(m, yaml.MapItem{Key: kv[0], Value: kv[1]})
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }

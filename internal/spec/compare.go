@@ -1,0 +1,210 @@
+package spec
+
+import (
+	"github.com/goccy/go-yaml/ast"
+
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// CompareSpec is one entry of an experiment's compare: list, as written:
+// either Axis (each value of that matrix axis against its Baseline value,
+// the axis' first value by default, within every combination of the other
+// axes) or an explicit pair of scenario IDs (Baseline and Candidate).
+type CompareSpec struct {
+	Axis      string
+	Baseline  string
+	Candidate string
+	// Published is the study's own figure, shown beside prodlab's answer.
+	Published string
+	// Question overrides the generated wording of the question.
+	Question string
+
+	pos    pos
+	keyPos map[string]pos
+}
+
+// Comparison is one planned comparison between two scenarios: does
+// Candidate differ from Baseline?
+type Comparison struct {
+	Question  string
+	Baseline  string // scenario ID
+	Candidate string // scenario ID
+	Published string
+}
+
+// compareKeys are the keys of one compare: entry.
+var compareKeys = []string{"axis", "baseline", "candidate", "published", "question"}
+
+// compare reads the compare: list.
+func (p *fileParser) compare(e *Experiment, n ast.Node) {
+	items, ok := p.sequence(n)
+	if !ok {
+		p.c.add(p.at(n).errorf("compare must be a list of {axis: KEY} or {baseline: SCENARIO, candidate: SCENARIO} entries"))
+		return
+	}
+	for _, it := range items {
+		entries, ok := p.mapping(it)
+		if !ok || len(entries) == 0 {
+			p.c.add(p.at(it).errorf("a compare entry must be a mapping: {axis: KEY} or {baseline: SCENARIO, candidate: SCENARIO}"))
+			continue
+		}
+		cs := CompareSpec{pos: p.at(it), keyPos: map[string]pos{}}
+		for _, mv := range entries {
+			key, kpos := p.key(mv)
+			if !slices.Contains(compareKeys, key) {
+				p.c.add(kpos.errorf("unknown key %q in compare entry%s", key, didYouMean(key, compareKeys)))
+				continue
+			}
+			v, ok := p.value(mv.Value, false, "compare "+key)
+			if !ok {
+				continue
+			}
+			cs.keyPos[key] = p.at(mv.Value)
+			switch key {
+			case "axis":
+				cs.Axis = v
+			case "baseline":
+				cs.Baseline = v
+			case "candidate":
+				cs.Candidate = v
+			case "published":
+				cs.Published = v
+			case "question":
+				cs.Question = v
+			}
+		}
+		switch {
+		case cs.Axis != "" && cs.Candidate != "":
+			p.c.add(cs.pos.errorf("a compare entry names an axis or a candidate scenario, not both"))
+		case cs.Axis == "" && (cs.Baseline == "" || cs.Candidate == ""):
+			p.c.add(cs.pos.errorf("a compare entry needs axis: KEY, or both baseline: and candidate: scenario IDs"))
+		default:
+			e.Compare = append(e.Compare, cs)
+		}
+	}
+}
+
+// Comparisons expands the experiment's compare: entries against its
+// scenarios, in order, without repeating a pair. A name that matches no
+// axis, value or scenario is an error naming the closest one.
+func (e *Experiment) Comparisons(scs []Scenario) ([]Comparison, error) {
+	c := &collector{}
+	out := e.comparisons(scs, c)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (e *Experiment) comparisons(scs []Scenario, c *collector) []Comparison {
+	ids := make([]string, len(scs))
+	byID := make(map[string]*Scenario, len(scs))
+	for i := range scs {
+		ids[i] = scs[i].ID
+		byID[scs[i].ID] = &scs[i]
+	}
+	var out []Comparison
+	seen := map[[2]string]bool{}
+	add := func(cmp Comparison) {
+		k := [2]string{cmp.Baseline, cmp.Candidate}
+		if !seen[k] && cmp.Baseline != cmp.Candidate {
+			seen[k] = true
+			out = append(out, cmp)
+		}
+	}
+	for _, cs := range e.Compare {
+		at := func(k string) pos {
+			if p, ok := cs.keyPos[k]; ok {
+				return p
+			}
+			return cs.pos
+		}
+		if cs.Axis == "" {
+			ok := true
+			for _, k := range []string{"baseline", "candidate"} {
+				id := cs.Baseline
+				if k == "candidate" {
+					id = cs.Candidate
+				}
+				if byID[id] == nil {
+					c.add(at(k).errorf("compare %s %q is not a scenario of this experiment%s", k, id, didYouMean(id, ids)))
+					ok = false
+				}
+			}
+			if ok {
+				q := cs.Question
+				if q == "" {
+					q = fmt.Sprintf("%s vs %s", cs.Candidate, cs.Baseline)
+				}
+				add(Comparison{Question: q, Baseline: cs.Baseline, Candidate: cs.Candidate, Published: cs.Published})
+			}
+			continue
+		}
+		ai := slices.IndexFunc(e.Matrix, func(a Axis) bool { return a.Key == cs.Axis })
+		if ai < 0 {
+			keys := make([]string, len(e.Matrix))
+			for i, a := range e.Matrix {
+				keys[i] = a.Key
+			}
+			c.add(at("axis").errorf("compare axis %q is not a matrix axis%s", cs.Axis, didYouMean(cs.Axis, keys)))
+			continue
+		}
+		axis := e.Matrix[ai]
+		labels := make([]string, len(axis.Values))
+		for i, v := range axis.Values {
+			labels[i] = v.Label
+		}
+		base := labels[0]
+		if cs.Baseline != "" {
+			if !slices.Contains(labels, cs.Baseline) {
+				c.add(at("baseline").errorf("compare baseline %q is not a value of axis %q%s", cs.Baseline, cs.Axis, didYouMean(cs.Baseline, labels)))
+				continue
+			}
+			base = cs.Baseline
+		}
+		for _, sc := range scs {
+			if sc.Values[cs.Axis] == base {
+				continue
+			}
+			bid := scenarioWith(sc, cs.Axis, base)
+			if byID[bid] == nil {
+				continue
+			}
+			q := cs.Question
+			if q == "" {
+				q = fmt.Sprintf("%s=%s vs %s=%s", cs.Axis, sc.Values[cs.Axis], cs.Axis, base)
+				if others := otherValues(sc, cs.Axis); others != "" {
+					q += ", with " + others
+				}
+			}
+			add(Comparison{Question: q, Baseline: bid, Candidate: sc.ID, Published: cs.Published})
+		}
+	}
+	return out
+}
+
+// scenarioWith is the ID of the scenario equal to sc but with label on axis.
+func scenarioWith(sc Scenario, axis, label string) string {
+	parts := make([]string, len(sc.Keys))
+	for i, k := range sc.Keys {
+		v := sc.Values[k]
+		if k == axis {
+			v = label
+		}
+		parts[i] = k + "=" + v
+	}
+	return strings.Join(parts, ",")
+}
+
+// otherValues names sc's values on every axis but one.
+func otherValues(sc Scenario, axis string) string {
+	var parts []string
+	for _, k := range sc.Keys {
+		if k != axis {
+			parts = append(parts, k+"="+sc.Values[k])
+		}
+	}
+	return strings.Join(parts, ", ")
+}

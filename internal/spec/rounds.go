@@ -1,0 +1,221 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits and defaults of the run-level settings: how many rounds to run and
+// how precise their comparisons must be.
+const (
+	// DefaultPrecision is the target relative half-width of every planned
+	// comparison's confidence interval under trials: auto.
+	DefaultPrecision = 0.05
+	// DefaultEquivalence is the margin within which two scenarios are
+	// called equivalent (two one-sided tests).
+	DefaultEquivalence = 0.05
+	// DefaultBudgetS bounds the measured phase of trials: auto (10 min).
+	DefaultBudgetS = 600
+	// MaxAutoRounds bounds trials: auto in count as the budget bounds it in
+	// time.
+	MaxAutoRounds = 1000
+	// DefaultWarmupMaxS bounds warmup: auto.
+	DefaultWarmupMaxS = 120
+	// MinTimelineIntervalMs and MaxTimelineIntervalMs bound
+	// timeline.interval.ms: finer points cost more than they tell, coarser
+	// ones hide the trial's shape.
+	MinTimelineIntervalMs = 10
+	MaxTimelineIntervalMs = 60_000
+	// DefaultTimelineIntervalMs is the timeline's interval for trials of
+	// 20 s or more; shorter trials get about 20 points (see
+	// Experiment.TimelineInterval).
+	DefaultTimelineIntervalMs = 1000
+	// MaxDurationS bounds workload.duration.s (one day).
+	MaxDurationS = 86_400
+)
+
+// autoWord is the value of trials and warmup that asks the lab to decide.
+const autoWord = "auto"
+
+// roundFields are the run-level settings; they join fields.
+var roundFields = []field{
+	{
+		key: "trials",
+		normalize: func(raw, _ string) (string, error) {
+			if strings.EqualFold(raw, autoWord) {
+				return autoWord, nil
+			}
+			if n, err := parseInt(raw); err == nil && n >= 1 && n <= math.MaxInt32 {
+				return strconv.FormatInt(n, 10), nil
+			}
+			return "", fmt.Errorf("trials must be an integer ≥ 1 or auto, got %q", raw)
+		},
+		assign: func(e *Experiment, v string) {
+			if v == autoWord {
+				e.TrialsAuto, e.Trials = true, 0
+				return
+			}
+			n, _ := strconv.Atoi(v)
+			e.TrialsAuto, e.Trials = false, n
+		},
+		typed: autoOrInt,
+	},
+	{
+		key: "warmup",
+		normalize: func(raw, _ string) (string, error) {
+			if strings.EqualFold(raw, autoWord) {
+				return autoWord, nil
+			}
+			if n, err := parseInt(raw); err == nil && n >= 0 && n <= math.MaxInt32 {
+				return strconv.FormatInt(n, 10), nil
+			}
+			return "", fmt.Errorf("warmup must be an integer ≥ 0 (rounds) or auto, got %q", raw)
+		},
+		assign: func(e *Experiment, v string) {
+			if v == autoWord {
+				e.WarmupAuto, e.Warmup = true, 0
+				return
+			}
+			n, _ := strconv.Atoi(v)
+			e.WarmupAuto, e.Warmup = false, n
+		},
+		typed: autoOrInt,
+	},
+	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
+	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
+	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
+	{
+		key: "budget",
+		normalize: func(raw, _ string) (string, error) {
+			s, err := parseSeconds(raw)
+			if err != nil || s <= 0 {
+				return "", fmt.Errorf("budget must be a duration like 10m, 90s or 1h30m (or seconds), got %q", raw)
+			}
+			return strconv.FormatFloat(s, 'f', -1, 64), nil
+		},
+		assign: func(e *Experiment, v string) { e.BudgetS, _ = strconv.ParseFloat(v, 64) },
+		typed: func(v string) any {
+			s, _ := strconv.ParseFloat(v, 64)
+			return (time.Duration(s * float64(time.Second))).String()
+		},
+	},
+}
+
+// autoOrInt is the YAML form of trials and warmup.
+func autoOrInt(v string) any {
+	if v == autoWord {
+		return autoWord
+	}
+	n, _ := strconv.Atoi(v)
+	return n
+}
+
+// parseSeconds reads a Go duration ("10m", "1h30m") or a bare number of
+// seconds.
+func parseSeconds(raw string) (float64, error) {
+	if f, err := strconv.ParseFloat(raw, 64); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("not finite")
+		}
+		return f, nil
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil {
+		return 0, err
+	}
+	return d.Seconds(), nil
+}
+
+// checkRounds reports run-level settings that contradict each other. It
+// runs once per experiment (not per scenario): these keys are not matrix
+// axes.
+func (e *Experiment) checkRounds(c *collector) {
+	at := func(k string) pos {
+		if p, ok := e.pos[k]; ok {
+			return p
+		}
+		return pos{File: e.File}
+	}
+	if !e.TrialsAuto {
+		for _, k := range []string{"precision", "budget"} {
+			if _, set := e.pos[k]; set {
+				c.add(at(k).errorf("%s applies to trials: auto, but trials is %d (set trials: auto, or drop %s)", k, e.Trials, k))
+			}
+		}
+	}
+	if _, set := e.pos["warmup.max.s"]; set && !e.WarmupAuto {
+		c.add(at("warmup.max.s").errorf("warmup.max.s applies to warmup: auto, but warmup is %d rounds", e.Warmup))
+	}
+}
+
+// checkWorkloadTime reports a scenario's contradictory timing settings.
+func checkWorkloadTime(e *Experiment, report func(keys []string, format string, args ...any)) {
+	w := e.Workload
+	if w.DurationS == 0 && (w.WarmupS > 0) && w.WarmupRecords == 0 {
+		// A time-bounded warm-up in a burst trial is fine: the burst follows it.
+		_ = w
+	}
+	if w.DurationS > 0 && w.WarmupS >= w.DurationS {
+		report([]string{"workload.warmup.s", "workload.duration.s"},
+			"workload.warmup.s (%g) must be shorter than workload.duration.s (%g)", w.WarmupS, w.DurationS)
+	}
+	if need := w.DurationS + w.WarmupS; need > 0 && w.TimeoutS <= need {
+		report([]string{"workload.timeout.s", "workload.duration.s", "workload.warmup.s"},
+			"workload.timeout.s (%g) must exceed workload.warmup.s + workload.duration.s (%g)", w.TimeoutS, need)
+	}
+	if iv := e.TimelineIntervalMs; iv != 0 && (iv < MinTimelineIntervalMs || iv > MaxTimelineIntervalMs) {
+		report([]string{"timeline.interval.ms"},
+			"timeline.interval.ms must be 0 (automatic) or in %d..%d, got %g", MinTimelineIntervalMs, MaxTimelineIntervalMs, iv)
+	}
+}
+
+// TimelineInterval is the timeline's interval for this scenario:
+// timeline.interval.ms when set, else 1 s, finer for trials known to be
+// short (about 20 points per steady-state trial, never below 50 ms), and
+// 100 ms for bursts, whose length is unknown before they run.
+func (e *Experiment) TimelineInterval() time.Duration {
+	if e.TimelineIntervalMs > 0 {
+		return time.Duration(e.TimelineIntervalMs * float64(time.Millisecond))
+	}
+	total := e.Workload.DurationS + e.Workload.WarmupS
+	if total <= 0 {
+		return 100 * time.Millisecond
+	}
+	ms := math.Min(DefaultTimelineIntervalMs, math.Max(50, math.Round(total*1000/20)))
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// Steady reports whether the scenario's trials are steady-state (bounded by
+// workload.duration.s) rather than bursts.
+func (e *Experiment) Steady() bool { return e.Workload.DurationS > 0 }
+
+// checkBudget refuses a trials: auto budget that cannot fit one round of
+// steady-state trials (a burst's length is unknown before it runs).
+func (e *Experiment) checkBudget(scs []Scenario, c *collector) {
+	if !e.TrialsAuto {
+		return
+	}
+	round := 0.0
+	for _, sc := range scs {
+		w := sc.Exp.Workload
+		if w.DurationS <= 0 {
+			return
+		}
+		round += w.DurationS + w.WarmupS
+	}
+	if round > e.BudgetS {
+		at := pos{File: e.File}
+		if p, ok := e.pos["budget"]; ok {
+			at = p
+		}
+		c.add(at.errorf("budget %s cannot fit one round: %d scenarios × (warm-up + duration) take %s", fmtSeconds(e.BudgetS), len(scs), fmtSeconds(round)))
+	}
+}
+
+// fmtSeconds writes seconds as a Go duration ("10m0s").
+func fmtSeconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).String()
+}

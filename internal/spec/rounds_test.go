@@ -1,0 +1,174 @@
+package spec
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRoundsValidation covers the bad inputs of the run-level settings:
+// each is refused before anything starts, at its position.
+func TestRoundsValidation(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		// precision and budget only mean something under trials: auto.
+		{"precision without auto", "name: x\ntrials: 3\nprecision: 0.02\nbudget: 5m\n", []string{
+			`x.yaml:3:1: precision applies to trials: auto, but trials is 3 (set trials: auto, or drop precision)`,
+			`x.yaml:4:1: budget applies to trials: auto, but trials is 3 (set trials: auto, or drop budget)`,
+		}},
+		// precision is a fraction in (0, 1].
+		{"precision range", "name: x\ntrials: auto\nprecision: 0\n", []string{`x.yaml:3:12: precision must be a number in 0..1, got "0"`}},
+		// A budget must be a duration.
+		{"budget text", "name: x\ntrials: auto\nbudget: soon\n", []string{`x.yaml:3:9: budget must be a duration like 10m, 90s or 1h30m (or seconds), got "soon"`}},
+		// A budget that cannot fit one round of steady-state trials.
+		{"budget too small", "name: x\ntrials: auto\nbudget: 20s\nworkload: {duration.s: 10, warmup.s: 2}\nmatrix:\n  linger.ms: [0, 5]\n", []string{
+			`x.yaml:3:1: budget 20s cannot fit one round: 2 scenarios × (warm-up + duration) take 24s`,
+		}},
+		// The warm-up must end before the measured window does.
+		{"warmup longer than duration", "name: x\nworkload: {duration.s: 5, warmup.s: 5}\n", []string{
+			`x.yaml:2:27: workload.warmup.s (5) must be shorter than workload.duration.s (5)`,
+		}},
+		// A timeout must leave room for the trial.
+		{"timeout too short", "name: x\nworkload: {duration.s: 30, timeout.s: 20}\n", []string{
+			`x.yaml:2:28: workload.timeout.s (20) must exceed workload.warmup.s + workload.duration.s (30)`,
+		}},
+		// The timeline's interval is 0 (automatic) or in 10..60000 ms.
+		{"timeline interval", "name: x\ntimeline: {interval.ms: 5}\n", []string{
+			`x.yaml:2:12: timeline.interval.ms must be 0 (automatic) or in 10..60000, got 5`,
+		}},
+		// compare names an axis that does not exist: the closest is named.
+		{"compare unknown axis", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - axis: linger.m\n", []string{
+			`x.yaml:5:11: compare axis "linger.m" is not a matrix axis; did you mean "linger.ms"?`,
+		}},
+		// compare names a scenario that does not exist.
+		{"compare unknown scenario", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {baseline: linger.ms=0, candidate: linger.ms=50}\n", []string{
+			`x.yaml:5:40: compare candidate "linger.ms=50" is not a scenario of this experiment; did you mean "linger.ms=0"?`,
+		}},
+		// compare's baseline value must be a value of the axis.
+		{"compare unknown baseline", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms, baseline: 7}\n", []string{
+			`x.yaml:5:33: compare baseline "7" is not a value of axis "linger.ms"; did you mean "0"?`,
+		}},
+		// An entry must say what to compare.
+		{"compare incomplete", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {baseline: linger.ms=0}\n  - {axs: linger.ms}\n", []string{
+			`x.yaml:5:5: a compare entry needs axis: KEY, or both baseline: and candidate: scenario IDs`,
+			`x.yaml:6:6: unknown key "axs" in compare entry; did you mean "axis"?`,
+			`x.yaml:6:5: a compare entry needs axis: KEY, or both baseline: and candidate: scenario IDs`,
+		}},
+		// Unlabelled repeats are still refused; only labels make an A/A pair.
+		{"unlabelled repeat", "name: x\nmatrix:\n  arm:\n    - {linger.ms: 5}\n    - {linger.ms: 5, label: b}\n    - {linger.ms: 5}\n    - {linger.ms: 5, acks: all}\n    - {acks: all, linger.ms: 5}\n", []string{
+			`x.yaml:6:7: duplicate value "linger.ms=5" in matrix axis "arm"`,
+			`x.yaml:8:7: value "acks=all,linger.ms=5" of matrix axis "arm" repeats the settings of another value (producer.acks=all,producer.linger.ms=5)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x.yaml", []byte(tt.src), nil)
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("Parse error = %v, want Errors", err)
+			}
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestRoundsParse checks the values of the run-level settings and the
+// steady-state workload.
+func TestRoundsParse(t *testing.T) {
+	src := "name: x\ntrials: auto\nprecision: 0.02\nbudget: 5m\nequivalence: 0.03\nwarmup: auto\nwarmup.max.s: 30\n" +
+		"workload: {duration.s: 10, warmup.s: 2}\n"
+	e, err := Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.TrialsAuto || e.Precision != 0.02 || e.BudgetS != 300 || e.Equivalence != 0.03 || !e.WarmupAuto || e.WarmupMaxS != 30 {
+		t.Errorf("rounds = auto %v precision %g budget %g equivalence %g warmup auto %v max %g", e.TrialsAuto, e.Precision, e.BudgetS, e.Equivalence, e.WarmupAuto, e.WarmupMaxS)
+	}
+	scs, err := e.Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A duration without workload.records: the duration alone ends trials.
+	if got := scs[0].Exp.Workload.Records; got != MaxRecords {
+		t.Errorf("records = %d, want the cap %d", got, MaxRecords)
+	}
+	// 12 s of trial: about 20 timeline points of 600 ms.
+	if got := scs[0].Exp.TimelineInterval(); got != 600*time.Millisecond {
+		t.Errorf("timeline interval = %v, want 600ms", got)
+	}
+	// The resolved YAML parses back to the same settings.
+	y, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := Parse("x.yaml", y, nil)
+	if err != nil {
+		t.Fatalf("re-parse: %v\n%s", err, y)
+	}
+	if !e2.TrialsAuto || e2.BudgetS != 300 || e2.Precision != 0.02 || !e2.WarmupAuto || e2.Workload.DurationS != 10 {
+		t.Errorf("re-parsed rounds differ:\n%s", y)
+	}
+	// With records set too, whichever comes first: records stay.
+	e3, err := Parse("x.yaml", []byte("name: x\nworkload: {duration.s: 10, records: 5000}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scs, _ := e3.Scenarios(); scs[0].Exp.Workload.Records != 5000 {
+		t.Errorf("records = %d, want 5000", scs[0].Exp.Workload.Records)
+	}
+}
+
+// TestComparisons expands compare: entries into planned pairs.
+func TestComparisons(t *testing.T) {
+	src := `name: x
+matrix:
+  enable.idempotence: [true, false]
+  layout:
+    - {label: one, cluster.brokers: 1}
+    - {label: three, cluster.brokers: 3}
+  arm:
+    - {label: a, linger.ms: 5}
+    - {label: b, linger.ms: 5}
+compare:
+  - {axis: enable.idempotence, published: "24,891.9 vs 24,953.4 ops/s"}
+  - {axis: layout, baseline: three}
+  - {baseline: "enable.idempotence=true,layout=one,arm=a", candidate: "enable.idempotence=true,layout=one,arm=b", question: A/A}
+`
+	e, err := Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, _ := e.Scenarios()
+	got, err := e.Comparisons(scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Comparison{
+		// Each non-baseline value of the axis, within every combination of the others.
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=a", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=false,layout=one,arm=a", "24,891.9 vs 24,953.4 ops/s"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=b", "enable.idempotence=true,layout=one,arm=b", "enable.idempotence=false,layout=one,arm=b", "24,891.9 vs 24,953.4 ops/s"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=false,layout=three,arm=a", "24,891.9 vs 24,953.4 ops/s"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=false,layout=three,arm=b", "24,891.9 vs 24,953.4 ops/s"},
+		// A chosen baseline value.
+		{"layout=one vs layout=three, with enable.idempotence=true, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=true,layout=one,arm=a", ""},
+		{"layout=one vs layout=three, with enable.idempotence=true, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=true,layout=one,arm=b", ""},
+		{"layout=one vs layout=three, with enable.idempotence=false, arm=a", "enable.idempotence=false,layout=three,arm=a", "enable.idempotence=false,layout=one,arm=a", ""},
+		{"layout=one vs layout=three, with enable.idempotence=false, arm=b", "enable.idempotence=false,layout=three,arm=b", "enable.idempotence=false,layout=one,arm=b", ""},
+		// An explicit A/A pair: labelled repeats of the same settings are allowed.
+		{"A/A", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=true,layout=one,arm=b", ""},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("comparisons:\n%v\nwant:\n%v", got, want)
+	}
+}
