@@ -49,7 +49,7 @@ func charts(all []stats.ScenarioStats) []chart {
 		groupKey = keys[0]
 	}
 	tp := groupedBars(scs, groupKey, func(s *stats.ScenarioStats) stats.Summary { return s.Throughput })
-	tp.ID, tp.Title, tp.YLabel = "chart-throughput", "Throughput per scenario (mean ± 99.9 % CI)", "throughput (records/s)"
+	tp.ID, tp.Title, tp.YLabel = "chart-throughput", "Throughput per scenario (mean ± "+stats.Percent(stats.DefaultConfidence)+" CI)", "throughput (records/s)"
 	tp.XLabel = axisKey(groupKey, "scenario")
 	add(tp.ID, tp.svg())
 

@@ -1,54 +1,28 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"os"
-	"os/exec"
-	"runtime"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
 )
 
-// Env describes where a run was measured, for the report's reader to judge
-// how far its numbers travel.
-type Env struct {
-	// Kafka and Clients are the distinct broker and client versions the
-	// records name.
-	Kafka   []string `json:"kafka"`
-	Clients []string `json:"clients"`
-	CPUs    int      `json:"cpus"`
-	// OS is the operating system and architecture, with the distribution's
-	// name when /etc/os-release gives it.
-	OS   string `json:"os"`
-	Java string `json:"java,omitempty"`
-	Go   string `json:"go"`
-	// Note says when and how the environment was gathered.
-	Note string `json:"note,omitempty"`
-}
+// Env is the environment a run was measured in; it is
+// results.Environment, saved in the run directory when the run starts.
+type Env = results.Environment
 
-// javaVersionTimeout bounds `java -version`, which should take well under
-// a second.
-const javaVersionTimeout = 10 * time.Second
-
-// Environment gathers what it can about the machine it runs on (CPU count,
-// OS, Go and Java versions) and the versions recs name. Called at the end of
-// a run it describes the run's machine; called later by `prodlab report
-// --html` it describes the machine regenerating the report, and Note says
-// so.
+// Environment gathers the current machine's environment (see
+// results.GatherEnvironment) with the versions recs name.
+//
+// Deprecated: it describes the machine rendering the report, which for an
+// old run is the wrong host. The run should save its environment when it
+// starts (results.WriteEnvironment) and WriteRun renders that one; this
+// stays until lab and cli do so.
 func Environment(recs []results.Record) Env {
-	e := Env{
-		Kafka:   distinct(recs, func(r results.Record) string { return r.Kafka }),
-		Clients: distinct(recs, func(r results.Record) string { return r.Client }),
-		CPUs:    runtime.NumCPU(),
-		OS:      osName(),
-		Java:    JavaVersion(),
-		Go:      runtime.Version(),
-		Note:    "machine figures gathered " + time.Now().UTC().Format("2006-01-02 15:04 UTC") + " on the host that wrote this report",
-	}
+	e := results.GatherEnvironment(context.Background(), "")
+	e.Kafka = distinct(recs, func(r results.Record) string { return r.Kafka })
+	e.Clients = distinct(recs, func(r results.Record) string { return r.Client })
 	return e
 }
 
@@ -65,36 +39,62 @@ func distinct(recs []results.Record, f func(results.Record) string) []string {
 	return out
 }
 
-// osName returns GOOS/GOARCH, with PRETTY_NAME from /etc/os-release when
-// readable ("linux/amd64, Debian GNU/Linux 12 (bookworm)").
-func osName() string {
-	name := runtime.GOOS + "/" + runtime.GOARCH
-	b, err := os.ReadFile("/etc/os-release")
-	if err != nil {
-		return name
+// unknownMachine is what report.html says of a run that saved no
+// environment.json: its records name the versions, nothing names the host.
+const unknownMachine = "unknown: this run saved no " + results.EnvironmentFile +
+	" (runs before prodlab saved one), and the machine rendering the report is not the one that ran it"
+
+// envRows lists the environment for the page: e when the run saved one
+// (nil otherwise), with the versions the records name beside or instead
+// of those e knew when the run started.
+func envRows(e *Env, recs []results.Record) []pageEnv {
+	or := func(s string) string {
+		if s == "" {
+			return "unknown"
+		}
+		return s
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "PRETTY_NAME="); ok {
-			return name + ", " + strings.Trim(v, `"`)
+	kafka := distinct(recs, func(r results.Record) string { return r.Kafka })
+	clients := distinct(recs, func(r results.Record) string { return r.Client })
+	if e == nil {
+		return []pageEnv{
+			{"Kafka", or(strings.Join(kafka, ", "))},
+			{"Clients", or(strings.Join(clients, ", "))},
+			{"Machine", unknownMachine},
 		}
 	}
-	return name
-}
-
-// JavaVersion returns the first line of `java -version` (which Java
-// prints on stderr), or "" when no java is on PATH or it fails.
-func JavaVersion() string {
-	java, err := exec.LookPath("java")
-	if err != nil {
-		return ""
+	if len(kafka) == 0 {
+		kafka = e.Kafka
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), javaVersionTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
-	if err != nil {
-		return ""
+	if len(clients) == 0 {
+		clients = e.Clients
 	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return strings.TrimSpace(line)
+	cpu := e.CPU
+	if e.Cores > 0 {
+		n := strconv.Itoa(e.Cores) + " logical CPUs"
+		if cpu != "" {
+			cpu += ", " + n
+		} else {
+			cpu = n
+		}
+	}
+	prodlab := e.Prodlab
+	if e.Commit != "" {
+		prodlab = strings.TrimSpace(prodlab + " (" + e.Commit + ")")
+	}
+	mem := ""
+	if e.MemoryBytes > 0 {
+		mem = iecBytes(float64(e.MemoryBytes))
+	}
+	return []pageEnv{
+		{"Kafka", or(strings.Join(kafka, ", "))},
+		{"Clients", or(strings.Join(clients, ", "))},
+		{"CPU", or(cpu)},
+		{"Memory", or(mem)},
+		{"OS", or(e.OS)},
+		{"Java", or(e.Java)},
+		{"Go", or(e.Go)},
+		{"prodlab", or(prodlab)},
+		{"Run started", or(e.StartedAt)},
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -33,22 +32,32 @@ type HTMLInput struct {
 	Title string
 	// ExperimentYAML is the experiment as run (experiment.yaml).
 	ExperimentYAML string
-	Env            Env
-	Records        []results.Record
+	// Env is the environment saved when the run started; nil when the run
+	// saved none: the page then names the versions the records give and
+	// says the machine is unknown.
+	Env *Env
+	// Plan, when the run has one, adds the Findings near the top.
+	Plan    *results.Plan
+	Records []results.Record
 }
 
 // page is the template's data.
 type page struct {
 	Title, Subtitle, Confidence string
 	CSS                         template.CSS
+	Findings                    []pageFinding
+	FindingsTitle               string
+	HasPlan                     bool
 	Header                      []string
 	// KeyCols is how many leading columns are text (the scenario).
-	KeyCols int
-	Rows    []pageRow
-	Errors  []string
-	Charts  []pageChart
-	Env     []pageEnv
-	YAML    string
+	KeyCols   int
+	Rows      []pageRow
+	Steady    []string
+	Errors    []string
+	Charts    []pageChart
+	Timelines []pageChart
+	Env       []pageEnv
+	YAML      string
 }
 
 type pageRow struct {
@@ -64,12 +73,19 @@ type pageChart struct {
 
 type pageEnv struct{ Name, Value string }
 
+type pageFinding struct {
+	Question, Sentence, Kind, Published string
+}
+
 // HTML writes report.html: a self-contained page (inline CSS, inline SVG
-// charts, no scripts, no network references) with the results table, the
-// charts the matrix calls for (see charts), the environment and the
-// experiment. It can be opened from disk or attached to an issue as is.
+// charts, no scripts, no network references) with the Findings when the
+// run has a plan, the results table (the report.html columns of the
+// registry, audit and proxies included when they ran), the charts the
+// matrix calls for (see charts), each scenario's timelines, the
+// environment and the experiment. It can be opened from disk or attached
+// to an issue as is.
 func HTML(w io.Writer, in HTMLInput) error {
-	scs, err := stats.ByScenario(in.Records)
+	v, err := newView(in.Records, in.Plan)
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
@@ -77,17 +93,29 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
+	all := make([]stats.ScenarioStats, len(v.scs))
+	for i := range v.scs {
+		all[i] = *v.scs[i].ScenarioStats
+	}
 	p := page{
 		Title:      in.Title,
-		Subtitle:   subtitle(in.Records, scs),
+		Subtitle:   subtitle(in.Records, all),
 		Confidence: stats.Percent(stats.DefaultConfidence),
 		CSS:        template.CSS(css),
 		YAML:       in.ExperimentYAML,
-		Env:        envRows(in.Env),
+		Env:        envRows(in.Env, in.Records),
+		Steady:     steadyNotes(v.scs),
+		HasPlan:    v.plan != nil,
+	}
+	if v.plan != nil {
+		p.FindingsTitle = v.findingsTitle()
+		for _, f := range v.findings {
+			p.Findings = append(p.Findings, pageFinding{Question: orQuestion(f), Sentence: f.Sentence, Kind: f.Kind, Published: f.Published})
+		}
 	}
 	// One column per matrix key rather than a long "k=v k=v" label; a
 	// zero-width space after each dot lets long property names wrap.
-	keys := matrixKeys(scs)
+	keys := matrixKeys(all)
 	for _, k := range keys {
 		p.Header = append(p.Header, strings.ReplaceAll(k, ".", ".\u200b"))
 	}
@@ -95,40 +123,46 @@ func HTML(w io.Writer, in HTMLInput) error {
 		p.Header = append(p.Header, "SCENARIO")
 	}
 	p.KeyCols = max(len(keys), 1)
-	p.Header = append(p.Header, tableHeader[1:len(tableHeader)-1]...)
+	cols := shown(inHTML, v.scs)
+	for _, c := range cols {
+		p.Header = append(p.Header, c.head)
+	}
 	p.Header = append(p.Header, "STATUS")
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)
 	}
-	for i := range scs {
-		s := &scs[i]
-		label := statsLabel(s)
+	for i := range v.scs {
+		s := &v.scs[i]
 		row := pageRow{Status: "ok"}
 		for _, k := range keys {
-			v, ok := s.Values[k]
+			val, ok := s.Values[k]
 			if !ok {
 				row.Cells = append(row.Cells, none)
 				continue
 			}
-			row.Cells = append(row.Cells, formatValue(v))
+			row.Cells = append(row.Cells, formatValue(val))
 		}
-		cells := tableCells(s, label)
-		if len(keys) > 0 {
-			cells = cells[1:]
+		if len(keys) == 0 {
+			row.Cells = append(row.Cells, s.Label)
 		}
-		row.Cells = append(row.Cells, cells...)
+		for _, c := range cols {
+			row.Cells = append(row.Cells, c.text(s))
+		}
 		if len(s.Failures) > 0 {
 			first := len(p.Errors) + 1
-			p.Errors = append(p.Errors, footnotes(label, s.Failures)...)
+			p.Errors = append(p.Errors, footnotes(s.Label, s.Failures)...)
 			row.Failed = true
 			row.Status = fmt.Sprintf("%d of %d trials FAILED: %s %s", len(s.Failures), len(s.Failures)+s.Trials,
 				shortError(s.Failures[0].Error), footnoteRefs(first, len(p.Errors)))
 		}
 		p.Rows = append(p.Rows, row)
 	}
-	for _, c := range charts(scs) {
-		// The SVG is built from escaped text only (see esc in svg.go).
+	// The SVG is built from escaped text only (see esc in svg.go).
+	for _, c := range charts(all) {
 		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
+	}
+	for _, c := range timelineCharts(v.scs) {
+		p.Timelines = append(p.Timelines, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
 	}
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, p); err != nil {
@@ -141,24 +175,52 @@ func HTML(w io.Writer, in HTMLInput) error {
 }
 
 // WriteRunHTML writes dir/report.html for recs, with dir/experiment.yaml
-// when present. It writes a temporary file and renames it, so a reader
-// never sees half a report.
+// and dir/plan.json when present, and the environment dir saved, or else
+// env. It writes a temporary file and renames it, so a reader never sees
+// half a report.
+//
+// Deprecated: use WriteRun, which never describes the current machine as
+// the run's.
 func WriteRunHTML(dir string, recs []results.Record, env Env) error {
+	saved, ok, err := results.ReadEnvironment(dir)
+	if err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	if ok {
+		env = saved
+	}
+	plan, err := readPlan(dir)
+	if err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	return writeHTML(dir, recs, &env, plan)
+}
+
+// writeHTML writes dir/report.html whole.
+func writeHTML(dir string, recs []results.Record, env *Env, plan *results.Plan) error {
 	y, err := os.ReadFile(filepath.Join(dir, results.ExperimentFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("html report: %w", err)
 	}
 	var b bytes.Buffer
-	if err := HTML(&b, HTMLInput{ExperimentYAML: string(y), Env: env, Records: recs}); err != nil {
+	if err := HTML(&b, HTMLInput{ExperimentYAML: string(y), Env: env, Plan: plan, Records: recs}); err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, "."+HTMLFile+".tmp")
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	if err := writeFile(dir, HTMLFile, b.Bytes()); err != nil {
 		return fmt.Errorf("write html report: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, HTMLFile)); err != nil {
+	return nil
+}
+
+// writeFile writes dir/name through a temporary file and a rename.
+func writeFile(dir, name string, data []byte) error {
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		_ = os.Remove(tmp) // best effort: the rename error is the one to report
-		return fmt.Errorf("write html report: %w", err)
+		return err
 	}
 	return nil
 }
@@ -191,34 +253,4 @@ func subtitle(recs []results.Record, scs []stats.ScenarioStats) string {
 		s += fmt.Sprintf(", %d warm-up trials not counted", warm)
 	}
 	return s + ")"
-}
-
-// envRows lists the environment for the page.
-func envRows(e Env) []pageEnv {
-	or := func(s string) string {
-		if s == "" {
-			return "unknown"
-		}
-		return s
-	}
-	rows := []pageEnv{
-		{"Kafka", or(strings.Join(e.Kafka, ", "))},
-		{"Clients", or(strings.Join(e.Clients, ", "))},
-		{"CPUs", or(cpus(e.CPUs))},
-		{"OS", or(e.OS)},
-		{"Java", or(e.Java)},
-		{"Go", or(e.Go)},
-	}
-	if e.Note != "" {
-		rows = append(rows, pageEnv{"Note", e.Note})
-	}
-	return rows
-}
-
-// cpus renders a CPU count, 0 being unknown.
-func cpus(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
 }

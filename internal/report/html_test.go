@@ -17,9 +17,10 @@ import (
 )
 
 // testEnv is a fixed environment, so the page is deterministic.
-var testEnv = Env{
-	Kafka: []string{"4.3.0"}, Clients: []string{"franz-go v1.22.2"}, CPUs: 2,
+var testEnv = &Env{
+	Kafka: []string{"4.3.0"}, Clients: []string{"franz-go v1.22.2"}, CPU: "AMD EPYC", Cores: 2, MemoryBytes: 8 << 30,
 	OS: "linux/amd64, Debian GNU/Linux 12 (bookworm)", Java: `openjdk version "21.0.9" 2025-10-21`, Go: "go1.26.8",
+	Prodlab: "v0.3.0", Commit: "0123abcd", StartedAt: "2025-01-02T03:04:05Z",
 }
 
 // synth returns a successful trial of a scenario with the given matrix

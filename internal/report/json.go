@@ -13,12 +13,19 @@ import (
 // per scenario in order of first appearance, warm-ups left out. Figures
 // that are undefined (the error of a single trial) are null.
 func JSON(w io.Writer, recs []results.Record) error {
-	scs, err := stats.ByScenario(recs)
+	v, err := newView(recs, nil)
 	if err != nil {
 		return fmt.Errorf("json: %w", err)
 	}
-	if scs == nil {
-		scs = []stats.ScenarioStats{}
+	return v.json(w)
+}
+
+// json renders v's scenarios as JSON (Findings are not part of it: the
+// array is what scripts read).
+func (v *view) json(w io.Writer) error {
+	scs := make([]stats.ScenarioStats, len(v.scs))
+	for i := range v.scs {
+		scs[i] = *v.scs[i].ScenarioStats
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -3,56 +3,51 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/stats"
-)
-
-// markdownHeader and markdownAlign are the columns of Markdown: text left,
-// figures right.
-var (
-	markdownHeader = []string{"scenario", "trials", "msg/s", "MB/s", "p50 ms", "p99 ms", "p99.9 ms", "disk", "ratio", "status"}
-	markdownAlign  = []string{":--", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", ":--"}
 )
 
 // Markdown writes a GitHub-flavoured Markdown table with one row per
-// scenario, figures as "score ± error" like Table, followed by a numbered
-// list of the full errors of failed trials. Pipes in cells are escaped.
+// scenario and the Markdown columns of the registry (see columns), figures
+// as "score ± error" like Table, followed by the steady-state notes and a
+// numbered list of the full errors of failed trials. Pipes in cells are
+// escaped.
 func Markdown(w io.Writer, recs []results.Record) error {
-	scs, err := stats.ByScenario(recs)
+	v, err := newView(recs, nil)
 	if err != nil {
 		return fmt.Errorf("markdown: %w", err)
 	}
-	extra := extraColumns(scs)
-	var b strings.Builder
-	last := len(markdownHeader) - 1
-	header := append(append(append([]string(nil), markdownHeader[:last]...), extra.header()...), markdownHeader[last])
-	align := append([]string(nil), markdownAlign[:last]...)
-	for range extra.header() {
-		align = append(align, "--:")
+	return v.markdown(w)
+}
+
+// markdown renders v as Markdown, with its Findings when it has a plan.
+func (v *view) markdown(w io.Writer) error {
+	cols := shown(inMarkdown, v.scs)
+	header, align := []string{"scenario"}, []string{":--"}
+	for _, c := range cols {
+		header, align = append(header, c.md), append(align, "--:")
 	}
-	mdRow(&b, header)
-	mdRow(&b, append(align, markdownAlign[last]))
+	var b strings.Builder
+	mdRow(&b, append(header, "status"))
+	mdRow(&b, append(align, ":--"))
 	var notes []string
-	for i := range scs {
-		s := &scs[i]
-		label := statsLabel(s)
+	for i := range v.scs {
+		s := &v.scs[i]
 		var status string
-		status, notes = statusCell(s, label, notes)
-		mb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-		cells := []string{"`" + label + "`", strconv.Itoa(s.Trials + len(s.Failures)),
-			withErr(s.Throughput, thousands), withErr(s.MBps, mb),
-			latencyCell(s.Latency.P50, s.P50), latencyCell(s.Latency.P99, s.P99), latencyCell(s.Latency.P999, s.P999),
-			withErr(s.DiskBytes, iecBytes), withErr(s.Ratio, ratio)}
-		if s.Trials == 0 {
-			for j := 2; j < len(cells); j++ {
-				cells[j] = none
-			}
+		status, notes = statusCell(s.ScenarioStats, s.Label, notes)
+		cells := []string{"`" + s.Label + "`"}
+		for _, c := range cols {
+			cells = append(cells, c.text(s))
 		}
-		cells = append(append(cells, extra.cells(s)...), status)
-		mdRow(&b, cells)
+		mdRow(&b, append(cells, status))
+	}
+	if st := steadyNotes(v.scs); len(st) > 0 {
+		b.WriteString("\n")
+		for _, n := range st {
+			// A line break after each note, not one paragraph.
+			b.WriteString(mdEscape(n) + "  \n")
+		}
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
@@ -61,10 +56,17 @@ func Markdown(w io.Writer, recs []results.Record) error {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, strings.ReplaceAll(n, "\n    ", "\n   "))
 		}
 	}
+	v.findingsMarkdown(&b)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
+}
+
+// mdEscape escapes the characters that would start Markdown markup inside
+// a line of prose.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "|", `\|`, "<", "&lt;").Replace(s)
 }
 
 // mdRow writes one table row, escaping pipes and line breaks in cells.

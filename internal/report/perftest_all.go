@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // PerfTest writes one kafka-producer-perf-test final line per scenario
@@ -17,12 +16,17 @@ import (
 // summarises; a scenario whose every trial failed gets only its comment,
 // ending in the error.
 func PerfTest(w io.Writer, recs []results.Record) error {
-	scs, err := stats.ByScenario(recs)
+	v, err := newView(recs, nil)
 	if err != nil {
 		return fmt.Errorf("perf-test: %w", err)
 	}
-	for i := range scs {
-		s := &scs[i]
+	return v.perfTest(w)
+}
+
+// perfTest renders v as perf-test lines.
+func (v *view) perfTest(w io.Writer) error {
+	for i := range v.scs {
+		s := v.scs[i].ScenarioStats
 		comment := "# " + statsLabel(s)
 		switch {
 		case s.Trials == 0:

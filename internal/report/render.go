@@ -21,13 +21,35 @@ const (
 // lists them.
 var formats = []struct {
 	name   string
-	render func(io.Writer, []results.Record) error
+	render func(*view, io.Writer) error
 }{
-	{FormatTable, Table},
-	{FormatPerfTest, PerfTest},
-	{FormatCSV, CSV},
-	{FormatJSON, JSON},
-	{FormatMarkdown, Markdown},
+	{FormatTable, (*view).table},
+	{FormatPerfTest, (*view).perfTest},
+	{FormatCSV, (*view).csv},
+	{FormatJSON, (*view).json},
+	{FormatMarkdown, (*view).markdown},
+}
+
+// view is what every format renders: the records, their scenarios and,
+// when the run has a plan, its Findings.
+type view struct {
+	recs     []results.Record
+	scs      []scenario
+	plan     *results.Plan
+	findings []Finding
+}
+
+// newView summarises recs; plan may be nil (no Findings).
+func newView(recs []results.Record, plan *results.Plan) (*view, error) {
+	scs, err := summarize(recs)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{recs: recs, scs: scs, plan: plan}
+	if plan != nil {
+		v.findings = findings(scs, *plan)
+	}
+	return v, nil
 }
 
 // Formats returns the names Render accepts, the default (table) first.
@@ -51,12 +73,24 @@ func ValidFormat(name string) error {
 	return fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Formats(), ", "))
 }
 
-// Render writes recs to w in the named format (see Formats).
+// Render writes recs to w in the named format (see Formats), without
+// Findings; RenderPlan adds them.
 func Render(w io.Writer, format string, recs []results.Record) error {
+	return RenderPlan(w, format, recs, nil)
+}
+
+// RenderPlan writes recs to w in the named format with the Findings of
+// plan (nil: none) in the formats that show them (table, markdown).
+func RenderPlan(w io.Writer, format string, recs []results.Record, plan *results.Plan) error {
 	for _, f := range formats {
-		if f.name == format {
-			return f.render(w, recs)
+		if f.name != format {
+			continue
 		}
+		v, err := newView(recs, plan)
+		if err != nil {
+			return fmt.Errorf("%s: %w", format, err)
+		}
+		return f.render(v, w)
 	}
 	return ValidFormat(format)
 }

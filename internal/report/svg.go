@@ -183,7 +183,7 @@ func niceTicks(hi float64, n int) ([]tick, float64) {
 }
 
 // errTop is the highest point of a value's error bar that the axis should
-// show: an error larger than the value itself (two trials at 99.9 %) is
+// show: an error larger than the value itself (two trials at a high confidence level) is
 // clipped rather than squashing every bar.
 func errTop(d datum) float64 {
 	if math.IsNaN(d.Err) {

@@ -11,24 +11,23 @@ import (
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// tableHeader names the columns of Table.
-var tableHeader = []string{
-	"SCENARIO", "TRIALS", "SENT", "FAILED", "ELAPSED", "MSG/S", "MB/S",
-	"P50 ms", "P99 ms", "P99.9 ms", "DISK", "RATIO", "STATUS",
-}
-
 // Table writes a summary of recs with one row per scenario, in the order
 // scenarios first appear. Warm-up trials are left out. A scenario with
 // several measured trials shows the mean of its successful trials (TRIALS
 // says how many were measured) as "score ± error", the error being the
-// half-width of the 99.9 % Student's t confidence interval of the mean (as
-// JMH prints); with one successful trial there is no error to show.
-// Latency percentiles are those of the trials' merged histograms when every
-// trial carries one, with the error of the per-trial percentiles. Columns:
-// the scenario's matrix values, the record counts, elapsed time, throughput
-// in messages and megabytes per second, send→ack latency percentiles, the
-// topic's size on disk (one replica per partition) and the compression
-// ratio (uncompressed/compressed).
+// half-width of the Student's t confidence interval of the mean at
+// stats.DefaultConfidence (as JMH prints); with one successful trial there
+// is no error to show. Latency percentiles are those of the trials' merged
+// histograms when every trial carries one, with the error of the per-trial
+// percentiles. Columns (see columns): the scenario's matrix values, the
+// record counts, elapsed time, throughput in messages and megabytes per
+// second, send→ack latency percentiles, the topic's size on disk (one
+// replica per partition) and the compression ratio (uncompressed /
+// compressed); then, when some scenario has them, CPU cost, the proxies'
+// figures and the delivery audit.
+//
+// A throughput followed by "!" belongs to a scenario some of whose trials
+// were not steady; a line under the table says how many and why.
 //
 // STATUS comes last so that an error, however long, never widens the
 // figure columns: a scenario whose every trial failed shows its record
@@ -36,36 +35,50 @@ var tableHeader = []string{
 // footnote [n] below the table gives the full error. A scenario where only
 // some trials failed shows the mean of the rest and a footnote too.
 func Table(w io.Writer, recs []results.Record) error {
-	scs, err := stats.ByScenario(recs)
+	v, err := newView(recs, nil)
 	if err != nil {
 		return fmt.Errorf("table: %w", err)
 	}
-	extra := extraColumns(scs)
-	header := append(append([]string(nil), tableHeader[:len(tableHeader)-1]...), extra.header()...)
-	header = append(header, tableHeader[len(tableHeader)-1])
+	return v.table(w)
+}
+
+// table renders the table of v, then its Findings when it has a plan.
+func (v *view) table(w io.Writer) error {
+	cols := shown(inTable, v.scs)
+	header := []string{"SCENARIO"}
+	for _, c := range cols {
+		header = append(header, c.head)
+	}
+	header = append(header, "STATUS")
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	var notes []string
-	for i := range scs {
-		s := &scs[i]
-		label := statsLabel(s)
+	for i := range v.scs {
+		s := &v.scs[i]
 		var status string
-		status, notes = statusCell(s, label, notes)
-		cells := append(tableCells(s, label), extra.cells(s)...)
+		status, notes = statusCell(s.ScenarioStats, s.Label, notes)
+		cells := []string{s.Label}
+		for _, c := range cols {
+			cells = append(cells, c.text(s))
+		}
 		fmt.Fprintln(tw, strings.Join(append(cells, status), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
+	var b strings.Builder
+	if st := steadyNotes(v.scs); len(st) > 0 {
+		b.WriteString("\n" + strings.Join(st, "\n") + "\n")
+	}
 	if len(notes) > 0 {
-		var b strings.Builder
 		b.WriteString("\n")
 		for i, n := range notes {
 			fmt.Fprintf(&b, "[%d] %s\n", i+1, n)
 		}
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return fmt.Errorf("write table footnotes: %w", err)
-		}
+	}
+	v.findingsText(&b)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write table footnotes: %w", err)
 	}
 	return nil
 }
@@ -76,37 +89,6 @@ func footnoteRefs(first, last int) string {
 		return "[" + strconv.Itoa(first) + "]"
 	}
 	return fmt.Sprintf("[%d-%d]", first, last)
-}
-
-// tableCells returns the row's cells before STATUS: the figures over
-// successful trials, or counts and "-" when there are none.
-func tableCells(s *stats.ScenarioStats, label string) []string {
-	trials := strconv.Itoa(s.Trials + len(s.Failures))
-	if s.Trials == 0 {
-		var sent, failed float64
-		for _, f := range s.Failures {
-			sent += float64(f.Sent)
-			failed += float64(f.FailedRecords)
-		}
-		n := float64(len(s.Failures))
-		return []string{label, trials, thousands(sent / n), thousands(failed / n),
-			none, none, none, none, none, none, none, none}
-	}
-	mb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-	return []string{
-		label,
-		trials,
-		thousands(s.Sent.Mean),
-		thousands(s.FailedRecords.Mean),
-		seconds(s.ElapsedS.Mean),
-		withErr(s.Throughput, thousands),
-		withErr(s.MBps, mb),
-		latencyCell(s.Latency.P50, s.P50),
-		latencyCell(s.Latency.P99, s.P99),
-		latencyCell(s.Latency.P999, s.P999),
-		withErr(s.DiskBytes, iecBytes),
-		withErr(s.Ratio, ratio),
-	}
 }
 
 // withErr renders a summary's mean with f, followed by " ± error" when it

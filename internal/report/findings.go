@@ -1,0 +1,227 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// Finding answers one planned comparison of a run (results.Plan).
+type Finding struct {
+	Question string `json:"question"`
+	// Sentence is the answer in one sentence: the candidate, the verdict
+	// and its interval, the test, and the baseline.
+	Sentence string `json:"sentence"`
+	// Kind is the verdict's kind (stats.KindFaster, …, stats.KindNotTested).
+	Kind string `json:"kind"`
+	// Baseline and Candidate are the scenario IDs compared.
+	Baseline  string `json:"baseline"`
+	Candidate string `json:"candidate"`
+	// Published is the study's published figure, when the plan gives one.
+	Published string        `json:"published,omitempty"`
+	Verdict   stats.Verdict `json:"verdict"`
+}
+
+// throughputMetric is the metric Findings compare: records per second.
+var throughputMetric = stats.Metrics[0]
+
+// Findings answers each comparison of p on throughput (records/s): a
+// paired verdict on the rounds both scenarios counted (stats.Paired and
+// stats.ComparePaired at p's Level and Margin), or Welch's test when fewer
+// than two trials pair up. A comparison naming a scenario without counted
+// trials is "not tested".
+func Findings(recs []results.Record, p results.Plan) []Finding {
+	scs, err := summarize(recs)
+	if err != nil {
+		// A histogram that does not decode: every answer says so.
+		out := make([]Finding, len(p.Comparisons))
+		for i, c := range p.Comparisons {
+			out[i] = notTestedFinding(c, nil, nil, "results unreadable: "+err.Error())
+		}
+		return out
+	}
+	return findings(scs, p)
+}
+
+// findings is Findings over summarised scenarios.
+func findings(scs []scenario, p results.Plan) []Finding {
+	byID := map[string]*scenario{}
+	for i := range scs {
+		byID[scs[i].ID] = &scs[i]
+	}
+	o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: throughputMetric.Dir}
+	out := make([]Finding, 0, len(p.Comparisons))
+	for _, c := range p.Comparisons {
+		a, b := byID[c.Baseline], byID[c.Candidate]
+		switch {
+		case a == nil || a.Trials == 0:
+			out = append(out, notTestedFinding(c, a, b, "the baseline has no successful trials"))
+			continue
+		case b == nil || b.Trials == 0:
+			out = append(out, notTestedFinding(c, a, b, "the candidate has no successful trials"))
+			continue
+		}
+		var v stats.Verdict
+		xs, ys := stats.Paired(a.ScenarioStats, b.ScenarioStats, throughputMetric)
+		if len(xs) >= 2 {
+			v = stats.ComparePaired(xs, ys, o)
+		} else {
+			v = stats.Compare(throughputMetric.Of(a.ScenarioStats), throughputMetric.Of(b.ScenarioStats), o)
+		}
+		f := Finding{Question: c.Question, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
+			Published: c.Published, Verdict: v}
+		f.Sentence = sentence(a, b, v)
+		out = append(out, f)
+	}
+	return out
+}
+
+// notTestedFinding is the answer to a comparison that could not run.
+func notTestedFinding(c results.PlannedComparison, a, b *scenario, why string) Finding {
+	bl, cl := c.Baseline, c.Candidate
+	if a != nil && b != nil {
+		bl, cl = differing(a, b)
+	}
+	return Finding{Question: c.Question, Kind: stats.KindNotTested, Baseline: c.Baseline, Candidate: c.Candidate,
+		Published: c.Published, Verdict: stats.Verdict{Kind: stats.KindNotTested, Text: "not tested: " + why},
+		Sentence: fmt.Sprintf("%s against %s was not tested: %s; baseline %s", cl, bl, why, c.Baseline)}
+}
+
+// sentence words verdict v of candidate b against baseline a:
+//
+//	linger.ms=5 is faster than linger.ms=0 by 12.3 % [+8.1 %, +16.4 %] (paired, 95 %, 12 rounds); baseline linger.ms=0,acks=all
+//	x=1 is equivalent within ±5 % to x=0: +0.4 % [-1.2 %, +2.0 %] (paired, 95 %, 12 rounds); baseline x=0
+//	x=1 against x=0 is inconclusive: [-9.8 %, +12.1 %] is wider than ±5 %; about 14 more rounds would decide it (paired, 95 %, 3 rounds); baseline x=0
+//
+// The scenarios are named by the matrix values in which they differ; the
+// baseline's full ID ends the sentence.
+func sentence(a, b *scenario, v stats.Verdict) string {
+	bl, cl := differing(a, b)
+	text := withTrials(v, a, b)
+	var s string
+	switch v.Kind {
+	case stats.KindFaster, stats.KindSlower, stats.KindLower, stats.KindHigher:
+		// "faster by …" → "faster than <baseline> by …"
+		s = cl + " is " + strings.Replace(text, v.Kind+" ", v.Kind+" than "+bl+" ", 1)
+	case stats.KindEquivalent:
+		// "equivalent within ±5 %: …" → "equivalent within ±5 % to <baseline>: …"
+		s = cl + " is " + strings.Replace(text, ":", " to "+bl+":", 1)
+	case stats.KindInconclusive:
+		s = cl + " against " + bl + " is " + text
+	default:
+		s = cl + " against " + bl + " was " + text
+	}
+	return s + "; baseline " + a.ID
+}
+
+// withTrials adds how many rounds (paired) or trials (Welch) the verdict
+// rests on inside its closing parenthesis: "(paired, 95 %)" becomes
+// "(paired, 95 %, 12 rounds)".
+func withTrials(v stats.Verdict, a, b *scenario) string {
+	n := fmt.Sprintf("%d and %d trials", a.Trials, b.Trials)
+	if v.Test == stats.PairedTest {
+		n = fmt.Sprintf("%d rounds", v.Pairs)
+	}
+	t := v.Text
+	if v.Kind == stats.KindNotTested || !strings.HasSuffix(t, ")") {
+		return t
+	}
+	return t[:len(t)-1] + ", " + n + ")"
+}
+
+// differing names a and b by the matrix values in which they differ
+// ("enable.idempotence=false"), or by their full labels when they differ
+// in none (or in keys only one has).
+func differing(a, b *scenario) (al, bl string) {
+	var as, bs []string
+	for _, k := range a.Keys {
+		av, aok := a.Values[k]
+		bv, bok := b.Values[k]
+		if !aok || !bok {
+			return a.Label, b.Label
+		}
+		if formatValue(av) != formatValue(bv) {
+			as = append(as, k+"="+formatValue(av))
+			bs = append(bs, k+"="+formatValue(bv))
+		}
+	}
+	if len(as) == 0 || len(a.Keys) != len(b.Keys) {
+		return a.Label, b.Label
+	}
+	return strings.Join(as, " "), strings.Join(bs, " ")
+}
+
+// findingsTitle heads the Findings section: what the verdicts rest on.
+func (v *view) findingsTitle() string {
+	return fmt.Sprintf("Findings (throughput, records/s; %s confidence, equivalence margin ±%s %%)",
+		stats.Percent(levelOr(v.plan.Level)), trimFloat(marginOr(v.plan.Margin)*100))
+}
+
+// levelOr and marginOr fill a plan's zero level and margin as stats does.
+func levelOr(l float64) float64 {
+	if l == 0 {
+		return stats.DefaultConfidence
+	}
+	return l
+}
+
+func marginOr(m float64) float64 {
+	if m == 0 {
+		return stats.DefaultMargin
+	}
+	return m
+}
+
+// trimFloat renders v without trailing zeros, at most 2 decimals.
+func trimFloat(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
+}
+
+// findingsText appends the table's Findings section, when v has a plan.
+func (v *view) findingsText(b *strings.Builder) {
+	if v.plan == nil {
+		return
+	}
+	b.WriteString("\n" + v.findingsTitle() + ":\n")
+	if len(v.findings) == 0 {
+		b.WriteString("  (the plan has no comparisons)\n")
+	}
+	for i, f := range v.findings {
+		fmt.Fprintf(b, "%d. %s\n", i+1, orQuestion(f))
+		fmt.Fprintf(b, "   %s\n", f.Sentence)
+		if f.Published != "" {
+			fmt.Fprintf(b, "   published: %s\n", f.Published)
+		}
+	}
+}
+
+// findingsMarkdown appends the Markdown Findings section, when v has a
+// plan.
+func (v *view) findingsMarkdown(b *strings.Builder) {
+	if v.plan == nil {
+		return
+	}
+	b.WriteString("\n### " + mdEscape(v.findingsTitle()) + "\n\n")
+	if len(v.findings) == 0 {
+		b.WriteString("The plan has no comparisons.\n")
+	}
+	for i, f := range v.findings {
+		fmt.Fprintf(b, "%d. **%s**  \n   %s", i+1, mdEscape(orQuestion(f)), mdEscape(f.Sentence))
+		if f.Published != "" {
+			fmt.Fprintf(b, "  \n   Published: %s", mdEscape(f.Published))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// orQuestion is the finding's question, or one made of its scenarios.
+func orQuestion(f Finding) string {
+	if f.Question != "" {
+		return f.Question
+	}
+	return f.Candidate + " against " + f.Baseline + "?"
+}

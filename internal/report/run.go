@@ -1,0 +1,75 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// WriteRun renders a run directory's records for people: format (see
+// Formats) to out, and into dir the table (results.TableFile) and
+// report.html, all from what dir saved when the run started: its
+// environment (environment.json; a run without one is rendered with the
+// versions its records name and an unknown machine, never with the
+// machine rendering it) and its plan (plan.json; without one there are no
+// Findings). `prodlab run` calls it after the lab returns, `prodlab report`
+// to render again. Both files are written whole (temporary file, rename).
+func WriteRun(dir string, recs []results.Record, out io.Writer, format string) error {
+	if err := ValidFormat(format); err != nil {
+		return err
+	}
+	plan, err := readPlan(dir)
+	if err != nil {
+		return err
+	}
+	env, err := readEnv(dir)
+	if err != nil {
+		return err
+	}
+	var table bytes.Buffer
+	if err := RenderPlan(&table, FormatTable, recs, plan); err != nil {
+		return err
+	}
+	if format == FormatTable {
+		if _, err := out.Write(table.Bytes()); err != nil {
+			return fmt.Errorf("write table: %w", err)
+		}
+	} else if err := RenderPlan(out, format, recs, plan); err != nil {
+		return err
+	}
+	if err := writeFile(dir, results.TableFile, table.Bytes()); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return writeHTML(dir, recs, env, plan)
+}
+
+// RenderRun writes format to out for a run directory's records, with the
+// Findings of its plan, without writing any file (`prodlab report` without
+// regenerating).
+func RenderRun(dir string, recs []results.Record, out io.Writer, format string) error {
+	plan, err := readPlan(dir)
+	if err != nil {
+		return err
+	}
+	return RenderPlan(out, format, recs, plan)
+}
+
+// readPlan returns dir's plan, nil when it has none.
+func readPlan(dir string) (*results.Plan, error) {
+	p, ok, err := results.ReadPlan(dir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// readEnv returns dir's saved environment, nil when it has none.
+func readEnv(dir string) (*Env, error) {
+	e, ok, err := results.ReadEnvironment(dir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &e, nil
+}
