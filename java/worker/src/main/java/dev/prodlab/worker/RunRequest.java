@@ -7,7 +7,7 @@ import java.util.Map;
 
 /** One {"op":"run"} request: everything the worker needs for one trial. */
 final class RunRequest {
-    /** Default transaction length when transaction_duration_ms is absent or 0. */
+    /** Default transaction length when props has no transaction.duration.ms. */
     static final long DEFAULT_TRANSACTION_DURATION_MS = 3000;
     /** Default trial bound when timeout_ms is absent or 0. */
     static final long DEFAULT_TIMEOUT_MS = 600_000;
@@ -23,7 +23,13 @@ final class RunRequest {
     long seed;
     String tag = "";
     long timeoutMs = DEFAULT_TIMEOUT_MS;
-    long transactionDurationMs = DEFAULT_TRANSACTION_DURATION_MS;
+    /** When > 0, the measured window ends after this long (or after records), whichever first. */
+    long durationMs;
+    /** Warm-up before the measured window: this many records and/or this long, whichever first. */
+    long warmupRecords;
+    long warmupMs;
+    /** When > 0, the result carries a timeline with one point per this many ms. */
+    long timelineIntervalMs;
 
     /**
      * Parses a run request. Property values may be JSON strings, numbers or
@@ -76,9 +82,24 @@ final class RunRequest {
         r.tag = getString(o, "tag", "");
         long t = getLong(o, "timeout_ms", 0);
         r.timeoutMs = t > 0 ? t : DEFAULT_TIMEOUT_MS;
-        long d = getLong(o, "transaction_duration_ms", 0);
-        r.transactionDurationMs = d > 0 ? d : DEFAULT_TRANSACTION_DURATION_MS;
+        r.durationMs = getNonNegative(o, "duration_ms");
+        r.warmupRecords = getNonNegative(o, "warmup_records");
+        r.warmupMs = getNonNegative(o, "warmup_ms");
+        r.timelineIntervalMs = getNonNegative(o, "timeline_interval_ms");
         return r;
+    }
+
+    /** True when the trial begins with a warm-up. */
+    boolean hasWarmup() {
+        return warmupRecords > 0 || warmupMs > 0;
+    }
+
+    private static long getNonNegative(JsonObject o, String key) {
+        long v = getLong(o, key, 0);
+        if (v < 0) {
+            throw new IllegalArgumentException(key + " must be >= 0, got " + v);
+        }
+        return v;
     }
 
     private static long getLong(JsonObject o, String key, long def) {

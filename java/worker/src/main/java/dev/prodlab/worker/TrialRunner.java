@@ -1,10 +1,10 @@
 package dev.prodlab.worker;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -56,23 +56,42 @@ final class TrialRunner {
     private volatile boolean aborted;
     private volatile String abortReason;
 
-    // Callback state; counters are read by the sampler thread.
+    // Counts of the measured window and of the warm-up; read by the sampler
+    // and cutter threads. A record is warm-up when its sequence number is
+    // below measuredFromSeq (PROTOCOL.md, "Warm-up and duration").
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong warmupSent = new AtomicLong();
+    private final AtomicLong warmupAcked = new AtomicLong();
+    private final AtomicLong warmupFailed = new AtomicLong();
+    private volatile long measuredFromSeq; // first measured seq; MAX until a warm-up ends
+
+    // Callback state guarded by lock: the histograms, errors, audit bits, the
+    // progress window and the timeline's open interval, all updated under the
+    // one lock the callback takes.
     private final Object lock = new Object();
     private final Histogram hist = newHistogram();
     private final Histogram histIntended = newHistogram();
     private final Map<String, Long> errors = new HashMap<>();
-    // Progress window (guarded by lock, updated with the histogram so the
-    // callback takes no extra lock); taken and reset by the sampler.
+    // Progress window; taken and reset by the sampler.
     private long windowCount;
     private long windowSumUs;
     private long windowMaxUs;
-    private volatile long clockStart; // System.nanoTime() of the first send; 0 before
     private final BitSet ackedSeqs;
     private final BitSet failedSeqs;
     private final boolean tracking;
+    private final Timeline timeline; // null unless timeline_interval_ms > 0
+
+    // The trial's clock: System.nanoTime() of the first send (warm-up
+    // included), 0 before; measuredStart is the first measured send's.
+    private volatile long clockStart;
+    private volatile long measuredStart;
+    private volatile boolean measuring;
+    // Producer gauges read by the sampler and the cutter; null when the
+    // client has no such metric.
+    private volatile Metric inFlightMetric;
+    private volatile Metric retryMetric;
 
     TrialRunner(RunRequest req, Protocol progressOut) {
         this.req = req;
@@ -80,6 +99,8 @@ final class TrialRunner {
         this.tracking = !req.tag.isEmpty();
         this.ackedSeqs = tracking ? new BitSet() : null;
         this.failedSeqs = tracking ? new BitSet() : null;
+        this.measuredFromSeq = req.hasWarmup() ? Long.MAX_VALUE : 0;
+        this.timeline = req.timelineIntervalMs > 0 ? new Timeline(lock, req.timelineIntervalMs * 1_000_000L) : null;
     }
 
     static Histogram newHistogram() {
@@ -173,6 +194,8 @@ final class TrialRunner {
     JsonObject run() {
         try {
             return runChecked();
+        } catch (Rejected r) {
+            return Protocol.failure(req.id, r.getMessage(), r.hint);
         } catch (Throwable t) {
             ConfigException ce = configCause(t);
             if (ce != null) {
@@ -182,91 +205,212 @@ final class TrialRunner {
         }
     }
 
+    /** A request the worker refuses before any producer exists: the message and a hint. */
+    static final class Rejected extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String hint;
+
+        Rejected(String message, String hint) {
+            super(message, null, false, false);
+            this.hint = hint;
+        }
+    }
+
+    /** What a valid request sets up before the producer starts. */
+    record Setup(Properties props, Map<String, String> effective, Payloads payloads, boolean transactional,
+            long txDurationMs) {}
+
     private JsonObject runChecked() throws Exception {
-        long txDuration = req.transactionDurationMs;
+        Setup setup = setup();
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(setup.props());
+        Sampler sampler = null;
+        Cutter cutter = null;
+        try {
+            String clientId = clientIdOf(producer);
+            if (clientId != null) {
+                setup.effective().put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+            }
+            inFlightMetric = producerMetric(producer, "requests-in-flight");
+            retryMetric = producerMetric(producer, "record-retry-total");
+            sampler = new Sampler(producer, System.nanoTime() + req.timeoutMs * 1_000_000L);
+            sampler.start();
+            SendLoop loop = new SendLoop(producer, setup);
+            loop.beginTransaction();
+            startClock();
+            if (timeline != null) {
+                cutter = new Cutter();
+                cutter.start();
+            }
+            loop.run();
+            long end = System.nanoTime();
+            sampler.halt();
+            if (cutter != null) {
+                cutter.halt();
+                cutAt(end);
+            }
+            JsonObject o = measurements(end);
+            addClientFigures(o, producer, setup.effective(), loop.commits, loop.aborts, sampler.maxInFlight);
+            return o;
+        } finally {
+            if (sampler != null) {
+                sampler.halt();
+            }
+            if (cutter != null) {
+                cutter.halt();
+            }
+            producer.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * Validates the request and prepares the producer properties and
+     * payloads; throws Rejected for what the client would never accept.
+     */
+    Setup setup() throws Rejected {
+        long txDuration = RunRequest.DEFAULT_TRANSACTION_DURATION_MS;
         String txProp = req.props.get(TRANSACTION_DURATION);
         if (txProp != null) {
+            String hint = "transaction.duration.ms must be a positive number of milliseconds";
             try {
                 txDuration = Long.parseLong(txProp.trim());
             } catch (NumberFormatException e) {
-                return Protocol.failure(req.id, "Invalid value " + txProp + " for configuration " + TRANSACTION_DURATION,
-                        "transaction.duration.ms must be a positive number of milliseconds");
+                throw new Rejected("Invalid value " + txProp + " for configuration " + TRANSACTION_DURATION, hint);
             }
             if (txDuration <= 0) {
-                return Protocol.failure(req.id, TRANSACTION_DURATION + " must be > 0, got " + txDuration,
-                        "transaction.duration.ms must be a positive number of milliseconds");
+                throw new Rejected(TRANSACTION_DURATION + " must be > 0, got " + txDuration, hint);
             }
         }
         Set<String> known = ProducerConfig.configNames();
         for (String k : req.props.keySet()) {
             if (!known.contains(k) && !k.equals(TRANSACTION_DURATION)) {
                 String msg = "unknown producer property " + k + " for kafka-clients " + clientVersion();
-                return Protocol.failure(req.id, msg, Hints.forConfigError(msg));
+                throw new Rejected(msg, Hints.forConfigError(msg));
             }
         }
         if (req.topic.isEmpty()) {
-            return Protocol.failure(req.id, "no topic given", "the run request needs a topic");
+            throw new Rejected("no topic given", "the run request needs a topic");
         }
-        if (tracking && req.records > Integer.MAX_VALUE) {
-            return Protocol.failure(req.id, "audit headers support at most " + Integer.MAX_VALUE + " records",
-                    "lower records or turn the audit off");
+        if (tracking && req.records + req.warmupRecords > Integer.MAX_VALUE) {
+            throw new Rejected("audit headers support at most " + Integer.MAX_VALUE + " records",
+                    "lower records (and warm-up records) or turn the audit off");
         }
         Payloads payloads;
         try {
-            payloads = Payloads.create(req.payload, req.recordSize, req.seed, req.records);
+            payloads = Payloads.create(req.payload, req.recordSize, req.seed, req.warmupRecords + req.records);
         } catch (IllegalArgumentException | java.io.IOException e) {
-            return Protocol.failure(req.id, e.getMessage(), "check workload payload and record.size");
+            throw new Rejected(e.getMessage(), "check workload payload and record.size");
         }
-
         Properties props = producerProps(req);
         Map<String, String> effective;
         try {
             effective = effective(new ProducerConfig(props));
         } catch (ConfigException e) {
-            return Protocol.failure(req.id, e.getMessage(), Hints.forConfigError(e.getMessage()));
+            throw new Rejected(e.getMessage(), Hints.forConfigError(e.getMessage()));
         }
         boolean transactional = props.getProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "").length() > 0;
+        return new Setup(props, effective, payloads, transactional, txDuration);
+    }
 
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props);
-        Sampler sampler = null;
-        try {
-            String clientId = clientIdOf(producer);
-            if (clientId != null) {
-                effective.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-            }
-            long commits = 0;
-            long aborts = 0;
-            long deadline = System.nanoTime() + req.timeoutMs * 1_000_000L;
-            sampler = new Sampler(producer, deadline);
-            sampler.start();
+    /** Starts the trial's clock: now is the first send, warm-up included. */
+    void startClock() {
+        clockStart = System.nanoTime();
+        if (!req.hasWarmup()) {
+            startMeasured(0, clockStart);
+        }
+    }
+
+    /**
+     * Opens the measured window at sequence number seq, at nanoTime now:
+     * records from seq on are measured, those before it warm-up.
+     */
+    void startMeasured(long seq, long now) {
+        measuredFromSeq = seq;
+        measuredStart = now;
+        measuring = true;
+    }
+
+    /** The measured window's start on the trial's clock, or -1 before it began. */
+    long measuredFromNs() {
+        return measuring ? measuredStart - clockStart : -1;
+    }
+
+    /**
+     * The send loop: the warm-up, then the measured window, in one stream
+     * through one producer (no flush in between), then the final flush or
+     * commit. Bounded by the record counts, the durations and the trial's
+     * timeout (which sets aborted).
+     */
+    private final class SendLoop {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final Payloads payloads;
+        private final boolean transactional;
+        private final long txNanos;
+        private final byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
+        private final double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
+        private final long maxSeq = tracking ? Integer.MAX_VALUE : Long.MAX_VALUE;
+        private long txStart;
+        long commits;
+        long aborts;
+
+        SendLoop(KafkaProducer<byte[], byte[]> producer, Setup setup) {
+            this.producer = producer;
+            this.payloads = setup.payloads();
+            this.transactional = setup.transactional();
+            this.txNanos = setup.txDurationMs() * 1_000_000L;
+        }
+
+        void beginTransaction() {
             if (transactional) {
                 producer.initTransactions();
                 producer.beginTransaction();
             }
-            byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
-            long start = System.nanoTime();
-            clockStart = start;
-            long txStart = start;
-            long txNanos = txDuration * 1_000_000L;
-            double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
-            for (long seq = 0; seq < req.records && !aborted; seq++) {
+        }
+
+        void run() {
+            txStart = clockStart;
+            long seq = 0;
+            if (req.hasWarmup()) {
+                long end = req.warmupRecords > 0 ? req.warmupRecords : maxSeq;
+                seq = send(0, Math.min(end, maxSeq), req.warmupMs, clockStart, true);
+                if (aborted) {
+                    return;
+                }
+                startMeasured(seq, System.nanoTime());
+            }
+            send(seq, Math.min(seq + req.records, maxSeq), req.durationMs, measuredStart, false);
+            if (aborted) {
+                return;
+            }
+            if (transactional) {
+                commit();
+            } else {
+                producer.flush();
+            }
+        }
+
+        /**
+         * Sends records from seq up to endSeq, or until limitMs (when > 0)
+         * has passed since phaseStart; returns the next sequence number.
+         */
+        private long send(long seq, long endSeq, long limitMs, long phaseStart, boolean warmup) {
+            long until = phaseStart + limitMs * 1_000_000L;
+            long last = phaseStart; // the previous send's time: no extra clock read per record
+            for (; seq < endSeq && !aborted; seq++) {
+                if (limitMs > 0 && last - until >= 0) {
+                    break;
+                }
                 long intended = 0;
                 if (nanosPerRecord > 0) {
-                    intended = start + (long) (seq * nanosPerRecord);
-                    long wait;
-                    while ((wait = intended - System.nanoTime()) > 0 && !aborted) {
-                        LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+                    intended = clockStart + (long) (seq * nanosPerRecord);
+                    if (!waitUntil(intended)) {
+                        break;
                     }
-                    if (aborted) {
+                    if (limitMs > 0 && System.nanoTime() - until >= 0) {
                         break;
                     }
                 }
                 if (transactional && System.nanoTime() - txStart >= txNanos) {
-                    if (commitOrAbort(producer)) {
-                        commits++;
-                    } else {
-                        aborts++;
-                    }
+                    commit();
                     producer.beginTransaction();
                     txStart = System.nanoTime();
                 }
@@ -277,34 +421,32 @@ final class TrialRunner {
                 }
                 ProducerRecord<byte[], byte[]> rec =
                         new ProducerRecord<>(req.topic, null, null, null, payloads.next(seq), headers);
-                long now = System.nanoTime();
+                last = System.nanoTime();
                 try {
-                    producer.send(rec, new Cb(seq, now, intended));
-                    sent.incrementAndGet();
+                    producer.send(rec, new Cb(seq, last, intended));
+                    (warmup ? warmupSent : sent).incrementAndGet();
                 } catch (RuntimeException e) {
                     onFailure(seq, e);
-                    if (aborted) {
-                        break;
-                    }
                 }
             }
-            if (transactional && !aborted) {
-                if (commitOrAbort(producer)) {
-                    commits++;
-                } else {
-                    aborts++;
-                }
-            } else if (!aborted) {
-                producer.flush();
+            return seq;
+        }
+
+        /** Parks until nanoTime reaches t; false when the trial was aborted meanwhile. */
+        private boolean waitUntil(long t) {
+            long wait;
+            while ((wait = t - System.nanoTime()) > 0 && !aborted) {
+                LockSupport.parkNanos(Math.min(wait, 100_000_000L));
             }
-            long elapsed = System.nanoTime() - start;
-            sampler.halt();
-            return result(producer, effective, elapsed, commits, aborts, sampler.maxInFlight);
-        } finally {
-            if (sampler != null) {
-                sampler.halt();
+            return !aborted;
+        }
+
+        private void commit() {
+            if (commitOrAbort(producer)) {
+                commits++;
+            } else {
+                aborts++;
             }
-            producer.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
         }
     }
 
@@ -341,16 +483,42 @@ final class TrialRunner {
         return null;
     }
 
+    /** The producer-metrics metric of that name, or null when this client version lacks it. */
+    private static Metric producerMetric(KafkaProducer<?, ?> producer, String name) {
+        for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
+            if (e.getKey().group().equals("producer-metrics") && e.getKey().name().equals(name)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** A metric's value now; NaN when absent or not a number. */
+    static double valueOf(Metric m) {
+        if (m == null) {
+            return Double.NaN;
+        }
+        Object v = m.metricValue();
+        return v instanceof Number ? ((Number) v).doubleValue() : Double.NaN;
+    }
+
     private void countError(String msg) {
         synchronized (lock) {
             errors.merge(msg, 1L, Long::sum);
         }
     }
 
-    private void onFailure(long seq, Exception e) {
-        failed.incrementAndGet();
+    /** Counts one failed record (a failed callback or a send() that threw). */
+    void onFailure(long seq, Exception e) {
+        boolean warm = seq < measuredFromSeq;
+        (warm ? warmupFailed : failed).incrementAndGet();
         synchronized (lock) {
-            errors.merge(message(e), 1L, Long::sum);
+            if (!warm) {
+                errors.merge(message(e), 1L, Long::sum);
+            }
+            if (timeline != null) {
+                timeline.onFailure();
+            }
             if (tracking) {
                 failedSeqs.set((int) seq);
             }
@@ -376,25 +544,34 @@ final class TrialRunner {
                 onFailure(seq, e);
                 return;
             }
-            onAck(seq, clamp((now - start) / 1000), intended == 0 ? -1 : clamp((now - intended) / 1000));
+            onAck(seq, clamp((now - start) / 1000), intended == 0 ? -1 : clamp((now - intended) / 1000),
+                    Math.max(0, metadata.serializedValueSize()));
         }
     }
 
     /**
-     * Counts one acknowledged record: its latency in µs and, with a rate, its
-     * latency from the intended send time (-1 without a rate).
+     * Counts one acknowledged record: its latency in µs, with a rate its
+     * latency from the intended send time (-1 without a rate), and its value
+     * size. Warm-up records (seq below the measured window's first) count
+     * in the warm-up, the progress window and the timeline only.
      */
-    void onAck(long seq, long us, long intendedUs) {
-        acked.incrementAndGet();
+    void onAck(long seq, long us, long intendedUs, long bytes) {
+        boolean warm = seq < measuredFromSeq;
+        (warm ? warmupAcked : acked).incrementAndGet();
         synchronized (lock) {
-            hist.recordValue(us);
+            if (!warm) {
+                hist.recordValue(us);
+                if (intendedUs >= 0) {
+                    histIntended.recordValue(intendedUs);
+                }
+            }
             windowCount++;
             windowSumUs += us;
             if (us > windowMaxUs) {
                 windowMaxUs = us;
             }
-            if (intendedUs >= 0) {
-                histIntended.recordValue(intendedUs);
+            if (timeline != null) {
+                timeline.onAck(us, bytes);
             }
             if (tracking) {
                 ackedSeqs.set((int) seq);
@@ -413,11 +590,11 @@ final class TrialRunner {
         }
     }
 
-    /** The progress message for now. */
+    /** The progress message for now: counts of the whole stream, warm-up included. */
     JsonObject progressMessage(long nowNs) {
         long start = clockStart;
-        return Protocol.progress(req.id, start == 0 ? 0 : nowNs - start, sent.get(), acked.get(), failed.get(),
-                takeWindow());
+        return Protocol.progress(req.id, start == 0 ? 0 : nowNs - start, warmupSent.get() + sent.get(),
+                warmupAcked.get() + acked.get(), warmupFailed.get() + failed.get(), takeWindow());
     }
 
     static long clamp(long us) {
@@ -430,15 +607,36 @@ final class TrialRunner {
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
     }
 
-    private JsonObject result(KafkaProducer<byte[], byte[]> producer, Map<String, String> effective,
-            long elapsedNs, long commits, long aborts, double maxInFlight) {
+    /** Cuts the timeline's open interval at nanoTime now. */
+    void cutAt(long now) {
+        Metric inFlight = inFlightMetric;
+        double v = valueOf(inFlight);
+        long inFlightNow = inFlight == null || Double.isNaN(v) ? -1 : (long) v;
+        timeline.cut(now - clockStart, warmupSent.get() + sent.get(), valueOf(retryMetric), inFlightNow,
+                measuredFromNs());
+    }
+
+    /** Wall-clock µs since the epoch of a System.nanoTime() value. */
+    static long epochMicros(long nanoTime) {
+        Instant now = Instant.now();
+        long nowNanos = System.nanoTime();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000 + (nanoTime - nowNanos) / 1000;
+    }
+
+    /**
+     * The result's own measurements, taken when the trial ended at nanoTime
+     * end: status, counts, clock, histograms, errors, audit ranges and
+     * timeline (everything but the client's figures).
+     */
+    JsonObject measurements(long end) {
         JsonObject o = new JsonObject();
         o.addProperty("op", "result");
         o.addProperty("id", req.id);
         if (aborted) {
             o.addProperty("ok", false);
             o.addProperty("error", abortReason + ": sent " + sent.get() + " of " + req.records
-                    + " records, acked " + acked.get());
+                    + " records, acked " + acked.get()
+                    + (req.hasWarmup() ? " (warm-up: sent " + warmupSent.get() + ", acked " + warmupAcked.get() + ")" : ""));
             o.addProperty("hint", cancelled ? "the trial was cancelled" : "raise the timeout or lower records or rate");
         } else {
             o.addProperty("ok", true);
@@ -447,8 +645,43 @@ final class TrialRunner {
         o.addProperty("sent", sent.get());
         o.addProperty("acked", acked.get());
         o.addProperty("failed", failed.get());
-        o.addProperty("elapsed_ns", elapsedNs);
+        o.addProperty("warmup_sent", warmupSent.get());
+        o.addProperty("warmup_acked", warmupAcked.get());
+        o.addProperty("warmup_failed", warmupFailed.get());
+        long from = measuredFromNs();
+        o.addProperty("elapsed_ns", from < 0 ? 0 : end - measuredStart);
+        if (clockStart != 0) {
+            o.addProperty("clock_start_epoch_us", epochMicros(clockStart));
+        }
+        if (from >= 0) {
+            o.addProperty("measured_from_ns", from);
+        }
+        synchronized (lock) {
+            JsonObject errs = new JsonObject();
+            errors.forEach(errs::addProperty);
+            o.add("errors", errs);
+            o.addProperty("histogram", encode(hist));
+            if (req.rate > 0) {
+                o.addProperty("histogram_intended", encode(histIntended));
+            }
+            if (tracking) {
+                o.add("acked_ranges", SeqRanges.of(ackedSeqs));
+                o.add("failed_ranges", SeqRanges.of(failedSeqs));
+            }
+        }
+        if (timeline != null) {
+            o.add("timeline", timeline.points());
+        }
+        return o;
+    }
 
+    /**
+     * Adds what the client reports about itself: producer metrics, the byte,
+     * batch and request counts derived from them (client totals, warm-up
+     * included), transactions and the effective configuration.
+     */
+    private void addClientFigures(JsonObject o, KafkaProducer<byte[], byte[]> producer, Map<String, String> effective,
+            long commits, long aborts, double maxInFlight) {
         Map<String, Double> pm = new TreeMap<>();
         double topicBytes = Double.NaN;
         double topicCompression = Double.NaN;
@@ -474,7 +707,7 @@ final class TrialRunner {
         for (Map.Entry<String, Double> e : pm.entrySet()) {
             Protocol.addFinite(metrics, e.getKey(), e.getValue());
         }
-        // Derivations (PROTOCOL.md, "Byte and batch counts").
+        // Derivations (PROTOCOL.md, "Metrics and derived counts").
         long compressed = finite(topicBytes) ? Math.round(topicBytes) : 0;
         double rate = finite(topicCompression) && topicCompression > 0 ? topicCompression
                 : pm.getOrDefault("compression-rate-avg", Double.NaN);
@@ -491,27 +724,9 @@ final class TrialRunner {
         o.addProperty("produce_requests", requests);
         o.addProperty("commits", commits);
         o.addProperty("aborts", aborts);
-
         JsonObject eff = new JsonObject();
         effective.forEach(eff::addProperty);
         o.add("effective", eff);
-
-        synchronized (lock) {
-            JsonObject errs = new JsonObject();
-            errors.forEach(errs::addProperty);
-            o.add("errors", errs);
-            o.addProperty("histogram", encode(hist));
-            if (req.rate > 0) {
-                o.addProperty("histogram_intended", encode(histIntended));
-            }
-            if (tracking) {
-                JsonArray a = SeqRanges.of(ackedSeqs);
-                JsonArray f = SeqRanges.of(failedSeqs);
-                o.add("acked_ranges", a);
-                o.add("failed_ranges", f);
-            }
-        }
-        return o;
     }
 
     private static boolean finite(double d) {
@@ -519,9 +734,49 @@ final class TrialRunner {
     }
 
     /**
-     * Samples requests-in-flight every ~10 ms (keeping the maximum), reports
-     * progress every ~1 s, and aborts the trial (force-closing the producer,
-     * which fails what is still pending) on timeout or cancel.
+     * Cuts a timeline point at each interval boundary of the trial's clock
+     * (clockStart + k × interval). A wake-up that comes late cuts late: the
+     * point keeps its regular t_ns and dur_ns, and the records of the delay
+     * count in it rather than the next.
+     */
+    private final class Cutter extends Thread {
+        private volatile boolean stop;
+
+        Cutter() {
+            super("prodlab-timeline");
+            setDaemon(true);
+        }
+
+        void halt() {
+            stop = true;
+            LockSupport.unpark(this);
+            try {
+                join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void run() {
+            while (!stop) {
+                long boundary = clockStart + timeline.nextBoundaryNs();
+                long wait;
+                while (!stop && (wait = boundary - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(this, wait);
+                }
+                if (!stop) {
+                    cutAt(boundary);
+                }
+            }
+        }
+    }
+
+    /**
+     * Samples requests-in-flight every ~10 ms (keeping the maximum, and the
+     * timeline's per-interval maximum), reports progress every ~1 s, and
+     * aborts the trial (force-closing the producer, which fails what is
+     * still pending) on timeout or cancel.
      */
     private final class Sampler extends Thread {
         private final KafkaProducer<byte[], byte[]> producer;
@@ -548,18 +803,16 @@ final class TrialRunner {
 
         @Override
         public void run() {
-            Metric inFlight = null;
-            for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
-                if (e.getKey().group().equals("producer-metrics") && e.getKey().name().equals("requests-in-flight")) {
-                    inFlight = e.getValue();
-                }
-            }
+            Metric inFlight = inFlightMetric;
             long nextProgress = System.nanoTime() + 1_000_000_000L;
             while (!stop) {
-                if (inFlight != null) {
-                    Object v = inFlight.metricValue();
-                    if (v instanceof Number && ((Number) v).doubleValue() > maxInFlight) {
-                        maxInFlight = ((Number) v).doubleValue();
+                double v = valueOf(inFlight);
+                if (!Double.isNaN(v)) {
+                    if (v > maxInFlight) {
+                        maxInFlight = v;
+                    }
+                    if (timeline != null) {
+                        timeline.noteInFlight((long) v);
                     }
                 }
                 long now = System.nanoTime();

@@ -14,9 +14,9 @@ class ProgressTest {
     @Test
     void windowSumsAndMaxSinceLastReport() {
         TrialRunner r = runner();
-        r.onAck(0, 100, -1);
-        r.onAck(1, 300, -1);
-        r.onAck(2, 200, 250);
+        r.onAck(0, 100, -1, 100);
+        r.onAck(1, 300, -1, 100);
+        r.onAck(2, 200, 250, 100);
         JsonObject m = r.progressMessage(System.nanoTime());
         assertEquals("progress", m.get("op").getAsString());
         assertEquals(9, m.get("id").getAsLong());
@@ -27,7 +27,7 @@ class ProgressTest {
         assertEquals(300, m.get("window_latency_max_us").getAsLong());
 
         // The next window starts empty; cumulative counts go on.
-        r.onAck(3, 50, -1);
+        r.onAck(3, 50, -1, 100);
         m = r.progressMessage(System.nanoTime());
         assertEquals(4, m.get("acked").getAsLong());
         assertEquals(1, m.get("window_count").getAsLong());

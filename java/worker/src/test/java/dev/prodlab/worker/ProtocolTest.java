@@ -19,7 +19,8 @@ class ProtocolTest {
                 "{\"op\":\"run\",\"id\":7,\"bootstrap\":\"127.0.0.1:9092,127.0.0.1:9093\",\"topic\":\"t\","
                         + "\"props\":{\"acks\":\"all\",\"linger.ms\":5,\"enable.idempotence\":true},"
                         + "\"records\":100000,\"record_size\":1024,\"payload\":\"text\",\"rate\":2500.5,\"seed\":42,"
-                        + "\"tag\":\"run1-s0-t0\",\"timeout_ms\":1000,\"transaction_duration_ms\":500}"));
+                        + "\"tag\":\"run1-s0-t0\",\"timeout_ms\":1000,\"duration_ms\":2000,"
+                        + "\"warmup_records\":300,\"warmup_ms\":400,\"timeline_interval_ms\":250}"));
         assertEquals(7, r.id);
         assertEquals("127.0.0.1:9092,127.0.0.1:9093", r.bootstrap);
         assertEquals("t", r.topic);
@@ -33,7 +34,11 @@ class ProtocolTest {
         assertEquals(42, r.seed);
         assertEquals("run1-s0-t0", r.tag);
         assertEquals(1000, r.timeoutMs);
-        assertEquals(500, r.transactionDurationMs);
+        assertEquals(2000, r.durationMs);
+        assertEquals(300, r.warmupRecords);
+        assertEquals(400, r.warmupMs);
+        assertEquals(250, r.timelineIntervalMs);
+        assertTrue(r.hasWarmup());
     }
 
     @Test
@@ -43,7 +48,11 @@ class ProtocolTest {
         assertEquals(0, r.rate);
         assertEquals("", r.tag);
         assertEquals(RunRequest.DEFAULT_TIMEOUT_MS, r.timeoutMs);
-        assertEquals(RunRequest.DEFAULT_TRANSACTION_DURATION_MS, r.transactionDurationMs);
+        assertEquals(0, r.durationMs, "a burst: exactly records");
+        assertEquals(0, r.warmupRecords);
+        assertEquals(0, r.warmupMs);
+        assertEquals(0, r.timelineIntervalMs, "no timeline");
+        assertFalse(r.hasWarmup());
         assertTrue(r.props.isEmpty());
     }
 
@@ -57,6 +66,11 @@ class ProtocolTest {
         // props must be an object of scalars
         assertThrows(IllegalArgumentException.class,
                 () -> RunRequest.parse(Protocol.parse("{\"op\":\"run\",\"records\":1,\"props\":{\"a\":[1]}}")));
+        // negative durations and counts
+        for (String f : new String[] {"duration_ms", "warmup_records", "warmup_ms", "timeline_interval_ms"}) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> RunRequest.parse(Protocol.parse("{\"op\":\"run\",\"records\":1,\"" + f + "\":-1}")), f);
+        }
         // negative rate
         assertThrows(IllegalArgumentException.class,
                 () -> RunRequest.parse(Protocol.parse("{\"op\":\"run\",\"records\":1,\"rate\":-1}")));
