@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/golden"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// idem is a trial of the idempotence study: throughput divided by k.
+func idem(enabled bool, inflight float64, trial int, k float64) results.Record {
+	r := rec(0, "none", trial, k)
+	e := "false"
+	if enabled {
+		e = "true"
+	}
+	r.Experiment, r.Run = "idempotence", "20250102-030405-idempotence"
+	r.Scenario = map[string]any{"enable.idempotence": e, "max.in.flight.requests.per.connection": inflight}
+	r.ScenarioKeys = []string{"enable.idempotence", "max.in.flight.requests.per.connection"}
+	r.ScenarioID = "enable.idempotence=" + e + ",max.in.flight.requests.per.connection=" + formatValue(inflight)
+	return r
+}
+
+// idempotenceRun is ten interleaved rounds whose shared drift (a slow
+// minute moves every scenario of a round) cancels in paired ratios:
+// idempotence off is within a fraction of a percent of on, one request in
+// flight is 40 % slower, and a scenario of three very noisy rounds cannot
+// be decided.
+func idempotenceRun() []results.Record {
+	var recs []results.Record
+	for i := 0; i < 10; i++ {
+		drift := 1 + 0.08*math.Sin(float64(i))
+		alt := float64(1 - 2*(i%2))
+		recs = append(recs,
+			idem(true, 5, i, drift),
+			idem(false, 5, i, drift*(1+0.003*alt)),
+			idem(true, 1, i, drift/0.6*(1+0.01*alt)))
+		if i < 3 {
+			recs = append(recs, idem(false, 1, i, drift*(1+0.25*alt)))
+		}
+	}
+	return recs
+}
+
+// idempotencePlan asks every kind of question.
+var idempotencePlan = results.Plan{Level: 0.95, Margin: 0.05, Precision: 0.02, Comparisons: []results.PlannedComparison{
+	{Question: "Does idempotence cost throughput?", Baseline: "enable.idempotence=true,max.in.flight.requests.per.connection=5",
+		Candidate: "enable.idempotence=false,max.in.flight.requests.per.connection=5",
+		Published: "Confluent (2019): idempotence costs under 3 % of throughput"},
+	{Question: "What does one request in flight cost?", Baseline: "enable.idempotence=true,max.in.flight.requests.per.connection=5",
+		Candidate: "enable.idempotence=true,max.in.flight.requests.per.connection=1"},
+	{Question: "Idempotence off with one request in flight?", Baseline: "enable.idempotence=true,max.in.flight.requests.per.connection=5",
+		Candidate: "enable.idempotence=false,max.in.flight.requests.per.connection=1"},
+	{Question: "A scenario that never ran", Baseline: "enable.idempotence=true,max.in.flight.requests.per.connection=5",
+		Candidate: "enable.idempotence=true,max.in.flight.requests.per.connection=2"},
+}}
+
+func TestFindings(t *testing.T) {
+	got := Findings(idempotenceRun(), idempotencePlan)
+	want := []struct {
+		kind, test string
+		sentence   string
+	}{
+		// Within ±5 %, shown by two one-sided tests on 10 paired rounds.
+		{stats.KindEquivalent, stats.PairedTest, "enable.idempotence=false is equivalent within ±5 % to enable.idempotence=true: "},
+		// 40 % fewer records per second: slower, named against the baseline.
+		{stats.KindSlower, stats.PairedTest, "max.in.flight.requests.per.connection=1 is slower than max.in.flight.requests.per.connection=5 by "},
+		// Three noisy rounds: an interval wider than the margin.
+		{stats.KindInconclusive, stats.PairedTest, "enable.idempotence=false max.in.flight.requests.per.connection=1 against enable.idempotence=true max.in.flight.requests.per.connection=5 is inconclusive: "},
+		// No such scenario in the run.
+		{stats.KindNotTested, "", "enable.idempotence=true,max.in.flight.requests.per.connection=2 against enable.idempotence=true,max.in.flight.requests.per.connection=5 was not tested: "},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d findings, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		f := got[i]
+		if f.Kind != w.kind || f.Verdict.Test != w.test || !strings.HasPrefix(f.Sentence, w.sentence) {
+			t.Errorf("finding %d = %s/%s %q, want %s/%s %q…", i, f.Kind, f.Verdict.Test, f.Sentence, w.kind, w.test, w.sentence)
+		}
+		// Every answer names its baseline in full.
+		if !strings.HasSuffix(f.Sentence, "; baseline "+idempotencePlan.Comparisons[i].Baseline) {
+			t.Errorf("finding %d does not end with its baseline: %q", i, f.Sentence)
+		}
+	}
+	if !strings.Contains(got[0].Sentence, "(paired, 95 %, 10 rounds)") {
+		t.Errorf("finding 0 does not say its test, level and rounds: %q", got[0].Sentence)
+	}
+}
+
+func TestFindingsWelch(t *testing.T) {
+	// Trials that do not share round numbers cannot be paired: Welch's test.
+	var recs []results.Record
+	for i := 0; i < 4; i++ {
+		recs = append(recs, idem(true, 5, i, 1+0.01*float64(i)), idem(true, 1, i+10, 1.6+0.01*float64(i)))
+	}
+	p := results.Plan{Comparisons: []results.PlannedComparison{{Baseline: idempotencePlan.Comparisons[1].Baseline, Candidate: idempotencePlan.Comparisons[1].Candidate}}}
+	f := Findings(recs, p)
+	if len(f) != 1 || f[0].Verdict.Test != stats.WelchTest || f[0].Kind != stats.KindSlower || !strings.Contains(f[0].Sentence, "4 and 4 trials") {
+		t.Errorf("Findings = %+v, want a Welch verdict 'slower' on 4 and 4 trials", f)
+	}
+}
+
+func TestRenderFindings(t *testing.T) {
+	tests := []struct {
+		name, format string
+		plan         *results.Plan
+	}{
+		// The table, then the Findings with the published figure.
+		{"table", FormatTable, &idempotencePlan},
+		{"markdown", FormatMarkdown, &idempotencePlan},
+		// A plan without comparisons says so; no plan, no section (the
+		// other goldens).
+		{"table-empty-plan", FormatTable, &results.Plan{Level: 0.95, Margin: 0.05}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := RenderPlan(&b, tt.format, idempotenceRun(), tt.plan); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, "findings-"+tt.name+".golden", b.Bytes())
+		})
+	}
+	// Without a plan the output is Render's.
+	var with, without bytes.Buffer
+	_ = RenderPlan(&with, FormatTable, idempotenceRun(), nil)
+	_ = Render(&without, FormatTable, idempotenceRun())
+	if with.String() != without.String() || strings.Contains(with.String(), "Findings") {
+		t.Error("RenderPlan without a plan differs from Render")
+	}
+}
+
+func TestHTMLFindings(t *testing.T) {
+	var b bytes.Buffer
+	if err := HTML(&b, HTMLInput{Env: testEnv, Plan: &idempotencePlan, Records: idempotenceRun()}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	fi, ri := strings.Index(page, "<h2>Findings</h2>"), strings.Index(page, "<h2>Results</h2>")
+	// Near the top: before the results table.
+	if fi < 0 || fi > ri {
+		t.Fatalf("Findings section missing or after the results (at %d, results at %d)", fi, ri)
+	}
+	for _, want := range []string{"Does idempotence cost throughput?", "is equivalent within ±5 % to enable.idempotence=true",
+		"Published: Confluent (2019): idempotence costs under 3 % of throughput", `<li class="slower">`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	golden.Check(t, "html-findings.golden", b.Bytes())
+	// No plan, no section.
+	b.Reset()
+	if err := HTML(&b, HTMLInput{Env: testEnv, Records: idempotenceRun()}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Findings") {
+		t.Error("page without a plan has a Findings section")
+	}
+}
