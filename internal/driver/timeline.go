@@ -1,0 +1,150 @@
+package driver
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// timeline cuts a trial's clock into Intervals (Trial.TimelineInterval).
+//
+// The producing loop counts sends with an atomic. The acknowledgement path
+// counts acks, failures, value bytes and latency while it holds the tally's
+// lock, which it takes anyway for the trial's totals. The cutter swaps the
+// interval's figures out under that same lock as hdrhistogram's Recorder
+// does: the histogram being filled is exchanged for a spare allocated
+// beforehand, so the lock is held for a few assignments and the
+// acknowledgement path never allocates.
+type timeline struct {
+	mu *sync.Mutex // the tally's lock; guards acked through hist
+	// The current interval's figures, under mu.
+	acked, failed, ackedBytes int64
+	hist                      *hdrhistogram.Histogram
+
+	sent atomic.Int64 // records handed over in the current interval
+	// measuredFrom is when the measured window began, in ns since the
+	// clock's start, or -1 while the warm-up runs.
+	measuredFrom atomic.Int64
+	// inflight, when non-nil, gauges produce requests in flight; nil when
+	// the client cannot tell (the points then carry -1).
+	inflight *inflightGauge
+
+	// Owned by whoever cuts (the cutter goroutine, then its stop function).
+	spare  *hdrhistogram.Histogram
+	last   time.Duration // end of the previous point
+	points []Interval
+}
+
+// newTimeline returns a timeline whose acknowledgement figures are guarded
+// by mu. inflight may be nil.
+func newTimeline(mu *sync.Mutex, inflight *inflightGauge) *timeline {
+	tl := &timeline{mu: mu, hist: NewLatencyHistogram(), spare: NewLatencyHistogram(), inflight: inflight}
+	tl.measuredFrom.Store(-1)
+	return tl
+}
+
+// ackLocked counts one acknowledged record; the caller holds tl.mu.
+func (tl *timeline) ackLocked(latUs, valueBytes int64) {
+	tl.acked++
+	tl.ackedBytes += valueBytes
+	_ = tl.hist.RecordValue(latUs)
+}
+
+// failLocked counts one failed record; the caller holds tl.mu.
+func (tl *timeline) failLocked() { tl.failed++ }
+
+// markMeasured records that the measured window began at offset at of the
+// trial's clock: intervals that began before it are warm-up intervals.
+func (tl *timeline) markMeasured(at time.Duration) { tl.measuredFrom.Store(int64(at)) }
+
+// cut closes the interval [tl.last, at) of the trial's clock and appends its
+// point. Only one goroutine cuts at a time.
+func (tl *timeline) cut(at time.Duration) {
+	next := tl.spare
+	if next == nil {
+		next = NewLatencyHistogram()
+	}
+	sent := tl.sent.Swap(0)
+	tl.mu.Lock()
+	p := Interval{Acked: tl.acked, Failed: tl.failed, AckedBytes: tl.ackedBytes, Latency: tl.hist}
+	tl.acked, tl.failed, tl.ackedBytes, tl.hist = 0, 0, 0, next
+	tl.mu.Unlock()
+	tl.spare = nil
+
+	mf := tl.measuredFrom.Load()
+	p.Start, p.Length = tl.last, at-tl.last
+	p.Warmup = mf < 0 || mf > int64(tl.last)
+	p.Sent = sent
+	p.Retries = -1 // kgo exposes no retry count: no hook reports retried records or batches
+	p.InFlight = -1
+	if tl.inflight != nil {
+		p.InFlight = tl.inflight.takePeak()
+	}
+	tl.points = append(tl.points, p)
+	tl.last = at
+	tl.spare = NewLatencyHistogram() // for the next cut, outside the lock
+}
+
+// run cuts a point every interval of the clock that started at start, from
+// a new goroutine, until stop is called. stop waits for the goroutine, cuts
+// the last, partial interval at end (when anything is left or it has a
+// length) and returns the points. stop may be called once.
+func (tl *timeline) run(start time.Time, every time.Duration) (stop func(end time.Time) []Interval) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				tl.cut(now.Sub(start))
+			}
+		}
+	}()
+	return func(end time.Time) []Interval {
+		close(done)
+		wg.Wait()
+		if at := end.Sub(start); at > tl.last || tl.pending() {
+			tl.cut(max(at, tl.last))
+		}
+		return tl.points
+	}
+}
+
+// pending reports whether the current interval has counted anything.
+func (tl *timeline) pending() bool {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	return tl.sent.Load() != 0 || tl.acked != 0 || tl.failed != 0
+}
+
+// inflightGauge counts requests in flight and the most seen since the
+// previous takePeak.
+type inflightGauge struct {
+	cur, peak atomic.Int64
+}
+
+func (g *inflightGauge) inc() {
+	n := g.cur.Add(1)
+	for {
+		p := g.peak.Load()
+		if n <= p || g.peak.CompareAndSwap(p, n) {
+			return
+		}
+	}
+}
+
+func (g *inflightGauge) dec() { g.cur.Add(-1) }
+
+// takePeak returns the most requests in flight since the previous call and
+// starts the next period at the current level.
+func (g *inflightGauge) takePeak() int64 {
+	return max(g.peak.Swap(max(g.cur.Load(), 0)), 0)
+}
