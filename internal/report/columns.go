@@ -66,6 +66,9 @@ type scenario struct {
 	SteadyReason string
 	// Counted are the counted trials, in file order.
 	Counted []results.Record
+	// Timed are the first maxTimelineTrials non-warm-up trials (failed
+	// ones included) that carry a timeline.
+	Timed []results.Record
 }
 
 // summarize groups recs by scenario (stats.ByScenario) and adds the
@@ -76,16 +79,23 @@ func summarize(recs []results.Record) ([]scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	counted := map[string][]results.Record{}
+	counted, timed := map[string][]results.Record{}, map[string][]results.Record{}
 	for _, r := range recs {
-		if !r.Warmup && r.Status == results.StatusOK {
-			id := scenarioKey(r)
+		if r.Warmup {
+			continue
+		}
+		id := scenarioKey(r)
+		if r.Status == results.StatusOK {
 			counted[id] = append(counted[id], r)
+		}
+		if r.Timeline != nil && len(r.Timeline.Points) > 0 && len(timed[id]) < maxTimelineTrials {
+			timed[id] = append(timed[id], r)
 		}
 	}
 	out := make([]scenario, len(scs))
 	for i := range scs {
-		s := scenario{ScenarioStats: &scs[i], Label: statsLabel(&scs[i]), Counted: counted[scs[i].ID]}
+		s := scenario{ScenarioStats: &scs[i], Label: statsLabel(&scs[i]),
+			Counted: counted[scs[i].ID], Timed: timed[scs[i].ID]}
 		var client, brokers []float64
 		for _, r := range s.Counted {
 			if r.CPU != nil {

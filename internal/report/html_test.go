@@ -120,6 +120,11 @@ var htmlCases = []struct {
 	{"network", networkRun,
 		[]string{"chart-throughput", "chart-latency", "chart-inflight", "chart-rf-throughput", "chart-rf-latency"},
 		[]string{"chart-disk", "chart-ratio"}},
+	// Schema-2 trials with timelines and faults: one throughput and one
+	// p99 timeline per scenario.
+	{"timeline", timelineRun,
+		[]string{"chart-throughput", "timeline-1-throughput", "timeline-1-p99", "timeline-2-throughput", "timeline-2-p99"},
+		[]string{"chart-latency", "chart-disk", "chart-inflight"}},
 }
 
 // svgRE captures each chart's id and markup.
@@ -205,5 +210,87 @@ func TestNiceTicks(t *testing.T) {
 		if top != tt.top || ticks[len(ticks)-1].Label != tt.last {
 			t.Errorf("niceTicks(%v) top %v last %q, want %v %q", tt.hi, top, ticks[len(ticks)-1].Label, tt.top, tt.last)
 		}
+	}
+}
+
+// timelineRun is a steady-state study: two scenarios of three 60-second
+// trials with 100 ms intervals (600 points, coarsened for the chart), ten
+// seconds of warm-up, and a broker killed and restarted in the second
+// scenario's trials.
+func timelineRun(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var recs []results.Record
+	for trial := 0; trial < 3; trial++ {
+		for si, acks := range []string{"1", "all"} {
+			r := rec(0, "none", trial, 1+0.02*float64(si))
+			r.Scenario = map[string]any{"acks": acks}
+			r.ScenarioKeys = []string{"acks"}
+			r.ScenarioID = "acks=" + acks
+			tl := &results.Timeline{Start: "2025-01-02T03:04:05Z", IntervalMs: 100, MeasuredFromMs: 10000}
+			for i := 0; i < 600; i++ {
+				tms := float64(i) * 100
+				rate := 50000 * (1 - 0.5*math.Exp(-tms/3000)) * (1 + 0.05*rng.NormFloat64())
+				p99 := 20 * (1 + 0.1*rng.NormFloat64())
+				if si == 1 && tms >= 30000 && tms < 32000 {
+					rate, p99 = rate*0.1, p99*15 // the broker is down
+				}
+				acked := int64(rate / 10)
+				tl.Points = append(tl.Points, results.TimelinePoint{TMs: tms, DurMs: 100, Warmup: tms < 10000,
+					Sent: acked, Acked: acked, AckedBytes: acked * 1024, Retries: -1, InFlight: -1,
+					P50Ms: p99 / 4, P99Ms: p99, MaxMs: p99 * 2})
+			}
+			r.Timeline = tl
+			if si == 1 {
+				kill, start := 30000.0, 32000.0
+				r.Events = []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: &kill}, {Kind: "broker.start", Detail: "broker 1", TMs: &start}}
+			}
+			recs = append(recs, r)
+		}
+	}
+	return recs
+}
+
+func TestTimelineCharts(t *testing.T) {
+	var b bytes.Buffer
+	if err := HTML(&b, HTMLInput{Env: testEnv, Records: timelineRun(t)}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	charts := map[string]string{}
+	for _, m := range svgRE.FindAllStringSubmatch(page, -1) {
+		charts[m[1]] = m[0]
+	}
+	for _, id := range []string{"timeline-1-throughput", "timeline-1-p99", "timeline-2-throughput", "timeline-2-p99"} {
+		svg, ok := charts[id]
+		if !ok {
+			t.Fatalf("chart %s missing", id)
+		}
+		// One line per trial, coarsened to 200 points each.
+		lines := regexp.MustCompile(`<polyline[^>]*points="([^"]*)"`).FindAllStringSubmatch(svg, -1)
+		if len(lines) != 3 {
+			t.Errorf("%s: %d lines, want one per trial", id, len(lines))
+		}
+		for _, l := range lines {
+			if n := len(strings.Fields(l[1])); n != 200 {
+				t.Errorf("%s: a line of %d points, want 200", id, n)
+			}
+		}
+		// The warm-up shaded, the measured window's start marked.
+		if !strings.Contains(svg, `<rect class="warmup"`) || !strings.Contains(svg, `<line class="measured"`) {
+			t.Errorf("%s: warm-up or measured-window mark missing", id)
+		}
+	}
+	// Faults only where they happened, on both charts of the scenario.
+	for id, want := range map[string]int{"timeline-1-throughput": 0, "timeline-2-throughput": 6, "timeline-2-p99": 6} {
+		if n := strings.Count(charts[id], `<line class="event"`); n != want {
+			t.Errorf("%s: %d event lines, want %d", id, n, want)
+		}
+	}
+	if !strings.Contains(charts["timeline-2-p99"], "trial 0: broker.kill broker 1") {
+		t.Error("event tooltip missing")
+	}
+	// A run without timelines has no Timelines section (see the goldens).
+	if b.Reset(); HTML(&b, HTMLInput{Env: testEnv, Records: []results.Record{rec(0, "none", 0, 1)}}) != nil || strings.Contains(b.String(), "Timelines") {
+		t.Error("page without timelines has a Timelines section")
 	}
 }

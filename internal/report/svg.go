@@ -73,6 +73,23 @@ type lineChart struct {
 	// Markers draws a dot at every point (sparse data, such as matrix
 	// values); curves sampled densely leave them off.
 	Markers bool
+	// Bands shade x ranges (a timeline's warm-up); Marks draw vertical
+	// lines (where the measured window starts, fault events).
+	Bands []band
+	Marks []mark
+}
+
+// band is a shaded x range of a line chart, styled by Class.
+type band struct {
+	X0, X1       float64
+	Class, Title string
+}
+
+// mark is a vertical line at X, styled by Class, with an optional label
+// at its top and a tooltip.
+type mark struct {
+	X                   float64
+	Class, Label, Title string
 }
 
 // barChart is a grouped bar chart: one cluster per group, one bar per
@@ -257,6 +274,9 @@ func (c *lineChart) svg() string {
 	for _, t := range c.XTicks {
 		xlo, xhi = math.Min(xlo, t.V), math.Max(xhi, t.V)
 	}
+	for _, m := range c.Marks {
+		xlo, xhi = math.Min(xlo, m.X), math.Max(xhi, m.X)
+	}
 	if math.IsInf(xlo, 0) {
 		xlo, xhi = 0, 1
 	}
@@ -276,6 +296,19 @@ func (c *lineChart) svg() string {
 	for _, t := range xt {
 		w.printf(`<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/>`+"\n", num(x(t.V)), plotTop, num(x(t.V)), plotBottom)
 		w.printf(`<text class="tick x-tick" x="%s" y="%d">%s</text>`+"\n", num(x(t.V)), plotBottom+18, esc(t.Label))
+	}
+	for _, b := range c.Bands {
+		w.printf(`<rect class="%s" x="%s" y="%d" width="%s" height="%d"><title>%s</title></rect>`+"\n",
+			esc(b.Class), num(x(b.X0)), plotTop, num(math.Max(x(b.X1)-x(b.X0), 0)), plotBottom-plotTop, esc(b.Title))
+	}
+	for i, m := range c.Marks {
+		w.printf(`<line class="%s" x1="%s" y1="%d" x2="%s" y2="%d"><title>%s</title></line>`+"\n",
+			esc(m.Class), num(x(m.X)), plotTop, num(x(m.X)), plotBottom, esc(m.Title))
+		if m.Label != "" {
+			// Staggered so that neighbouring events' labels do not overlap.
+			w.printf(`<text class="%s-label" x="%s" y="%d">%s</text>`+"\n",
+				esc(m.Class), num(x(m.X)+3), plotTop+10+12*(i%3), esc(m.Label))
+		}
 	}
 	names := make([]string, len(c.Series))
 	for i, s := range c.Series {
