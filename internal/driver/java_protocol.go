@@ -19,17 +19,21 @@ type javaRequest struct {
 	ID int64  `json:"id,omitempty"`
 
 	// run only
-	Bootstrap             string            `json:"bootstrap,omitempty"`
-	Topic                 string            `json:"topic,omitempty"`
-	Props                 map[string]string `json:"props,omitempty"`
-	Records               *int64            `json:"records,omitempty"` // pointer: 0 records is a valid run
-	RecordSize            int               `json:"record_size,omitempty"`
-	Payload               string            `json:"payload,omitempty"`
-	Rate                  float64           `json:"rate,omitempty"`
-	Seed                  int64             `json:"seed,omitempty"`
-	Tag                   string            `json:"tag,omitempty"`
-	TimeoutMs             int64             `json:"timeout_ms,omitempty"`
-	TransactionDurationMs int64             `json:"transaction_duration_ms,omitempty"`
+	Bootstrap  string            `json:"bootstrap,omitempty"`
+	Topic      string            `json:"topic,omitempty"`
+	Props      map[string]string `json:"props,omitempty"`
+	Records    *int64            `json:"records,omitempty"` // pointer: 0 records is a valid run
+	RecordSize int               `json:"record_size,omitempty"`
+	Payload    string            `json:"payload,omitempty"`
+	Rate       float64           `json:"rate,omitempty"`
+	Seed       int64             `json:"seed,omitempty"`
+	Tag        string            `json:"tag,omitempty"`
+	TimeoutMs  int64             `json:"timeout_ms,omitempty"`
+	// Steady state, warm-up and timeline; 0 (omitted) is off.
+	DurationMs         int64 `json:"duration_ms,omitempty"`
+	WarmupRecords      int64 `json:"warmup_records,omitempty"`
+	WarmupMs           int64 `json:"warmup_ms,omitempty"`
+	TimelineIntervalMs int64 `json:"timeline_interval_ms,omitempty"`
 }
 
 // javaMessage is any line the worker writes; Op says which fields are set.
@@ -68,6 +72,28 @@ type javaMessage struct {
 	Aborts            int64              `json:"aborts"`
 	AckedRanges       [][2]int64         `json:"acked_ranges"`
 	FailedRanges      [][2]int64         `json:"failed_ranges"`
+	// Warm-up counts (not in Sent, Acked, Failed), the trial's clock and
+	// its timeline.
+	WarmupSent        int64       `json:"warmup_sent"`
+	WarmupAcked       int64       `json:"warmup_acked"`
+	WarmupFailed      int64       `json:"warmup_failed"`
+	ClockStartEpochUs int64       `json:"clock_start_epoch_us"`
+	MeasuredFromNs    int64       `json:"measured_from_ns"`
+	Timeline          []javaPoint `json:"timeline"`
+}
+
+// javaPoint is one timeline point of a result: counts of its interval only.
+type javaPoint struct {
+	TNs        int64  `json:"t_ns"`
+	DurNs      int64  `json:"dur_ns"`
+	Warmup     bool   `json:"warmup"`
+	Sent       int64  `json:"sent"`
+	Acked      int64  `json:"acked"`
+	AckedBytes int64  `json:"acked_bytes"`
+	Failed     int64  `json:"failed"`
+	Retries    *int64 `json:"retries"`   // -1 (or absent) when the client does not count retries
+	InFlight   *int64 `json:"in_flight"` // -1 (or absent) when unknown
+	Histogram  string `json:"histogram"`
 }
 
 // JavaError is a trial the Java client refused or could not finish: Message
@@ -113,7 +139,21 @@ func newRunRequest(id int64, t Trial) javaRequest {
 		Seed:       t.Seed,
 		Tag:        t.Tag,
 		TimeoutMs:  t.Timeout.Milliseconds(),
+
+		DurationMs:         positiveMillis(t.Duration),
+		WarmupRecords:      t.WarmupRecords,
+		WarmupMs:           positiveMillis(t.Warmup),
+		TimelineIntervalMs: positiveMillis(t.TimelineInterval),
 	}
+}
+
+// positiveMillis is d in whole milliseconds, at least 1 when d is positive
+// (so that a sub-millisecond setting is not silently turned off), 0 otherwise.
+func positiveMillis(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return max(d.Milliseconds(), 1)
 }
 
 // encodeJavaRequest renders a request as one protocol line, newline included.
@@ -140,19 +180,27 @@ func decodeJavaMessage(line []byte) (*javaMessage, error) {
 // decodeJavaHistogram decodes the worker's base64 compressed HdrHistogram
 // (values in µs) into a histogram shaped as NewLatencyHistogram.
 func decodeJavaHistogram(b64 string) (*hdrhistogram.Histogram, error) {
-	h := NewLatencyHistogram()
 	if b64 == "" {
-		return h, nil
+		return NewLatencyHistogram(), nil
 	}
 	d, err := hdrhistogram.Decode([]byte(b64))
 	if err != nil {
 		return nil, fmt.Errorf("decode java latency histogram: %w", err)
 	}
+	// The worker encodes with NewLatencyHistogram's shape: use the decoded
+	// histogram as it is (timelines decode many); re-shape anything else.
+	if d.LowestTrackableValue() == 1 && d.HighestTrackableValue() == latencyHighestUs && d.SignificantFigures() == 3 {
+		return d, nil
+	}
+	h := NewLatencyHistogram()
 	if dropped := h.Merge(d); dropped > 0 {
 		return nil, fmt.Errorf("decode java latency histogram: %d values out of range", dropped)
 	}
 	return h, nil
 }
+
+// latencyHighestUs is NewLatencyHistogram's highest trackable value.
+const latencyHighestUs = int64(10 * time.Minute / time.Microsecond)
 
 // toResult converts a result message into a Result for trial t; a result
 // with ok=false becomes a *JavaError.
@@ -175,6 +223,9 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		}
 	}
 	res := &Result{
+		WarmupSent:        m.WarmupSent,
+		WarmupAcked:       m.WarmupAcked,
+		MeasuredFrom:      time.Duration(m.MeasuredFromNs),
 		LatencyIntended:   intended,
 		Client:            m.Client,
 		Sent:              m.Sent,
@@ -200,16 +251,69 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		res.Metrics["transactions-committed"] = float64(m.Commits)
 		res.Metrics["transactions-aborted"] = float64(m.Aborts)
 	}
+	if m.ClockStartEpochUs != 0 {
+		res.ClockStart = time.UnixMicro(m.ClockStartEpochUs)
+	}
+	if t.TimelineInterval > 0 || m.Timeline != nil {
+		if res.Timeline, err = m.timeline(); err != nil {
+			return nil, err
+		}
+	}
 	if t.Tag != "" {
-		res.Acks = NewAckLog(t.Records)
-		if err := fillRanges(res.Acks.Ack, m.AckedRanges, t.Records); err != nil {
+		n := m.seqLimit(t)
+		res.Acks = NewAckLog(n)
+		if err := fillRanges(res.Acks.Ack, m.AckedRanges, n); err != nil {
 			return nil, fmt.Errorf("java acked_ranges: %w", err)
 		}
-		if err := fillRanges(res.Acks.Fail, m.FailedRanges, t.Records); err != nil {
+		if err := fillRanges(res.Acks.Fail, m.FailedRanges, n); err != nil {
 			return nil, fmt.Errorf("java failed_ranges: %w", err)
 		}
 	}
 	return res, nil
+}
+
+// seqLimit bounds the sequence numbers a result may name: every record the
+// worker tried (sent ones, and those whose send() threw, which count as
+// failed only), warm-up included, and no more than the trial asked for when
+// its length is a record count.
+func (m *javaMessage) seqLimit(t Trial) int64 {
+	n := m.WarmupSent + m.WarmupFailed + m.Sent + m.Failed
+	if t.Warmup <= 0 {
+		n = min(n, t.WarmupRecords+t.Records)
+	}
+	return n
+}
+
+// timeline converts the result's timeline points, decoding their histograms.
+func (m *javaMessage) timeline() ([]Interval, error) {
+	out := make([]Interval, 0, len(m.Timeline))
+	for i, p := range m.Timeline {
+		lat, err := decodeJavaHistogram(p.Histogram)
+		if err != nil {
+			return nil, fmt.Errorf("java timeline point %d: %w", i, err)
+		}
+		out = append(out, Interval{
+			Start:      time.Duration(p.TNs),
+			Length:     time.Duration(p.DurNs),
+			Warmup:     p.Warmup,
+			Sent:       p.Sent,
+			Acked:      p.Acked,
+			Failed:     p.Failed,
+			AckedBytes: p.AckedBytes,
+			Retries:    unknownAsMinusOne(p.Retries),
+			InFlight:   unknownAsMinusOne(p.InFlight),
+			Latency:    lat,
+		})
+	}
+	return out, nil
+}
+
+// unknownAsMinusOne is *v, or -1 when the worker left it out or said -1.
+func unknownAsMinusOne(v *int64) int64 {
+	if v == nil || *v < 0 {
+		return -1
+	}
+	return *v
 }
 
 // fillRanges marks every sequence number of [from,to) ranges.
