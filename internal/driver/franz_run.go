@@ -93,7 +93,8 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	return fr, nil
 }
 
-// maxAckLogHint bounds the ack log's initial size (records); it grows past it.
+// maxAckLogHint bounds the ack log's initial size (records) for a burst;
+// it grows past it.
 const maxAckLogHint = 1 << 24
 
 // newFranzTally returns the tally for t. inflight, when non-nil, feeds the
@@ -104,7 +105,13 @@ func newFranzTally(t Trial, inflight *inflightGauge) *franzTally {
 		ty.intended = NewLatencyHistogram()
 	}
 	if t.Tag != "" {
-		ty.acks = NewAckLog(min(max(t.WarmupRecords, 0)+max(t.Records, 0), maxAckLogHint))
+		// A burst's record count sizes the log; a steady-state trial's is a
+		// cap that may be far from reached, so its log grows as it goes.
+		var hint int64
+		if t.Duration <= 0 {
+			hint = min(max(t.WarmupRecords, 0)+max(t.Records, 0), maxAckLogHint)
+		}
+		ty.acks = NewAckLog(hint)
 	}
 	if warmupAsked(t) {
 		ty.firstMeasured.Store(math.MaxInt64)
