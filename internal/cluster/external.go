@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // connectTimeout bounds Connect when ctx has no deadline.
@@ -29,12 +26,12 @@ func Connect(ctx context.Context, bootstrap []string) (*Cluster, error) {
 		ctx, cancel = context.WithTimeout(ctx, connectTimeout)
 		defer cancel()
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...))
+	a, err := NewAdmin(bootstrap)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(bootstrap, ","), err)
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer a.Close()
+	adm := a.Kadm()
 	details, err := adm.ListBrokers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: list brokers: %w", strings.Join(bootstrap, ","), err)

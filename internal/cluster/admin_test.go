@@ -1,0 +1,79 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// adminRounds is what the lab does around every trial, n times: create a
+// fresh topic and wait until it is served, size it, delete it. It logs the
+// median and maximum round and per-step times, and fails when the median
+// round exceeds maxMedian. Run it alone with
+//
+//	go test -count=1 -v -run 'TestThreeNodes/admin|TestOneNodeDetached' ./internal/cluster
+//
+// (PRODLAB_TRACE_ADMIN=1 adds one line per admin request).
+func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int, maxMedian time.Duration) {
+	t.Helper()
+	a, err := NewAdmin(bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var rounds, creates, disks, deletes []time.Duration
+	for i := range n {
+		topic := fmt.Sprintf("admin-round-%d-%d", i, time.Now().UnixNano()%1e6)
+		t0 := time.Now()
+		if err := a.CreateTopic(ctx, topic, partitions, rf, map[string]string{"min.insync.replicas": "1"}); err != nil {
+			t.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := a.DiskBytes(ctx, topic, partitions); err != nil {
+			t.Fatal(err)
+		}
+		t2 := time.Now()
+		if err := a.DeleteTopic(ctx, topic); err != nil {
+			t.Fatal(err)
+		}
+		t3 := time.Now()
+		creates, disks, deletes = append(creates, t1.Sub(t0)), append(disks, t2.Sub(t1)), append(deletes, t3.Sub(t2))
+		rounds = append(rounds, t3.Sub(t0))
+	}
+	med := func(d []time.Duration) time.Duration {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	mx := func(d []time.Duration) time.Duration { return slices.Max(d) }
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", d.Seconds()*1000) }
+	t.Logf("%d admin rounds (%d partitions, rf %d): round median %s max %s; create+served median %s max %s; disk median %s; delete median %s max %s",
+		n, partitions, rf, ms(med(rounds)), ms(mx(rounds)), ms(med(creates)), ms(mx(creates)), ms(med(disks)), ms(med(deletes)), ms(mx(deletes)))
+	if m := med(rounds); m > maxMedian {
+		t.Errorf("median admin round %v, want at most %v", m, maxMedian)
+	}
+}
+
+func TestAdminRequiresBootstrap(t *testing.T) {
+	if _, err := NewAdmin(nil); err == nil {
+		t.Error("NewAdmin(nil) succeeded, want an error")
+	}
+}
+
+func TestNotServedError(t *testing.T) {
+	err := error(&NotServedError{Topic: "t", Probes: 3, Last: kerr.UnknownTopicOrPartition, Err: context.DeadlineExceeded})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Error("NotServedError does not unwrap to the context's error")
+	}
+	want := "topic t: partitions not served by their leaders after 3 probes"
+	if got := err.Error(); len(got) < len(want) || got[:len(want)] != want {
+		t.Errorf("Error() = %q, want it to start with %q", got, want)
+	}
+}
