@@ -10,6 +10,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // minPoll is the shortest poll ReadBack makes before deciding it stalled.
@@ -50,12 +52,12 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c *Checker,
 		return notListed(errors.New("nil checker"))
 	}
 
-	admCl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap...)}, cfg.extra...)...)
+	admCl, err := cluster.NewAdmin(bootstrap, cfg.extra...)
 	if err != nil {
 		return notListed(fmt.Errorf("creating admin client: %w", err))
 	}
 	defer admCl.Close()
-	adm := kadm.NewClient(admCl)
+	adm := admCl.Kadm()
 
 	parts, err := listRange(ctx, adm, topic, cfg.committed)
 	if err != nil {
