@@ -7,6 +7,7 @@
 //	benchtool create-topic -bootstrap B -partitions 1 TOPIC...
 //	benchtool delete-topic -bootstrap B TOPIC...
 //	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 99.9 % CI
+//	benchtool gaps results.jsonl...  # time between trials outside the measurement
 package main
 
 import (
@@ -21,9 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
-
+	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -40,13 +39,15 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC | paired")
+		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC... | paired | gaps RESULTS.jsonl...")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	switch args[0] {
 	case "paired":
 		return paired(os.Stdin, os.Stdout)
+	case "gaps":
+		return gaps(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")
@@ -65,60 +66,28 @@ func run(args []string) error {
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(*bootstrap, ",")...))
+		adm, err := cluster.NewAdmin(strings.Split(*bootstrap, ","))
 		if err != nil {
 			return err
 		}
-		defer cl.Close()
-		adm := kadm.NewClient(cl)
-		if args[0] == "delete-topic" {
-			resps, err := adm.DeleteTopics(ctx, fs.Args()...)
-			if err != nil {
-				return fmt.Errorf("delete topics: %w", err)
+		defer adm.Close()
+		for _, topic := range fs.Args() {
+			if args[0] == "delete-topic" {
+				err = adm.DeleteTopic(ctx, topic)
+			} else {
+				// Ready by prodlab's one rule (cluster.WaitTopicServed):
+				// every leader serves its partitions, which an idempotent
+				// Java producer (kafka-producer-perf-test) needs.
+				err = adm.CreateTopic(ctx, topic, *partitions, 1, nil)
 			}
-			return resps.Error()
+			if err != nil {
+				return err
+			}
 		}
-		resps, err := adm.CreateTopics(ctx, int32(*partitions), 1, nil, fs.Args()...)
-		if err != nil {
-			return fmt.Errorf("create topics: %w", err)
-		}
-		if err := resps.Error(); err != nil {
-			return fmt.Errorf("create topics: %w", err)
-		}
-		return waitLeaders(ctx, adm, fs.Args())
+		return nil
 	default:
 		return fmt.Errorf("unknown subcommand %q", args[0])
 	}
-}
-
-// waitLeaders waits until every partition of the topics has a leader.
-func waitLeaders(ctx context.Context, adm *kadm.Client, topics []string) error {
-	for {
-		md, err := adm.Metadata(ctx, topics...)
-		if err == nil && ready(md, topics) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("topics %v have no leaders: %w", topics, ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-func ready(md kadm.Metadata, topics []string) bool {
-	for _, t := range topics {
-		td, ok := md.Topics[t]
-		if !ok || td.Err != nil || len(td.Partitions) == 0 {
-			return false
-		}
-		for _, p := range td.Partitions {
-			if p.Err != nil || p.Leader < 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // paired reads pairs "A B" (one per line: the two sides' figures of one

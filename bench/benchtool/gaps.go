@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+)
+
+// gaps reads results.jsonl files and prints, per file, the time each trial
+// spent outside its measurement: from one trial's start to the next one's,
+// minus the measured elapsed time and the audit. That is topic creation and
+// readiness, driver start, disk size and topic deletion: the cost of a
+// round that is not the producer's.
+//
+//	benchtool gaps results/*/results.jsonl
+//	→ FILE  n=N  median=S  max=S   (seconds)
+func gaps(files []string, w io.Writer) error {
+	if len(files) == 0 {
+		return fmt.Errorf("gaps: give results.jsonl files")
+	}
+	for _, f := range files {
+		g, err := fileGaps(f)
+		if err != nil {
+			return fmt.Errorf("gaps: %w", err)
+		}
+		if len(g) == 0 {
+			fmt.Fprintf(w, "%s  n=0\n", f)
+			continue
+		}
+		slices.Sort(g)
+		fmt.Fprintf(w, "%s  n=%d  median=%.3f  max=%.3f  all=%.2f\n", f, len(g), median(g), g[len(g)-1], g)
+	}
+	return nil
+}
+
+func fileGaps(path string) ([]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	type rec struct {
+		StartedAt string  `json:"started_at"`
+		ElapsedS  float64 `json:"elapsed_s"`
+		AuditS    float64 `json:"audit_s"`
+	}
+	var recs []rec
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var r rec
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		recs = append(recs, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []float64
+	for i := 1; i < len(recs); i++ {
+		a, err1 := time.Parse(time.RFC3339Nano, recs[i-1].StartedAt)
+		b, err2 := time.Parse(time.RFC3339Nano, recs[i].StartedAt)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out = append(out, b.Sub(a).Seconds()-recs[i-1].ElapsedS-recs[i-1].AuditS)
+	}
+	return out, nil
+}
+
+func median(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
