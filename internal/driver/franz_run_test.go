@@ -89,7 +89,7 @@ func TestFranzRunTrials(t *testing.T) {
 		if res.ClockStart.Before(begin) || res.ClockStart.After(begin.Add(wall)) {
 			t.Errorf("clock start %v outside the run (%v + %v)", res.ClockStart, begin, wall)
 		}
-		var sent, acked, bytes, warmPoints, hist int64
+		var sent, acked, bytes, warmPoints, hist, inflight int64
 		var at time.Duration
 		for i, p := range res.Timeline {
 			if p.Start != at || p.Length <= 0 {
@@ -106,6 +106,10 @@ func TestFranzRunTrials(t *testing.T) {
 				t.Errorf("point %d: in flight %d, retries %d, latency count %d of %d acked", i, p.InFlight, p.Retries, p.Latency.TotalCount(), p.Acked)
 			}
 			sent, acked, bytes, hist = sent+p.Sent, acked+p.Acked, bytes+p.AckedBytes, hist+p.Latency.TotalCount()
+			inflight = max(inflight, p.InFlight)
+		}
+		if inflight < 1 || inflight > 5 {
+			t.Errorf("at most %d produce requests in flight, want 1..5 (one broker, idempotent)", inflight)
 		}
 		if total := res.WarmupAcked + res.Acked; sent != total || acked != total || hist != total || bytes != total*200 {
 			t.Errorf("timeline adds up to sent %d acked %d latencies %d bytes %d, want %d records of 200 bytes",
@@ -166,6 +170,27 @@ func TestFranzRunTrials(t *testing.T) {
 		}
 		if acked != res.Acked {
 			t.Errorf("timeline acked %d, want %d", acked, res.Acked)
+		}
+	})
+
+	// acks=0: no responses, so the client cannot tell what is in flight.
+	t.Run("acks=0", func(t *testing.T) {
+		res, err := NewFranz().Run(ctx, Trial{
+			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-acks0"), Props: map[string]string{"acks": "0"},
+			Records: 2000, RecordSize: 100, Payload: "random", Seed: 4, Rate: 10000,
+			Timeout: time.Minute, TimelineInterval: 50 * time.Millisecond,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		logResult(t, res)
+		if res.Acked != 2000 || len(res.Timeline) < 3 {
+			t.Fatalf("acked %d with %d points, want 2000 and several", res.Acked, len(res.Timeline))
+		}
+		for i, p := range res.Timeline {
+			if p.InFlight != -1 {
+				t.Errorf("point %d: in flight %d with acks=0, want -1 (unknown)", i, p.InFlight)
+			}
 		}
 	})
 
