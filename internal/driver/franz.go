@@ -55,7 +55,8 @@ func FranzVersion() string {
 // Trial.Warmup), then the measured ones (Trial.Records, or Trial.Duration),
 // with sequence numbers running on from 0. The measured clock runs from the
 // first measured hand-off to the return of Flush, when every record has been
-// acknowledged or has failed.
+// acknowledged or has failed (for a transactional producer, to the end of
+// its final commit, as before).
 func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 	if t.Timeout > 0 {
 		var cancel context.CancelFunc
