@@ -1,0 +1,41 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGaps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	lines := []string{
+		`{"started_at":"2026-01-01T00:00:00Z","elapsed_s":1.0}`,
+		`{"started_at":"2026-01-01T00:00:01.25Z","elapsed_s":2.0,"audit_s":0.5}`,
+		`{"started_at":"2026-01-01T00:00:04Z","elapsed_s":1.0}`,
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := fileGaps(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.25, 0.25}
+	if len(g) != len(want) {
+		t.Fatalf("gaps = %v, want %v", g, want)
+	}
+	for i := range want {
+		if math.Abs(g[i]-want[i]) > 1e-9 {
+			t.Errorf("gaps = %v, want %v", g, want)
+		}
+	}
+	var out strings.Builder
+	if err := gaps([]string{path}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "n=2  median=0.250  max=0.250") {
+		t.Errorf("gaps output %q", out.String())
+	}
+}
