@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/auditheader"
 )
 
 // benchPool is how many distinct header values the benchmark cycles through;
@@ -18,7 +20,7 @@ const benchPool = 1 << 20
 func BenchmarkObserve(b *testing.B) {
 	headers := make([][]kgo.RecordHeader, benchPool)
 	for i := range headers {
-		headers[i] = []kgo.RecordHeader{{Key: HeaderKey, Value: AppendHeader(nil, testTag, int64(i))}}
+		headers[i] = []kgo.RecordHeader{{Key: auditheader.Key, Value: auditheader.Append(nil, testTag, int64(i))}}
 	}
 	out := newTestOutcome(benchPool).ack(span(0, benchPool)...)
 	c := NewChecker(testTag, benchPool, out)
@@ -83,7 +85,7 @@ func TestMemory10M(t *testing.T) {
 	}
 	const n = 10_000_000
 	out := newTestOutcome(n).ack(span(0, n)...)
-	hdr := []kgo.RecordHeader{{Key: HeaderKey}}
+	hdr := []kgo.RecordHeader{{Key: auditheader.Key}}
 	buf := make([]byte, 0, 64)
 
 	before := heapInUse()
@@ -91,7 +93,7 @@ func TestMemory10M(t *testing.T) {
 	offsets := make([]int64, 6)
 	for seq := range int64(n) {
 		p := int32(seq % 6)
-		buf = AppendHeader(buf[:0], testTag, seq)
+		buf = auditheader.Append(buf[:0], testTag, seq)
 		hdr[0].Value = buf
 		c.Observe(p, offsets[p], hdr)
 		offsets[p]++

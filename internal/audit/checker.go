@@ -1,6 +1,10 @@
 package audit
 
-import "github.com/twmb/franz-go/pkg/kgo"
+import (
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/auditheader"
+)
 
 // Outcome is what the producer application was told about each sequence
 // number. The driver package's *AckLog satisfies it; the audit takes the
@@ -116,10 +120,10 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 // seq this run never sent.
 func (c *Checker) own(headers []kgo.RecordHeader) (int64, bool) {
 	for i := range headers {
-		if headers[i].Key != HeaderKey {
+		if headers[i].Key != auditheader.Key {
 			continue
 		}
-		tag, seq, ok := parseHeader(headers[i].Value)
+		tag, seq, ok := auditheader.ParseBytes(headers[i].Value)
 		if !ok || string(tag) != c.tag || seq >= c.sent {
 			return 0, false
 		}

@@ -3,6 +3,7 @@ package audit
 import (
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/auditheader"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -182,8 +183,8 @@ func TestChecker(t *testing.T) {
 			name: "first prodlab header wins", sent: 2,
 			out: func() Outcome { return newTestOutcome(2).ack(0, 1) },
 			records: []obs{
-				{0, []kgo.RecordHeader{{Key: "trace", Value: []byte("x")}, {Key: HeaderKey, Value: []byte(testTag + "/0")}}},
-				{0, []kgo.RecordHeader{{Key: HeaderKey, Value: []byte(testTag + "/1")}, {Key: HeaderKey, Value: []byte("junk")}}},
+				{0, []kgo.RecordHeader{{Key: "trace", Value: []byte("x")}, {Key: auditheader.Key, Value: []byte(testTag + "/0")}}},
+				{0, []kgo.RecordHeader{{Key: auditheader.Key, Value: []byte(testTag + "/1")}, {Key: auditheader.Key, Value: []byte("junk")}}},
 			},
 			want: Result{Acked: 2, Read: 2},
 		},

@@ -4,9 +4,9 @@
 //
 // Idempotent producers exist so that retries don't write duplicates; prodlab
 // proves (or disproves) it by reading the topic back. Each record a producer
-// driver writes carries the header [HeaderKey] = "<tag>/<seq>", where tag names
-// one producer run and seq numbers the records handed to the producer
-// 0..sent-1. The audit knows nothing about drivers: what the producer
+// driver writes carries the header [auditheader.Key] = "<tag>/<seq>", where
+// tag names one producer run and seq numbers the records handed to the
+// producer 0..sent-1. The audit knows nothing about drivers: what the producer
 // application was told about each seq comes in through the [Outcome]
 // interface, and the records come in through [Checker.Observe], fed by
 // [ReadBack] or by a test.

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/auditheader"
 )
 
 const testTag = "run1-s0-r0"
@@ -66,12 +68,12 @@ func own(p int32, seq int64) obs { return tagged(p, testTag, seq) }
 
 // tagged is a record with a well-formed header of any run.
 func tagged(p int32, tag string, seq int64) obs {
-	return obs{p, []kgo.RecordHeader{{Key: HeaderKey, Value: AppendHeader(nil, tag, seq)}}}
+	return obs{p, []kgo.RecordHeader{{Key: auditheader.Key, Value: auditheader.Append(nil, tag, seq)}}}
 }
 
 // raw is a record whose prodlab header value is v.
 func raw(p int32, v string) obs {
-	return obs{p, []kgo.RecordHeader{{Key: HeaderKey, Value: []byte(v)}}}
+	return obs{p, []kgo.RecordHeader{{Key: auditheader.Key, Value: []byte(v)}}}
 }
 
 // ownRun is this run's seqs, in order, in partition p.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/auditheader"
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -194,8 +194,8 @@ func (fr *franzRun) record(seq int64) *franzRecord {
 	r.seq = seq
 	r.Value = fr.gen.Next(seq, r.Value[:0])
 	if fr.t.Tag != "" {
-		r.hdr = audit.AppendHeader(r.hdr[:0], fr.t.Tag, seq)
-		r.Headers = append(r.Headers[:0], kgo.RecordHeader{Key: audit.HeaderKey, Value: r.hdr})
+		r.hdr = auditheader.Append(r.hdr[:0], fr.t.Tag, seq)
+		r.Headers = append(r.Headers[:0], kgo.RecordHeader{Key: auditheader.Key, Value: r.hdr})
 	}
 	return r
 }

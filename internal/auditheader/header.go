@@ -1,33 +1,37 @@
-package audit
+// Package auditheader is the record header that ties a record read back from
+// Kafka to the producer run and sequence number that wrote it: the producer
+// drivers write it and the audit parses it. It imports nothing of prodlab, so
+// the drivers need not import the audit.
+package auditheader
 
 import "strconv"
 
-// HeaderKey is the record header that carries a producer run's tag and a
+// Key is the record header that carries a producer run's tag and a
 // record's sequence number, as ASCII "<tag>/<seq>". Both drivers write it.
-const HeaderKey = "prodlab"
+const Key = "prodlab"
 
-// AppendHeader appends the header value for (tag, seq) to dst and returns it,
+// Append appends the header value for (tag, seq) to dst and returns it,
 // so hot loops can reuse one buffer.
-func AppendHeader(dst []byte, tag string, seq int64) []byte {
+func Append(dst []byte, tag string, seq int64) []byte {
 	dst = append(dst, tag...)
 	dst = append(dst, '/')
 	return strconv.AppendInt(dst, seq, 10)
 }
 
-// ParseHeader splits a header value into its tag and sequence number.
+// Parse splits a header value into its tag and sequence number.
 // The tag is everything before the last '/' and must not be empty; the
 // sequence number is one or more ASCII digits (no sign) that fit an int64.
-func ParseHeader(v []byte) (tag string, seq int64, ok bool) {
-	t, seq, ok := parseHeader(v)
+func Parse(v []byte) (tag string, seq int64, ok bool) {
+	t, seq, ok := ParseBytes(v)
 	if !ok {
 		return "", 0, false
 	}
 	return string(t), seq, true
 }
 
-// parseHeader is ParseHeader without allocating: the tag aliases v. The
-// checker's hot path uses it for every record read back.
-func parseHeader(v []byte) (tag []byte, seq int64, ok bool) {
+// ParseBytes is Parse without allocating: the tag aliases v. The audit's
+// hot path uses it for every record read back.
+func ParseBytes(v []byte) (tag []byte, seq int64, ok bool) {
 	i := len(v) - 1
 	for i >= 0 && v[i] != '/' {
 		i--
