@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // IncompleteError is returned by ReadBack when it could not read every
@@ -66,4 +66,4 @@ func (e *IncompleteError) Error() string {
 func (e *IncompleteError) Unwrap() error { return e.Cause }
 
 // group formats n with thousands separators: 1234567 → "1,234,567".
-func group(n int64) string { return stats.Group(float64(n), 0) }
+func group(n int64) string { return textfmt.Group(float64(n), 0) }

@@ -5,8 +5,6 @@
 package progress
 
 import (
-	"github.com/prodlab/prodlab/internal/stats"
-
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // Intervals between outputs: a terminal redraw, and an Update log line
@@ -167,4 +167,4 @@ func (b *Bar) clear() {
 }
 
 // group renders n with thousands separators.
-func group(n int64) string { return stats.Group(float64(n), 0) }
+func group(n int64) string { return textfmt.Group(float64(n), 0) }

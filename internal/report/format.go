@@ -10,6 +10,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // none marks a figure that was not measured.
@@ -57,7 +58,7 @@ func formatValue(v any) string {
 }
 
 // thousands renders n rounded to an integer with comma separators.
-func thousands(n float64) string { return stats.Group(math.Round(n), 0) }
+func thousands(n float64) string { return textfmt.Group(math.Round(n), 0) }
 
 // seconds renders an elapsed time: "1.91s" under a minute, "2m3s" above.
 func seconds(s float64) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // The charts of report.html are hand-rolled SVG: a bar chart and a line
@@ -190,7 +191,7 @@ func niceTicks(hi float64, n int) ([]tick, float64) {
 	var ticks []tick
 	top := 0.0
 	for v := 0.0; ; v += step {
-		ticks = append(ticks, tick{v, stats.Group(v, prec)})
+		ticks = append(ticks, tick{v, textfmt.Group(v, prec)})
 		top = v
 		if v >= hi-step*1e-9 {
 			break

@@ -3,10 +3,10 @@ package stats
 import (
 	"encoding/json"
 	"math"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // DefaultConfidence is the confidence level of prodlab's intervals and
@@ -86,9 +86,9 @@ func (s Summary) Format(prec int) string {
 	if prec < 0 {
 		prec = autoPrec(s.Mean)
 	}
-	out := Group(s.Mean, prec)
+	out := textfmt.Group(s.Mean, prec)
 	if s.HasErr() {
-		out += " ± " + Group(s.Err, prec)
+		out += " ± " + textfmt.Group(s.Err, prec)
 	}
 	return out
 }
@@ -108,33 +108,6 @@ func autoPrec(v float64) int {
 	default:
 		return 4
 	}
-}
-
-// Group renders v with prec decimals and a comma between every three
-// integer digits: Group(52340.4, 0) is "52,340".
-func Group(v float64, prec int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', prec, 64)
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
 }
 
 // MarshalJSON writes NaN figures (SD and Err of a single trial, Mean of
