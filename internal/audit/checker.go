@@ -4,6 +4,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/bitset"
 )
 
 // Outcome is what the producer application was told about each sequence
@@ -27,11 +28,11 @@ type Checker struct {
 	out  Outcome
 
 	// seen holds every seq of this run found at least once.
-	seen bitset
+	seen bitset.Set
 	// early holds the seqs whose first copy was counted reordered, so that
 	// an in-order copy found later in another partition can take the role
 	// of the original (see Observe).
-	early bitset
+	early bitset.Set
 	// parts keeps per-partition ordering state; last/lastID cache the
 	// partition of the previous record, since fetches arrive in runs of
 	// one partition.
@@ -64,8 +65,8 @@ func NewChecker(tag string, sent int64, out Outcome) *Checker {
 		tag:   tag,
 		sent:  sent,
 		out:   out,
-		seen:  newBitset(sent),
-		early: newBitset(sent),
+		seen:  bitset.New(sent),
+		early: bitset.New(sent),
 		parts: make(map[int32]*partState),
 	}
 }
@@ -91,9 +92,9 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 	}
 	inOrder := seq >= ps.maxSeq
 	ps.maxSeq = max(ps.maxSeq, seq)
-	if c.seen.has(seq) {
+	if c.seen.Has(seq) {
 		c.duplicates++
-		if inOrder && c.early.has(seq) {
+		if inOrder && c.early.Has(seq) {
 			// The copy read first was out of order in its partition and
 			// this one is in order in its own: this is the original and
 			// that was the extra copy, which counts only as a duplicate.
@@ -101,14 +102,14 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 			// would count as reordered or not depending on which
 			// partition the consumer happened to read first.
 			c.reordered--
-			c.early.clear(seq)
+			c.early.Remove(seq)
 		}
 		return
 	}
-	c.seen.add(seq)
+	c.seen.Add(seq)
 	if !inOrder {
 		c.reordered++
-		c.early.add(seq)
+		c.early.Add(seq)
 	}
 	if c.out != nil && c.out.Failed(seq) {
 		c.phantom++
@@ -163,7 +164,7 @@ func (c *Checker) Result() Result {
 	for seq := range c.sent {
 		if c.out.Acked(seq) {
 			r.Acked++
-			if !c.seen.has(seq) {
+			if !c.seen.Has(seq) {
 				r.Lost++
 			}
 		}

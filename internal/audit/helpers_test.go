@@ -6,6 +6,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/bitset"
 )
 
 const testTag = "run1-s0-r0"
@@ -14,24 +15,24 @@ const testTag = "run1-s0-r0"
 // mutex, so benchmarks pay the same price per lookup.
 type testOutcome struct {
 	mu            sync.Mutex
-	acked, failed bitset
+	acked, failed bitset.Set
 	n             int64
 }
 
 func newTestOutcome(n int64) *testOutcome {
-	return &testOutcome{acked: newBitset(n), failed: newBitset(n), n: n}
+	return &testOutcome{acked: bitset.New(n), failed: bitset.New(n), n: n}
 }
 
 func (o *testOutcome) ack(seqs ...int64) *testOutcome {
 	for _, s := range seqs {
-		o.acked.add(s)
+		o.acked.Add(s)
 	}
 	return o
 }
 
 func (o *testOutcome) fail(seqs ...int64) *testOutcome {
 	for _, s := range seqs {
-		o.failed.add(s)
+		o.failed.Add(s)
 	}
 	return o
 }
@@ -39,13 +40,13 @@ func (o *testOutcome) fail(seqs ...int64) *testOutcome {
 func (o *testOutcome) Acked(seq int64) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return seq >= 0 && seq < o.n && o.acked.has(seq)
+	return seq >= 0 && seq < o.n && o.acked.Has(seq)
 }
 
 func (o *testOutcome) Failed(seq int64) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return seq >= 0 && seq < o.n && o.failed.has(seq)
+	return seq >= 0 && seq < o.n && o.failed.Has(seq)
 }
 
 // span returns lo..hi-1.
