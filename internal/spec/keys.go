@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -180,12 +181,7 @@ func producerNames() []string {
 
 // topicConfigNames returns every topic config name, sorted.
 func topicConfigNames() []string {
-	out := make([]string, 0, len(topicConfigs))
-	for n := range topicConfigs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(topicConfigs))
 }
 
 // shortName is the shortest key that resolves to canonical: the shorthand

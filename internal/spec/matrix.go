@@ -2,7 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,11 +166,7 @@ func (p *fileParser) checkDuplicates(a *Axis) {
 
 // setString is a canonical text form of a value's settings.
 func setString(set map[string]string) string {
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(set))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + set[k]
@@ -199,11 +196,7 @@ func checkAxesOverlap(axes []Axis, c *collector) {
 				mine["faults"] = v.keyPosOf("faults")
 			}
 		}
-		keys := make([]string, 0, len(mine))
-		for k := range mine {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(mine))
 		for _, k := range keys {
 			j, taken := owner[k]
 			if !taken {

@@ -2,8 +2,9 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,11 +71,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 // configSlice writes a property map sorted by name, each value typed by
 // its Kafka ConfigDef type so that numbers are not quoted.
 func configSlice(m map[string]string, prefix string) yaml.MapSlice {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(m))
 	out := yaml.MapSlice{}
 	for _, k := range names {
 		v := typedValue(prefix+k, m[k])
@@ -116,11 +113,7 @@ func matrixSlice(axes []Axis) yaml.MapSlice {
 				continue
 			}
 			m := yaml.MapSlice{{Key: labelKey, Value: v.Label}}
-			keys := make([]string, 0, len(v.Set))
-			for k := range v.Set {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(v.Set))
 			for _, k := range keys {
 				m = append(m, yaml.MapItem{Key: k, Value: typedValue(k, v.Set[k])})
 			}
