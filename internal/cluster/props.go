@@ -3,7 +3,8 @@ package cluster
 import (
 	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -95,11 +96,7 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 // renderProps renders properties as a server.properties file, sorted by key
 // so that the file is stable and easy to diff.
 func renderProps(props map[string]string) string {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(props))
 	var b strings.Builder
 	b.WriteString("# Written by prodlab for an embedded KRaft node.\n")
 	for _, k := range keys {
