@@ -2,7 +2,8 @@ package driver
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -187,11 +188,7 @@ func intProp[O kgo.Opt](f func(int) O) franzProp {
 // default, and off when acks is not all and enable.idempotence is not set.
 func mapFranzProps(props map[string]string) (*franzSettings, error) {
 	s := &franzSettings{idempotent: true, txnEvery: 3 * time.Second}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(props))
 	var errs []string
 	for _, k := range keys {
 		f, ok := franzProps[k]
