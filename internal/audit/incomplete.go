@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,11 +50,7 @@ func (e *IncompleteError) Error() string {
 		}
 		b.WriteString(" complete")
 	}
-	stopped := make([]int32, 0, len(e.Stopped))
-	for p := range e.Stopped {
-		stopped = append(stopped, p)
-	}
-	slices.Sort(stopped)
+	stopped := slices.Sorted(maps.Keys(e.Stopped))
 	for _, p := range stopped {
 		fmt.Fprintf(&b, "; %d stopped at offset %s", p, group(e.Stopped[p]))
 	}
