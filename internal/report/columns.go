@@ -2,8 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -125,11 +126,7 @@ func scenarioKey(r results.Record) string {
 	if r.ScenarioID != "" {
 		return r.ScenarioID
 	}
-	keys := make([]string, 0, len(r.Scenario))
-	for k := range r.Scenario {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(r.Scenario))
 	id := ""
 	for i, k := range keys {
 		if i > 0 {

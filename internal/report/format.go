@@ -2,8 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,10 +23,7 @@ const none = "-"
 func scenarioLabel(r results.Record) string {
 	keys := r.ScenarioKeys
 	if len(keys) == 0 {
-		for k := range r.Scenario {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys = slices.Sorted(maps.Keys(r.Scenario))
 	}
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
