@@ -2,7 +2,8 @@ package stats
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -138,11 +139,7 @@ func scenarioKey(r results.Record) string {
 	if r.ScenarioID != "" {
 		return r.ScenarioID
 	}
-	keys := make([]string, 0, len(r.Scenario))
-	for k := range r.Scenario {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(r.Scenario))
 	id := ""
 	for i, k := range keys {
 		if i > 0 {
@@ -158,10 +155,7 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 	first := trials[0]
 	s := ScenarioStats{ID: id, Keys: first.ScenarioKeys, Values: first.Scenario, Client: first.Client, Kafka: first.Kafka}
 	if len(s.Keys) == 0 {
-		for k := range first.Scenario {
-			s.Keys = append(s.Keys, k)
-		}
-		sort.Strings(s.Keys)
+		s.Keys = slices.Sorted(maps.Keys(first.Scenario))
 	}
 	var ok []results.Record
 	for _, r := range trials {
