@@ -5,10 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -312,11 +313,7 @@ func (p *perfPlan) meanRecordBytes() float64 {
 
 // describeProps renders the producer properties sorted, secrets hidden.
 func describeProps(props map[string]string) string {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(props))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		v := props[k]
