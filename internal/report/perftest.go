@@ -10,25 +10,55 @@ import (
 
 // perfTestFormat is the final summary line of Apache Kafka's
 // kafka-producer-perf-test (org.apache.kafka.tools.ProducerPerformance,
-// Stats.printTotal), Java's %f being Go's %f (six decimals).
-const perfTestFormat = "%d records sent, %f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.\n"
+// Stats.printTotal), Java's %f being Go's %f (six decimals). The %s is
+// " steady state" on the line printed after a warm-up, "" otherwise.
+const perfTestFormat = "%d%s records sent, %f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.\n"
 
-// PerfTestLine writes r as kafka-producer-perf-test's final line, so that
-// scripts and eyes trained on that tool can read prodlab's results. As in
-// the original, the count is of acknowledged records and percentiles are
-// whole milliseconds, truncated as perf-test's millisecond clock truncates;
-// the maximum keeps prodlab's µs precision in perf-test's two decimals.
-// MB/sec is r.Throughput.MBPerS. Write errors are ignored, as with
-// fmt.Printf.
-func PerfTestLine(w io.Writer, r results.Record) {
-	l := r.LatencyMs
+// PerfTotal holds the figures of one kafka-producer-perf-test final line.
+type PerfTotal struct {
+	// Records counts the acknowledged records, as perf-test does.
+	Records     int64
+	RecordsPerS float64
+	// MBPerS is in MB of 2^20 bytes (results.MBPerS).
+	MBPerS float64
+	// Latency is send → acknowledgement, in ms (stats.LatencyMs).
+	Latency results.Latency
+	// Steady marks the steady-state line perf-test prints after the
+	// overall one when it had warm-up records ("N steady state records
+	// sent, ...").
+	Steady bool
+}
+
+// PerfTestTotal writes t as kafka-producer-perf-test's final line, so that
+// scripts and eyes trained on that tool can read prodlab's figures. As in
+// the original, percentiles are whole milliseconds, truncated as
+// perf-test's millisecond clock truncates; the mean and maximum keep
+// prodlab's µs precision in perf-test's two decimals. Write errors are
+// ignored, as with fmt.Printf.
+func PerfTestTotal(w io.Writer, t PerfTotal) {
+	steady := ""
+	if t.Steady {
+		steady = " steady state"
+	}
+	l := t.Latency
 	_, _ = fmt.Fprintf(w, perfTestFormat,
-		r.Records.Acked,
-		r.Throughput.RecordsPerS,
-		r.Throughput.MBPerS,
+		t.Records, steady,
+		t.RecordsPerS,
+		t.MBPerS,
 		l.Mean,
 		l.Max,
 		wholeMs(l.P50), wholeMs(l.P95), wholeMs(l.P99), wholeMs(l.P999))
+}
+
+// PerfTestLine writes a trial's record as perf-test's final line (see
+// PerfTestTotal): its acknowledged records, throughput and latencies.
+func PerfTestLine(w io.Writer, r results.Record) {
+	PerfTestTotal(w, PerfTotal{
+		Records:     r.Records.Acked,
+		RecordsPerS: r.Throughput.RecordsPerS,
+		MBPerS:      r.Throughput.MBPerS,
+		Latency:     r.LatencyMs,
+	})
 }
 
 // wholeMs truncates a latency to whole milliseconds.

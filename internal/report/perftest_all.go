@@ -9,7 +9,7 @@ import (
 )
 
 // PerfTest writes one kafka-producer-perf-test final line per scenario
-// (see PerfTestLine), each after a "# <scenario>" comment line, which
+// (see PerfTestTotal), each after a "# <scenario>" comment line, which
 // scripts written for perf-test skip. With several trials the line holds
 // the means of the successful ones (records rounded to an integer) and the
 // merged-histogram latencies, and the comment says how many trials it
@@ -43,10 +43,11 @@ func (v *view) perfTest(w io.Writer) error {
 		if s.Trials == 0 {
 			continue
 		}
-		PerfTestLine(w, results.Record{
-			Records:    results.Records{Acked: int64(math.Round(s.Acked.Mean))},
-			Throughput: results.Throughput{RecordsPerS: s.Throughput.Mean, MBPerS: s.MBps.Mean},
-			LatencyMs:  s.Latency,
+		PerfTestTotal(w, PerfTotal{
+			Records:     int64(math.Round(s.Acked.Mean)),
+			RecordsPerS: s.Throughput.Mean,
+			MBPerS:      s.MBps.Mean,
+			Latency:     s.Latency,
 		})
 	}
 	return nil
