@@ -6,21 +6,11 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 )
 
-// admin is the lab's handle on cluster.Admin, the one admin helper; its
-// methods keep the names the run loop, trials and faults call.
+// admin is the lab's handle on its Target's cluster.Admin, the one admin
+// helper; its methods keep the names the run loop, trials and faults call.
 type admin struct {
 	*cluster.Admin
 }
-
-func newAdmin(bootstrap []string) (*admin, error) {
-	a, err := cluster.NewAdmin(bootstrap)
-	if err != nil {
-		return nil, err
-	}
-	return &admin{a}, nil
-}
-
-func (a *admin) close() { a.Close() }
 
 // createTopic creates a fresh topic and returns once every partition's
 // leader serves it (cluster.WaitTopicServed), so the trial's clock does not

@@ -14,9 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
@@ -183,133 +181,6 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 	return gs
 }
 
-// target is a cluster the trials of a group run against.
-type target struct {
-	c       *cluster.Cluster
-	version string
-	// bootstrap is where clients connect: the brokers, or their proxies.
-	bootstrap []string
-	// direct, for an external cluster behind proxies, reaches the brokers
-	// themselves: its scenarios that need no proxy use it, so one run can
-	// compare proxied and direct paths. Embedded brokers advertise their
-	// proxies, so there every scenario of the group goes through them.
-	direct []string
-	// net holds the proxies in front of the brokers, if the group needs them.
-	net     *netem.Set
-	rewrite netem.RewriteFunc
-	// repl holds the proxies on the inter-broker listeners, when a scenario
-	// delays replication (network.replication.rtt.ms).
-	repl *netem.Set
-}
-
-// startCluster starts (or connects to) the group's cluster, with a netem
-// proxy in front of each broker when the group's scenarios need one.
-func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*target, error) {
-	tgt := &target{}
-	if needsProxies(g.scs) {
-		tgt.net = netem.NewSet()
-	}
-	if needsReplicationProxies(g.scs) {
-		if len(r.opts.Bootstrap) > 0 {
-			return nil, errors.New("network.replication.rtt.ms needs an embedded cluster: prodlab cannot reroute an external cluster's replication")
-		}
-		tgt.repl = netem.NewSet()
-	}
-	fail := func(err error) (*target, error) {
-		if tgt.net != nil {
-			_ = tgt.net.Close()
-		}
-		if tgt.repl != nil {
-			_ = tgt.repl.Close()
-		}
-		return nil, err
-	}
-	if len(r.opts.Bootstrap) > 0 {
-		c, err := cluster.Connect(ctx, r.opts.Bootstrap)
-		if err != nil {
-			return fail(err)
-		}
-		tgt.c, tgt.bootstrap = c, c.Bootstrap()
-		if tgt.net != nil {
-			// Clients bootstrap through the proxies, and the proxies rewrite
-			// broker addresses in metadata so clients stay behind them.
-			tgt.direct, tgt.bootstrap = tgt.bootstrap, nil
-			for _, b := range c.Brokers() {
-				addr, err := tgt.net.Add(int32(b.ID), b.Advertised)
-				if err != nil {
-					return fail(fmt.Errorf("proxy for broker %d: %w", b.ID, err))
-				}
-				tgt.bootstrap = append(tgt.bootstrap, addr)
-			}
-			tgt.rewrite = tgt.net.Rewriter()
-		}
-	} else {
-		dir := filepath.Join(r.opts.Dir, fmt.Sprintf("cluster-%d", g.brokers))
-		r.logf("starting %d-broker Kafka %s cluster (logs in %s)", g.brokers, orDefault(g.kafka, cluster.DefaultKafka), dir)
-		t0 := time.Now()
-		cfg := cluster.Config{Brokers: g.brokers, Kafka: g.kafka, Dir: dir}
-		var proxyErr error
-		if tgt.net != nil {
-			// Brokers advertise their proxies; replication uses its own,
-			// direct listener.
-			cfg.Advertise = func(id int, addr string) string {
-				p, err := tgt.net.Add(int32(id), addr)
-				if err != nil {
-					proxyErr = fmt.Errorf("proxy for broker %d: %w", id, err)
-					return addr
-				}
-				return p
-			}
-		}
-		if tgt.repl != nil {
-			cfg.AdvertiseReplication = func(id int, addr string) string {
-				p, err := tgt.repl.Add(int32(id), addr)
-				if err != nil {
-					proxyErr = fmt.Errorf("replication proxy for broker %d: %w", id, err)
-					return addr
-				}
-				return p
-			}
-		}
-		c, err := cluster.Start(ctx, cfg)
-		if err == nil {
-			err = proxyErr
-		}
-		if err != nil {
-			if c != nil {
-				_ = c.Stop()
-			}
-			return fail(err)
-		}
-		tgt.c, tgt.bootstrap = c, c.Bootstrap()
-		r.logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
-	}
-	if tgt.net != nil {
-		if err := tgt.net.Check(ctx); err != nil {
-			_ = tgt.c.Stop()
-			return fail(err)
-		}
-	}
-	tgt.version = tgt.c.Version()
-	return tgt, nil
-}
-
-func (t *target) close() error {
-	var err error
-	if t.net != nil {
-		err = t.net.Close()
-	}
-	if t.repl != nil {
-		if e := t.repl.Close(); e != nil {
-			err = e
-		}
-	}
-	if e := t.c.Stop(); e != nil {
-		err = e
-	}
-	return err
-}
-
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 	rounds := r.exp.Warmup + r.exp.Trials
 	tgt, err := r.startCluster(ctx, g)
@@ -326,16 +197,11 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 		return
 	}
 	defer func() {
-		if err := tgt.close(); err != nil {
+		if err := tgt.Close(); err != nil {
 			r.logf("stop cluster: %v", err)
 		}
 	}()
-	adm, err := newAdmin(tgt.bootstrap)
-	if err != nil {
-		r.logf("%v", err)
-		return
-	}
-	defer adm.close()
+	adm := &admin{tgt.Admin()}
 	// Interleave: A B C, then C B A, so drift does not favour one scenario.
 	for round := 0; round < rounds; round++ {
 		order := g.scs

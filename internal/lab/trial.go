@@ -37,7 +37,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		return rec
 	}
 
-	d, err := r.driverFor(ctx, e.Client, tgt.version)
+	d, err := tgt.Driver(ctx, e.Client)
 	if err != nil {
 		return fail(err)
 	}
@@ -119,7 +119,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
-		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, topErrors(rec.Errors))
+		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
 	}
 	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
 	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed",
@@ -172,8 +172,7 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ElapsedS = res.Elapsed.Seconds()
 	if s := rec.ElapsedS; s > 0 {
 		rec.Throughput.RecordsPerS = float64(res.Acked) / s
-		// MB as kafka-producer-perf-test counts it: 2^20 bytes.
-		rec.Throughput.MBPerS = float64(res.Acked) * float64(rec.RecordSize) / s / (1 << 20)
+		rec.Throughput.MBPerS = results.MBPerS(res.Acked*int64(rec.RecordSize), res.Elapsed)
 	}
 	if res.Latency != nil {
 		rec.LatencyMs = stats.LatencyMs(res.Latency)
@@ -197,17 +196,6 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ProduceRequests = res.ProduceRequests
 	rec.EffectiveConfig = secret.Mask(res.Effective)
 	rec.ClientMetrics = res.Metrics
-}
-
-func topErrors(errs map[string]int64) string {
-	parts := make([]string, 0, len(errs))
-	for msg, n := range errs {
-		parts = append(parts, fmt.Sprintf("%dx %s", n, msg))
-	}
-	if len(parts) > 3 {
-		parts = parts[:3]
-	}
-	return strings.Join(parts, "; ")
 }
 
 func sanitize(s string) string {

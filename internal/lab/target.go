@@ -1,0 +1,328 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/netem"
+)
+
+// TargetConfig says which cluster a Target starts or reaches and what it
+// puts in front of it.
+type TargetConfig struct {
+	// Bootstrap, if set, reaches an existing cluster instead of starting
+	// embedded brokers.
+	Bootstrap []string
+	// SkipConnect uses Bootstrap as given, without listing the cluster's
+	// brokers first (cluster.Connect). For callers that need no proxies
+	// and whose cluster may ask for credentials prodlab's admin client does
+	// not have (SASL, TLS): `prodlab perf`. Version is then unknown ("").
+	SkipConnect bool
+	// Brokers and Kafka shape an embedded cluster (see cluster.Config).
+	Brokers int
+	Kafka   string
+	// Dir holds an embedded cluster's data and logs; "" makes a temporary
+	// directory that Close removes.
+	Dir string
+	// Proxies puts a netem proxy in front of each broker: embedded brokers
+	// advertise their proxies; for an external cluster the proxies rewrite
+	// broker addresses in metadata so clients stay behind them.
+	Proxies bool
+	// ReplicationProxies puts a second set of proxies on the inter-broker
+	// listeners (network.replication.rtt.ms); embedded clusters only.
+	ReplicationProxies bool
+	// WorkerJar is the Java worker jar for java clients; LogDir receives
+	// their logs ("" for none).
+	WorkerJar, LogDir string
+	// Drivers, if not nil, is a driver cache shared with other targets
+	// (and closed by its owner); otherwise the Target keeps its own and
+	// closes it in Close.
+	Drivers Drivers
+	// Logf receives progress lines (nil: none).
+	Logf func(format string, args ...any)
+}
+
+// Target is a cluster that trials run against, started or reached once and
+// shared by `run` (one per cluster shape), `perf` and `bench`: the cluster,
+// the netem proxies in front of it, one admin client, and the drivers that
+// produce to it. Close releases all of it.
+type Target struct {
+	cfg TargetConfig
+	c   *cluster.Cluster // nil with SkipConnect
+	// version is the broker release ("" when unknown).
+	version string
+	// bootstrap is where clients connect: the brokers, or their proxies.
+	bootstrap []string
+	// direct, for an external cluster behind proxies, reaches the brokers
+	// themselves: its scenarios that need no proxy use it, so one run can
+	// compare proxied and direct paths. Embedded brokers advertise their
+	// proxies, so there every scenario of the group goes through them.
+	direct []string
+	// net holds the proxies in front of the brokers, if any.
+	net     *netem.Set
+	rewrite netem.RewriteFunc
+	// repl holds the proxies on the inter-broker listeners, when a scenario
+	// delays replication (network.replication.rtt.ms).
+	repl *netem.Set
+	// adm is the one admin client, on bootstrap.
+	adm *cluster.Admin
+	// drivers caches one driver per driver.Key; ownDrivers: Close closes them.
+	drivers    Drivers
+	ownDrivers bool
+	// tmpDir is the embedded cluster's temporary directory, removed by Close.
+	tmpDir string
+}
+
+// target is the run loop's name for Target.
+type target = Target
+
+// Drivers caches drivers by driver.Key, so a Java worker JVM serves every
+// trial of its kafka-clients release.
+type Drivers map[string]driver.Driver
+
+// Close closes every driver in the cache and empties it.
+func (ds Drivers) Close() {
+	for k, d := range ds {
+		_ = d.Close()
+		delete(ds, k)
+	}
+}
+
+// StartTarget starts (or reaches) the configured cluster, with a netem
+// proxy in front of each broker when cfg.Proxies is set, and opens its
+// admin client. On error nothing is left running.
+func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	t := &Target{cfg: cfg, drivers: cfg.Drivers}
+	if t.drivers == nil {
+		t.drivers, t.ownDrivers = Drivers{}, true
+	}
+	if cfg.ReplicationProxies && len(cfg.Bootstrap) > 0 {
+		return nil, errors.New("network.replication.rtt.ms needs an embedded cluster: prodlab cannot reroute an external cluster's replication")
+	}
+	if cfg.SkipConnect && (len(cfg.Bootstrap) == 0 || cfg.Proxies) {
+		return nil, errors.New("target: SkipConnect needs Bootstrap and no proxies")
+	}
+	if cfg.Proxies {
+		t.net = netem.NewSet()
+	}
+	if cfg.ReplicationProxies {
+		t.repl = netem.NewSet()
+	}
+	var err error
+	switch {
+	case cfg.SkipConnect:
+		t.bootstrap = append([]string(nil), cfg.Bootstrap...)
+	case len(cfg.Bootstrap) > 0:
+		err = t.connect(ctx)
+	default:
+		err = t.startEmbedded(ctx)
+	}
+	if err == nil && t.net != nil {
+		err = t.net.Check(ctx)
+	}
+	if err == nil {
+		t.adm, err = cluster.NewAdmin(t.bootstrap)
+	}
+	if err != nil {
+		_ = t.Close()
+		return nil, err
+	}
+	if t.c != nil {
+		t.version = t.c.Version()
+	}
+	return t, nil
+}
+
+// connect reaches an external cluster; with proxies, clients bootstrap
+// through them and the proxies rewrite broker addresses in metadata.
+func (t *Target) connect(ctx context.Context) error {
+	c, err := cluster.Connect(ctx, t.cfg.Bootstrap)
+	if err != nil {
+		return err
+	}
+	t.c, t.bootstrap = c, c.Bootstrap()
+	if t.net == nil {
+		return nil
+	}
+	t.direct, t.bootstrap = t.bootstrap, nil
+	for _, b := range c.Brokers() {
+		addr, err := t.net.Add(int32(b.ID), b.Advertised)
+		if err != nil {
+			return fmt.Errorf("proxy for broker %d: %w", b.ID, err)
+		}
+		t.bootstrap = append(t.bootstrap, addr)
+	}
+	t.rewrite = t.net.Rewriter()
+	return nil
+}
+
+// startEmbedded starts cfg.Brokers embedded brokers; with proxies they
+// advertise them, while replication keeps its own listener (direct, or
+// through the replication proxies).
+func (t *Target) startEmbedded(ctx context.Context) error {
+	dir := t.cfg.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "prodlab-cluster-")
+		if err != nil {
+			return fmt.Errorf("embedded cluster: %w", err)
+		}
+		dir, t.tmpDir = d, d
+	}
+	brokers := max(t.cfg.Brokers, 1)
+	t.cfg.Logf("starting %d-broker Kafka %s cluster (logs in %s)", brokers, orDefault(t.cfg.Kafka, cluster.DefaultKafka), dir)
+	t0 := time.Now()
+	cfg := cluster.Config{Brokers: brokers, Kafka: t.cfg.Kafka, Dir: dir}
+	var proxyErr error
+	if t.net != nil {
+		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
+	}
+	if t.repl != nil {
+		cfg.AdvertiseReplication = advertiseVia(t.repl, "replication proxy", &proxyErr)
+	}
+	c, err := cluster.Start(ctx, cfg)
+	if err == nil {
+		err = proxyErr
+	}
+	if err != nil {
+		if c != nil {
+			_ = c.Stop()
+		}
+		return err
+	}
+	t.c, t.bootstrap = c, c.Bootstrap()
+	t.cfg.Logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
+	return nil
+}
+
+// advertiseVia is a cluster.Config.Advertise function that puts a proxy of
+// set in front of each broker's address and advertises the proxy; the
+// first failure is kept in *failed (the broker then advertises itself).
+func advertiseVia(set *netem.Set, what string, failed *error) func(id int, addr string) string {
+	return func(id int, addr string) string {
+		p, err := set.Add(int32(id), addr)
+		if err != nil {
+			if *failed == nil {
+				*failed = fmt.Errorf("%s for broker %d: %w", what, id, err)
+			}
+			return addr
+		}
+		return p
+	}
+}
+
+// Bootstrap is where clients connect: the brokers, or their proxies.
+func (t *Target) Bootstrap() []string { return t.bootstrap }
+
+// Version is the broker release ("" when unknown).
+func (t *Target) Version() string { return t.version }
+
+// Embedded reports whether prodlab started the brokers.
+func (t *Target) Embedded() bool { return t.c != nil && t.c.Embedded() }
+
+// Admin is the target's admin client (cluster.Admin's readiness rule).
+func (t *Target) Admin() *cluster.Admin { return t.adm }
+
+// EnsureTopic creates topic with the given partitions, replication factor
+// (-1: the broker's default) and configs unless it exists, and returns once
+// every partition is served by its leader (cluster.WaitTopicServed), so a
+// clock started afterwards does not include topic creation. created tells
+// whether this call created the topic. A topic that is not served in time
+// gives a *cluster.NotServedError (whether or not it was created here); any
+// other error means the topic could not be created.
+func (t *Target) EnsureTopic(ctx context.Context, topic string, partitions, rf int, configs map[string]string) (created bool, err error) {
+	err = t.adm.CreateTopic(ctx, topic, partitions, rf, configs)
+	var notServed *cluster.NotServedError
+	switch {
+	case errors.Is(err, kerr.TopicAlreadyExists):
+		return false, t.adm.WaitServed(ctx, topic, 0)
+	case err == nil, errors.As(err, &notServed):
+		return true, err
+	default:
+		return false, err
+	}
+}
+
+// DeleteTopic deletes topic.
+func (t *Target) DeleteTopic(ctx context.Context, topic string) error {
+	return t.adm.DeleteTopic(ctx, topic)
+}
+
+// Driver returns the driver for a client name (java, java@VERSION,
+// franz-go), starting it on first use; a Java client follows the broker's
+// release unless it names its own.
+func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, error) {
+	release := cluster.ReleaseOrDefault(t.version)
+	key := driver.Key(client, release)
+	if d, ok := t.drivers[key]; ok {
+		return d, nil
+	}
+	if driver.IsJava(client) {
+		t.cfg.Logf("starting Java worker with kafka-clients %s", driver.JavaRelease(client, release))
+	}
+	d, err := driver.New(ctx, client, release, t.cfg.WorkerJar, t.cfg.LogDir)
+	if err != nil {
+		return nil, err
+	}
+	t.drivers[key] = d
+	return d, nil
+}
+
+// Close closes the target's own drivers and its admin client, the proxies,
+// and stops an embedded cluster (removing its temporary directory). It
+// returns the last error.
+func (t *Target) Close() error {
+	var err error
+	if t.ownDrivers {
+		t.drivers.Close()
+	}
+	if t.adm != nil {
+		t.adm.Close()
+	}
+	if t.net != nil {
+		err = t.net.Close()
+	}
+	if t.repl != nil {
+		if e := t.repl.Close(); e != nil {
+			err = e
+		}
+	}
+	if t.c != nil {
+		if e := t.c.Stop(); e != nil {
+			err = e
+		}
+	}
+	if t.tmpDir != "" {
+		_ = os.RemoveAll(t.tmpDir)
+	}
+	return err
+}
+
+// startCluster starts (or connects to) the group's cluster, with a netem
+// proxy in front of each broker when the group's scenarios need one. Its
+// drivers are the run's, shared between groups.
+func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, error) {
+	return StartTarget(ctx, TargetConfig{
+		Bootstrap:          r.opts.Bootstrap,
+		Brokers:            g.brokers,
+		Kafka:              g.kafka,
+		Dir:                filepath.Join(r.opts.Dir, fmt.Sprintf("cluster-%d", g.brokers)),
+		Proxies:            needsProxies(g.scs),
+		ReplicationProxies: needsReplicationProxies(g.scs),
+		WorkerJar:          r.opts.WorkerJar,
+		LogDir:             r.opts.Dir,
+		Drivers:            r.drivers,
+		Logf:               r.logf,
+	})
+}
