@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/lab"
 )
 
 // newPerfCmd is `prodlab perf`: kafka-producer-perf-test's command line and
@@ -97,26 +98,29 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	bootstrap, kafka, stopCluster, err := perfCluster(ctx, p, logw)
+	tgt, err := perfTarget(ctx, p, logw)
 	if err != nil {
 		return err
 	}
-	defer stopCluster()
+	defer func() {
+		if err := tgt.Close(); err != nil {
+			fmt.Fprintf(logw, "prodlab perf: stop embedded cluster: %v\n", err)
+		}
+	}()
 	fmt.Fprintf(logw, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
 		p.records, p.topic, p.client, describeProps(p.props))
-	if err := ensureTopic(ctx, bootstrap, p.topic, p.partitions, logw); err != nil {
+	if err := perfTopic(ctx, tgt, p, logw); err != nil {
 		return err
 	}
-	d, err := driver.New(ctx, p.client, cluster.ReleaseOrDefault(kafka), workerJar(), "")
+	d, err := tgt.Driver(ctx, p.client)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = d.Close() }()
 
 	trial := func(records, seed int64) driver.Trial {
 		w := &windowPrinter{w: out, every: perfWindowEvery, recordBytes: p.meanRecordBytes()}
 		return driver.Trial{
-			Bootstrap:  bootstrap,
+			Bootstrap:  tgt.Bootstrap(),
 			Topic:      p.topic,
 			Props:      p.props,
 			Records:    records,
@@ -153,7 +157,11 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 		printPerfMetrics(out, res.Metrics)
 	}
 	if failed := warm.failed + steady.failed; failed > 0 {
-		return fmt.Errorf("%d records failed: %s", failed, topErrorList(res.Errors))
+		msg := driver.TopErrors(res.Errors, 3)
+		if msg == "" {
+			msg = "no error message"
+		}
+		return fmt.Errorf("%d records failed: %s", failed, msg)
 	}
 	return nil
 }
@@ -169,61 +177,43 @@ func (p *perfPlan) totals(res *driver.Result) perfTotals {
 	}
 }
 
-// perfCluster returns the cluster to produce to: the plan's bootstrap, or a
-// fresh embedded 1-broker cluster in a temporary directory, stopped and
-// removed by the returned function. kafka is the broker release, used to
-// pick the Java client's version ("" when unknown).
-func perfCluster(ctx context.Context, p *perfPlan, logw io.Writer) (bootstrap []string, kafka string, stop func(), err error) {
+// perfTarget reaches the plan's bootstrap as given (its credentials are
+// the producer's, which prodlab's admin client may lack), or starts a fresh
+// embedded 1-broker cluster in a temporary directory that Close stops and
+// removes.
+func perfTarget(ctx context.Context, p *perfPlan, logw io.Writer) (*lab.Target, error) {
 	if len(p.bootstrap) > 0 {
-		return p.bootstrap, "", func() {}, nil
-	}
-	dir, err := os.MkdirTemp("", "prodlab-perf-")
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("embedded cluster: %w", err)
+		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, WorkerJar: workerJar()})
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	cl, err := cluster.Start(sctx, cluster.Config{Brokers: 1, Dir: dir})
+	tgt, err := lab.StartTarget(sctx, lab.TargetConfig{Brokers: 1, WorkerJar: workerJar()})
 	if err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, "", nil, fmt.Errorf("embedded cluster: %w", err)
+		return nil, fmt.Errorf("embedded cluster: %w", err)
 	}
 	fmt.Fprintf(logw, "prodlab perf: started Kafka %s on %s (embedded; stopped at the end)\n",
-		cl.Version(), strings.Join(cl.Bootstrap(), ","))
-	return cl.Bootstrap(), cl.Version(), func() {
-		if err := cl.Stop(); err != nil {
-			fmt.Fprintf(logw, "prodlab perf: stop embedded cluster: %v\n", err)
-		}
-		_ = os.RemoveAll(dir)
-	}, nil
+		tgt.Version(), strings.Join(tgt.Bootstrap(), ","))
+	return tgt, nil
 }
 
-// topErrorList summarises failed records by message, most frequent first
-// (at most three).
-func topErrorList(errs map[string]int64) string {
-	type kv struct {
-		msg string
-		n   int64
+// perfTopic creates the topic with --partitions partitions (replication
+// factor: the broker's default) unless it exists, and waits until it is
+// served (lab.Target.EnsureTopic), so the clock does not include topic
+// creation. A topic not served in time is an error. A topic prodlab
+// cannot create (a cluster that needs credentials its admin client does
+// not have: SASL, TLS) gets a warning instead: the producer may still
+// create or find it.
+func perfTopic(ctx context.Context, tgt *lab.Target, p *perfPlan, logw io.Writer) error {
+	created, err := tgt.EnsureTopic(ctx, p.topic, p.partitions, -1, nil)
+	var notServed *cluster.NotServedError
+	switch {
+	case created:
+		fmt.Fprintf(logw, "prodlab perf: created topic %s with %d partition(s)\n", p.topic, p.partitions)
+		return err
+	case err == nil, errors.As(err, &notServed):
+		return err
+	default:
+		fmt.Fprintf(logw, "prodlab perf: could not create topic %s (%v); producing anyway\n", p.topic, err)
+		return nil
 	}
-	list := make([]kv, 0, len(errs))
-	for m, n := range errs {
-		list = append(list, kv{m, n})
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].n != list[j].n {
-			return list[i].n > list[j].n
-		}
-		return list[i].msg < list[j].msg
-	})
-	parts := make([]string, 0, 3)
-	for i, e := range list {
-		if i == 3 {
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%dx %s", e.n, e.msg))
-	}
-	if len(parts) == 0 {
-		return "no error message"
-	}
-	return strings.Join(parts, "; ")
 }

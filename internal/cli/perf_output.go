@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -56,7 +54,7 @@ func (p *windowPrinter) add(pr driver.Progress) {
 		_, _ = fmt.Fprintf(p.w, perfWindowFormat,
 			p.count,
 			float64(p.count)/secs,
-			float64(p.count)*p.recordBytes/secs/(1<<20),
+			float64(p.count)*p.recordBytes/secs/results.MB,
 			float64(p.sumUs)/float64(p.count)/1000,
 			float64(p.maxUs)/1000)
 	}
@@ -84,31 +82,25 @@ func (t perfTotals) add(o perfTotals) perfTotals {
 	}
 }
 
-// record renders totals as the results.Record report.PerfTestLine reads.
-func (t perfTotals) record() results.Record {
-	var r results.Record
-	r.Records.Acked = t.acked
-	r.Records.Failed = t.failed
-	r.ElapsedS = t.elapsed.Seconds()
-	if s := r.ElapsedS; s > 0 {
-		r.Throughput.RecordsPerS = float64(t.acked) / s
-		r.Throughput.MBPerS = float64(t.bytes) / s / (1 << 20) // MB as perf-test counts it
+// line renders totals as perf-test's final line's figures; steady marks
+// the steady-state line perf-test adds after a warm-up.
+func (t perfTotals) line(steady bool) report.PerfTotal {
+	l := report.PerfTotal{
+		Records: t.acked,
+		MBPerS:  results.MBPerS(t.bytes, t.elapsed),
+		Latency: stats.LatencyMs(t.latency),
+		Steady:  steady,
 	}
-	r.LatencyMs = stats.LatencyMs(t.latency)
-	return r
+	if s := t.elapsed.Seconds(); s > 0 {
+		l.RecordsPerS = float64(t.acked) / s
+	}
+	return l
 }
 
 // printPerfTotal writes perf-test's final line; steady marks the
-// steady-state line perf-test adds after a warm-up ("N steady state records
-// sent, ...").
+// steady-state line ("N steady state records sent, ...").
 func printPerfTotal(w io.Writer, t perfTotals, steady bool) {
-	var b bytes.Buffer
-	report.PerfTestLine(&b, t.record())
-	line := b.String()
-	if steady {
-		line = strings.Replace(line, " records sent,", " steady state records sent,", 1)
-	}
-	_, _ = io.WriteString(w, line)
+	report.PerfTestTotal(w, t.line(steady))
 }
 
 // printPerfMetrics writes the client's metrics sorted by name, in the
