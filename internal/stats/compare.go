@@ -29,6 +29,10 @@ type Verdict struct {
 	// test.
 	Test  string `json:"test"`
 	Pairs int    `json:"pairs,omitempty"`
+	// Kind is the answer: KindFaster, KindSlower (KindLower, KindHigher for
+	// LowerIsBetter metrics), KindEquivalent, KindInconclusive or
+	// KindNotTested.
+	Kind string `json:"kind"`
 	// Diff is the relative difference of the means, (B-A)/A: +0.05 means B
 	// is 5 % above A. NaN when A's mean is 0 or a side has no trials.
 	Diff float64 `json:"diff"`
@@ -40,36 +44,69 @@ type Verdict struct {
 	// for Welch's test, the exact (asymmetric) bounds for a paired one.
 	Lo float64 `json:"diff_lo"`
 	Hi float64 `json:"diff_hi"`
-	// T, DF and P are Welch's statistic, degrees of freedom and two-sided
-	// p-value.
+	// T, DF and P are the test's statistic, degrees of freedom and
+	// two-sided p-value against "no difference".
 	T  float64 `json:"t"`
 	DF float64 `json:"df"`
 	P  float64 `json:"p"`
-	// Level is the confidence level of the test (0.999).
+	// Level is the confidence level of the test (DefaultConfidence).
 	Level float64 `json:"level"`
 	// Significant is P < 1-Level.
 	Significant bool `json:"significant"`
-	// Text is the verdict in words, e.g. "faster by 12.3 % ± 4.5 %".
+	// Margin is the equivalence margin the verdict used (relative, 0.05
+	// for ±5 %), and EquivP the p-value of the two one-sided tests against
+	// it (the larger of the two): equivalence is shown when EquivP <
+	// 1-Level. NaN when not tested.
+	Margin float64 `json:"margin"`
+	EquivP float64 `json:"equiv_p"`
+	// MoreRounds estimates, for an inconclusive verdict, how many more
+	// pairs (paired) or trials per side (Welch) would decide it at the
+	// present spread; -1 when that cannot be estimated, 0 for any other
+	// kind.
+	MoreRounds int `json:"more_rounds"`
+	// Text is the verdict in words, e.g.
+	// "faster by 12.3 % [+8.1 %, +16.4 %] (paired, 95 %)".
 	Text string `json:"text"`
+
+	// trials is the fewest trials on a side: the pairs of a paired test,
+	// min(n_A, n_B) for Welch's. StopRule reads it.
+	trials int
 }
 
-// Compare tests whether B's mean differs from A's with Welch's unequal
-// variances t-test at confidence level (DefaultConfidence, say), and words
-// the result for a metric improving in direction dir:
+// notTested returns the verdict of a comparison that did not run: every
+// figure NaN, kind KindNotTested.
+func notTested(test string, o Options) Verdict {
+	return Verdict{Test: test, Kind: KindNotTested, Diff: math.NaN(), DiffErr: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
+		T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: o.Level, Margin: o.Margin, EquivP: math.NaN()}
+}
+
+// Compare compares B's mean with A's from their summaries, with Welch's
+// unequal-variances t-test, and answers with prodlab's four-outcome rule
+// (see Options and evidence.decide):
 //
-//	faster by 12.3 % ± 4.5 %      (significant, HigherIsBetter, B above A)
-//	lower by 8.0 % ± 2.1 %        (significant, LowerIsBetter, B below A)
-//	no significant difference (p=0.42, Welch's t-test at 99.9 %)
+//	faster by 10.4 % [+1.1 %, +19.8 %] (Welch, 95 %)
+//	equivalent within ±5 %: +0.4 % [-1.2 %, +2.0 %] (Welch, 95 %)
+//	inconclusive: [-9.8 %, +12.1 %] is wider than ±5 %; about 14 more trials per side would decide it (Welch, 95 %)
 //
-// Both sides need at least two trials; otherwise the verdict says so and
-// only Diff is set. When both sides have zero variance the test is
-// degenerate: equal means are no difference (p=1), different ones are
-// significant (p=0).
-func Compare(a, b Summary, level float64, dir Direction) Verdict {
-	v := Verdict{Diff: math.NaN(), DiffErr: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
-		T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: level, Test: WelchTest}
+// T, DF and P are Welch's test of the difference of the means. The
+// interval, the equivalence test and the rule work on the relative
+// difference (B-A)/A with the delta-method standard error
+// √(seB² + (B/A)²·seA²)/|A| and Welch's degrees of freedom; Significant
+// (P < 1-Level) and "the interval excludes 0" can therefore disagree
+// right at the boundary when A and B are far apart, where the delta method
+// is least exact. Both sides need at least two trials, and A's mean must
+// not be 0; otherwise the verdict says so (KindNotTested) and only Diff is
+// set. When both sides have zero variance the interval is the point Diff.
+func Compare(a, b Summary, o Options) Verdict {
+	o = o.withDefaults()
+	v := notTested(WelchTest, o)
+	v.trials = min(a.N, b.N)
 	if a.N > 0 && b.N > 0 && a.Mean != 0 {
 		v.Diff = (b.Mean - a.Mean) / a.Mean
+	}
+	if msg := o.invalid(); msg != "" {
+		v.Text = msg
+		return v
 	}
 	if a.N < 2 || b.N < 2 {
 		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", a.N, b.N)
@@ -84,60 +121,45 @@ func Compare(a, b Summary, level float64, dir Direction) Verdict {
 		if d != 0 {
 			v.P, v.T = 0, math.Copysign(math.Inf(1), d)
 		}
-		v.DiffErr = 0
 	} else {
 		v.T = d / se
-		v.DF = (va + vb) * (va + vb) / (va*va/float64(a.N-1) + vb*vb/float64(b.N-1))
+		v.DF = welchDF(va, vb, a.N, b.N)
 		v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
-		if a.Mean != 0 && b.Mean != 0 {
-			// Var(B/A) ≈ (B/A)²·(seA²/A² + seB²/B²), first-order delta method.
-			r := b.Mean / a.Mean
-			seRel := math.Abs(r) * math.Sqrt(va/(a.Mean*a.Mean)+vb/(b.Mean*b.Mean))
-			v.DiffErr = TQuantile(1-(1-level)/2, v.DF) * seRel
+	}
+	v.Significant = v.P < 1-o.Level
+	if a.Mean == 0 {
+		v.Text = "not tested: relative difference undefined (A's mean is 0)"
+		return v
+	}
+	r := b.Mean / a.Mean
+	// relSE is the delta-method standard error of B/A with n_A+k and
+	// n_B+k trials: Var(B/A) ≈ (seB² + (B/A)²·seA²)/A², and Welch's df.
+	relSE := func(k int) (float64, float64) {
+		va, vb := a.SD*a.SD/float64(a.N+k), b.SD*b.SD/float64(b.N+k)
+		s := math.Sqrt(vb+r*r*va) / math.Abs(a.Mean)
+		if va+vb == 0 {
+			return s, float64(a.N + b.N + 2*k - 2)
 		}
+		return s, welchDF(va, vb, a.N+k, b.N+k)
 	}
-	if !math.IsNaN(v.Diff) && !math.IsNaN(v.DiffErr) {
-		v.Lo, v.Hi = v.Diff-v.DiffErr, v.Diff+v.DiffErr
-	}
-	v.Significant = v.P < 1-level
-	if !v.Significant {
-		v.Text = fmt.Sprintf("no significant difference (p=%s, Welch's t-test at %s)", pValue(v.P), Percent(level))
-		return v
-	}
-	word := verdictWord(dir, d)
-	if math.IsNaN(v.Diff) {
-		v.Text = word + " (relative difference undefined: A's mean is 0)"
-		return v
-	}
-	v.Text = fmt.Sprintf("%s by %.1f %% ± %.1f %%", word, math.Abs(v.Diff)*100, v.DiffErr*100)
+	e := evidence{est: v.Diff, lo: -o.Margin, hi: o.Margin, seAt: relSE}
+	e.se, e.df = relSE(0)
+	dec := e.decide(o.Level)
+	v.DiffErr = (dec.ciHi - dec.ciLo) / 2
+	v.settle(dec, o, func(x float64) float64 { return x }, "Welch", "trial per side")
 	return v
 }
 
-// verdictWord says which way B moved (d is its signed difference from A)
-// for a metric improving in direction dir.
-func verdictWord(dir Direction, d float64) string {
-	up, down := "faster", "slower"
-	if dir == LowerIsBetter {
-		up, down = "higher", "lower"
-	}
-	if d < 0 {
-		return down
-	}
-	return up
+// welchDF is the Welch–Satterthwaite degrees of freedom of two samples
+// whose squared standard errors are va and vb.
+func welchDF(va, vb float64, na, nb int) float64 {
+	return (va + vb) * (va + vb) / (va*va/float64(na-1) + vb*vb/float64(nb-1))
 }
 
-// pValue renders a p-value with two significant digits, in scientific
-// notation when tiny.
-func pValue(p float64) string {
-	if p != 0 && p < 0.001 {
-		return strconv.FormatFloat(p, 'e', 1, 64)
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
-}
-
-// Percent renders a confidence level as "99.9 %".
+// Percent renders a confidence level as "95 %" or "99.9 %" (to at most
+// six decimals of a percent, so 0.95 is not "94.99999999999999 %").
 func Percent(level float64) string {
-	return strconv.FormatFloat(level*100, 'f', -1, 64) + " %"
+	return strconv.FormatFloat(math.Round(level*1e8)/1e6, 'f', -1, 64) + " %"
 }
 
 // MarshalJSON writes NaN and infinite figures (a test that did not run, the
@@ -146,6 +168,7 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Test        string   `json:"test"`
 		Pairs       int      `json:"pairs,omitempty"`
+		Kind        string   `json:"kind"`
 		Diff        *float64 `json:"diff"`
 		DiffErr     *float64 `json:"diff_err"`
 		Lo          *float64 `json:"diff_lo"`
@@ -155,7 +178,10 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		P           *float64 `json:"p"`
 		Level       float64  `json:"level"`
 		Significant bool     `json:"significant"`
+		Margin      float64  `json:"margin"`
+		EquivP      *float64 `json:"equiv_p"`
+		MoreRounds  int      `json:"more_rounds"`
 		Text        string   `json:"text"`
-	}{v.Test, v.Pairs, finite(v.Diff), finite(v.DiffErr), finite(v.Lo), finite(v.Hi),
-		finite(v.T), finite(v.DF), finite(v.P), v.Level, v.Significant, v.Text})
+	}{v.Test, v.Pairs, v.Kind, finite(v.Diff), finite(v.DiffErr), finite(v.Lo), finite(v.Hi),
+		finite(v.T), finite(v.DF), finite(v.P), v.Level, v.Significant, v.Margin, finite(v.EquivP), v.MoreRounds, v.Text})
 }

@@ -7,65 +7,76 @@ import (
 
 func TestCompare(t *testing.T) {
 	// Wikipedia's Welch's t-test example (A1, A2): t = 2.455, df = 24.99,
-	// p = 0.0214 (scipy: 2.455356398286006, 24.988529290231416,
-	// 0.021378001462866992).
+	// p = 0.0214. Expected figures are scipy 1.17.1's (stats.ttest_ind
+	// with equal_var=False; the delta-method error and the two one-sided
+	// p-values with stats.t.ppf and stats.t.sf on the same formulas; the
+	// rounds estimates by stepping k = 1, 2, ... in the same formulas with
+	// stats.t.ppf at the whole part of Welch's df).
 	a1 := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
 	a2 := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
 	sum := func(xs []float64) Summary { return Summarize(xs, DefaultConfidence) }
 	tests := []struct {
 		name      string
 		a, b      Summary
-		level     float64
-		dir       Direction
+		o         Options
 		t, df, p  float64
 		diff, err float64 // NaN: not checked
+		equivP    float64 // NaN: not checked
+		kind      string
 		text      string
 	}{
-		// Significant at 95 %: B is 10.4 % above A; the delta-method error
-		// (scipy's t.ppf with the same formula) is 9.35 %.
-		{"wikipedia 95%", sum(a1), sum(a2), 0.95, HigherIsBetter,
-			2.455356398286006, 24.988529290231416, 0.021378001462866992, 0.10406660262568046, 0.09350847766288808,
-			"faster by 10.4 % ± 9.4 %"},
-		// The same data is not significant at 99.9 %.
-		{"wikipedia 99.9%", sum(a1), sum(a2), DefaultConfidence, HigherIsBetter,
-			2.455356398286006, 24.988529290231416, 0.021378001462866992, 0.10406660262568046, 0.16913750042001877,
-			"no significant difference (p=0.021, Welch's t-test at 99.9 %)"},
-		// Equal variances: t = 20 exactly, df = 8, p = 4.0739e-08 (scipy);
-		// B's latency is 20 % higher.
+		// Significant at 95 %: B is 10.4 % above A, ± 9.35 %.
+		{"wikipedia 95%", sum(a1), sum(a2), Options{}, 2.455356398286006, 24.988529290231416, 0.021378001462866992,
+			0.10406660262568046, 0.09350847766288807, 0.8775495251583425, KindFaster,
+			"faster by 10.4 % [+1.1 %, +19.8 %] (Welch, 95 %)"},
+		// The same data at 99.9 %: the interval includes 0 and is far wider
+		// than ±5 %; the rounds estimate says how many more trials.
+		{"wikipedia 99.9%", sum(a1), sum(a2), Options{Level: 0.999}, 2.455356398286006, 24.988529290231416, 0.021378001462866992,
+			0.10406660262568046, 0.16913750042001877, math.NaN(), KindInconclusive,
+			"inconclusive: [-6.5 %, +27.3 %] is wider than ±5 %; about 20 more trials per side would decide it (Welch, 99.9 %)"},
+		// Equal variances: t = 20 exactly, df = 8; B's latency is 20 % higher.
 		{"clear latency rise", sum([]float64{100, 102, 98, 101, 99}), sum([]float64{120, 118, 122, 119, 121}),
-			DefaultConfidence, LowerIsBetter, 20, 8, 4.073918328674922e-08, 0.2, 0.055683038509517495,
-			"higher by 20.0 % ± 5.6 %"},
-		// The same pair with A and B swapped: lower latency, and slower for a
-		// throughput.
+			Options{Dir: LowerIsBetter}, 20, 8, 4.073918328674922e-08, 0.2, 0.025470648180456714, 0.9999995845832793, KindHigher,
+			"higher by 20.0 % [+17.5 %, +22.5 %] (Welch, 95 %)"},
+		// The same pair with A and B swapped: lower latency, and slower for
+		// a throughput.
 		{"clear latency drop", sum([]float64{120, 118, 122, 119, 121}), sum([]float64{100, 102, 98, 101, 99}),
-			DefaultConfidence, LowerIsBetter, -20, 8, 4.073918328674922e-08, -1.0 / 6, 0.038668776742720484,
-			"lower by 16.7 % ± 3.9 %"},
+			Options{Dir: LowerIsBetter}, -20, 8, 4.073918328674922e-08, -1.0 / 6, math.NaN(), math.NaN(), KindLower,
+			"lower by 16.7 % [-18.4 %, -14.9 %] (Welch, 95 %)"},
 		{"throughput drop", sum([]float64{120, 118, 122, 119, 121}), sum([]float64{100, 102, 98, 101, 99}),
-			DefaultConfidence, HigherIsBetter, -20, 8, 4.073918328674922e-08, -1.0 / 6, math.NaN(),
-			"slower by 16.7 % ± 3.9 %"},
-		// A small shift under large noise: t = 0.4, p = 0.6996 (scipy).
+			Options{}, -20, 8, 4.073918328674922e-08, -1.0 / 6, math.NaN(), math.NaN(), KindSlower,
+			"slower by 16.7 % [-18.4 %, -14.9 %] (Welch, 95 %)"},
+		// A small shift under large noise: t = 0.4, p = 0.70; neither a
+		// difference nor equivalence.
 		{"noise", sum([]float64{100, 110, 90, 105, 95}), sum([]float64{102, 112, 92, 107, 97}),
-			DefaultConfidence, HigherIsBetter, 0.4, 8, 0.6996245047604208, 0.02, math.NaN(),
-			"no significant difference (p=0.7, Welch's t-test at 99.9 %)"},
+			Options{}, 0.4, 8, 0.6996245047604208, 0.02, 0.11645891661895841, 0.284452337759997, KindInconclusive,
+			"inconclusive: [-9.6 %, +13.6 %] is wider than ±5 %; about 35 more trials per side would decide it (Welch, 95 %)"},
+		// Two steady setups 0.3 % apart: equivalent within ±5 %, TOST p = 2.2e-7.
+		{"equivalent", sum([]float64{100, 101, 99, 100.5, 99.5, 100.2}), sum([]float64{100.3, 100.9, 99.6, 100.4, 100.1, 100.7}),
+			Options{}, 0.8676336231896096, 8.54502727852441, 0.409298657483616, 0.0029990003332220905, 0.007899842112166652,
+			2.2349247556932216e-07, KindEquivalent, "equivalent within ±5 %: +0.3 % [-0.5 %, +1.1 %] (Welch, 95 %)"},
 		// One trial on a side: no test, only the difference.
 		{"one trial", sum([]float64{100}), sum([]float64{110, 111}),
-			DefaultConfidence, HigherIsBetter, math.NaN(), math.NaN(), math.NaN(), 0.105, math.NaN(),
+			Options{}, math.NaN(), math.NaN(), math.NaN(), 0.105, math.NaN(), math.NaN(), KindNotTested,
 			"not tested: needs at least 2 trials on each side (have 1 and 2)"},
-		// Zero variance on both sides and equal means: no difference, p = 1.
+		// Zero variance on both sides and equal means: the interval is the
+		// point 0, inside any margin.
 		{"identical", sum([]float64{5, 5}), sum([]float64{5, 5, 5}),
-			DefaultConfidence, HigherIsBetter, 0, 3, 1, 0, 0,
-			"no significant difference (p=1, Welch's t-test at 99.9 %)"},
-		// Zero variance and different means: certain, p = 0, no error.
+			Options{}, 0, 3, 1, 0, 0, 0, KindEquivalent, "equivalent within ±5 %: +0.0 % [+0.0 %, +0.0 %] (Welch, 95 %)"},
+		// Zero variance and different means: certain, no error.
 		{"constant shift", sum([]float64{5, 5}), sum([]float64{6, 6}),
-			DefaultConfidence, HigherIsBetter, math.Inf(1), 2, 0, 0.2, 0,
-			"faster by 20.0 % ± 0.0 %"},
+			Options{}, math.Inf(1), 2, 0, 0.2, 0, 1, KindFaster, "faster by 20.0 % [+20.0 %, +20.0 %] (Welch, 95 %)"},
+		// A's mean is 0: no relative difference to speak of.
+		{"zero mean", sum([]float64{0, 0}), sum([]float64{1, 2}),
+			Options{}, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), KindNotTested,
+			"not tested: relative difference undefined (A's mean is 0)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := Compare(tt.a, tt.b, tt.level, tt.dir)
+			v := Compare(tt.a, tt.b, tt.o)
 			check := func(what string, got, want, rel float64) {
 				t.Helper()
-				if math.IsInf(want, 0) && got == want {
+				if math.IsNaN(want) || math.IsInf(want, 0) && got == want {
 					return
 				}
 				if !near(got, want, rel) && !(want == 0 && math.Abs(got) < 1e-12) {
@@ -75,12 +86,17 @@ func TestCompare(t *testing.T) {
 			check("t", v.T, tt.t, 1e-9)
 			check("df", v.DF, tt.df, 1e-9)
 			check("p", v.P, tt.p, 1e-6)
-			check("diff", v.Diff, tt.diff, 1e-3)
-			if !math.IsNaN(tt.err) {
-				check("diff err", v.DiffErr, tt.err, 1e-6)
+			check("diff", v.Diff, tt.diff, 1e-9)
+			check("diff err", v.DiffErr, tt.err, 1e-6)
+			check("equiv p", v.EquivP, tt.equivP, 1e-5)
+			if v.Kind != tt.kind {
+				t.Errorf("kind = %q, want %q", v.Kind, tt.kind)
 			}
 			if v.Text != tt.text {
 				t.Errorf("text = %q, want %q", v.Text, tt.text)
+			}
+			if v.Test != WelchTest || v.Margin != DefaultMargin {
+				t.Errorf("test %q margin %v", v.Test, v.Margin)
 			}
 		})
 	}

@@ -7,18 +7,33 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 )
 
-// ComparePaired tests whether B differs from A when trials come in pairs:
-// a[i] and b[i] ran back to back in the same round of one run, as the lab's
-// interleaved rounds do. It takes each pair's log ratio ln(b[i]/a[i]) and
-// tests their mean against 0 with Student's one-sample t-test, so whatever
-// moves both trials of a pair (a noisy neighbour, a warming JIT, a slow
-// minute) cancels out instead of widening the interval, as it does in
-// Welch's test. Diff is the geometric mean ratio minus 1; Lo and Hi bound it
-// at level, exactly (the interval is symmetric in log space), and DiffErr is
-// their half-distance, for the "± x %" wording. Values must be positive.
-func ComparePaired(a, b []float64, level float64, dir Direction) Verdict {
-	v := Verdict{Diff: math.NaN(), DiffErr: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
-		T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: level, Test: PairedTest, Pairs: len(a)}
+// ComparePaired compares B with A when trials come in pairs: a[i] and b[i]
+// ran back to back in the same round of one run, as the lab's interleaved
+// rounds do. It takes each pair's log ratio ln(b[i]/a[i]) and applies
+// prodlab's four-outcome rule (see Options and evidence.decide) to their
+// mean with Student's one-sample t, so whatever moves both trials of a
+// pair (a noisy neighbour, a warming JIT, a slow minute) cancels out
+// instead of widening the interval, as it does in Welch's test:
+//
+//	faster by 12.3 % [+8.1 %, +16.4 %] (paired, 95 %)
+//	equivalent within ±5 %: +0.4 % [-1.2 %, +2.0 %] (paired, 95 %)
+//	inconclusive: [-9.8 %, +12.1 %] is wider than ±5 %; about 14 more rounds would decide it (paired, 95 %)
+//
+// Diff is the geometric mean ratio minus 1; Lo and Hi bound it at Level,
+// exactly (the interval is symmetric in log space), and DiffErr is their
+// half-distance. Equivalence is tested in log space against the bounds
+// ln(1-Margin) and ln(1+Margin), which map back to exactly ±Margin. T and
+// P test the mean log ratio against 0, so Significant agrees with "the
+// interval excludes 0". Values must be positive, and there must be at
+// least two pairs.
+func ComparePaired(a, b []float64, o Options) Verdict {
+	o = o.withDefaults()
+	v := notTested(PairedTest, o)
+	v.Pairs = len(a)
+	if msg := o.invalid(); msg != "" {
+		v.Text = msg
+		return v
+	}
 	if len(a) != len(b) {
 		v.Text = fmt.Sprintf("not tested: %d trials on one side and %d on the other are not pairs", len(a), len(b))
 		return v
@@ -35,11 +50,11 @@ func ComparePaired(a, b []float64, level float64, dir Direction) Verdict {
 		v.Text = fmt.Sprintf("not tested: needs at least 2 pairs of trials (have %d)", len(lr))
 		return v
 	}
-	s := Summarize(lr, level)
+	v.trials = len(lr)
+	s := Summarize(lr, o.Level)
 	v.Diff = math.Expm1(s.Mean)
 	v.DF = float64(s.N - 1)
 	if s.SD == 0 {
-		v.Lo, v.Hi, v.DiffErr = v.Diff, v.Diff, 0
 		v.T, v.P = 0, 1
 		if s.Mean != 0 {
 			v.T, v.P = math.Copysign(math.Inf(1), s.Mean), 0
@@ -47,15 +62,16 @@ func ComparePaired(a, b []float64, level float64, dir Direction) Verdict {
 	} else {
 		v.T = s.Mean / (s.SD / math.Sqrt(float64(s.N)))
 		v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
-		v.Lo, v.Hi = math.Expm1(s.Mean-s.Err), math.Expm1(s.Mean+s.Err)
-		v.DiffErr = (v.Hi - v.Lo) / 2
 	}
-	v.Significant = v.P < 1-level
-	if !v.Significant {
-		v.Text = fmt.Sprintf("no significant difference (p=%s, paired t-test on %d log ratios at %s)", pValue(v.P), s.N, Percent(level))
-		return v
-	}
-	v.Text = fmt.Sprintf("%s by %.1f %% ± %.1f %% (paired)", verdictWord(dir, s.Mean), math.Abs(v.Diff)*100, v.DiffErr*100)
+	v.Significant = v.P < 1-o.Level
+	e := evidence{est: s.Mean, se: s.SD / math.Sqrt(float64(s.N)), df: v.DF,
+		lo: math.Log1p(-o.Margin), hi: math.Log1p(o.Margin),
+		seAt: func(k int) (float64, float64) {
+			return s.SD / math.Sqrt(float64(s.N+k)), float64(s.N + k - 1)
+		}}
+	dec := e.decide(o.Level)
+	v.settle(dec, o, math.Expm1, "paired", "round")
+	v.DiffErr = (v.Hi - v.Lo) / 2
 	return v
 }
 

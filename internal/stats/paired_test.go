@@ -10,49 +10,81 @@ import (
 )
 
 func TestComparePaired(t *testing.T) {
-	// Expected figures from scipy 1.17.1: stats.ttest_1samp on
-	// log(b/a), t.ppf(0.9995, n-1) for the bounds.
+	// Expected figures are scipy 1.17.1's on ln(b/a): stats.ttest_1samp
+	// for t and p; t.ppf(0.975, n-1) for the bounds; the two one-sided
+	// tests as ttest_1samp against ln(0.95) (alternative="greater") and
+	// ln(1.05) (alternative="less"), the larger p being EquivP (this is
+	// Schuirmann's TOST, as TOSTER's t_TOST computes it in log space); the
+	// rounds estimate by stepping n = 6, 7, ... until t.ppf·s/√n is below
+	// the target.
 	drift := []float64{200, 260, 150, 300, 180, 240, 210, 280}
 	slower := []float64{0.95, 0.951, 0.949, 0.95, 0.952, 0.948, 0.95, 0.951}
 	drifted := make([]float64, len(drift))
 	for i := range drift {
 		drifted[i] = drift[i] * slower[i]
 	}
+	base := []float64{1000, 1200, 900, 1100, 1050, 980}
+	tiny := make([]float64, len(base))
+	for i, f := range []float64{1.010, 1.0105, 1.0095, 1.0102, 1.0098, 1.0100} {
+		tiny[i] = base[i] * f
+	}
+	nan := math.NaN()
 	tests := []struct {
-		name               string
-		a, b               []float64
-		dir                Direction
-		t, p, diff, lo, hi float64 // NaN: not checked
-		text               string
+		name                       string
+		a, b                       []float64
+		dir                        Direction
+		t, p, diff, lo, hi, equivP float64 // NaN: not checked
+		more                       int
+		kind, text                 string
 	}{
-		{"five pairs, not significant at 99.9 %",
-			[]float64{100, 120, 90, 110, 105}, []float64{95, 118, 85, 104, 101}, HigherIsBetter,
-			-5.83660249756342, 0.004295005253730173, -0.043082047531476875, -0.10327229827964206, 0.02114829953374931,
-			"no significant difference (p=0.0043, paired t-test on 5 log ratios at 99.9 %)"},
+		// Five pairs 4.3 % apart: significant at 95 % (at 99.9 % it was
+		// not), and not within ±5 % (TOST p = 0.195).
+		{"five pairs", []float64{100, 120, 90, 110, 105}, []float64{95, 118, 85, 104, 101}, HigherIsBetter,
+			-5.83660249756342, 0.004295005253730173, -0.043082047531476875, -0.06291953208166226, -0.02282461420767865, 0.19534307020316571,
+			0, KindSlower, "slower by 4.3 % [-6.3 %, -2.3 %] (paired, 95 %)"},
 		// Levels drift by ±30 % between rounds while B is 5 % below A in
-		// every round: Welch's test sees nothing (scipy: p = 0.66), the
-		// paired one sees the 5 %.
+		// every round: Welch's test sees nothing, the paired one the 5 %.
 		{"drifting machine, steady 5 % cost", drift, drifted, HigherIsBetter,
-			-110.29251591662069, 1.3279312926617087e-12, -0.0498757155102196, -0.0522562175822283, -0.047489234195487326,
-			"slower by 5.0 % ± 0.2 % (paired)"},
+			-110.29251591662067, 1.3279312926617093e-12, -0.049875715510219604, -0.05091733695056202, -0.04883295088681503, 0.39304689504993984,
+			0, KindSlower, "slower by 5.0 % [-5.1 %, -4.9 %] (paired, 95 %)"},
 		{"lower is better wording", drift, drifted, LowerIsBetter,
-			math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), "lower by 5.0 % ± 0.2 % (paired)"},
+			nan, nan, nan, nan, nan, nan, 0, KindLower, "lower by 5.0 % [-5.1 %, -4.9 %] (paired, 95 %)"},
+		{"lower is better, higher", drifted, drift, LowerIsBetter,
+			nan, nan, nan, nan, nan, nan, 0, KindHigher, "higher by 5.2 % [+5.1 %, +5.4 %] (paired, 95 %)"},
+		// Six pairs 0.4 % apart: TOST p = 4.0e-9, equivalent.
+		{"equivalent", []float64{100, 102, 98, 101, 99, 100.5}, []float64{100.4, 102.3, 98.6, 101.2, 99.5, 100.9}, HigherIsBetter,
+			6.696865458218957, 0.0011230852858685593, 0.004011507607081612, 0.002469796924585258, 0.00555558930547871, 4.013588253235022e-09,
+			0, KindEquivalent, "equivalent within ±5 %: +0.4 % [+0.2 %, +0.6 %] (paired, 95 %)"},
+		// The order of the rule: a 1 % difference measured to ±0.04 % is
+		// highly significant (p = 1e-8) but well within the margin, so the
+		// answer is "equivalent", not "faster".
+		{"tiny but significant is equivalent", base, tiny, HigherIsBetter,
+			72.27754950717242, 9.602768429914478e-09, 0.009999952145210479, 0.009642590467713224, 0.010357440310407192, 5.308675022058725e-12,
+			0, KindEquivalent, "equivalent within ±5 %: +1.0 % [+1.0 %, +1.0 %] (paired, 95 %)"},
+		// Noisy pairs: neither; 35 more rounds would show equivalence if
+		// the spread stayed the same.
+		{"inconclusive", []float64{100, 120, 90, 110, 105}, []float64{112, 109, 97, 121, 101}, HigherIsBetter,
+			0.7219224603055538, 0.5102892226633532, 0.030157080427335673, -0.08107936600244019, 0.15485883229975464, 0.3335267247931166,
+			35, KindInconclusive, "inconclusive: [-8.1 %, +15.5 %] is wider than ±5 %; about 35 more rounds would decide it (paired, 95 %)"},
 		{"identical pairs", []float64{1, 2, 3}, []float64{1, 2, 3}, HigherIsBetter,
-			0, 1, 0, 0, 0, "no significant difference (p=1, paired t-test on 3 log ratios at 99.9 %)"},
+			0, 1, 0, 0, 0, 0, 0, KindEquivalent, "equivalent within ±5 %: +0.0 % [+0.0 %, +0.0 %] (paired, 95 %)"},
 		{"constant ratio", []float64{1, 2, 3}, []float64{2, 4, 6}, HigherIsBetter,
-			math.Inf(1), 0, 1, 1, 1, "faster by 100.0 % ± 0.0 % (paired)"},
+			math.Inf(1), 0, 1, 1, 1, 1, 0, KindFaster, "faster by 100.0 % [+100.0 %, +100.0 %] (paired, 95 %)"},
 		{"one pair", []float64{1}, []float64{2}, HigherIsBetter,
-			math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), "not tested: needs at least 2 pairs of trials (have 1)"},
+			nan, nan, nan, nan, nan, nan, 0, KindNotTested, "not tested: needs at least 2 pairs of trials (have 1)"},
 		{"zero value", []float64{1, 0}, []float64{2, 3}, HigherIsBetter,
-			math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), "not tested: a paired test on ratios needs positive values (pair 1 has 0 and 3)"},
+			nan, nan, nan, nan, nan, nan, 0, KindNotTested, "not tested: a paired test on ratios needs positive values (pair 1 has 0 and 3)"},
 		{"not pairs", []float64{1, 2}, []float64{2}, HigherIsBetter,
-			math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), "not tested: 2 trials on one side and 1 on the other are not pairs"},
+			nan, nan, nan, nan, nan, nan, 0, KindNotTested, "not tested: 2 trials on one side and 1 on the other are not pairs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := ComparePaired(tc.a, tc.b, DefaultConfidence, tc.dir)
+			v := ComparePaired(tc.a, tc.b, Options{Dir: tc.dir})
 			if v.Text != tc.text {
 				t.Errorf("text %q, want %q", v.Text, tc.text)
+			}
+			if v.Kind != tc.kind || v.MoreRounds != tc.more {
+				t.Errorf("kind %q more %d, want %q %d", v.Kind, v.MoreRounds, tc.kind, tc.more)
 			}
 			if v.Test != PairedTest {
 				t.Errorf("test %q, want %q", v.Test, PairedTest)
@@ -60,7 +92,7 @@ func TestComparePaired(t *testing.T) {
 			for _, c := range []struct {
 				name      string
 				got, want float64
-			}{{"t", v.T, tc.t}, {"p", v.P, tc.p}, {"diff", v.Diff, tc.diff}, {"lo", v.Lo, tc.lo}, {"hi", v.Hi, tc.hi}} {
+			}{{"t", v.T, tc.t}, {"p", v.P, tc.p}, {"diff", v.Diff, tc.diff}, {"lo", v.Lo, tc.lo}, {"hi", v.Hi, tc.hi}, {"equiv p", v.EquivP, tc.equivP}} {
 				if math.IsNaN(c.want) {
 					continue
 				}
@@ -68,14 +100,17 @@ func TestComparePaired(t *testing.T) {
 					t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 				}
 			}
-			if v.Significant != (v.P < 1-DefaultConfidence) {
+			if tc.kind != KindNotTested && v.Significant != (v.P < 1-DefaultConfidence) {
 				t.Errorf("significant %v with p %v", v.Significant, v.P)
+			}
+			if strings.Contains(v.Text, "no significant difference") {
+				t.Errorf("text %q", v.Text)
 			}
 		})
 	}
-	// The same drifting data under Welch's test: no difference found,
-	// which is why comparisons within a run pair their trials.
-	if v := Compare(Summarize(drift, DefaultConfidence), Summarize(drifted, DefaultConfidence), DefaultConfidence, HigherIsBetter); v.Significant || !strings.HasPrefix(v.Text, "no significant difference") {
+	// The same drifting data under Welch's test: inconclusive, which is
+	// why comparisons within a run pair their trials.
+	if v := Compare(Summarize(drift, DefaultConfidence), Summarize(drifted, DefaultConfidence), Options{}); v.Kind != KindInconclusive {
 		t.Errorf("Welch on drifting data: %s", v.Text)
 	}
 }
@@ -96,19 +131,33 @@ func TestPaired(t *testing.T) {
 	}
 }
 
-// TestVerdictJSON: figures a test could not compute are null, not an
-// encoding error.
+// TestVerdictJSON: the field names other tools read, and figures a test
+// could not compute as null, not an encoding error.
 func TestVerdictJSON(t *testing.T) {
-	for _, v := range []Verdict{
-		ComparePaired([]float64{1}, []float64{2}, DefaultConfidence, HigherIsBetter),
-		ComparePaired([]float64{1, 2}, []float64{2, 4}, DefaultConfidence, HigherIsBetter), // t = +Inf
-	} {
-		b, err := json.Marshal(v)
+	tests := []struct {
+		name string
+		v    Verdict
+		want []string // substrings of the JSON
+	}{
+		// Not tested: NaN figures are null; kind and margin still there.
+		{"not tested", ComparePaired([]float64{1}, []float64{2}, Options{}),
+			[]string{`"test":"paired"`, `"kind":"not tested"`, `"t":null`, `"equiv_p":null`, `"margin":0.05`, `"more_rounds":0`}},
+		// t = +Inf is null too.
+		{"infinite t", ComparePaired([]float64{1, 2}, []float64{2, 4}, Options{}),
+			[]string{`"t":null`, `"kind":"faster"`, `"equiv_p":1`, `"diff_lo":1`, `"diff_hi":1`, `"level":0.95`}},
+		// An inconclusive verdict carries its rounds estimate.
+		{"inconclusive", ComparePaired([]float64{100, 120, 90, 110, 105}, []float64{112, 109, 97, 121, 101}, Options{}),
+			[]string{`"kind":"inconclusive"`, `"more_rounds":35`, `"significant":false`, `"pairs":5`}},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.v)
 		if err != nil {
-			t.Fatalf("marshal %+v: %v", v, err)
+			t.Fatalf("%s: marshal %+v: %v", tt.name, tt.v, err)
 		}
-		if !strings.Contains(string(b), `"t":null`) || !strings.Contains(string(b), `"test":"paired"`) {
-			t.Errorf("json %s: want t null and test paired", b)
+		for _, w := range tt.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: json %s lacks %s", tt.name, b, w)
+			}
 		}
 	}
 }

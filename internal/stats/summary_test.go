@@ -52,10 +52,10 @@ func TestSummarize(t *testing.T) {
 		want Summary
 		str  string
 	}{
-		// Five throughputs: mean 52108, sd 1135.48, and the 99.9 % half-width
-		// 8.6103·1135.48/√5 = 4372.34 (scipy).
+		// Five throughputs: mean 52108, sd 1135.48, and the 95 % half-width
+		// 2.7764·1135.48/√5 = 1409.89 (scipy).
 		{"five trials", []float64{52340, 51000, 53500, 50900, 52800},
-			Summary{N: 5, Mean: 52108, SD: 1135.4822763918423, Err: 4372.33793356178}, "52,108 ± 4,372"},
+			Summary{N: 5, Mean: 52108, SD: 1135.4822763918423, Err: 1409.8874631942065}, "52,108 ± 1,410"},
 		// One trial: no spread, so no error; String shows the mean alone.
 		{"one trial", []float64{51.11}, Summary{N: 1, Mean: 51.11, SD: math.NaN(), Err: math.NaN()}, "51.1"},
 		// No trial: nothing to show.
@@ -109,7 +109,7 @@ func TestSummaryJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"n":1,"mean":3,"sd":null,"err":null,"confidence":0.999}`; string(b) != want {
+	if want := `{"n":1,"mean":3,"sd":null,"err":null,"confidence":0.95}`; string(b) != want {
 		t.Errorf("json = %s, want %s", b, want)
 	}
 	var back Summary
