@@ -1,0 +1,87 @@
+package stats
+
+import "math"
+
+// HalfWidth is the relative half-width of v's interval, (Hi-Lo)/2: 0.05
+// means the difference is known to about ±5 %. NaN when v was not tested.
+func (v Verdict) HalfWidth() float64 {
+	if v.Kind == KindNotTested || v.Kind == "" {
+		return math.NaN()
+	}
+	return (v.Hi - v.Lo) / 2
+}
+
+// Defaults of StopRule.
+const (
+	// DefaultPrecision is the relative half-width the lab's rounds aim
+	// for: ±5 %, the same as DefaultMargin, so that once a comparison is
+	// precise a true difference of zero shows as equivalent about as often
+	// as not, and a difference beyond twice the margin shows as a
+	// difference.
+	DefaultPrecision = 0.05
+	// DefaultMinPairs is the fewest pairs before the rule may stop. See
+	// StopRule for why it is 8.
+	DefaultMinPairs = 8
+)
+
+// StopRule decides when a comparison has been measured precisely enough
+// for the lab to stop adding rounds: when its interval at the verdict's
+// level is no wider than ±Target and it rests on at least MinPairs pairs
+// (or trials on each side, for Welch's test).
+//
+// It looks at the interval's width only, never at significance or at the
+// verdict's kind: stopping when a difference first looks significant
+// ("optional stopping") inflates false claims. Stopping on width keeps
+// the interval's coverage close to nominal, but only close, for two
+// reasons, which shaped the rule (coverage figures from the simulation in
+// stop_test.go, 4,000 runs per noise level, true ratio 1.03):
+//
+//   - A paired verdict's width is judged in log space, where the interval
+//     is symmetric and its width does not depend on where it lies: its
+//     log half-width must be at most asinh(Target), which is a relative
+//     half-width of exactly Target for a ratio of 1. Judging the relative
+//     half-width (Hi-Lo)/2 instead stops earlier on runs whose ratio
+//     happens to be low (a smaller ratio has a narrower relative
+//     interval), a bias of location that does not shrink with more
+//     rounds: coverage stayed at 94.0-94.5 % even at 130 pairs.
+//   - The width comes from the sample's own SD, and a run that sees a
+//     small SD early stops with an interval too narrow for the truth.
+//     With few pairs that luck is common and costly (the SD of 3 values
+//     is below half its true value about 1 time in 5), so MinPairs is 8:
+//     with MinPairs 3 coverage fell to 89.5 % at 4 % noise per trial,
+//     with 5 to 91.1 %, with 8 it is 93.1 % at worst. The remaining
+//     deficit, about 2 points when 15-50 pairs are needed, is the known
+//     price of stopping on an estimated SD (Chow and Robbins' rule);
+//     requiring the width at two consecutive looks, looking only at
+//     geometrically spaced pair counts, or judging the width at an upper
+//     confidence bound of the SD each cost rounds without removing it.
+type StopRule struct {
+	// Target is the largest relative half-width that counts as precise
+	// (DefaultPrecision when 0).
+	Target float64
+	// MinPairs is the fewest pairs needed (DefaultMinPairs when 0).
+	MinPairs int
+}
+
+// Precise reports whether v has reached the rule's precision: v was
+// tested, rests on at least MinPairs pairs (min(n_A, n_B) for Welch's
+// test), and its interval is no wider than ±Target: for a paired verdict
+// in log space, ln(1+Hi) - ln(1+Lo) ≤ 2·asinh(Target) (see StopRule), for
+// a Welch one HalfWidth ≤ Target. A verdict that did not come from
+// Compare or ComparePaired (a decoded one) is never precise.
+func (r StopRule) Precise(v Verdict) bool {
+	if r.Target == 0 {
+		r.Target = DefaultPrecision
+	}
+	if r.MinPairs == 0 {
+		r.MinPairs = DefaultMinPairs
+	}
+	hw := v.HalfWidth()
+	if math.IsNaN(hw) || v.trials < r.MinPairs {
+		return false
+	}
+	if v.Test == PairedTest {
+		return (math.Log1p(v.Hi)-math.Log1p(v.Lo))/2 <= math.Asinh(r.Target)
+	}
+	return hw <= r.Target
+}

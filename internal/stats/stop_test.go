@@ -1,0 +1,156 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// simulateStop runs the lab's loop runs times on simulated paired
+// throughputs: each round draws A and B with true ratio B/A = ratio,
+// independent lognormal noise of sigma per trial, and a lognormal drift
+// factor (10 %) that multiplies both trials of the round; rounds are added
+// until rule says the 95 % paired verdict is precise, or maxPairs. It
+// returns how often the final interval held the true ratio and the median
+// number of pairs.
+func simulateStop(rule StopRule, sigma, ratio float64, runs, maxPairs int, seed uint64) (coverage float64, median int) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	covered := 0
+	pairs := make([]int, 0, runs)
+	for range runs {
+		var a, b []float64
+		var v Verdict
+		for len(a) < maxPairs {
+			drift := math.Exp(0.1 * rng.NormFloat64())
+			a = append(a, 50000*drift*math.Exp(sigma*rng.NormFloat64()))
+			b = append(b, 50000*ratio*drift*math.Exp(sigma*rng.NormFloat64()))
+			if len(a) < 2 {
+				continue
+			}
+			if v = ComparePaired(a, b, Options{}); rule.Precise(v) {
+				break
+			}
+		}
+		if v.Lo <= ratio-1 && ratio-1 <= v.Hi {
+			covered++
+		}
+		pairs = append(pairs, len(a))
+	}
+	sort.Ints(pairs)
+	return float64(covered) / float64(runs), pairs[len(pairs)/2]
+}
+
+// TestStopRuleCoverage proves the stopping rule keeps the paired
+// interval's coverage: 1,000 simulated runs per noise level, seed fixed.
+//
+// Measured with this seed (coverage, median pairs): 2 % noise 0.944, 8;
+// 8 % noise 0.924, 21; 20 % noise 0.955, 126. The tolerance is 2.5 points
+// above nominal and 3.5 below (binomial SD at 1,000 runs is 0.7 points):
+// the rule has a known deficit of about 2 points where 15-50 pairs are
+// needed (93.1 % at 8 % noise over 4,000 runs; StopRule's doc has the
+// figures and the rules that did no better), and the test holds it to
+// that rather than hiding it behind a chosen seed. The median pairs
+// must be near (t·σ√2/asinh(target))², the n at which the expected
+// interval reaches the target (σ√2: the SD of a log ratio of two noisy
+// trials).
+func TestStopRuleCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	tests := []struct {
+		sigma float64 // noise per trial
+	}{
+		{0.02}, // precise at MinPairs: the rule's floor decides
+		{0.08}, // about 20 pairs: where stopping on a lucky SD costs most
+		{0.20}, // over 100 pairs
+	}
+	for _, tt := range tests {
+		cov, med := simulateStop(StopRule{}, tt.sigma, 1.03, 1000, 400, 7)
+		t.Logf("noise %.0f %%: coverage %.3f, median pairs %d", tt.sigma*100, cov, med)
+		if cov < DefaultConfidence-0.035 || cov > DefaultConfidence+0.025 {
+			t.Errorf("noise %.0f %%: coverage %.3f, want %.3f -0.035/+0.025", tt.sigma*100, cov, DefaultConfidence)
+		}
+		// Expected pairs: the smallest n with t(n-1)·s/√n ≤ h.
+		s, h := tt.sigma*math.Sqrt2, math.Asinh(DefaultPrecision)
+		n := 2.0
+		for TQuantile(0.975, n-1)*s/math.Sqrt(n) > h {
+			n++
+		}
+		want := math.Max(n, DefaultMinPairs)
+		if r := float64(med) / want; r < 0.8 || r > 1.25 {
+			t.Errorf("noise %.0f %%: median %d pairs, want about %.0f", tt.sigma*100, med, want)
+		}
+	}
+}
+
+// TestStopRulePrecise: the rule's conditions one at a time.
+func TestStopRulePrecise(t *testing.T) {
+	narrow := ComparePaired([]float64{100, 101, 99, 100, 102, 98, 100, 101}, []float64{103, 104, 102, 103, 105, 101, 103, 104}, Options{})
+	tests := []struct {
+		name string
+		r    StopRule
+		v    Verdict
+		want bool
+	}{
+		// Eight tight pairs: precise by default.
+		{"precise", StopRule{}, narrow, true},
+		// The same verdict against a tighter target than its width.
+		{"target", StopRule{Target: narrow.HalfWidth() / 2}, narrow, false},
+		// Too few pairs, however narrow.
+		{"min pairs", StopRule{MinPairs: 9}, narrow, false},
+		// Not tested: never precise, and HalfWidth is NaN.
+		{"not tested", StopRule{}, ComparePaired([]float64{1}, []float64{1}, Options{}), false},
+		// A significant but wide verdict is not precise: width, not
+		// significance.
+		{"significant but wide", StopRule{MinPairs: 2}, ComparePaired([]float64{100, 100, 100}, []float64{150, 200, 170}, Options{}), false},
+		// Welch: trials on the smaller side count.
+		{"welch", StopRule{}, Compare(Summarize([]float64{100, 101, 99, 100, 102, 98, 100, 101}, DefaultConfidence),
+			Summarize([]float64{103, 104, 102, 103, 105, 101, 103, 104}, DefaultConfidence), Options{}), true},
+		{"welch, few", StopRule{}, Compare(Summarize([]float64{100, 101, 99}, DefaultConfidence),
+			Summarize([]float64{103, 104, 102, 103, 105, 101, 103, 104}, DefaultConfidence), Options{}), false},
+	}
+	for _, tt := range tests {
+		if got := tt.r.Precise(tt.v); got != tt.want {
+			t.Errorf("%s: Precise = %v, want %v (%s, half-width %.4f)", tt.name, got, tt.want, tt.v.Text, tt.v.HalfWidth())
+		}
+	}
+	if !math.IsNaN(ComparePaired(nil, nil, Options{}).HalfWidth()) {
+		t.Error("HalfWidth of an untested verdict is not NaN")
+	}
+}
+
+// TestMoreRoundsMonotone: noisier pairs need more rounds, and adding the
+// estimated rounds (with the same spread) decides the comparison.
+func TestMoreRoundsMonotone(t *testing.T) {
+	prev := 0
+	for _, noise := range []float64{0.04, 0.08, 0.16, 0.32} {
+		// Five pairs 2 % apart with alternating noise of the given size:
+		// mean log ratio ln(1.02), SD about noise.
+		var a, b []float64
+		for i := range 5 {
+			f := 1 + noise*float64(i%2*2-1)
+			if i == 4 {
+				f = 1
+			}
+			a = append(a, 100)
+			b = append(b, 102*f)
+		}
+		v := ComparePaired(a, b, Options{})
+		if v.Kind != KindInconclusive {
+			t.Fatalf("noise %v: %s", noise, v.Text)
+		}
+		if v.MoreRounds <= prev {
+			t.Errorf("noise %v: %d more rounds, not more than %d at less noise", noise, v.MoreRounds, prev)
+		}
+		prev = v.MoreRounds
+		// Repeat the pairs' ratios until MoreRounds more pairs exist: the
+		// spread stays about the same, and the verdict is decided.
+		for i := 0; len(a) < 5+v.MoreRounds+2; i++ {
+			a, b = append(a, a[i%5]), append(b, b[i%5])
+		}
+		if w := ComparePaired(a, b, Options{}); w.Kind == KindInconclusive {
+			t.Errorf("noise %v: still inconclusive after %d more rounds: %s", noise, v.MoreRounds, w.Text)
+		}
+	}
+}
