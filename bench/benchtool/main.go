@@ -109,7 +109,7 @@ func paired(r io.Reader, w io.Writer) error {
 	}
 	// ComparePaired tests its second side against its first: B/A there is
 	// A/B here.
-	v := stats.ComparePaired(bs, as, stats.DefaultConfidence, stats.HigherIsBetter)
+	v := stats.ComparePaired(bs, as, stats.Options{Level: stats.DefaultConfidence, Margin: stats.DefaultMargin, Dir: stats.HigherIsBetter})
 	if math.IsNaN(v.Lo) {
 		return fmt.Errorf("paired: %s", v.Text)
 	}

@@ -18,9 +18,11 @@ import (
 
 // compareFlags are the options of prodlab compare.
 type compareFlags struct {
-	scenarios bool
-	unpaired  bool
-	format    string
+	scenarios   bool
+	unpaired    bool
+	format      string
+	confidence  float64
+	equivalence float64
 }
 
 func newCompareCmd() *cobra.Command {
@@ -30,33 +32,50 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare two runs, or two scenarios of one run, and say whether a difference is real",
 		Long: `Compare B against A, metric by metric: throughput (msg/s and MB/s), latency
 p50, p99 and p99.9, and bytes on disk. Each side shows its mean over its
-successful, non-warm-up trials ± the 99.9 % confidence half-width (Student's
-t), then B's relative difference from A with its 99.9 % confidence interval,
-and a verdict from Welch's unequal-variances t-test at 99.9 %: "faster by
-X % ± Y %", "lower by …", or "no significant difference (p=…)".
+successful, non-warm-up trials ± the 95 % confidence half-width (Student's
+t), then B's relative difference from A, and one
+of four verdicts:
+
+  faster by X % [lo, hi]          the interval of the difference excludes 0
+  slower by X % [lo, hi]          (lower / higher for latency and disk)
+  equivalent within ±m %          two one-sided tests at --equivalence m: the
+                                  difference is surely smaller than the margin
+  inconclusive: [lo, hi] is wider than ±m %; about N more rounds would decide it
+
+"No significant difference" is never a verdict: an interval too wide to tell
+1 % from 100 % says inconclusive and how many more rounds would decide.
 
 Latency figures here are per-trial percentiles averaged over trials (the
 spread between trials is what the test needs), so they can differ slightly
 from the merged-histogram percentiles of 'prodlab report'.
 
-With two run directories, every scenario ID present in both is compared.
-With --scenarios, the two scenarios (IDs as in results.jsonl, or labels
-such as "linger.ms=5 compression.type=zstd") of one run are compared, and
-their trials are paired by round: the lab runs trial i of every scenario
-back to back in round i, so each metric is tested with a paired t-test on
-the per-round log ratios B/A ("slower by X % ± Y % (paired)"), which
-cancels whatever moved both trials of a round (a busy neighbour, a warming
-JIT). --unpaired uses Welch's test there too.
-A verdict needs at least two trials on each side; run with trials: 5 or more,
-and with many short trials to resolve a difference of a few percent.`,
+With two run directories, every scenario ID present in both is compared
+with Welch's unequal-variances t-test. With --scenarios, the two scenarios
+(IDs as in results.jsonl, or labels such as "linger.ms=5
+compression.type=zstd") of one run are compared, and their trials are
+paired by round: the lab runs trial i of every scenario back to back in
+round i, so each metric is tested with a paired t-test on the per-round log
+ratios B/A, which cancels whatever moved both trials of a round (a busy
+neighbour, a warming JIT). --unpaired uses Welch's test there too.
+A verdict needs at least two trials on each side; trials: auto in the
+experiment adds rounds until the intervals are narrow enough.`,
 		Example: `  prodlab compare results/monday-batching results/tuesday-batching
   prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd
   prodlab compare results/20261122-190000-proxy-cost --scenarios network.proxy=false network.proxy=true --format json`,
 		Args: argsUsage(cobra.RangeArgs(2, 3)),
 		RunE: func(c *cobra.Command, args []string) error {
+			if !(f.confidence > 0.5 && f.confidence < 1) {
+				return usage(fmt.Errorf("--confidence must be in (0.5, 1), got %g", f.confidence))
+			}
+			if !(f.equivalence > 0 && f.equivalence < 1) {
+				return usage(fmt.Errorf("--equivalence must be in (0, 1), got %g", f.equivalence))
+			}
 			pairs, err := comparePairs(args, f.scenarios)
 			if err != nil {
 				return err
+			}
+			for i := range pairs {
+				pairs[i].level, pairs[i].margin = f.confidence, f.equivalence
 			}
 			if f.scenarios && !f.unpaired {
 				for i := range pairs {
@@ -75,6 +94,8 @@ and with many short trials to resolve a difference of a few percent.`,
 	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")
 	c.Flags().BoolVar(&f.unpaired, "unpaired", false, "with --scenarios, use Welch's test instead of pairing trials by round")
 	c.Flags().StringVar(&f.format, "format", "table", "output format: table or json (for scripts)")
+	c.Flags().Float64Var(&f.confidence, "confidence", stats.DefaultConfidence, "confidence level of intervals and verdicts")
+	c.Flags().Float64Var(&f.equivalence, "equivalence", stats.DefaultMargin, "equivalence margin, relative (0.05 = ±5 %)")
 	return c
 }
 
@@ -86,6 +107,9 @@ type comparePair struct {
 	aName, bName string
 	// paired: a and b are scenarios of one run, their trials paired by round.
 	paired bool
+	// level and margin are the verdicts' confidence level and equivalence
+	// margin.
+	level, margin float64
 }
 
 // comparePairs reads the runs named by args and pairs up the scenarios to
@@ -176,7 +200,7 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 			how = fmt.Sprintf(", paired by round (%d pairs)", len(xs))
 		}
 		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s%s\n",
-			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(stats.DefaultConfidence), how)
+			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(p.level), how)
 		fmt.Fprintln(tw, "  METRIC\tA\tB\tB vs A\tVERDICT")
 		for _, m := range stats.Metrics {
 			a, b, v := p.compare(m)
@@ -192,11 +216,12 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 // compare tests metric m of the pair, paired by round or with Welch's test.
 func (p *comparePair) compare(m stats.Metric) (a, b stats.Summary, v stats.Verdict) {
 	a, b = m.Of(&p.a), m.Of(&p.b)
+	o := stats.Options{Level: p.level, Margin: p.margin, Dir: m.Dir}
 	if p.paired {
 		xs, ys := stats.Paired(&p.a, &p.b, m)
-		return a, b, stats.ComparePaired(xs, ys, stats.DefaultConfidence, m.Dir)
+		return a, b, stats.ComparePaired(xs, ys, o)
 	}
-	return a, b, stats.Compare(a, b, stats.DefaultConfidence, m.Dir)
+	return a, b, stats.Compare(a, b, o)
 }
 
 // comparisonJSON is one pair in compare --format json.
@@ -237,14 +262,15 @@ func writeComparisonJSON(w io.Writer, pairs []comparePair) error {
 	return nil
 }
 
-// relDiff renders a verdict's relative difference as "+12.3 % ± 4.5 %".
+// relDiff renders a verdict's relative difference with its interval:
+// "+12.3 % [+8.1 %, +16.4 %]".
 func relDiff(v stats.Verdict) string {
 	if math.IsNaN(v.Diff) {
 		return "-"
 	}
 	s := fmt.Sprintf("%+.1f %%", v.Diff*100)
-	if !math.IsNaN(v.DiffErr) {
-		s += fmt.Sprintf(" ± %.1f %%", v.DiffErr*100)
+	if !math.IsNaN(v.Lo) && !math.IsNaN(v.Hi) {
+		s += fmt.Sprintf(" [%+.1f %%, %+.1f %%]", v.Lo*100, v.Hi*100)
 	}
 	return s
 }

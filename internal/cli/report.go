@@ -20,11 +20,13 @@ func newReportCmd() *cobra.Command {
 	f := &reportFlags{}
 	c := &cobra.Command{
 		Use:   "report RUN_DIR",
-		Short: "Render a run directory's results.jsonl again, in any format, and regenerate report.html",
+		Short: "Render a run directory's results.jsonl again, in any format (--html: also regenerate report.html)",
 		Long: `Render the results of a run directory again: the table (scores as
-mean ± 99.9 % confidence error when a scenario has several trials),
-kafka-producer-perf-test's final line per scenario, CSV, JSON or Markdown.
-With --html, also regenerate report.html in the run directory.`,
+mean ± 95 % confidence error when a scenario has several trials) with the
+Findings of the experiment's planned comparisons, kafka-producer-perf-test's
+final line per scenario, CSV, JSON or Markdown. The machine described is the
+one saved when the run started (environment.json), never the one rendering.
+With --html, also regenerate table.txt and report.html in the run directory.`,
 		Example: `  prodlab report results/20261122-190000-batching
   prodlab report results/20261122-190000-batching --format csv > batching.csv
   prodlab report results/20261122-190000-batching --html`,
@@ -37,19 +39,17 @@ With --html, also regenerate report.html in the run directory.`,
 			if err != nil {
 				return usage(fmt.Errorf("read results: %w", err))
 			}
-			if err := report.Render(c.OutOrStdout(), f.format, recs); err != nil {
+			if !f.html {
+				return report.RenderRun(args[0], recs, c.OutOrStdout(), f.format)
+			}
+			if err := report.WriteRun(args[0], recs, c.OutOrStdout(), f.format); err != nil {
 				return err
 			}
-			if f.html {
-				if err := report.WriteRunHTML(args[0], recs, report.Environment(recs)); err != nil {
-					return err
-				}
-				fmt.Fprintf(c.ErrOrStderr(), "prodlab: wrote %s\n", filepath.Join(args[0], report.HTMLFile))
-			}
+			fmt.Fprintf(c.ErrOrStderr(), "prodlab: wrote %s\n", filepath.Join(args[0], report.HTMLFile))
 			return nil
 		},
 	}
 	addFormatFlag(c, &f.format)
-	c.Flags().BoolVar(&f.html, "html", false, "also regenerate report.html in RUN_DIR")
+	c.Flags().BoolVar(&f.html, "html", false, "also regenerate table.txt and report.html in RUN_DIR")
 	return c
 }

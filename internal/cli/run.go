@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -98,39 +97,32 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	}()
 	opts := lab.Options{
 		Dir:        dir,
-		Out:        c.OutOrStdout(),
 		Log:        c.ErrOrStderr(),
 		KeepTopics: f.keepTopics,
 		WorkerJar:  workerJar(),
+		Version:    Version,
 	}
 	if f.bootstrap != "" {
 		opts.Bootstrap = strings.Split(f.bootstrap, ",")
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %d trials; results in %s\n", exp.Name, len(scs), exp.Trials, dir)
-	if f.format != report.FormatTable {
-		opts.Out = io.Discard // the lab prints the table; render the chosen format below
-	}
-	_, err = lab.Run(ctx, exp, scs, opts)
-	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) {
+	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), roundsText(exp), dir)
+	sum, err := lab.Run(ctx, exp, scs, opts)
+	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) && sum == nil {
 		return err
 	}
-	if f.format != report.FormatTable {
-		if rerr := renderRun(c.OutOrStdout(), dir, f.format); rerr != nil {
-			return rerr
-		}
+	if rerr := report.WriteRun(dir, sum.Records, c.OutOrStdout(), f.format); rerr != nil {
+		return rerr
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
 	return err
 }
 
-// renderRun prints the run's results in format (other than the table,
-// which the lab prints itself).
-func renderRun(w io.Writer, dir, format string) error {
-	recs, err := results.Read(dir)
-	if err != nil {
-		return err
+// roundsText says how many trials each scenario gets.
+func roundsText(exp *spec.Experiment) string {
+	if exp.TrialsAuto {
+		return fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", exp.Precision*100, time.Duration(exp.BudgetS*float64(time.Second)))
 	}
-	return report.Render(w, format, recs)
+	return fmt.Sprintf("%d trials", exp.Trials)
 }
 
 // workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the

@@ -16,9 +16,9 @@ import (
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/progress"
-	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // Options are the run-time choices that are not part of the experiment.
@@ -28,18 +28,22 @@ type Options struct {
 	// Bootstrap, if set, runs against an existing cluster instead of
 	// starting embedded brokers.
 	Bootstrap []string
-	// Out receives the results table; Log receives progress lines.
-	Out, Log io.Writer
+	// Log receives progress lines.
+	Log io.Writer
 	// KeepTopics leaves each trial's topic in place after the run.
 	KeepTopics bool
 	// WorkerJar is the Java worker jar for java clients.
 	WorkerJar string
+	// Version is prodlab's version, saved in the run's environment.
+	Version string
 }
 
-// Summary tells the caller how the run went.
+// Summary tells the caller how the run went; Records are every trial
+// written to results.jsonl, in order, for the caller to render.
 type Summary struct {
-	Trials int
-	Failed int
+	Trials  int
+	Failed  int
+	Records []results.Record
 }
 
 // ErrTrialsFailed is returned (wrapped) when the run completed but some
@@ -70,18 +74,20 @@ type PlanError struct{ Problems []string }
 
 func (e *PlanError) Error() string { return strings.Join(e.Problems, "\n") }
 
-// Run executes a planned experiment and writes results into opts.Dir.
+// Run executes a planned experiment and writes into opts.Dir: the resolved
+// experiment, the plan of comparisons and the environment first, then one
+// results.jsonl line per trial as it finishes. It renders nothing: the
+// caller renders Summary.Records (see report.WriteRun).
 func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Options) (*Summary, error) {
-	if opts.Out == nil {
-		opts.Out = io.Discard
-	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	if y, err := exp.YAML(); err == nil {
-		if err := os.WriteFile(filepath.Join(opts.Dir, results.ExperimentFile), y, 0o644); err != nil {
-			return nil, fmt.Errorf("write resolved experiment: %w", err)
-		}
+	cmps, err := exp.Comparisons(scs)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeRunFiles(ctx, exp, cmps, opts); err != nil {
+		return nil, err
 	}
 	w, err := results.Create(opts.Dir)
 	if err != nil {
@@ -89,8 +95,12 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	}
 	defer w.Close() //nolint:errcheck // closed and checked below; this covers early returns
 
-	r := &runner{exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{}}
+	r := &runner{exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{},
+		cmps: cmps, nScenarios: len(scs), prec: map[string]results.Precision{}}
 	r.total = len(scs) * (exp.Warmup + exp.Trials)
+	if exp.TrialsAuto || exp.WarmupAuto {
+		r.total = 0 // unknown before the rounds decide
+	}
 	r.bar = progress.New(opts.Log, r.total)
 	defer r.closeDrivers()
 	for _, g := range groupByCluster(scs) {
@@ -102,16 +112,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	recs, err := results.Read(opts.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeTable(opts.Dir, opts.Out, recs); err != nil {
-		return nil, err
-	}
-	if err := report.WriteRunHTML(opts.Dir, recs, report.Environment(recs)); err != nil {
-		r.logf("html report: %v", err)
-	}
+	r.sum.Records = r.recs
 	if ctx.Err() != nil {
 		return &r.sum, fmt.Errorf("run interrupted: %w", ctx.Err())
 	}
@@ -121,17 +122,30 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	return &r.sum, nil
 }
 
-// writeTable prints the table and keeps a copy in the run directory.
-func writeTable(dir string, out io.Writer, recs []results.Record) error {
-	f, err := os.Create(filepath.Join(dir, results.TableFile))
-	if err != nil {
-		return fmt.Errorf("write table: %w", err)
+// writeRunFiles saves what the run sets out to do and where: the resolved
+// experiment, the planned comparisons (for the report's Findings) and the
+// machine, before any trial runs.
+func writeRunFiles(ctx context.Context, exp *spec.Experiment, cmps []spec.Comparison, opts Options) error {
+	if y, err := exp.YAML(); err == nil {
+		if err := os.WriteFile(filepath.Join(opts.Dir, results.ExperimentFile), y, 0o644); err != nil {
+			return fmt.Errorf("write resolved experiment: %w", err)
+		}
 	}
-	defer f.Close()
-	if err := report.Table(io.MultiWriter(out, f), recs); err != nil {
-		return fmt.Errorf("render table: %w", err)
+	plan := results.Plan{Level: stats.DefaultConfidence, Margin: exp.Equivalence}
+	if exp.TrialsAuto {
+		plan.Precision = exp.Precision
 	}
-	return f.Close()
+	for _, c := range cmps {
+		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{
+			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published})
+	}
+	if err := results.WritePlan(opts.Dir, plan); err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	if err := results.WriteEnvironment(opts.Dir, results.GatherEnvironment(ctx, opts.Version)); err != nil {
+		return fmt.Errorf("write environment: %w", err)
+	}
+	return nil
 }
 
 type runner struct {
@@ -144,6 +158,18 @@ type runner struct {
 	done    int
 	total   int
 	bar     *progress.Bar
+	// cmps are the planned comparisons; nScenarios the run's scenarios,
+	// to share the budget of trials: auto between cluster groups.
+	cmps       []spec.Comparison
+	nScenarios int
+	// recs are every record written, in order.
+	recs []results.Record
+	// prec is the stopping rule's latest state per scenario ID, written
+	// into each measured record.
+	prec map[string]results.Precision
+	// warmed is the current group's warm-up outcome, written into each
+	// measured record.
+	warmed *results.Warmed
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -181,18 +207,17 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 	return gs
 }
 
+// runGroup starts the group's cluster, warms it and runs its measured
+// rounds (see rounds.go).
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
-	rounds := r.exp.Warmup + r.exp.Trials
 	tgt, err := r.startCluster(ctx, g)
 	if err != nil {
 		r.logf("cluster failed: %v", err)
 		for _, sc := range g.scs {
-			for t := 0; t < rounds; t++ {
-				r.done++
-				r.bar.Start(r.done-1, label(sc), t)
-				r.bar.Done("FAILED: cluster did not start")
-				r.record(failedRecord(r, sc, t, "", fmt.Errorf("cluster: %w", err)))
-			}
+			r.done++
+			r.bar.Start(r.done-1, label(sc), 0)
+			r.bar.Done("FAILED: cluster did not start")
+			r.record(failedRecord(r, sc, 0, "", fmt.Errorf("cluster: %w", err)))
 		}
 		return
 	}
@@ -202,19 +227,8 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 		}
 	}()
 	adm := &admin{tgt.Admin()}
-	// Interleave: A B C, then C B A, so drift does not favour one scenario.
-	for round := 0; round < rounds; round++ {
-		order := g.scs
-		if round%2 == 1 {
-			order = reversed(g.scs)
-		}
-		for _, sc := range order {
-			if ctx.Err() != nil {
-				return
-			}
-			r.record(r.trial(ctx, adm, tgt, sc, round))
-		}
-	}
+	r.warmed = r.warmUp(ctx, adm, tgt, g)
+	r.measure(ctx, adm, tgt, g)
 }
 
 func reversed(s []spec.Scenario) []spec.Scenario {
@@ -225,7 +239,14 @@ func reversed(s []spec.Scenario) []spec.Scenario {
 	return out
 }
 
+// record appends a finished trial to results.jsonl and keeps it.
 func (r *runner) record(rec results.Record) {
+	if !rec.Warmup {
+		if p, ok := r.prec[rec.ScenarioID]; ok {
+			rec.Precision = &p
+		}
+		rec.Warmed = r.warmed
+	}
 	r.sum.Trials++
 	if rec.Status != results.StatusOK {
 		r.sum.Failed++
@@ -233,6 +254,7 @@ func (r *runner) record(rec results.Record) {
 	if err := r.w.Append(rec); err != nil {
 		r.logf("append result: %v", err)
 	}
+	r.recs = append(r.recs, rec)
 }
 
 func orDefault(s, d string) string {

@@ -17,19 +17,20 @@ import (
 )
 
 // trial runs one scenario once on a fresh topic and returns its record.
-func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Scenario, round int) results.Record {
+// n numbers the trial among the scenario's warm-up (warm) or measured
+// trials.
+func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Scenario, n int, warm bool) results.Record {
 	r.done++
 	e := sc.Exp
-	warm := round < r.exp.Warmup
-	trialNo := round - r.exp.Warmup
+	phase := "r"
 	if warm {
-		trialNo = round
+		phase = "w"
 	}
-	topic := fmt.Sprintf("prodlab-%s-s%d-r%d-%d", sanitize(r.exp.Name), sc.Index, round, time.Now().UnixNano()%1e6)
-	rec := baseRecord(r, sc, trialNo, tgt.version)
+	topic := fmt.Sprintf("prodlab-%s-s%d-%s%d-%d", sanitize(r.exp.Name), sc.Index, phase, n, time.Now().UnixNano()%1e6)
+	rec := baseRecord(r, sc, n, tgt.version)
 	rec.Warmup = warm
 	rec.Topic = topic
-	r.bar.Start(r.done-1, label(sc)+warmNote(warm), trialNo)
+	r.bar.Start(r.done-1, label(sc)+warmNote(warm), n)
 	fail := func(err error) results.Record {
 		rec.Status = results.StatusFailed
 		rec.Error = err.Error()
@@ -64,8 +65,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		RecordSize: e.Workload.RecordSize,
 		Payload:    e.Workload.Payload,
 		Rate:       e.Workload.Rate,
-		Seed:       int64(sc.Index)*1_000_003 + int64(round),
+		Seed:       seed(sc, n, warm),
 		Timeout:    timeout,
+		Duration:   seconds(e.Workload.DurationS),
+		Warmup:     seconds(e.Workload.WarmupS),
+		// A time-bounded warm-up alone would be capped by records 0.
+		WarmupRecords:    warmupRecords(e.Workload),
+		TimelineInterval: e.TimelineInterval(),
 		Progress: func(p driver.Progress) {
 			rate := 0.0
 			if s := p.Elapsed.Seconds(); s > 0 {
@@ -76,7 +82,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	auditOn := e.Audit || hasFaults(e)
 	if auditOn {
-		t.Tag = fmt.Sprintf("%s-s%d-r%d", r.run, sc.Index, round)
+		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
 	}
 	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
@@ -87,11 +93,15 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		tgt.repl.ResetStats()
 	}
 	started := time.Now()
+	cpu0 := takeCPU(d, brokerPids(tgt))
 	faults := r.startFaults(ctx, tgt, adm, topic, e)
 	res, runErr := d.Run(ctx, t)
 	brokerEvents := faults.stop()
+	cpu1 := takeCPU(d, brokerPids(tgt))
 	if res != nil {
 		fillFromResult(&rec, res)
+		fillTimeline(&rec, res)
+		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 	}
 	if proxied {
 		r.fillNetwork(&rec, tgt, e, started)
@@ -104,6 +114,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		rec.Network["replication_bytes"] = float64(st.BytesUp + st.BytesDown)
 	}
 	rec.Events = append(rec.Events, brokerEvents...)
+	placeEvents(&rec, res)
 	if auditOn && res != nil {
 		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
 			return fail(err)
@@ -122,8 +133,12 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
 	}
 	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
-	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed",
-		d.Name(), rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent))
+	note := ""
+	if rec.Steady != nil && !rec.Steady.OK {
+		note = ", NOT STEADY: " + rec.Steady.Reason
+	}
+	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
+		d.Name(), rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note))
 	return rec
 }
 
@@ -191,7 +206,8 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	}
 	rec.Batches = res.Batches
 	if res.Batches > 0 {
-		rec.RecordsPerBatch = float64(res.Acked) / float64(res.Batches)
+		// Batches are client totals, warm-up included.
+		rec.RecordsPerBatch = float64(res.Acked+res.WarmupAcked) / float64(res.Batches)
 	}
 	rec.ProduceRequests = res.ProduceRequests
 	rec.EffectiveConfig = secret.Mask(res.Effective)
@@ -250,7 +266,7 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []str
 	if res.Acks != nil {
 		out = res.Acks
 	}
-	c := audit.NewChecker(tag, res.Sent, out)
+	c := audit.NewChecker(tag, res.AuditSent(), out)
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	t0 := time.Now()

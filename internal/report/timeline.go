@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // Timelines in report.html: per scenario, two charts on the trial's own
@@ -42,7 +43,7 @@ func timelineCharts(scs []scenario) []chart {
 		var bands []band
 		var marks []mark
 		for _, r := range s.Timed {
-			pts, err := coarsen(r.Timeline.Points, coarseness(len(r.Timeline.Points)))
+			pts, err := stats.Coarsen(r.Timeline.Points, coarseness(len(r.Timeline.Points)))
 			if err != nil {
 				continue // an interval histogram that does not decode: leave the trial out
 			}
@@ -101,4 +102,18 @@ func timelineCharts(scs []scenario) []chart {
 // maxTimelinePoints.
 func coarseness(n int) int {
 	return max(1, (n+maxTimelinePoints-1)/maxTimelinePoints)
+}
+
+// throughputs is each point's acknowledged records per second, NaN for a
+// point without duration; unlike stats.Throughputs it keeps every point
+// (warm-up and a partial last one), since the chart draws them all.
+func throughputs(pts []results.TimelinePoint) []float64 {
+	out := make([]float64, len(pts))
+	for i, p := range pts {
+		out[i] = math.NaN()
+		if p.DurMs > 0 {
+			out[i] = float64(p.Acked) / (p.DurMs / 1000)
+		}
+	}
+	return out
 }

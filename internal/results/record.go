@@ -105,6 +105,22 @@ type Record struct {
 	// written: the widest relative half-width of the planned comparisons
 	// this scenario is part of, and whether every one met the target.
 	Precision *Precision `json:"precision,omitempty"`
+	// Warmed is how the cluster was warmed before the measured rounds of
+	// this trial's cluster: rounds, seconds, and whether it got steady.
+	Warmed *Warmed `json:"warmed,omitempty"`
+}
+
+// Warmed is the outcome of the warm-up rounds of one cluster.
+type Warmed struct {
+	// Auto is true under warmup: auto (rounds until flat), false for a
+	// fixed count of warm-up rounds.
+	Auto    bool    `json:"auto"`
+	Rounds  int     `json:"rounds"`
+	Seconds float64 `json:"seconds"`
+	// Steady is whether the last warm-up round was flat by stats' rule.
+	Steady bool `json:"steady"`
+	// Checked is false when no rule was applied (a fixed count).
+	Checked bool `json:"checked"`
 }
 
 // Timeline is a trial's figures per interval. Offsets are milliseconds

@@ -1,0 +1,216 @@
+package lab
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// warmWindow is how many of a warm-up trial's last timeline points must be
+// flat (stats.Warmed) for the trial to count as warm.
+const warmWindow = 5
+
+// order is a round's scenario order: A B C on even rounds, C B A on odd
+// ones, so that drift between rounds does not favour one scenario.
+func order(scs []spec.Scenario, round int) []spec.Scenario {
+	if round%2 == 1 {
+		return reversed(scs)
+	}
+	return scs
+}
+
+// warmUp runs the group's unmeasured rounds: a fixed count (warmup: N), or
+// under warmup: auto rounds until every scenario's last warm-up trial has a
+// flat throughput timeline (stats.Warmed over its last warmWindow points),
+// for at most warmup.max.s. It returns what happened, for the records.
+func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) *results.Warmed {
+	e := r.exp
+	if !e.WarmupAuto && e.Warmup == 0 {
+		return nil
+	}
+	w := &results.Warmed{Auto: e.WarmupAuto}
+	t0 := time.Now()
+	deadline := t0.Add(time.Duration(e.WarmupMaxS * float64(time.Second)))
+	for round := 0; ctx.Err() == nil; round++ {
+		if !e.WarmupAuto && round >= e.Warmup {
+			break
+		}
+		flat := true
+		for _, sc := range order(g.scs, round) {
+			if ctx.Err() != nil {
+				break
+			}
+			rec := r.trial(ctx, adm, tgt, sc, round, true)
+			r.record(rec)
+			if !warm(rec) {
+				flat = false
+			}
+		}
+		w.Rounds = round + 1
+		if e.WarmupAuto {
+			w.Checked, w.Steady = true, flat
+			if flat || time.Now().After(deadline) {
+				break
+			}
+		}
+	}
+	w.Seconds = time.Since(t0).Seconds()
+	switch {
+	case !w.Checked:
+		r.logf("warm-up: %d rounds in %.1fs", w.Rounds, w.Seconds)
+	case w.Steady:
+		r.logf("warm-up: steady after %d rounds in %.1fs", w.Rounds, w.Seconds)
+	default:
+		r.logf("warm-up: NOT steady after %d rounds in %.1fs (warmup.max.s %g): measured rounds start anyway, and their records say so", w.Rounds, w.Seconds, e.WarmupMaxS)
+	}
+	return w
+}
+
+// warm reports whether a warm-up trial ended flat: its last warmWindow
+// timeline points pass the steady-state rule.
+func warm(rec results.Record) bool {
+	if rec.Status != results.StatusOK || rec.Timeline == nil {
+		return false
+	}
+	return stats.Warmed(stats.Throughputs(rec.Timeline.Points), warmWindow, stats.DefaultSteady)
+}
+
+// measure runs the group's measured rounds: trials: N of them, or under
+// trials: auto rounds until every planned comparison within the group (and
+// every scenario that is in none) reaches the target precision, the
+// group's share of the budget is spent, or spec.MaxAutoRounds have run.
+// The rule looks at interval widths only, never at significance.
+func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) {
+	e := r.exp
+	budget := time.Duration(e.BudgetS * float64(len(g.scs)) / float64(r.nScenarios) * float64(time.Second))
+	t0 := time.Now()
+	for round := 0; ctx.Err() == nil; round++ {
+		if !e.TrialsAuto && round >= e.Trials {
+			return
+		}
+		rt0 := time.Now()
+		for _, sc := range order(g.scs, round) {
+			if ctx.Err() != nil {
+				return
+			}
+			r.record(r.trial(ctx, adm, tgt, sc, round, false))
+		}
+		if !e.TrialsAuto {
+			continue
+		}
+		met, worst := r.updatePrecision(g)
+		elapsed, last := time.Since(t0), time.Since(rt0)
+		switch {
+		case met:
+			r.logf("precision ±%.1f %% reached after %d rounds (%.0fs)", e.Precision*100, round+1, elapsed.Seconds())
+			return
+		case elapsed+last > budget:
+			r.logf("budget %s spent after %d rounds: precision ±%.1f %% (target ±%.1f %%) not reached; verdicts will say how many more rounds they need",
+				budget.Round(time.Second), round+1, worst*100, e.Precision*100)
+			return
+		case round+1 >= spec.MaxAutoRounds:
+			r.logf("stopped at %d rounds (the most trials: auto runs): precision ±%.1f %%", round+1, worst*100)
+			return
+		default:
+			r.logf("round %d: widest interval ±%.1f %% (target ±%.1f %%)", round+1, worst*100, e.Precision*100)
+		}
+	}
+}
+
+// updatePrecision judges the group's measured trials so far by the
+// stopping rule and records, per scenario, the widest relative half-width
+// of its comparisons. A planned comparison within the group is judged
+// paired by round on throughput; a scenario in no such comparison by the
+// interval of its own mean. It reports whether all met the target and the
+// widest half-width (NaN counts as not met).
+func (r *runner) updatePrecision(g *clusterGroup) (allMet bool, worst float64) {
+	in := map[string]bool{}
+	for _, sc := range g.scs {
+		in[sc.ID] = true
+	}
+	var recs []results.Record
+	for _, rec := range r.recs {
+		if in[rec.ScenarioID] && !rec.Warmup {
+			recs = append(recs, rec)
+		}
+	}
+	sum, err := stats.ByScenario(recs)
+	if err != nil {
+		r.logf("precision: %v", err)
+		return false, math.NaN()
+	}
+	byID := map[string]*stats.ScenarioStats{}
+	for i := range sum {
+		byID[sum[i].ID] = &sum[i]
+	}
+	rule := stats.StopRule{Target: r.exp.Precision}
+	opts := stats.Options{Level: stats.DefaultConfidence, Margin: r.exp.Equivalence, Dir: stats.HigherIsBetter}
+	reached := map[string]float64{}
+	ok := map[string]bool{}
+	judge := func(id string, hw float64, met bool) {
+		if prev, seen := reached[id]; !seen || !(hw <= prev) {
+			reached[id] = hw
+		}
+		if _, seen := ok[id]; !seen {
+			ok[id] = true
+		}
+		ok[id] = ok[id] && met
+	}
+	throughput := stats.Metrics[0]
+	for _, c := range r.cmps {
+		if !in[c.Baseline] || !in[c.Candidate] {
+			continue
+		}
+		a, b := byID[c.Baseline], byID[c.Candidate]
+		if a == nil || b == nil {
+			judge(c.Baseline, math.NaN(), false)
+			judge(c.Candidate, math.NaN(), false)
+			continue
+		}
+		xs, ys := stats.Paired(a, b, throughput)
+		v := stats.ComparePaired(xs, ys, opts)
+		met := rule.Precise(v)
+		judge(c.Baseline, v.HalfWidth(), met)
+		judge(c.Candidate, v.HalfWidth(), met)
+	}
+	minPairs := rule.MinPairs
+	if minPairs == 0 {
+		minPairs = stats.DefaultMinPairs
+	}
+	for _, sc := range g.scs {
+		if _, done := ok[sc.ID]; done {
+			continue
+		}
+		s := byID[sc.ID]
+		if s == nil {
+			judge(sc.ID, math.NaN(), false)
+			continue
+		}
+		hw := s.Throughput.Err / s.Throughput.Mean
+		judge(sc.ID, hw, s.Throughput.N >= minPairs && hw <= r.exp.Precision)
+	}
+	allMet, worst = true, 0
+	for _, id := range slices.Sorted(maps.Keys(reached)) {
+		hw := reached[id]
+		r.prec[id] = results.Precision{Target: r.exp.Precision, Reached: finiteOr(hw, -1), Met: ok[id]}
+		allMet = allMet && ok[id]
+		if math.IsNaN(hw) || hw > worst {
+			worst = hw
+		}
+	}
+	return allMet, worst
+}
+
+// finiteOr returns v, or alt when v is NaN or infinite (JSON has neither).
+func finiteOr(v, alt float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return alt
+	}
+	return v
+}
