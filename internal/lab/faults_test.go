@@ -66,6 +66,38 @@ faults:
 			t.Errorf("events %s lack %s", kinds, want)
 		}
 	}
+	checkKillGap(t, r)
+}
+
+// checkKillGap: the timeline of a trial whose only broker was killed shows
+// the gap — intervals after the kill with nothing acknowledged — and acks
+// again after the broker is back; the kill is on the timeline's axis.
+func checkKillGap(t *testing.T, r results.Record) {
+	t.Helper()
+	if r.Timeline == nil {
+		t.Fatal("no timeline")
+	}
+	killAt := -1.0
+	for _, e := range r.Events {
+		if e.Kind == "broker.kill" && e.TMs != nil {
+			killAt = *e.TMs
+		}
+	}
+	if killAt < 0 {
+		t.Fatalf("no broker.kill event on the timeline axis: %+v", r.Events)
+	}
+	gap, after := false, false
+	for _, p := range r.Timeline.Points {
+		switch {
+		case p.TMs >= killAt && p.Acked == 0:
+			gap = true
+		case gap && p.Acked > 0:
+			after = true
+		}
+	}
+	if !gap || !after {
+		t.Errorf("timeline around the kill at %.0f ms: gap %v, acks after it %v; points %+v", killAt, gap, after, r.Timeline.Points)
+	}
 }
 
 // TestLeaderShutdownAndCutsAudited shuts the partition leader down cleanly

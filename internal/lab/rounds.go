@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -48,7 +49,7 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 			}
 			rec := r.trial(ctx, adm, tgt, sc, round, true)
 			r.record(rec)
-			if !warm(rec) {
+			if !warm(rec, seconds(sc.Exp.Workload.DurationS)) {
 				flat = false
 			}
 		}
@@ -72,13 +73,13 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 	return w
 }
 
-// warm reports whether a warm-up trial ended flat: its last warmWindow
-// timeline points pass the steady-state rule.
-func warm(rec results.Record) bool {
+// warm reports whether a warm-up trial ended flat: the last warmWindow
+// points of its sending window pass the steady-state rule.
+func warm(rec results.Record, sendFor time.Duration) bool {
 	if rec.Status != results.StatusOK || rec.Timeline == nil {
 		return false
 	}
-	return stats.Warmed(stats.Throughputs(rec.Timeline.Points), warmWindow, stats.DefaultSteady)
+	return stats.Warmed(stats.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)
 }
 
 // measure runs the group's measured rounds: trials: N of them, or under
@@ -89,6 +90,11 @@ func warm(rec results.Record) bool {
 func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) {
 	e := r.exp
 	budget := time.Duration(e.BudgetS * float64(len(g.scs)) / float64(r.nScenarios) * float64(time.Second))
+	if e.TrialsAuto {
+		for _, sc := range g.scs { // nothing is known before the first round
+			r.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
+		}
+	}
 	t0 := time.Now()
 	for round := 0; ctx.Err() == nil; round++ {
 		if !e.TrialsAuto && round >= e.Trials {
@@ -108,19 +114,28 @@ func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *cluste
 		elapsed, last := time.Since(t0), time.Since(rt0)
 		switch {
 		case met:
-			r.logf("precision ±%.1f %% reached after %d rounds (%.0fs)", e.Precision*100, round+1, elapsed.Seconds())
+			r.logf("precision reached after %d rounds (%.0fs): every interval within ±%.1f %% (widest ±%.1f %%)", round+1, elapsed.Seconds(), e.Precision*100, worst*100)
 			return
 		case elapsed+last > budget:
-			r.logf("budget %s spent after %d rounds: precision ±%.1f %% (target ±%.1f %%) not reached; verdicts will say how many more rounds they need",
-				budget.Round(time.Second), round+1, worst*100, e.Precision*100)
+			r.logf("budget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
+				budget.Round(time.Second), round+1, pctOrUnknown(worst), e.Precision*100)
 			return
 		case round+1 >= spec.MaxAutoRounds:
-			r.logf("stopped at %d rounds (the most trials: auto runs): precision ±%.1f %%", round+1, worst*100)
+			r.logf("stopped at %d rounds (the most trials: auto runs): widest interval %s", round+1, pctOrUnknown(worst))
 			return
 		default:
-			r.logf("round %d: widest interval ±%.1f %% (target ±%.1f %%)", round+1, worst*100, e.Precision*100)
+			r.logf("round %d: widest interval %s (target ±%.1f %%)", round+1, pctOrUnknown(worst), e.Precision*100)
 		}
 	}
+}
+
+// pctOrUnknown writes a relative half-width as "±6.8 %", or says it is not
+// known yet (too few trials to test).
+func pctOrUnknown(hw float64) string {
+	if math.IsNaN(hw) {
+		return "not known yet"
+	}
+	return fmt.Sprintf("±%.1f %%", hw*100)
 }
 
 // updatePrecision judges the group's measured trials so far by the

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -43,7 +44,10 @@ func brokerPids(tgt *target) map[int]int {
 
 // fillTimeline copies the driver's timeline and warm-up counts into the
 // record and judges the measured window by stats' steady-state rule.
-func fillTimeline(rec *results.Record, res *driver.Result) {
+// sendFor is how long the measured window sent records (0 for a burst);
+// the steady-state rule looks at the intervals within it only, since those
+// after it hold the flush's drain.
+func fillTimeline(rec *results.Record, res *driver.Result, sendFor time.Duration) {
 	if res.WarmupSent > 0 {
 		rec.WarmupRecords = &results.Records{Sent: res.WarmupSent, Acked: res.WarmupAcked}
 	}
@@ -73,7 +77,11 @@ func fillTimeline(rec *results.Record, res *driver.Result) {
 		tl.Points = append(tl.Points, p)
 	}
 	rec.Timeline = tl
-	st := stats.CheckSteady(stats.Throughputs(tl.Points), stats.DefaultSteady)
+	window := sendingWindow(tl, sendFor)
+	if sendFor > 0 {
+		windowThroughput(rec, window)
+	}
+	st := stats.CheckSteady(stats.Throughputs(window), stats.DefaultSteady)
 	rec.Steady = &results.Steady{OK: st.OK, Points: st.Points, Drift: finiteOr(st.Drift, 0),
 		DriftLo: finiteOr(st.DriftLo, 0), DriftHi: finiteOr(st.DriftHi, 0), CV: finiteOr(st.CV, 0), Reason: st.Reason}
 }
@@ -92,4 +100,46 @@ func placeEvents(rec *results.Record, res *driver.Result) {
 		v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(t.Sub(res.ClockStart))/float64(time.Millisecond), 'f', 3, 64), 64)
 		rec.Events[i].TMs = &v
 	}
+}
+
+// sendingWindow is the timeline's points that lie within the measured
+// window while records were being sent: not warm-up, and for a
+// steady-state trial (sendFor > 0) ending no later than sendFor after the
+// window began. A burst's points are all kept: its records are handed over
+// at once, and the drain is what it measures.
+func sendingWindow(tl *results.Timeline, sendFor time.Duration) []results.TimelinePoint {
+	end := math.Inf(1)
+	if sendFor > 0 {
+		end = tl.MeasuredFromMs + float64(sendFor)/float64(time.Millisecond) + 1 // 1 ms for the ticker's jitter
+	}
+	var out []results.TimelinePoint
+	for _, p := range tl.Points {
+		if !p.Warmup && p.TMs+p.DurMs <= end {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// windowThroughput sets a steady-state trial's throughput to what was
+// acknowledged per second during its sending window, from the timeline's
+// whole intervals within it. The driver's own figure (measured records
+// over first send to end of flush) mixes in two things a steady state is
+// not: records handed over during the warm-up and acknowledged in the
+// window, and the drain of the client's buffer after the window, which at
+// a long round trip can take longer than the window itself. A window with
+// no whole interval keeps the driver's figure.
+func windowThroughput(rec *results.Record, window []results.TimelinePoint) {
+	var acked, bytes int64
+	var ms float64
+	for _, p := range window {
+		acked += p.Acked
+		bytes += p.AckedBytes
+		ms += p.DurMs
+	}
+	if ms <= 0 {
+		return
+	}
+	s := ms / 1000
+	rec.Throughput = results.Throughput{RecordsPerS: float64(acked) / s, MBPerS: float64(bytes) / s / results.MB}
 }

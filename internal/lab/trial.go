@@ -100,7 +100,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	cpu1 := takeCPU(d, brokerPids(tgt))
 	if res != nil {
 		fillFromResult(&rec, res)
-		fillTimeline(&rec, res)
+		fillTimeline(&rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 	}
 	if proxied {

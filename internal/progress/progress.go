@@ -102,7 +102,7 @@ func (b *Bar) Done(status string) {
 	b.clear()
 	fmt.Fprintf(b.w, "%s %s in %s: %s\n", b.head(), b.figures(),
 		b.now().Sub(b.trialBegan).Round(time.Millisecond*100), status)
-	if b.tty && b.done < b.total {
+	if b.tty && b.more() {
 		b.draw()
 	}
 }
@@ -125,10 +125,17 @@ func (b *Bar) Logf(format string, args ...any) {
 
 // drawnOnce reports whether a trial has started, so there is a status to
 // redraw.
-func (b *Bar) drawnOnce() bool { return !b.trialBegan.IsZero() && b.done < b.total }
+func (b *Bar) drawnOnce() bool { return !b.trialBegan.IsZero() && b.more() }
 
-// head is "[i/n] scenario trial t".
+// more reports whether trials may follow: always when the total is unknown
+// (0: rounds until precise decide it as they go).
+func (b *Bar) more() bool { return b.total == 0 || b.done < b.total }
+
+// head is "[i/n] scenario trial t", or "[i] …" when the total is unknown.
 func (b *Bar) head() string {
+	if b.total == 0 {
+		return fmt.Sprintf("[%d] %s trial %d", b.i+1, b.scenario, b.trial)
+	}
 	return fmt.Sprintf("[%d/%d] %s trial %d", b.i+1, b.total, b.scenario, b.trial)
 }
 
@@ -139,7 +146,7 @@ func (b *Bar) figures() string {
 
 // eta estimates the time left from the mean duration of finished trials.
 func (b *Bar) eta() string {
-	if b.done == 0 {
+	if b.done == 0 || b.total == 0 {
 		return "ETA -"
 	}
 	per := b.now().Sub(b.began) / time.Duration(b.done)

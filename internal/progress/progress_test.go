@@ -89,3 +89,21 @@ func TestNotTerminal(t *testing.T) {
 		t.Error("a buffer was taken for a terminal")
 	}
 }
+
+// TestUnknownTotal: under rounds until precise the total is unknown (0):
+// lines number trials without a total, and the terminal line keeps being
+// drawn after each trial.
+func TestUnknownTotal(t *testing.T) {
+	b, buf, c := newBar(true)
+	b.total = 0
+	b.Start(4, "arm=a", 2)
+	c.advance(time.Second)
+	b.Done("ok")
+	got := buf.String()
+	if !strings.Contains(got, "[5] arm=a trial 2") || strings.Contains(got, "[5/0]") {
+		t.Errorf("head without a total: %q", got)
+	}
+	if !strings.HasSuffix(got, "ETA -") {
+		t.Errorf("status line not redrawn after the trial, or an ETA was guessed: %q", got)
+	}
+}

@@ -1,0 +1,121 @@
+package lab
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// findings judges a run's planned comparisons as the report does.
+func findings(t *testing.T, src string, recs []results.Record) []report.Finding {
+	t.Helper()
+	exp, err := spec.Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, _ := exp.Scenarios()
+	cmps, err := exp.Comparisons(scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := results.Plan{Level: stats.DefaultConfidence, Margin: exp.Equivalence}
+	for _, c := range cmps {
+		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate})
+	}
+	return report.Findings(recs, plan)
+}
+
+const aaSrc = `
+name: aa
+workload: {duration.s: 0.6, warmup.s: 0.2, record.size: 200, payload: random}
+client: franz-go
+producer: {acks: all, linger.ms: 5, compression.type: none, max.buffered.records: 20000}
+trials: auto
+precision: 0.05
+equivalence: 0.15
+budget: 100s
+matrix:
+  arm:
+    - {label: a, linger.ms: 5}
+    - {label: b, linger.ms: 5}
+compare:
+  - {axis: arm}
+`
+
+// TestAAEquivalent: the same settings under two labels, on a real broker,
+// with rounds until precise: the verdict must be "equivalent" (an A/A pair
+// is how the lab calibrates itself), every measured record carries the
+// stopping rule's state, steady-state trials have timelines and CPU.
+func TestAAEquivalent(t *testing.T) {
+	recs, err := runYAML(t, aaSrc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := 0
+	for _, r := range recs {
+		if r.Warmup {
+			continue
+		}
+		measured++
+		if r.Precision == nil || r.Precision.Target != 0.05 {
+			t.Errorf("trial %s/%d: precision %+v, want the target recorded", r.ScenarioID, r.Trial, r.Precision)
+		}
+		if r.Timeline == nil || len(r.Timeline.Points) < 5 || r.Steady == nil || r.CPU == nil || r.CPU.ClientS <= 0 {
+			t.Errorf("trial %s/%d: timeline %v steady %v cpu %v", r.ScenarioID, r.Trial, r.Timeline != nil, r.Steady, r.CPU)
+		}
+		if r.WarmupRecords == nil || r.WarmupRecords.Sent == 0 {
+			t.Errorf("trial %s/%d: no in-trial warm-up counted", r.ScenarioID, r.Trial)
+		}
+	}
+	if measured < 2*stats.DefaultMinPairs {
+		t.Errorf("%d measured trials: the rule stopped before %d pairs", measured, stats.DefaultMinPairs)
+	}
+	fs := findings(t, aaSrc, recs)
+	if len(fs) != 1 {
+		t.Fatalf("findings %+v, want one", fs)
+	}
+	if fs[0].Kind != stats.KindEquivalent {
+		t.Errorf("A/A verdict %q: %s", fs[0].Kind, fs[0].Sentence)
+	}
+}
+
+const effectSrc = `
+name: effect
+workload: {duration.s: 1, warmup.s: 0.3, record.size: 1000, payload: random}
+client: franz-go
+producer: {acks: all, enable.idempotence: false, linger.ms: 0, batch.size: 16384, compression.type: none, max.buffered.records: 2000}
+network: {rtt.ms: 20}
+trials: auto
+precision: 0.10
+budget: 60s
+matrix:
+  max.in.flight.requests.per.connection: [5, 1]
+compare:
+  - {axis: max.in.flight.requests.per.connection}
+`
+
+// TestSureEffect: one request in flight against five at an emulated 20 ms
+// round trip must come out "slower", with an interval wholly below zero —
+// proof that the verdict can say slower, and says it the right way round.
+func TestSureEffect(t *testing.T) {
+	recs, err := runYAML(t, effectSrc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := findings(t, effectSrc, recs)
+	if len(fs) != 1 {
+		t.Fatalf("findings %+v, want one", fs)
+	}
+	f := fs[0]
+	if f.Kind != stats.KindSlower || !(f.Verdict.Hi < 0) || math.IsNaN(f.Verdict.Lo) {
+		t.Errorf("1 in flight vs 5 at rtt 20 ms: %q [%g, %g]: %s", f.Kind, f.Verdict.Lo, f.Verdict.Hi, f.Sentence)
+	}
+	if !strings.Contains(f.Sentence, "is slower than") {
+		t.Errorf("sentence %q", f.Sentence)
+	}
+}
