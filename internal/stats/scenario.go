@@ -109,7 +109,7 @@ func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
 	for _, r := range recs {
 		// Order by first appearance, warm-ups included: the lab runs the
 		// warm-up round in matrix order and later rounds interleaved.
-		id := scenarioKey(r)
+		id := ScenarioKey(r)
 		if !seen[id] {
 			seen[id] = true
 			order = append(order, id)
@@ -133,9 +133,9 @@ func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
 	return out, nil
 }
 
-// scenarioKey identifies r's scenario: its ID, or its values when a record
-// lacks one.
-func scenarioKey(r results.Record) string {
+// ScenarioKey identifies r's scenario as ByScenario groups it
+// (ScenarioStats.ID): its ID, or its sorted values when a record lacks one.
+func ScenarioKey(r results.Record) string {
 	if r.ScenarioID != "" {
 		return r.ScenarioID
 	}
