@@ -2,9 +2,7 @@ package report
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -85,7 +83,7 @@ func summarize(recs []results.Record) ([]scenario, error) {
 		if r.Warmup {
 			continue
 		}
-		id := scenarioKey(r)
+		id := stats.ScenarioKey(r)
 		if r.Status == results.StatusOK {
 			counted[id] = append(counted[id], r)
 		}
@@ -117,24 +115,6 @@ func summarize(recs []results.Record) ([]scenario, error) {
 		out[i] = s
 	}
 	return out, nil
-}
-
-// scenarioKey is stats' identity of a record's scenario (ScenarioStats.ID):
-// its ID, or its sorted values when a record lacks one. It must match
-// stats.ByScenario's grouping, which does not export it.
-func scenarioKey(r results.Record) string {
-	if r.ScenarioID != "" {
-		return r.ScenarioID
-	}
-	keys := slices.Sorted(maps.Keys(r.Scenario))
-	id := ""
-	for i, k := range keys {
-		if i > 0 {
-			id += ","
-		}
-		id += fmt.Sprintf("%s=%v", k, r.Scenario[k])
-	}
-	return id
 }
 
 // figure is a column cell: the mean ± error of sum rendered with f, or
