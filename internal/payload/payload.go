@@ -8,6 +8,7 @@ package payload
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,7 +30,45 @@ const (
 	KindFile   = "file:"  // prefix: file:PATH, the file's non-empty lines, cycled
 )
 
-// New returns the generator for kind (json, random, text or file:PATH).
+// builtins is the one list of generated kinds, in the order messages name
+// them: each kind's name and constructor (size > 0). A new kind is a
+// generator file and one entry here; spec and the perf command learn it
+// from Kinds.
+var builtins = []struct {
+	kind string
+	new  func(size int, seed int64) (Generator, error)
+}{
+	{KindJSON, func(size int, seed int64) (Generator, error) {
+		g, err := newJSON(size, seed)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
+	}},
+	{KindRandom, func(size int, seed int64) (Generator, error) {
+		return &randomGen{size: size, seed: uint64(seed)}, nil
+	}},
+	{KindText, func(size int, seed int64) (Generator, error) {
+		return newText(size, uint64(seed)), nil
+	}},
+}
+
+// Kinds returns the generated kinds (json, random, text) in the order
+// messages list them; file:PATH (KindFile) is accepted besides.
+func Kinds() []string {
+	out := make([]string, len(builtins))
+	for i, b := range builtins {
+		out[i] = b.kind
+	}
+	return out
+}
+
+// IsGenerated reports whether kind is one of Kinds.
+func IsGenerated(kind string) bool {
+	return slices.Contains(Kinds(), kind)
+}
+
+// New returns the generator for kind (one of Kinds, or file:PATH).
 // size is the exact value size in bytes for every kind except file, whose
 // values are the file's lines as they are (size is ignored, as
 // kafka-producer-perf-test ignores it with --payload-file). seed makes the
@@ -44,16 +83,12 @@ func New(kind string, size int, seed int64) (Generator, error) {
 	if size <= 0 {
 		return nil, fmt.Errorf("payload %s: record size must be positive, got %d", kind, size)
 	}
-	switch kind {
-	case KindJSON:
-		return newJSON(size, seed)
-	case KindRandom:
-		return &randomGen{size: size, seed: uint64(seed)}, nil
-	case KindText:
-		return newText(size, uint64(seed)), nil
-	default:
-		return nil, fmt.Errorf("unknown payload %q: want json, random, text or file:PATH", kind)
+	for _, b := range builtins {
+		if b.kind == kind {
+			return b.new(size, seed)
+		}
 	}
+	return nil, fmt.Errorf("unknown payload %q: want %s or %sPATH", kind, strings.Join(Kinds(), ", "), KindFile)
 }
 
 // resize returns buf resliced to n bytes, allocating only when its capacity
