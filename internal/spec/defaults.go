@@ -1,5 +1,7 @@
 package spec
 
+import "github.com/prodlab/prodlab/internal/payload"
+
 // Defaults and limits of every setting, in one place.
 const (
 	// DefaultClient is the producer client used when the file names none.
@@ -20,7 +22,7 @@ const (
 	// MaxRecordSize is 16 MiB.
 	MaxRecordSize = 16 << 20
 	// DefaultPayload is the value generator.
-	DefaultPayload = "json"
+	DefaultPayload = payload.KindJSON
 	// DefaultTimeoutS bounds one trial, in seconds.
 	DefaultTimeoutS = 600
 	// MaxDelayMs bounds added network delays (rtt, jitter).
@@ -36,9 +38,6 @@ const (
 
 // FaultTypes are the faults the network proxies and cluster can inject.
 var FaultTypes = []string{"connection.cut", "broker.kill", "broker.pause", "leader.shutdown"}
-
-// Payloads are the built-in value generators; "file:PATH" is also accepted.
-var Payloads = []string{"json", "random", "text"}
 
 // defaults returns an experiment with every default filled in.
 func defaults() Experiment {

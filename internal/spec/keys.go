@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/payload"
 )
 
 // Key prefixes of the open-ended settings.
@@ -398,12 +400,12 @@ func checkKafka(raw, dir string) (string, error) {
 // checkPayload accepts the built-in generators and file:PATH for an existing
 // file, whose path it makes absolute.
 func checkPayload(raw, dir string) (string, error) {
-	if slices.Contains(Payloads, raw) {
+	if payload.IsGenerated(raw) {
 		return raw, nil
 	}
-	name, ok := strings.CutPrefix(raw, "file:")
+	name, ok := strings.CutPrefix(raw, payload.KindFile)
 	if !ok || name == "" {
-		return "", fmt.Errorf("workload.payload must be one of %s or file:PATH, got %q", strings.Join(Payloads, ", "), raw)
+		return "", fmt.Errorf("workload.payload must be one of %s or %sPATH, got %q", strings.Join(payload.Kinds(), ", "), payload.KindFile, raw)
 	}
 	p := resolvePath(name, dir)
 	st, err := os.Stat(p)
@@ -416,7 +418,7 @@ func checkPayload(raw, dir string) (string, error) {
 	if st.IsDir() {
 		return "", fmt.Errorf("workload.payload file %q is a directory", name)
 	}
-	return "file:" + p, nil
+	return payload.KindFile + p, nil
 }
 
 // resolvePath makes p absolute, relative to dir when it is relative.
