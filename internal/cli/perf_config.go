@@ -108,10 +108,9 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if hasFile && changed("payload") {
 		bad("--payload chooses generated values; it cannot be combined with --payload-file")
 	}
-	switch f.payload {
-	case payload.KindText, payload.KindRandom, payload.KindJSON:
-	default:
-		bad("--payload must be text, random or json, got %q", f.payload)
+	if !payload.IsGenerated(f.payload) {
+		kinds := payload.Kinds()
+		bad("--payload must be %s or %s, got %q", strings.Join(kinds[:len(kinds)-1], ", "), kinds[len(kinds)-1], f.payload)
 	}
 	if f.throughput == 0 || (f.throughput < 0 && f.throughput != -1) {
 		bad("--throughput must be a positive number of records/s, or -1 for no limit, got %v", f.throughput)
