@@ -1,0 +1,100 @@
+// Package clients is the one list of producer client kinds prodlab drives
+// and the syntax of a client name: a kind ("franz-go", "java") or, for a
+// versioned kind, kind@VERSION ("java@3.9.1"). It imports nothing of
+// prodlab, so that spec (which only checks names) and driver (which adds
+// each kind's constructor and property check, driver/factory.go) share it
+// without spec knowing about drivers.
+package clients
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Kind is one producer client.
+type Kind struct {
+	// Name is the client name an experiment's client: and perf's --client
+	// write.
+	Name string
+	// Versioned kinds also accept Name@VERSION, a release of the client's
+	// library; without it they follow the brokers' release.
+	Versioned bool
+	// OwnRules kinds judge the idempotence rules (acks, in-flight requests,
+	// transactional.id) themselves, by their release's rules; for the
+	// others prodlab rejects contradictions before anything starts.
+	OwnRules bool
+	// Doc is one line for help texts.
+	Doc string
+}
+
+// Names of the kinds, for code that must tell them apart.
+const (
+	Franz = "franz-go"
+	Java  = "java"
+)
+
+// kinds is the registry, in the order messages list the kinds. A new kind
+// is one entry here and its driver's registration (driver/factory.go).
+var kinds = []Kind{
+	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process"},
+	{Name: Java, Versioned: true, OwnRules: true,
+		Doc: "the official Java client (kafka-clients) in a worker JVM; java@VERSION picks its release"},
+}
+
+// Kinds returns every kind, in the order messages list them.
+func Kinds() []Kind { return append([]Kind(nil), kinds...) }
+
+// versionRE is the syntax of a release: 3.9.1, 4.0, 4.1.0-rc1.
+var versionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?$`)
+
+// Client is a parsed client name.
+type Client struct {
+	Kind Kind
+	// Version is the release after "@"; "" when the name has none.
+	Version string
+}
+
+// Parse reads a client name: a kind's name or, for a versioned kind,
+// name@VERSION.
+func Parse(name string) (Client, error) {
+	base, version, hasVersion := strings.Cut(name, "@")
+	for _, k := range kinds {
+		if k.Name != base {
+			continue
+		}
+		if !hasVersion {
+			return Client{Kind: k}, nil
+		}
+		if k.Versioned && versionRE.MatchString(version) {
+			return Client{Kind: k, Version: version}, nil
+		}
+		break
+	}
+	return Client{}, fmt.Errorf("unknown client %q (want %s)", name, Syntax("VERSION"))
+}
+
+// Release is the release of the client's library the name selects: its
+// version, or brokerRelease when it names none.
+func (c Client) Release(brokerRelease string) string {
+	if c.Version != "" {
+		return c.Version
+	}
+	return brokerRelease
+}
+
+// Syntax lists the accepted names for messages, the version written as
+// placeholder: "franz-go, java or java@VERSION".
+func Syntax(placeholder string) string {
+	var names []string
+	for _, k := range kinds {
+		names = append(names, k.Name)
+		if k.Versioned {
+			names = append(names, k.Name+"@"+placeholder)
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
