@@ -3,64 +3,99 @@ package driver
 import (
 	"context"
 	"fmt"
-	"strings"
+
+	"github.com/prodlab/prodlab/internal/clients"
 )
 
-// Client names: "franz-go", "java" (kafka-clients of the brokers' release)
-// and "java@VERSION".
-const franzName = "franz-go"
+// kind is the driver side of a client kind (clients.Kinds): how to check
+// its producer properties before anything starts and how to start it. Each
+// driver registers its own (franz.go, java.go); TestKindsRegistered checks
+// that every client kind has one.
+type kind struct {
+	// check rejects properties the client cannot honour; name is the client
+	// name as written, for messages.
+	check func(name string, props map[string]string) error
+	// start starts the driver for a release of the client's library (the
+	// brokers' release for unversioned kinds, which may ignore it). A
+	// worker JVM starts from workerJar, logging into logDir ("" for none).
+	start func(ctx context.Context, release, workerJar, logDir string) (Driver, error)
+	// worker: the client runs in the Java worker JVM, whose jar must exist.
+	worker bool
+}
+
+// kinds maps clients.Kind names to their drivers.
+var kinds = map[string]kind{}
+
+// register adds the driver of a client kind; it runs from init functions.
+func register(name string, k kind) {
+	if _, dup := kinds[name]; dup {
+		panic("driver: client kind registered twice: " + name)
+	}
+	kinds[name] = k
+}
+
+// lookup parses a client name and finds its driver.
+func lookup(client string) (clients.Client, kind, error) {
+	c, err := clients.Parse(client)
+	if err != nil {
+		return c, kind{}, err
+	}
+	k, ok := kinds[c.Kind.Name]
+	if !ok {
+		return c, kind{}, fmt.Errorf("client %s has no driver", c.Kind.Name)
+	}
+	return c, k, nil
+}
 
 // IsJava reports whether a client name selects the official Java client.
 func IsJava(client string) bool {
-	return client == "java" || strings.HasPrefix(client, "java@")
+	c, err := clients.Parse(client)
+	return err == nil && c.Kind.Name == clients.Java
+}
+
+// NeedsWorker reports whether a client name's driver runs in the Java
+// worker JVM, so that its jar must be built.
+func NeedsWorker(client string) bool {
+	_, k, err := lookup(client)
+	return err == nil && k.worker
 }
 
 // Check rejects, before anything starts, producer properties the named
 // client cannot honour.
 func Check(client string, props map[string]string) error {
-	switch {
-	case client == franzName:
-		return NewFranz().Check(props)
-	case IsJava(client):
-		return CheckJava(client, props)
-	default:
-		return fmt.Errorf("unknown client %q (want franz-go, java or java@VERSION)", client)
+	_, k, err := lookup(client)
+	if err != nil {
+		return err
 	}
+	return k.check(client, props)
 }
 
-// JavaRelease is the kafka-clients release a Java client name selects:
-// VERSION for java@VERSION, else brokerRelease (the brokers' release, or the
+// Release is the release of the client's library a client name selects:
+// VERSION for kind@VERSION, else brokerRelease (the brokers' release, or the
 // default release when theirs is unknown).
-func JavaRelease(client, brokerRelease string) string {
-	if v, ok := strings.CutPrefix(client, "java@"); ok {
-		return v
-	}
-	return brokerRelease
+func Release(client, brokerRelease string) string {
+	c, _ := clients.Parse(client)
+	return c.Release(brokerRelease)
 }
 
-// Key names the driver instance a client needs: one per client and, for
-// Java, per kafka-clients release (one worker JVM each).
+// JavaRelease is Release, for Java client names.
+func JavaRelease(client, brokerRelease string) string { return Release(client, brokerRelease) }
+
+// Key names the driver instance a client needs: one per client kind and,
+// for versioned kinds, per release (one worker JVM each for Java).
 func Key(client, brokerRelease string) string {
-	if IsJava(client) {
-		return "java@" + JavaRelease(client, brokerRelease)
+	c, err := clients.Parse(client)
+	if err != nil || !c.Kind.Versioned {
+		return client
 	}
-	return client
+	return c.Kind.Name + "@" + c.Release(brokerRelease)
 }
 
-// New starts the driver for a client name. A Java client starts a worker
-// JVM from workerJar, logging into logDir ("" for none).
+// New starts the driver for a client name.
 func New(ctx context.Context, client, brokerRelease, workerJar, logDir string) (Driver, error) {
-	switch {
-	case client == franzName:
-		return NewFranz(), nil
-	case IsJava(client):
-		v := JavaRelease(client, brokerRelease)
-		j, err := NewJava(ctx, v, workerJar, logDir)
-		if err != nil {
-			return nil, fmt.Errorf("start the Java worker for kafka-clients %s: %w", v, err)
-		}
-		return j, nil
-	default:
-		return nil, fmt.Errorf("unknown client %q (want franz-go, java or java@VERSION)", client)
+	c, k, err := lookup(client)
+	if err != nil {
+		return nil, err
 	}
+	return k.start(ctx, c.Release(brokerRelease), workerJar, logDir)
 }

@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/clients"
 )
 
 // Franz runs trials in process with franz-go (github.com/twmb/franz-go).
@@ -16,8 +18,15 @@ type Franz struct{}
 // NewFranz returns the franz-go driver.
 func NewFranz() *Franz { return &Franz{} }
 
+func init() {
+	register(clients.Franz, kind{
+		check: func(_ string, props map[string]string) error { return NewFranz().Check(props) },
+		start: func(context.Context, string, string, string) (Driver, error) { return NewFranz(), nil },
+	})
+}
+
 // Name implements Driver.
-func (*Franz) Name() string { return "franz-go" }
+func (*Franz) Name() string { return clients.Franz }
 
 // Close implements Driver; franz-go holds nothing between trials.
 func (*Franz) Close() error { return nil }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/proc"
 )
@@ -57,6 +58,20 @@ type Java struct {
 	logf   *os.File
 	nextID int64
 	closed bool
+}
+
+func init() {
+	register(clients.Java, kind{
+		check: CheckJava,
+		start: func(ctx context.Context, release, workerJar, logDir string) (Driver, error) {
+			j, err := NewJava(ctx, release, workerJar, logDir)
+			if err != nil {
+				return nil, fmt.Errorf("start the Java worker for kafka-clients %s: %w", release, err)
+			}
+			return j, nil
+		},
+		worker: true,
+	})
 }
 
 // NewJava resolves org.apache.kafka:kafka-clients:<version> and its
@@ -167,7 +182,7 @@ func (j *Java) read(r io.Reader, msgs chan<- *javaMessage) {
 }
 
 // Name implements Driver.
-func (j *Java) Name() string { return "java@" + j.version }
+func (j *Java) Name() string { return clients.Java + "@" + j.version }
 
 // Client is the client's version string, e.g. "kafka-clients 3.9.1".
 func (j *Java) Client() string { return j.client }
