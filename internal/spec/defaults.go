@@ -1,11 +1,14 @@
 package spec
 
-import "github.com/prodlab/prodlab/internal/payload"
+import (
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/payload"
+)
 
 // Defaults and limits of every setting, in one place.
 const (
 	// DefaultClient is the producer client used when the file names none.
-	DefaultClient = "java"
+	DefaultClient = clients.Java
 	// DefaultBrokers is the cluster size used when the file names none.
 	DefaultBrokers = 1
 	// MaxBrokers is the largest embedded cluster prodlab starts.

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -373,13 +374,11 @@ func checkName(raw, _ string) (string, error) {
 // versionRE matches a release version such as 4.1.0 or 4.1.0-rc1.
 var versionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?$`)
 
-// clientRE matches the accepted client names.
-var clientRE = regexp.MustCompile(`^(franz-go|java(@\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?)?)$`)
-
-// checkClient accepts franz-go, java and java@<version>.
+// checkClient accepts the names of clients.Kinds: franz-go, java and
+// java@<version>.
 func checkClient(raw, _ string) (string, error) {
-	if !clientRE.MatchString(raw) {
-		return "", fmt.Errorf("client must be franz-go, java or java@<version> (like java@3.9.1), got %q", raw)
+	if _, err := clients.Parse(raw); err != nil {
+		return "", fmt.Errorf("client must be %s (like java@3.9.1), got %q", clients.Syntax("<version>"), raw)
 	}
 	return raw, nil
 }

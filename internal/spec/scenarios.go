@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/clients"
 )
 
 // Scenarios expands the matrix into its cross product, in file order with
@@ -106,11 +108,12 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 	}
 
-	// The Java client judges these itself, by the rules of its version, and
-	// a rejection becomes a failed scenario with the client's own words.
-	// For other clients prodlab rejects them before anything starts.
+	// A client with its own rules (the Java client, by the rules of its
+	// version) judges these itself, and a rejection becomes a failed
+	// scenario with the client's own words. For other clients prodlab
+	// rejects them before anything starts.
 	idem := strings.ToLower(e.Producer["enable.idempotence"])
-	if IsJava(e.Client) {
+	if c, err := clients.Parse(e.Client); err == nil && c.Kind.OwnRules {
 		idem = ""
 	}
 	if acks, ok := e.Producer["acks"]; ok && idem == "true" && acks != "all" && acks != "-1" {
@@ -148,9 +151,4 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 		}
 	}
-}
-
-// IsJava reports whether a client name selects the official Java client.
-func IsJava(client string) bool {
-	return client == "java" || strings.HasPrefix(client, "java@")
 }
