@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/payload"
 )
@@ -124,8 +125,8 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if f.timeout <= 0 {
 		bad("--timeout must be positive, got %s", f.timeout)
 	}
-	if f.client != "franz-go" && !driver.IsJava(f.client) || f.client == "java@" {
-		bad("--client must be java, java@VERSION or franz-go, got %q", f.client)
+	if _, err := clients.Parse(f.client); err != nil {
+		bad("--client must be %s, got %q", clients.Syntax("VERSION"), f.client)
 	}
 	if len(extra) > 0 && !changed("producer-props") {
 		bad("unexpected argument %q (producer properties go after --producer-props)", extra[0])

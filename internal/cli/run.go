@@ -144,7 +144,7 @@ func workerJar() string {
 // Java client and the worker jar is missing.
 func checkWorkerJar(scs []spec.Scenario, jar string) error {
 	for _, sc := range scs {
-		if !driver.IsJava(sc.Exp.Client) {
+		if !driver.NeedsWorker(sc.Exp.Client) {
 			continue
 		}
 		if _, err := os.Stat(jar); err != nil {
