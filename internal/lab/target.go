@@ -268,8 +268,8 @@ func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, erro
 	if d, ok := t.drivers[key]; ok {
 		return d, nil
 	}
-	if driver.IsJava(client) {
-		t.cfg.Logf("starting Java worker with kafka-clients %s", driver.JavaRelease(client, release))
+	if driver.NeedsWorker(client) {
+		t.cfg.Logf("starting Java worker with kafka-clients %s", driver.Release(client, release))
 	}
 	d, err := driver.New(ctx, client, release, t.cfg.WorkerJar, t.cfg.LogDir)
 	if err != nil {
