@@ -24,8 +24,14 @@ type Finding struct {
 	Verdict   stats.Verdict `json:"verdict"`
 }
 
-// throughputMetric is the metric Findings compare: records per second.
-var throughputMetric = stats.Metrics[0]
+// metricOf is the metric a planned comparison judges: its Metric key, or
+// throughput (records/s) for plans that name none.
+func metricOf(c results.PlannedComparison) stats.Metric {
+	if m, ok := stats.MetricByKey(c.Metric); ok {
+		return m
+	}
+	return stats.Metrics[0]
+}
 
 // Findings answers each comparison of p on throughput (records/s): a
 // paired verdict on the rounds both scenarios counted (stats.Paired and
@@ -51,9 +57,10 @@ func findings(scs []scenario, p results.Plan) []Finding {
 	for i := range scs {
 		byID[scs[i].ID] = &scs[i]
 	}
-	o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: throughputMetric.Dir}
 	out := make([]Finding, 0, len(p.Comparisons))
 	for _, c := range p.Comparisons {
+		m := metricOf(c)
+		o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: m.Dir}
 		a, b := byID[c.Baseline], byID[c.Candidate]
 		switch {
 		case a == nil || a.Trials == 0:
@@ -64,15 +71,18 @@ func findings(scs []scenario, p results.Plan) []Finding {
 			continue
 		}
 		var v stats.Verdict
-		xs, ys := stats.Paired(a.ScenarioStats, b.ScenarioStats, throughputMetric)
+		xs, ys := stats.Paired(a.ScenarioStats, b.ScenarioStats, m)
 		if len(xs) >= 2 {
 			v = stats.ComparePaired(xs, ys, o)
 		} else {
-			v = stats.Compare(throughputMetric.Of(a.ScenarioStats), throughputMetric.Of(b.ScenarioStats), o)
+			v = stats.Compare(m.Of(a.ScenarioStats), m.Of(b.ScenarioStats), o)
 		}
 		f := Finding{Question: c.Question, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
 			Published: c.Published, Verdict: v}
 		f.Sentence = sentence(a, b, v)
+		if m.Key != stats.Metrics[0].Key {
+			f.Sentence = m.Name + " (" + m.Unit + "): " + f.Sentence
+		}
 		out = append(out, f)
 	}
 	return out
@@ -155,7 +165,7 @@ func differing(a, b *scenario) (al, bl string) {
 
 // findingsTitle heads the Findings section: what the verdicts rest on.
 func (v *view) findingsTitle() string {
-	return fmt.Sprintf("Findings (throughput, records/s; %s confidence, equivalence margin ±%s %%)",
+	return fmt.Sprintf("Findings (throughput, records/s, unless a finding names its metric; %s confidence, equivalence margin ±%s %%)",
 		stats.Percent(levelOr(v.plan.Level)), trimFloat(marginOr(v.plan.Margin)*100))
 }
 

@@ -26,6 +26,9 @@ type PlannedComparison struct {
 	// Published is the published figure of the study the experiment
 	// reproduces, one line, shown beside prodlab's answer.
 	Published string `json:"published,omitempty"`
+	// Metric is the stats.Metric key judged; "" (plans written before it
+	// existed) means throughput.
+	Metric string `json:"metric,omitempty"`
 }
 
 // WritePlan writes dir/plan.json whole (a temporary file renamed into

@@ -73,6 +73,9 @@ type Failure struct {
 // Metric names one per-trial figure of a record: what comparisons and
 // charts iterate over.
 type Metric struct {
+	// Key names the metric in experiment files (compare: metric) and
+	// plans: throughput, mb_per_s, p50, p99, p999, disk.
+	Key  string
 	Name string // e.g. "throughput"
 	Unit string // e.g. "msg/s"
 	Dir  Direction
@@ -84,18 +87,37 @@ type Metric struct {
 
 // Metrics are the figures compared by prodlab compare, in display order.
 var Metrics = []Metric{
-	{"throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput },
+	{"throughput", "throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput },
 		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
-	{"throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps },
+	{"mb_per_s", "throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps },
 		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
-	{"latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
+	{"p50", "latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
 		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
-	{"latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 },
+	{"p99", "latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 },
 		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
-	{"latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 },
+	{"p999", "latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 },
 		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
-	{"disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes },
+	{"disk", "disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes },
 		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
+}
+
+// MetricByKey returns the metric named key (see Metric.Key).
+func MetricByKey(key string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// MetricKeys lists every Metric.Key, in display order.
+func MetricKeys() []string {
+	out := make([]string, len(Metrics))
+	for i, m := range Metrics {
+		out[i] = m.Key
+	}
+	return out
 }
 
 // ByScenario groups recs by scenario in order of first appearance, leaving
