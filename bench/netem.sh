@@ -45,7 +45,7 @@ COST_CMD="$PRODLAB run $OUT/proxy-cost.yaml --bootstrap $BOOT --out $OUT/proxy-c
 echo "netem bench: proxy cost ($ROUNDS rounds of $RECORDS records, interleaved)" >&2
 timeout 3600 $COST_CMD >"$OUT/proxy-cost.log" 2>&1
 COST_TABLE=$("$PRODLAB" report "$OUT/proxy-cost" | cut -c1-110)
-COMPARE_CMD="$PRODLAB compare $OUT/proxy-cost --scenarios network.proxy=false network.proxy=true"
+COMPARE_CMD="$PRODLAB compare $OUT/proxy-cost --scenarios network.proxy=false network.proxy=true --confidence 0.999"
 COMPARE=$($COMPARE_CMD 2>&1 || true)
 $COMPARE_CMD --format json >"$OUT/proxy-cost.compare.json"
 COST=$(python3 - "$OUT/proxy-cost/results.jsonl" "$OUT/proxy-cost.compare.json" <<'PY'

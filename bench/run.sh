@@ -14,9 +14,14 @@
 #   5-7. network emulation (bench/netem.sh): proxy cost at rtt 0, throughput
 #      against in-flight at rtt 100 ms next to the pipe model, delay accuracy
 #   8-9. delivery audit (bench/audit.sh): read-back speed, memory for 10M records
+#   10-13. answers (bench/answers.sh): an A/A pair's resolving power in 5
+#      minutes, a known effect's verdict, the time between trials, make run
+#      cold and warm
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
-# BENCH_PAIRS (default 11), BENCH_RSS_RECORDS (default 10000000),
+# BENCH_PAIRS (least pairs, default 11), BENCH_MAX_PAIRS (default 31),
+# BENCH_PRECISION (stop adding pairs at this relative half-width, default
+# 0.03), BENCH_RSS_RECORDS (default 10000000),
 # BENCH_KAFKA (default 4.3.0), BENCH_RUN_TIMEOUT (seconds per run, default 1800),
 # BENCH_PROXY_ROUNDS and BENCH_NETEM_RECORDS (see bench/netem.sh).
 # Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 BENCH_PROXY_ROUNDS=10 make bench
@@ -25,6 +30,8 @@ cd "$(dirname "$0")/.."
 
 RECORDS=${BENCH_RECORDS:-1000000}
 PAIRS=${BENCH_PAIRS:-11}
+MAX_PAIRS=${BENCH_MAX_PAIRS:-31}
+PRECISION=${BENCH_PRECISION:-0.03}
 RSS_RECORDS=${BENCH_RSS_RECORDS:-10000000}
 KAFKA=${BENCH_KAFKA:-4.3.0}
 RUN_TIMEOUT=${BENCH_RUN_TIMEOUT:-1800}
@@ -39,12 +46,13 @@ FRANZ_PROPS=("${PROPS[@]}" compression.type=none)
 JVM_HEAP=-Xmx512M
 export PRODLAB_WORKER_JVM_OPTS="$JVM_HEAP"
 
-for v in RECORDS PAIRS RSS_RECORDS RUN_TIMEOUT; do
+for v in RECORDS PAIRS MAX_PAIRS RSS_RECORDS RUN_TIMEOUT; do
   if ! [[ ${!v} =~ ^[0-9]+$ ]] || (( ${!v} < 1 )); then
     echo "bench: $v must be a positive integer, got '${!v}'" >&2; exit 2
   fi
 done
-if (( PAIRS > 50 )); then echo "bench: BENCH_PAIRS is capped at 50" >&2; exit 2; fi
+if (( PAIRS > 50 || MAX_PAIRS > 50 )); then echo "bench: BENCH_PAIRS and BENCH_MAX_PAIRS are capped at 50" >&2; exit 2; fi
+if (( MAX_PAIRS < PAIRS )); then MAX_PAIRS=$PAIRS; fi
 
 OUT=bench/out
 LOGS=$OUT/logs
@@ -129,7 +137,10 @@ compare() {
   local table=$OUT/$name.md ratios=$OUT/$name.ratios pairs=$OUT/$name.pairs
   : >"$ratios"; : >"$pairs"
   printf '| pair | order | %s rec/s | %s rec/s | ratio |\n|---:|---|---:|---:|---:|\n' "$a" "$b" >"$table"
-  for ((i = 1; i <= PAIRS; i++)); do
+  # At least PAIRS pairs, then more until the geometric mean's interval is
+  # within ±PRECISION (its width only, never its verdict) or MAX_PAIRS.
+  for ((i = 1; i <= MAX_PAIRS; i++)); do
+    if (( i > PAIRS )) && precise "$pairs"; then break; fi
     ta=$(fresh_topic "$name-$i-a"); tb=$(fresh_topic "$name-$i-b")
     if (( i % 2 )); then
       first="A B"
@@ -148,16 +159,33 @@ compare() {
   done
   MEDIAN_RATIO=$(median <"$ratios")
   GEO_RATIO=$("$BENCHTOOL" paired <"$pairs" | awk '{printf "%s [%s, %s]", $1, $2, $3}' || echo "n/a")
+  GEO_LOHI=$("$BENCHTOOL" paired <"$pairs" | awk '{print $2, $3}' || echo "nan nan")
+  NPAIRS=$(wc -l <"$pairs")
 }
 
-verdict() { awk -v m="$1" -v t="$2" 'BEGIN {print (m >= t) ? "**PASS**" : "**FAIL**"}'; }
+# precise PAIRS_FILE: the geometric mean ratio's interval is within
+# ±PRECISION of it (relative half-width), as the lab's stopping rule.
+precise() {
+  "$BENCHTOOL" paired <"$1" 2>/dev/null | awk -v p="$PRECISION" '{exit !((($3 - $2) / 2 / $1) <= p)}'
+}
+
+# verdict LO HI TARGET: the four-outcome rule against a target ratio, on the
+# interval, not the median: PASS when the whole interval is at or above the
+# target, FAIL when it is wholly below, INCONCLUSIVE otherwise.
+verdict() {
+  awk -v lo="$1" -v hi="$2" -v t="$3" 'BEGIN {
+    if (lo == "nan" || hi == "nan") print "**INCONCLUSIVE** (too few pairs)"
+    else if (lo >= t) print "**PASS**"
+    else if (hi < t) print "**FAIL**"
+    else print "**INCONCLUSIVE**: the interval straddles the target" }'
+}
 
 # --- 1 and 2: paired comparisons ---------------------------------------------
 
 compare java prodlab_java perftest
-JAVA_MEDIAN=$MEDIAN_RATIO JAVA_GEO=$GEO_RATIO
+JAVA_MEDIAN=$MEDIAN_RATIO JAVA_GEO=$GEO_RATIO JAVA_LOHI=$GEO_LOHI JAVA_PAIRS=$NPAIRS
 compare franz prodlab_franz kgoloop
-FRANZ_MEDIAN=$MEDIAN_RATIO FRANZ_GEO=$GEO_RATIO
+FRANZ_MEDIAN=$MEDIAN_RATIO FRANZ_GEO=$GEO_RATIO FRANZ_LOHI=$GEO_LOHI FRANZ_PAIRS=$NPAIRS
 
 # --- 3: peak RSS -------------------------------------------------------------
 
@@ -186,6 +214,10 @@ BOOT="$BOOT" ./bench/netem.sh
 
 BOOT="$BOOT" ./bench/audit.sh
 
+# --- 10-13: answers ----------------------------------------------------------
+
+BOOT="$BOOT" BENCHTOOL="$BENCHTOOL" ./bench/answers.sh
+
 # --- report ------------------------------------------------------------------
 
 # comparison_section N TITLE NAME MEDIAN GEO A_DESC B_DESC: one paired
@@ -201,7 +233,7 @@ comparison_section() {
   echo; echo '```'; cmd_line "$LOGS/$name-1-b.log"; echo '```'; echo
   cat "$OUT/$name.md"
   echo
-  echo "Median ratio: **$median**. Geometric mean ratio with its 99.9 % confidence interval (paired t-test on the log ratios): $geo."
+  echo "Median ratio: **$median**. Geometric mean ratio with its 95 % confidence interval (paired t-test on the log ratios): $geo."
   echo
 }
 cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA class path>#"; }
@@ -215,13 +247,13 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   echo "Settings: BENCH_RECORDS=$RECORDS records of $SIZE bytes per run, BENCH_PAIRS=$PAIRS, BENCH_RSS_RECORDS=$RSS_RECORDS;"
   echo "producer properties \`${PROPS[*]}\` (franz-go also \`compression.type=none\`: its default is snappy);"
   echo "every run writes to a fresh 1-partition topic, deleted afterwards. JVMs: \`$JVM_HEAP\` (as kafka-producer-perf-test's script)."
-  echo "Pairs alternate their order (A B, B A, ...); the verdict is the median of the per-pair ratios A/B. The geometric mean ratio and its 99.9 % confidence interval (\`bench/benchtool paired\`, prodlab's paired t-test on the log ratios) say how well this machine resolved it."
+  echo "Pairs alternate their order (A B, B A, ...): at least BENCH_PAIRS=$PAIRS, then more until the geometric mean ratio's 95 % interval (\`bench/benchtool paired\`, prodlab's paired t-test on the log ratios) is within ±$(awk -v p="$PRECISION" 'BEGIN {print p * 100}') % or BENCH_MAX_PAIRS=$MAX_PAIRS pairs ran (the stopping rule looks at the interval's width only). The verdict uses the same four outcomes as prodlab's: **PASS** when the whole interval is at or above the target, **FAIL** when it is wholly below, **INCONCLUSIVE** when it straddles the target; the median ratio is shown beside it."
   echo "Throughput is each tool's own final figure (records acknowledged / time from first send to last acknowledgement); JVM start-up is outside it on both sides."
   echo
-  echo "| comparison | median ratio | geometric mean [99.9 % CI] | target | verdict |"
-  echo "|---|---:|---:|---:|---|"
-  echo "| prodlab perf --client java / kafka-producer-perf-test | $JAVA_MEDIAN | $JAVA_GEO | ≥ $TARGET_RATIO | $(verdict "$JAVA_MEDIAN" "$TARGET_RATIO") |"
-  echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_MEDIAN | $FRANZ_GEO | ≥ $TARGET_RATIO | $(verdict "$FRANZ_MEDIAN" "$TARGET_RATIO") |"
+  echo "| comparison | pairs | median ratio | geometric mean [95 % CI] | target | verdict |"
+  echo "|---|---:|---:|---:|---:|---|"
+  echo "| prodlab perf --client java / kafka-producer-perf-test | $JAVA_PAIRS | $JAVA_MEDIAN | $JAVA_GEO | ≥ $TARGET_RATIO | $(verdict $JAVA_LOHI "$TARGET_RATIO") |"
+  echo "| prodlab perf --client franz-go / bare kgo loop | $FRANZ_PAIRS | $FRANZ_MEDIAN | $FRANZ_GEO | ≥ $TARGET_RATIO | $(verdict $FRANZ_LOHI "$TARGET_RATIO") |"
   echo "| prodlab perf --client franz-go peak RSS, $RSS_RECORDS records | $RSS_MB MB | | ≤ $TARGET_RSS_MB MB | $RSS_VERDICT |"
   echo
   comparison_section 1 "Java driver vs kafka-producer-perf-test" java "$JAVA_MEDIAN" "$JAVA_GEO" \
@@ -243,6 +275,8 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   cat "$OUT/netem.md"
   echo
   cat "$OUT/audit.md"
+  echo
+  cat "$OUT/answers.md"
 } >"$RESULTS"
 echo "bench: wrote $RESULTS" >&2
 cat "$RESULTS" | sed -n '1,20p' >&2

@@ -6,7 +6,7 @@
 //	benchtool classpath org.apache.kafka:kafka-tools:4.3.0   # prints a class path
 //	benchtool create-topic -bootstrap B -partitions 1 TOPIC...
 //	benchtool delete-topic -bootstrap B TOPIC...
-//	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 99.9 % CI
+//	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 95 % CI
 //	benchtool gaps results.jsonl...  # time between trials outside the measurement
 package main
 
@@ -91,9 +91,9 @@ func run(args []string) error {
 }
 
 // paired reads pairs "A B" (one per line: the two sides' figures of one
-// pair) and prints the geometric mean ratio A/B with its 99.9 % confidence
-// interval, from prodlab's own paired test on the log ratios, as
-// "RATIO LO HI".
+// pair) and prints the geometric mean ratio A/B with its confidence
+// interval at stats.DefaultConfidence (95 %), from prodlab's own paired
+// test on the log ratios, as "RATIO LO HI".
 func paired(r io.Reader, w io.Writer) error {
 	var as, bs []float64
 	sc := bufio.NewScanner(r)

@@ -137,7 +137,7 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, cmps []spec.Compar
 	}
 	for _, c := range cmps {
 		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{
-			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published})
+			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published, Metric: c.Metric})
 	}
 	if err := results.WritePlan(opts.Dir, plan); err != nil {
 		return fmt.Errorf("write plan: %w", err)

@@ -27,9 +27,17 @@ func order(scs []spec.Scenario, round int) []spec.Scenario {
 }
 
 // warmUp runs the group's unmeasured rounds: a fixed count (warmup: N), or
-// under warmup: auto rounds until every scenario's last warm-up trial has a
-// flat throughput timeline (stats.Warmed over its last warmWindow points),
-// for at most warmup.max.s. It returns what happened, for the records.
+// under warmup: auto rounds until the cluster and clients are warm, for at
+// most warmup.max.s. The rule (stated in docs/architecture.md):
+//
+//   - steady-state trials are warm when every scenario's last warm-up trial
+//     has a flat sending window: its last warmWindow intervals pass
+//     stats.Warmed (no drift beyond ±10 %, no swing beyond a CV of 0.5);
+//   - bursts, whose timeline is a drain and never flat, are warm when a
+//     round's throughput has settled: the geometric mean over scenarios of
+//     this round's throughput ÷ the previous round's is within ±10 % of 1.
+//
+// It returns what happened, for the records.
 func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) *results.Warmed {
 	e := r.exp
 	if !e.WarmupAuto && e.Warmup == 0 {
@@ -38,20 +46,33 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 	w := &results.Warmed{Auto: e.WarmupAuto}
 	t0 := time.Now()
 	deadline := t0.Add(time.Duration(e.WarmupMaxS * float64(time.Second)))
+	prev := map[string]float64{}
 	for round := 0; ctx.Err() == nil; round++ {
 		if !e.WarmupAuto && round >= e.Warmup {
 			break
 		}
 		flat := true
+		var logRatios []float64
 		for _, sc := range order(g.scs, round) {
 			if ctx.Err() != nil {
 				break
 			}
 			rec := r.trial(ctx, adm, tgt, sc, round, true)
 			r.record(rec)
-			if !warm(rec, seconds(sc.Exp.Workload.DurationS)) {
-				flat = false
+			if sc.Exp.Steady() {
+				flat = flat && warm(rec, seconds(sc.Exp.Workload.DurationS))
+				continue
 			}
+			tp := rec.Throughput.RecordsPerS
+			if p := prev[sc.ID]; p > 0 && tp > 0 && rec.Status == results.StatusOK {
+				logRatios = append(logRatios, math.Log(tp/p))
+			} else {
+				flat = false // no previous round to compare with, or a failure
+			}
+			prev[sc.ID] = tp
+		}
+		if len(logRatios) > 0 && math.Abs(math.Expm1(mean(logRatios))) > stats.DefaultSteady.MaxDrift {
+			flat = false
 		}
 		w.Rounds = round + 1
 		if e.WarmupAuto {
@@ -73,8 +94,17 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 	return w
 }
 
-// warm reports whether a warm-up trial ended flat: the last warmWindow
-// points of its sending window pass the steady-state rule.
+// mean is the arithmetic mean of xs (not empty).
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// warm reports whether a steady-state warm-up trial ended flat: the last
+// warmWindow points of its sending window pass the steady-state rule.
 func warm(rec results.Record, sendFor time.Duration) bool {
 	if rec.Status != results.StatusOK || rec.Timeline == nil {
 		return false
@@ -177,8 +207,12 @@ func (r *runner) updatePrecision(g *clusterGroup) (allMet bool, worst float64) {
 		}
 		ok[id] = ok[id] && met
 	}
-	throughput := stats.Metrics[0]
 	for _, c := range r.cmps {
+		m, ok := stats.MetricByKey(c.Metric)
+		if !ok {
+			m = stats.Metrics[0]
+		}
+		opts.Dir = m.Dir
 		if !in[c.Baseline] || !in[c.Candidate] {
 			continue
 		}
@@ -188,7 +222,7 @@ func (r *runner) updatePrecision(g *clusterGroup) (allMet bool, worst float64) {
 			judge(c.Candidate, math.NaN(), false)
 			continue
 		}
-		xs, ys := stats.Paired(a, b, throughput)
+		xs, ys := stats.Paired(a, b, m)
 		v := stats.ComparePaired(xs, ys, opts)
 		met := rule.Precise(v)
 		judge(c.Baseline, v.HalfWidth(), met)

@@ -77,10 +77,11 @@ func fillTimeline(rec *results.Record, res *driver.Result, sendFor time.Duration
 		tl.Points = append(tl.Points, p)
 	}
 	rec.Timeline = tl
-	window := sendingWindow(tl, sendFor)
-	if sendFor > 0 {
-		windowThroughput(rec, window)
+	if sendFor <= 0 {
+		return // a burst is a drain, not a steady state: nothing to judge
 	}
+	window := sendingWindow(tl, sendFor)
+	windowThroughput(rec, window)
 	st := stats.CheckSteady(stats.Throughputs(window), stats.DefaultSteady)
 	rec.Steady = &results.Steady{OK: st.OK, Points: st.Points, Drift: finiteOr(st.Drift, 0),
 		DriftLo: finiteOr(st.DriftLo, 0), DriftHi: finiteOr(st.DriftHi, 0), CV: finiteOr(st.CV, 0), Reason: st.Reason}

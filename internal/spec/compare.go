@@ -3,6 +3,8 @@ package spec
 import (
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/prodlab/prodlab/internal/stats"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -20,6 +22,8 @@ type CompareSpec struct {
 	Published string
 	// Question overrides the generated wording of the question.
 	Question string
+	// Metric is what to compare (stats.Metric.Key); throughput by default.
+	Metric string
 
 	pos    pos
 	keyPos map[string]pos
@@ -32,10 +36,16 @@ type Comparison struct {
 	Baseline  string // scenario ID
 	Candidate string // scenario ID
 	Published string
+	// Metric is the stats.Metric.Key compared.
+	Metric string
 }
 
+// DefaultCompareMetric is what a compare entry judges unless it names a
+// metric.
+const DefaultCompareMetric = "throughput"
+
 // compareKeys are the keys of one compare: entry.
-var compareKeys = []string{"axis", "baseline", "candidate", "published", "question"}
+var compareKeys = []string{"axis", "baseline", "candidate", "metric", "published", "question"}
 
 // compare reads the compare: list.
 func (p *fileParser) compare(e *Experiment, n ast.Node) {
@@ -50,7 +60,7 @@ func (p *fileParser) compare(e *Experiment, n ast.Node) {
 			p.c.add(p.at(it).errorf("a compare entry must be a mapping: {axis: KEY} or {baseline: SCENARIO, candidate: SCENARIO}"))
 			continue
 		}
-		cs := CompareSpec{pos: p.at(it), keyPos: map[string]pos{}}
+		cs := CompareSpec{pos: p.at(it), keyPos: map[string]pos{}, Metric: DefaultCompareMetric}
 		for _, mv := range entries {
 			key, kpos := p.key(mv)
 			if !slices.Contains(compareKeys, key) {
@@ -73,6 +83,12 @@ func (p *fileParser) compare(e *Experiment, n ast.Node) {
 				cs.Published = v
 			case "question":
 				cs.Question = v
+			case "metric":
+				if !slices.Contains(stats.MetricKeys(), v) {
+					p.c.add(p.at(mv.Value).errorf("compare metric must be one of %s, got %q%s", strings.Join(stats.MetricKeys(), ", "), v, didYouMean(v, stats.MetricKeys())))
+					continue
+				}
+				cs.Metric = v
 			}
 		}
 		switch {
@@ -106,9 +122,9 @@ func (e *Experiment) comparisons(scs []Scenario, c *collector) []Comparison {
 		byID[scs[i].ID] = &scs[i]
 	}
 	var out []Comparison
-	seen := map[[2]string]bool{}
+	seen := map[[3]string]bool{}
 	add := func(cmp Comparison) {
-		k := [2]string{cmp.Baseline, cmp.Candidate}
+		k := [3]string{cmp.Baseline, cmp.Candidate, cmp.Metric}
 		if !seen[k] && cmp.Baseline != cmp.Candidate {
 			seen[k] = true
 			out = append(out, cmp)
@@ -138,7 +154,7 @@ func (e *Experiment) comparisons(scs []Scenario, c *collector) []Comparison {
 				if q == "" {
 					q = fmt.Sprintf("%s vs %s", cs.Candidate, cs.Baseline)
 				}
-				add(Comparison{Question: q, Baseline: cs.Baseline, Candidate: cs.Candidate, Published: cs.Published})
+				add(Comparison{Question: q, Baseline: cs.Baseline, Candidate: cs.Candidate, Published: cs.Published, Metric: cs.Metric})
 			}
 			continue
 		}
@@ -179,7 +195,7 @@ func (e *Experiment) comparisons(scs []Scenario, c *collector) []Comparison {
 					q += ", with " + others
 				}
 			}
-			add(Comparison{Question: q, Baseline: bid, Candidate: sc.ID, Published: cs.Published})
+			add(Comparison{Question: q, Baseline: bid, Candidate: sc.ID, Published: cs.Published, Metric: cs.Metric})
 		}
 	}
 	return out

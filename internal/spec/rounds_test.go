@@ -53,6 +53,10 @@ func TestRoundsValidation(t *testing.T) {
 		{"compare unknown baseline", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms, baseline: 7}\n", []string{
 			`x.yaml:5:33: compare baseline "7" is not a value of axis "linger.ms"; did you mean "0"?`,
 		}},
+		// A metric that does not exist.
+		{"compare unknown metric", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms, metric: throughpt}\n", []string{
+			`x.yaml:5:31: compare metric must be one of throughput, mb_per_s, p50, p99, p999, disk, got "throughpt"; did you mean "throughput"?`,
+		}},
 		// An entry must say what to compare.
 		{"compare incomplete", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {baseline: linger.ms=0}\n  - {axs: linger.ms}\n", []string{
 			`x.yaml:5:5: a compare entry needs axis: KEY, or both baseline: and candidate: scenario IDs`,
@@ -142,7 +146,7 @@ matrix:
     - {label: b, linger.ms: 5}
 compare:
   - {axis: enable.idempotence, published: "24,891.9 vs 24,953.4 ops/s"}
-  - {axis: layout, baseline: three}
+  - {axis: layout, baseline: three, metric: disk}
   - {baseline: "enable.idempotence=true,layout=one,arm=a", candidate: "enable.idempotence=true,layout=one,arm=b", question: A/A}
 `
 	e, err := Parse("x.yaml", []byte(src), nil)
@@ -156,17 +160,17 @@ compare:
 	}
 	want := []Comparison{
 		// Each non-baseline value of the axis, within every combination of the others.
-		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=a", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=false,layout=one,arm=a", "24,891.9 vs 24,953.4 ops/s"},
-		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=b", "enable.idempotence=true,layout=one,arm=b", "enable.idempotence=false,layout=one,arm=b", "24,891.9 vs 24,953.4 ops/s"},
-		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=false,layout=three,arm=a", "24,891.9 vs 24,953.4 ops/s"},
-		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=false,layout=three,arm=b", "24,891.9 vs 24,953.4 ops/s"},
-		// A chosen baseline value.
-		{"layout=one vs layout=three, with enable.idempotence=true, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=true,layout=one,arm=a", ""},
-		{"layout=one vs layout=three, with enable.idempotence=true, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=true,layout=one,arm=b", ""},
-		{"layout=one vs layout=three, with enable.idempotence=false, arm=a", "enable.idempotence=false,layout=three,arm=a", "enable.idempotence=false,layout=one,arm=a", ""},
-		{"layout=one vs layout=three, with enable.idempotence=false, arm=b", "enable.idempotence=false,layout=three,arm=b", "enable.idempotence=false,layout=one,arm=b", ""},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=a", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=false,layout=one,arm=a", "24,891.9 vs 24,953.4 ops/s", "throughput"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=one, arm=b", "enable.idempotence=true,layout=one,arm=b", "enable.idempotence=false,layout=one,arm=b", "24,891.9 vs 24,953.4 ops/s", "throughput"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=false,layout=three,arm=a", "24,891.9 vs 24,953.4 ops/s", "throughput"},
+		{"enable.idempotence=false vs enable.idempotence=true, with layout=three, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=false,layout=three,arm=b", "24,891.9 vs 24,953.4 ops/s", "throughput"},
+		// A chosen baseline value, judged on bytes on disk.
+		{"layout=one vs layout=three, with enable.idempotence=true, arm=a", "enable.idempotence=true,layout=three,arm=a", "enable.idempotence=true,layout=one,arm=a", "", "disk"},
+		{"layout=one vs layout=three, with enable.idempotence=true, arm=b", "enable.idempotence=true,layout=three,arm=b", "enable.idempotence=true,layout=one,arm=b", "", "disk"},
+		{"layout=one vs layout=three, with enable.idempotence=false, arm=a", "enable.idempotence=false,layout=three,arm=a", "enable.idempotence=false,layout=one,arm=a", "", "disk"},
+		{"layout=one vs layout=three, with enable.idempotence=false, arm=b", "enable.idempotence=false,layout=three,arm=b", "enable.idempotence=false,layout=one,arm=b", "", "disk"},
 		// An explicit A/A pair: labelled repeats of the same settings are allowed.
-		{"A/A", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=true,layout=one,arm=b", ""},
+		{"A/A", "enable.idempotence=true,layout=one,arm=a", "enable.idempotence=true,layout=one,arm=b", "", "throughput"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("comparisons:\n%v\nwant:\n%v", got, want)

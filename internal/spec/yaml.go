@@ -83,19 +83,11 @@ func configSlice(m map[string]string, prefix string) yaml.MapSlice {
 	return out
 }
 
-// faultSlice writes the faults with every key.
+// faultSlice writes the faults, each with the keys its type takes.
 func faultSlice(fs []Fault) []yaml.MapSlice {
 	out := []yaml.MapSlice{}
 	for _, f := range fs {
-		item := yaml.MapSlice{{Key: "type", Value: f.Type}}
-		if f.Broker >= 0 {
-			item = append(item, yaml.MapItem{Key: "broker", Value: f.Broker})
-		}
-		item = append(item,
-			yaml.MapItem{Key: "every", Value: f.Every},
-			yaml.MapItem{Key: "at.ms", Value: number(f.AtMs)},
-			yaml.MapItem{Key: "delay.ms", Value: number(f.DelayMs)})
-		out = append(out, item)
+		out = append(out, faultMapping(f))
 	}
 	return out
 }
@@ -193,7 +185,11 @@ func compareSlice(cs []CompareSpec) []yaml.MapSlice {
 	out := make([]yaml.MapSlice, 0, len(cs))
 	for _, c := range cs {
 		var m yaml.MapSlice
-		for _, kv := range [][2]string{{"axis", c.Axis}, {"baseline", c.Baseline}, {"candidate", c.Candidate}, {"question", c.Question}, {"published", c.Published}} {
+		metric := c.Metric
+		if metric == DefaultCompareMetric {
+			metric = ""
+		}
+		for _, kv := range [][2]string{{"axis", c.Axis}, {"baseline", c.Baseline}, {"candidate", c.Candidate}, {"metric", metric}, {"question", c.Question}, {"published", c.Published}} {
 			if kv[1] != "" {
 				m = append(m, yaml.MapItem{Key: kv[0], Value: kv[1]})
 			}
