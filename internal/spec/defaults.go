@@ -39,9 +39,6 @@ const (
 	BaseScenarioID = "base"
 )
 
-// FaultTypes are the faults the network proxies and cluster can inject.
-var FaultTypes = []string{"connection.cut", "broker.kill", "broker.pause", "leader.shutdown"}
-
 // defaults returns an experiment with every default filled in.
 func defaults() Experiment {
 	return Experiment{

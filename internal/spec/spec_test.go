@@ -39,7 +39,7 @@ func TestParseFull(t *testing.T) {
 		Network: Network{RTTMs: 20, JitterMs: 2.5, BandwidthMbit: 100, ReplicationRTTMs: 5},
 		Faults: []Fault{
 			{Type: "broker.kill", Broker: 1, AtMs: 1500},
-			{Type: "connection.cut", Broker: -1, Every: 1000, DelayMs: 50},
+			{Type: "connection.cut", Broker: -1, Every: 1000},
 		},
 		Audit:  true,
 		Trials: 5,
@@ -360,6 +360,15 @@ func TestValidation(t *testing.T) {
 				`x.yaml:4:34: fault broker must be an integer ≥ 0, got "x"`,
 				`x.yaml:4:37: unknown key "evry" in fault; did you mean "every"?`,
 				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown)`,
+			}},
+		// Each fault type takes its own keys: another type's key is refused
+		// at the key, wherever the type stands in the entry; a cut is
+		// periodic or once, not both.
+		{name: "fault keys by type", src: "name: x\nfaults:\n  - {type: broker.kill, every: 5}\n  - {delay.ms: 50, type: connection.cut}\n  - {type: connection.cut, every: 5, at.ms: 100}\n",
+			want: []string{
+				`x.yaml:3:25: fault broker.kill does not take every; it takes broker, at.ms, delay.ms`,
+				`x.yaml:4:6: fault connection.cut does not take delay.ms; it takes every, at.ms`,
+				`x.yaml:5:5: fault connection.cut takes every or at.ms, not both`,
 			}},
 		// A fault on a broker that does not exist.
 		{name: "fault broker", src: "name: x\ncluster: {brokers: 2}\nfaults:\n  - {type: broker.kill, broker: 3}\n",

@@ -109,14 +109,17 @@ type Network struct {
 	Proxy bool
 }
 
-// Fault is one injected failure.
+// Fault is one injected failure. Its type (FaultType.Fields) says which of
+// the settings below it takes; the others stay at their zero value (Broker
+// at -1), since the parser refuses them.
 type Fault struct {
-	// Type is one of FaultTypes.
+	// Type is the name of one of FaultTypes.
 	Type string
 	// Broker is the id of the broker affected (1..brokers, as embedded
 	// brokers are numbered); -1 when not given.
 	Broker int
-	// Every repeats the fault every that many records; 0 means once.
+	// Every repeats the fault after every that many produce requests; 0
+	// means once, at AtMs.
 	Every int
 	// AtMs is when the fault happens, in ms from the start of the trial.
 	AtMs float64

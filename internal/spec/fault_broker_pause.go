@@ -1,0 +1,10 @@
+package spec
+
+// FaultBrokerPause names SIGSTOP of a broker, SIGCONT after delay.ms.
+const FaultBrokerPause = "broker.pause"
+
+var brokerPause = FaultType{
+	Name:   FaultBrokerPause,
+	Fields: brokerFaultFields,
+	Doc:    "SIGSTOP the broker (default: partition 0's leader) at at.ms, SIGCONT after delay.ms",
+}
