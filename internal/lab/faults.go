@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -13,6 +15,34 @@ import (
 // defaultFaultDelay is how long a killed, paused or shut-down broker stays
 // down when the fault names no delay.ms.
 const defaultFaultDelay = 5 * time.Second
+
+// faultAction is the lab side of a fault type (spec.FaultTypes): how it
+// is carried out. Each type registers its own in lab/fault_<name>.go;
+// TestFaultActions checks that every spec type has one and vice versa.
+// Exactly one of proxy and down is set.
+type faultAction struct {
+	// proxy adds the fault to the client proxies' settings; such a fault
+	// puts the proxies in front of the brokers and works on any cluster.
+	proxy func(cut *netem.Fault, f spec.Fault)
+	// down takes broker id of an embedded cluster down and returns how to
+	// bring it back; such a fault runs on a timer in startFaults.
+	down func(c *cluster.Cluster, id int) (up func() error, err error)
+}
+
+// faultActions maps spec fault type names to their actions.
+var faultActions = map[string]faultAction{}
+
+// registerFault adds the action of a fault type; it runs from init
+// functions.
+func registerFault(name string, a faultAction) {
+	if _, dup := faultActions[name]; dup {
+		panic("lab: fault type registered twice: " + name)
+	}
+	faultActions[name] = a
+}
+
+// isProxyFault reports whether the proxies carry fault f out.
+func isProxyFault(f spec.Fault) bool { return faultActions[f.Type].proxy != nil }
 
 // faultRun injects a trial's broker faults on their schedule and puts every
 // broker back afterwards. Connection cuts are the proxies' job (netemConfig).
@@ -36,7 +66,7 @@ func (r *runner) startFaults(ctx context.Context, tgt *target, adm *admin, topic
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
 	for _, ft := range e.Faults {
-		if ft.Type == "connection.cut" {
+		if faultActions[ft.Type].down == nil {
 			continue
 		}
 		ft := ft
@@ -76,22 +106,8 @@ func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *target
 	if delay <= 0 {
 		delay = defaultFaultDelay
 	}
-	var down, up func() error
-	switch ft.Type {
-	case "broker.kill":
-		down = func() error { return tgt.c.Kill(id) }
-		up = func() error { return tgt.c.Restart(context.Background(), id) }
-	case "broker.pause":
-		down = func() error { return tgt.c.Pause(id) }
-		up = func() error { return tgt.c.Resume(id) }
-	case "leader.shutdown":
-		down = func() error { return tgt.c.Shutdown(id) }
-		up = func() error { return tgt.c.Restart(context.Background(), id) }
-	default:
-		f.event("error", "unknown fault type %s", ft.Type)
-		return
-	}
-	if err := down(); err != nil {
+	up, err := faultActions[ft.Type].down(tgt.c, id)
+	if err != nil {
 		f.event("error", "%s broker %d: %v", ft.Type, id, err)
 		return
 	}

@@ -281,7 +281,7 @@ func CheckExternal(scs []spec.Scenario) error {
 			problems = append(problems, fmt.Sprintf("scenario %s: network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc)))
 		}
 		for _, f := range sc.Exp.Faults {
-			if f.Type != "connection.cut" {
+			if !isProxyFault(f) {
 				problems = append(problems, fmt.Sprintf("scenario %s: fault %s needs an embedded cluster (drop --bootstrap)", label(sc), f.Type))
 			}
 		}

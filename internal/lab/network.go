@@ -2,6 +2,7 @@ package lab
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -18,17 +19,15 @@ func needsProxies(scs []spec.Scenario) bool {
 		if n.Proxy || n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
 			return true
 		}
-		for _, f := range sc.Exp.Faults {
-			if f.Type == "connection.cut" {
-				return true
-			}
+		if slices.ContainsFunc(sc.Exp.Faults, isProxyFault) {
+			return true
 		}
 	}
 	return false
 }
 
-// netemConfig turns a scenario's network section and connection-cut faults
-// into proxy settings.
+// netemConfig turns a scenario's network section and the faults the
+// proxies carry out (connection cuts) into proxy settings.
 func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
 	cfg := netem.Config{
 		RTT:       time.Duration(e.Network.RTTMs * float64(time.Millisecond)),
@@ -40,16 +39,11 @@ func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
 		cfg.Fault = &netem.Fault{EveryProduce: e.Network.CutEvery}
 	}
 	for _, f := range e.Faults {
-		if f.Type != "connection.cut" {
-			continue
-		}
-		if cfg.Fault == nil {
-			cfg.Fault = &netem.Fault{}
-		}
-		if f.Every > 0 {
-			cfg.Fault.EveryProduce = f.Every
-		} else {
-			cfg.Fault.At = append(cfg.Fault.At, time.Duration(f.AtMs*float64(time.Millisecond)))
+		if a := faultActions[f.Type]; a.proxy != nil {
+			if cfg.Fault == nil {
+				cfg.Fault = &netem.Fault{}
+			}
+			a.proxy(cfg.Fault, f)
 		}
 	}
 	return cfg

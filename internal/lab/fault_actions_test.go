@@ -1,0 +1,29 @@
+package lab
+
+import (
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// TestFaultActions: every fault type spec accepts has exactly one action
+// here (the proxies' or a broker's), and every action a spec type.
+func TestFaultActions(t *testing.T) {
+	types := map[string]bool{}
+	for _, ft := range spec.FaultTypes() {
+		types[ft.Name] = true
+		a, ok := faultActions[ft.Name]
+		if !ok {
+			t.Errorf("fault type %s has no action (add lab/fault_%s.go)", ft.Name, ft.Name)
+			continue
+		}
+		if (a.proxy == nil) == (a.down == nil) {
+			t.Errorf("fault type %s: want exactly one of proxy and down", ft.Name)
+		}
+	}
+	for name := range faultActions {
+		if !types[name] {
+			t.Errorf("fault action %s has no spec type", name)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+package lab
+
+import (
+	"time"
+
+	"github.com/prodlab/prodlab/internal/netem"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// A connection cut is the proxies' job: after every N-th produce request,
+// or once at at.ms.
+func init() {
+	registerFault(spec.FaultConnectionCut, faultAction{proxy: func(cut *netem.Fault, f spec.Fault) {
+		if f.Every > 0 {
+			cut.EveryProduce = f.Every
+		} else {
+			cut.At = append(cut.At, time.Duration(f.AtMs*float64(time.Millisecond)))
+		}
+	}})
+}

@@ -1,0 +1,18 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// A broker shut down cleanly is restarted.
+func init() {
+	registerFault(spec.FaultLeaderShutdown, faultAction{down: func(c *cluster.Cluster, id int) (func() error, error) {
+		if err := c.Shutdown(id); err != nil {
+			return nil, err
+		}
+		return func() error { return c.Restart(context.Background(), id) }, nil
+	}})
+}
