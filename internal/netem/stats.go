@@ -37,21 +37,6 @@ type Stats struct {
 	BytesUp, BytesDown int64
 }
 
-// Map returns the figures under the keys of results.jsonl "network".
-func (s Stats) Map() map[string]float64 {
-	return map[string]float64{
-		"produce_requests":   float64(s.ProduceRequests),
-		"max_in_flight":      float64(s.MaxInFlight),
-		"mean_in_flight":     s.MeanInFlight,
-		"mean_request_bytes": s.MeanRequestBytes,
-		"rtt_p50_ms":         s.RTTp50Ms,
-		"rtt_p99_ms":         s.RTTp99Ms,
-		"connections":        float64(s.Connections),
-		"bytes_up":           float64(s.BytesUp),
-		"bytes_down":         float64(s.BytesDown),
-	}
-}
-
 // Round trips are recorded in microseconds, 1 µs to 1 h, 3 significant digits.
 const (
 	histMinUs = 1
