@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/netem"
+	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -47,6 +48,18 @@ func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
 		}
 	}
 	return cfg
+}
+
+// proxyFigures copies the client proxies' figures into a record's network
+// figures.
+func proxyFigures(n *results.Network, st netem.Stats) {
+	n.ProduceRequests = float64(st.ProduceRequests)
+	n.MaxInFlight = float64(st.MaxInFlight)
+	n.MeanInFlight = st.MeanInFlight
+	n.MeanRequestBytes = st.MeanRequestBytes
+	n.RTTP50Ms, n.RTTP99Ms = st.RTTp50Ms, st.RTTp99Ms
+	n.Connections = float64(st.Connections)
+	n.BytesUp, n.BytesDown = float64(st.BytesUp), float64(st.BytesDown)
 }
 
 // modelMBps predicts the throughput a pipe allows, in MB/s (2^20):

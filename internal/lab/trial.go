@@ -103,16 +103,15 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		fillTimeline(&rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 	}
+	net := results.NoNetwork()
 	if proxied {
-		r.fillNetwork(&rec, tgt, e, started)
+		r.fillNetwork(&rec, &net, tgt, e, started)
 	}
 	if tgt.repl != nil {
-		if rec.Network == nil {
-			rec.Network = map[string]float64{}
-		}
 		st := tgt.repl.Stats()
-		rec.Network["replication_bytes"] = float64(st.BytesUp + st.BytesDown)
+		net.ReplicationBytes = float64(st.BytesUp + st.BytesDown)
 	}
+	rec.Network = net.Map()
 	rec.Events = append(rec.Events, brokerEvents...)
 	placeEvents(&rec, res)
 	if auditOn && res != nil {
@@ -235,11 +234,11 @@ func scalar(v string) any {
 	return v
 }
 
-// fillNetwork records what the proxies saw during the trial, the pipe
-// model's prediction and any connection cuts.
-func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment, since time.Time) {
+// fillNetwork records what the proxies saw during the trial and the pipe
+// model's prediction into net, and any connection cuts into rec's events.
+func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *target, e spec.Experiment, since time.Time) {
 	st := tgt.net.Stats()
-	rec.Network = st.Map()
+	proxyFigures(net, st)
 	// Each broker the producer wrote to is one pipelined connection.
 	conns := 0
 	for _, id := range tgt.net.IDs() {
@@ -248,7 +247,7 @@ func (r *runner) fillNetwork(rec *results.Record, tgt *target, e spec.Experiment
 		}
 	}
 	if m := modelMBps(e, rec.EffectiveConfig, st.MeanRequestBytes); !math.IsNaN(m) && conns > 0 {
-		rec.Network["model_mb_per_s"] = m * float64(conns)
+		net.ModelMBps = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {
 		if ev.Time.Before(since) {
