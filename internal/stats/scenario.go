@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -256,22 +257,38 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 
 // networkSummaries summarises each "network" figure present in every trial.
 func networkSummaries(ok []results.Record) map[string]Summary {
-	if len(ok) == 0 || len(ok[0].Network) == 0 {
+	out := map[string]Summary{}
+	for _, f := range results.NetworkFigureList() {
+		if s := networkSummary(ok, f.Of); s.N > 0 {
+			out[f.Key] = s
+		}
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	out := map[string]Summary{}
-	for k := range ok[0].Network {
-		xs := make([]float64, 0, len(ok))
-		for _, r := range ok {
-			v, has := r.Network[k]
-			if !has {
-				break
-			}
-			xs = append(xs, v)
-		}
-		if len(xs) == len(ok) {
-			out[k] = Summarize(xs, DefaultConfidence)
-		}
-	}
 	return out
+}
+
+// networkSummary summarises one network figure (picked from
+// results.Network) over trials; N is 0 unless every trial measured it.
+func networkSummary(trials []results.Record, of func(results.Network) float64) Summary {
+	xs := make([]float64, 0, len(trials))
+	for _, r := range trials {
+		v := of(results.NetworkFigures(r.Network))
+		if math.IsNaN(v) {
+			return Summary{}
+		}
+		xs = append(xs, v)
+	}
+	if len(xs) == 0 {
+		return Summary{}
+	}
+	return Summarize(xs, DefaultConfidence)
+}
+
+// NetworkSummary summarises one network figure over the counted trials,
+// picked by its field: s.NetworkSummary(func(n results.Network) float64 {
+// return n.MaxInFlight }). N is 0 unless every counted trial measured it.
+func (s *ScenarioStats) NetworkSummary(of func(results.Network) float64) Summary {
+	return networkSummary(s.counted, of)
 }
