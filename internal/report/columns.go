@@ -149,23 +149,30 @@ func failedMean(s *scenario, f func(stats.Failure) int64) string {
 	return thousands(sum / float64(len(s.Failures)))
 }
 
-// network returns the summary of the proxies' figure key ("-" cells when
-// the scenario lacks it: N is 0).
-func network(key string) func(*scenario) stats.Summary {
-	return func(s *scenario) stats.Summary { return s.Network[key] }
+// network returns the summary of one of the proxies' figures, picked from
+// results.Network ("-" cells when the scenario lacks it: N is 0).
+func network(of func(results.Network) float64) func(*scenario) stats.Summary {
+	return func(s *scenario) stats.Summary { return s.NetworkSummary(of) }
 }
 
-// hasNetwork is a column condition: some scenario has the proxies' key.
-func hasNetwork(key string) func([]scenario) bool {
+// hasNetwork is a column condition: some scenario has the figure.
+func hasNetwork(of func(results.Network) float64) func([]scenario) bool {
 	return func(scs []scenario) bool {
-		for _, s := range scs {
-			if _, ok := s.Network[key]; ok {
+		for i := range scs {
+			if scs[i].NetworkSummary(of).N > 0 {
 				return true
 			}
 		}
 		return false
 	}
 }
+
+// The figures of the network columns.
+var (
+	maxInFlight = func(n results.Network) float64 { return n.MaxInFlight }
+	rttP50Ms    = func(n results.Network) float64 { return n.RTTP50Ms }
+	modelMBps   = func(n results.Network) float64 { return n.ModelMBps }
+)
 
 // hasAudit is the audit columns' condition.
 func hasAudit(scs []scenario) bool {
@@ -279,14 +286,14 @@ var columns = []column{
 		sum:  func(s *scenario) stats.Summary { return s.CPUBrokers }},
 	// What the netem proxies saw: means ± error like the other figures.
 	{head: "IN-FLIGHT", md: "IN-FLIGHT", csv: "max_in_flight", unit: "requests", in: inAll,
-		when: hasNetwork("max_in_flight"),
-		text: figure(network("max_in_flight"), f0), sum: network("max_in_flight")},
+		when: hasNetwork(maxInFlight),
+		text: figure(network(maxInFlight), f0), sum: network(maxInFlight)},
 	{head: "RTT ms", md: "RTT ms", csv: "rtt_p50_ms", unit: "ms", in: inAll,
-		when: hasNetwork("max_in_flight"),
-		text: figure(network("rtt_p50_ms"), f1), sum: network("rtt_p50_ms")},
+		when: hasNetwork(maxInFlight),
+		text: figure(network(rttP50Ms), f1), sum: network(rttP50Ms)},
 	{head: "MODEL MB/S", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
-		when: hasNetwork("model_mb_per_s"),
-		text: figure(network("model_mb_per_s"), f1), sum: network("model_mb_per_s")},
+		when: hasNetwork(modelMBps),
+		text: figure(network(modelMBps), f1), sum: network(modelMBps)},
 	// The delivery audit: totals over the counted trials.
 	audit("LOST", "LOST", "lost", func(a *results.Audit) int64 { return a.Lost }),
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),
