@@ -12,7 +12,8 @@ import (
 
 // gaps reads results.jsonl files and prints, per file, the time each trial
 // spent outside its measurement: from one trial's start to the next one's,
-// minus the measured elapsed time and the audit. That is topic creation and
+// minus the measured elapsed time, the in-trial warm-up before it (the
+// timeline's measured_from_ms) and the audit. That is topic creation and
 // readiness, driver start, disk size and topic deletion: the cost of a
 // round that is not the producer's.
 //
@@ -47,6 +48,9 @@ func fileGaps(path string) ([]float64, error) {
 		StartedAt string  `json:"started_at"`
 		ElapsedS  float64 `json:"elapsed_s"`
 		AuditS    float64 `json:"audit_s"`
+		Timeline  *struct {
+			MeasuredFromMs float64 `json:"measured_from_ms"`
+		} `json:"timeline"`
 	}
 	var recs []rec
 	sc := bufio.NewScanner(f)
@@ -68,7 +72,11 @@ func fileGaps(path string) ([]float64, error) {
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		out = append(out, b.Sub(a).Seconds()-recs[i-1].ElapsedS-recs[i-1].AuditS)
+		warm := 0.0
+		if tl := recs[i-1].Timeline; tl != nil {
+			warm = tl.MeasuredFromMs / 1000
+		}
+		out = append(out, b.Sub(a).Seconds()-warm-recs[i-1].ElapsedS-recs[i-1].AuditS)
 	}
 	return out, nil
 }

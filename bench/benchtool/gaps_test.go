@@ -13,7 +13,10 @@ func TestGaps(t *testing.T) {
 	lines := []string{
 		`{"started_at":"2026-01-01T00:00:00Z","elapsed_s":1.0}`,
 		`{"started_at":"2026-01-01T00:00:01.25Z","elapsed_s":2.0,"audit_s":0.5}`,
-		`{"started_at":"2026-01-01T00:00:04Z","elapsed_s":1.0}`,
+		`{"started_at":"2026-01-01T00:00:04Z","elapsed_s":1.0,"timeline":{"measured_from_ms":500}}`,
+		// The in-trial warm-up (500 ms before the measured window) is
+		// measuring, not overhead.
+		`{"started_at":"2026-01-01T00:00:05.75Z","elapsed_s":1.0}`,
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -22,7 +25,7 @@ func TestGaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []float64{0.25, 0.25}
+	want := []float64{0.25, 0.25, 0.25}
 	if len(g) != len(want) {
 		t.Fatalf("gaps = %v, want %v", g, want)
 	}
@@ -35,7 +38,7 @@ func TestGaps(t *testing.T) {
 	if err := gaps([]string{path}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "n=2  median=0.250  max=0.250") {
+	if !strings.Contains(out.String(), "n=3  median=0.250  max=0.250") {
 		t.Errorf("gaps output %q", out.String())
 	}
 }
