@@ -64,23 +64,30 @@ func TestCompareCmd(t *testing.T) {
 		out  []string // substrings of stdout
 		err  string   // substring of stderr
 	}{
-		// Two runs: the common scenarios, a clear gain and no difference.
+		// Two runs: the common scenarios, a clear gain, and a difference
+		// too small for five trials to decide (never "no difference").
 		{"runs", []string{"compare", a, b}, ExitOK,
-			[]string{"linger.ms=0\n", "faster by 20.0 % ± 5.6 %", "linger.ms=5\n", "no significant difference (p=0.7, Welch's t-test at 99.9 %)",
-				"latency p99 (ms)", "100 ± 6", "+20.0 % ± 5.6 %"}, ""},
-		// Two scenarios of one run, by ID, paired by round (figures from
-		// scipy 1.17.1: ttest_1samp on the log ratios, t.ppf(0.9995, 4)).
+			[]string{"linger.ms=0\n", "faster by 20.0 % [+17.5 %, +22.5 %] (Welch, 95 %)", "linger.ms=5\n",
+				"inconclusive: [-4.8 %, +6.8 %] is wider than ±5 %; about 2 more trials per side would decide it (Welch, 95 %)",
+				"latency p99 (ms)", "100 ± 2", "+20.0 % [+17.5 %, +22.5 %]", "equivalent within ±5 %: +0.0 % [-1.1 %, +1.1 %]"}, ""},
+		// Two scenarios of one run, by ID, paired by round (the paired test's
+		// figures are checked against scipy in internal/stats).
 		{"scenarios", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
-			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials); B vs A at 99.9 %, paired by round (5 pairs)", "faster by 68.2 % ± 34.1 % (paired)"}, ""},
+			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials); B vs A at 95 %, paired by round (5 pairs)", "faster by 68.2 % [+57.7 %, +79.5 %] (paired, 95 %)"}, ""},
+		// --confidence changes the level of the verdicts.
+		{"confidence", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5", "--confidence", "0.999"}, ExitOK,
+			[]string{"B vs A at 99.9 %, paired by round (5 pairs)", "(paired, 99.9 %)"}, ""},
+		{"bad confidence", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5", "--confidence", "95"}, ExitUsage,
+			nil, "--confidence must be in (0.5, 1), got 95"},
 		// Within a run, pairing by round finds the 10 % that the drift
 		// hides from Welch's test.
 		{"paired finds what drift hides", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
-			[]string{"slower by 10.0 % ± 1.2 % (paired)"}, ""},
+			[]string{"slower by 10.0 % [-10.4 %, -9.6 %] (paired, 95 %)"}, ""},
 		{"unpaired", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--unpaired"}, ExitOK,
-			[]string{"(5 trials); B vs A at 99.9 %\n", "no significant difference (p=0.65, Welch's t-test at 99.9 %)"}, ""},
-		// JSON for scripts: the verdict with its test and bounds.
+			[]string{"(5 trials); B vs A at 95 %\n", "inconclusive: [-57.3 %, +37.2 %] is wider than ±5 %; about 76 more trials per side would decide it (Welch, 95 %)"}, ""},
+		// JSON for scripts: the verdict with its kind, test and bounds.
 		{"json", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--format", "json"}, ExitOK,
-			[]string{`"paired": true`, `"test": "paired"`, `"pairs": 5`, `"diff_lo": -0.11`, `"significant": true`}, ""},
+			[]string{`"paired": true`, `"test": "paired"`, `"pairs": 5`, `"diff_lo": -0.10387`, `"significant": true`, `"kind": "slower"`}, ""},
 		{"bad format", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--format", "xml"}, ExitUsage,
 			nil, `unknown --format "xml" for compare: use table or json`},
 		// An unknown scenario is a usage error listing the IDs.

@@ -65,15 +65,20 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "prodlab",
 		Short: "A lab for Apache Kafka producers: what does a setting cost, and is the data still safe?",
 		Long: `prodlab runs a matrix of Kafka producer settings against a real Apache Kafka
-cluster (embedded KRaft brokers on 127.0.0.1, or your own with --bootstrap) and
-reports throughput, latency percentiles, bytes on disk and compression ratio.
+cluster (embedded KRaft brokers on 127.0.0.1, or your own with --bootstrap),
+repeats rounds until the experiment's questions are decided, and answers each:
+faster / slower by X % [lo, hi], equivalent within ±m %, or inconclusive (with
+the rounds it would still need). Beside the answers: throughput, latency
+percentiles, timelines, CPU per MB, bytes on disk and compression ratio.
 
 Settings use the Java producer's property names (linger.ms, batch.size, acks...).`,
 		Example: `  prodlab run batching                       # the built-in linger × compression study
   prodlab run batching --set workload.records=10000 --set linger.ms=5
   prodlab run my-experiment.yaml --out results/today
   prodlab experiments                        # list built-in experiments
-  prodlab report results/20261122-190000-batching`,
+  prodlab report results/20261122-190000-batching          # the table and Findings again
+  prodlab report results/20261122-190000-batching --html   # also regenerate report.html
+  prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=none`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

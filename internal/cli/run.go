@@ -32,15 +32,25 @@ func newRunCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run [EXPERIMENT]",
 		Short: "Run an experiment (a built-in name or a YAML file; default: batching)",
-		Long: `Run an experiment: start an embedded Kafka cluster (or use --bootstrap), run
-every scenario of its matrix, append each trial to results.jsonl in the run
-directory as soon as it finishes, and print the results table.
+		Long: `Run an experiment: start an embedded Kafka cluster (or use --bootstrap), warm
+it up, run rounds of every scenario of its matrix in alternating order, append
+each trial to results.jsonl in the run directory as soon as it finishes, and
+print the results table with the Findings: one answer per planned comparison
+(the experiment's compare: entries) — faster / slower by X % [lo, hi],
+equivalent within ±m %, or inconclusive with the rounds it would still need.
+
+With trials: auto, rounds are added until every planned comparison's 95 %
+interval is within ±precision, or the budget is spent (--set budget=20m asks
+for more); with trials: N, N rounds run. warmup: auto warms until the
+throughput is steady.
 
 The whole experiment is validated before anything starts. Exit codes: 0 all
 trials ok, 1 a trial or the run failed, 2 bad usage or input.`,
 		Example: `  prodlab run                                  # experiments/batching.yaml
   prodlab run batching --set workload.records=10000
   prodlab run batching --set linger.ms=5 --set compression.type=zstd
+  prodlab run replication --set budget=20m --set precision=0.03
+  prodlab run idempotence --set trials=5 --set warmup=1
   prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
