@@ -75,7 +75,7 @@ type Failure struct {
 // charts iterate over.
 type Metric struct {
 	// Key names the metric in experiment files (compare: metric) and
-	// plans: throughput, mb_per_s, p50, p99, p999, disk.
+	// plans: throughput, mb_per_s, p50, p95, p99, p999, disk.
 	Key  string
 	Name string // e.g. "throughput"
 	Unit string // e.g. "msg/s"
@@ -94,6 +94,8 @@ var Metrics = []Metric{
 		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
 	{"p50", "latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
 		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
+	{"p95", "latency p95", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P95 },
+		func(r *results.Record) float64 { return r.LatencyMs.P95 }},
 	{"p99", "latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 },
 		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
 	{"p999", "latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 },
