@@ -115,88 +115,103 @@ func (e *Experiment) Comparisons(scs []Scenario) ([]Comparison, error) {
 }
 
 func (e *Experiment) comparisons(scs []Scenario, c *collector) []Comparison {
-	ids := make([]string, len(scs))
 	byID := make(map[string]*Scenario, len(scs))
 	for i := range scs {
-		ids[i] = scs[i].ID
 		byID[scs[i].ID] = &scs[i]
 	}
 	var out []Comparison
 	seen := map[[3]string]bool{}
-	add := func(cmp Comparison) {
-		k := [3]string{cmp.Baseline, cmp.Candidate, cmp.Metric}
-		if !seen[k] && cmp.Baseline != cmp.Candidate {
-			seen[k] = true
-			out = append(out, cmp)
+	for _, cs := range e.Compare {
+		var found []Comparison
+		if cs.Axis == "" {
+			found = cs.pair(scs, byID, c)
+		} else {
+			found = e.alongAxis(cs, scs, byID, c)
+		}
+		for _, cmp := range found {
+			k := [3]string{cmp.Baseline, cmp.Candidate, cmp.Metric}
+			if !seen[k] && cmp.Baseline != cmp.Candidate {
+				seen[k] = true
+				out = append(out, cmp)
+			}
 		}
 	}
-	for _, cs := range e.Compare {
-		at := func(k string) pos {
-			if p, ok := cs.keyPos[k]; ok {
-				return p
+	return out
+}
+
+// at is where key k of the entry was written (the entry when it was not).
+func (cs CompareSpec) at(k string) pos {
+	if p, ok := cs.keyPos[k]; ok {
+		return p
+	}
+	return cs.pos
+}
+
+// comparison is the planned comparison of baseline and candidate, asked
+// as question (the entry's own wording when it has one).
+func (cs CompareSpec) comparison(question, baseline, candidate string) Comparison {
+	if cs.Question != "" {
+		question = cs.Question
+	}
+	return Comparison{Question: question, Baseline: baseline, Candidate: candidate, Published: cs.Published, Metric: cs.Metric}
+}
+
+// pair is an explicit baseline/candidate entry, both scenario IDs.
+func (cs CompareSpec) pair(scs []Scenario, byID map[string]*Scenario, c *collector) []Comparison {
+	ok := true
+	for _, kv := range [][2]string{{"baseline", cs.Baseline}, {"candidate", cs.Candidate}} {
+		k, id := kv[0], kv[1]
+		if byID[id] == nil {
+			ids := make([]string, len(scs))
+			for i := range scs {
+				ids[i] = scs[i].ID
 			}
-			return cs.pos
+			c.add(cs.at(k).errorf("compare %s %q is not a scenario of this experiment%s", k, id, didYouMean(id, ids)))
+			ok = false
 		}
-		if cs.Axis == "" {
-			ok := true
-			for _, k := range []string{"baseline", "candidate"} {
-				id := cs.Baseline
-				if k == "candidate" {
-					id = cs.Candidate
-				}
-				if byID[id] == nil {
-					c.add(at(k).errorf("compare %s %q is not a scenario of this experiment%s", k, id, didYouMean(id, ids)))
-					ok = false
-				}
-			}
-			if ok {
-				q := cs.Question
-				if q == "" {
-					q = fmt.Sprintf("%s vs %s", cs.Candidate, cs.Baseline)
-				}
-				add(Comparison{Question: q, Baseline: cs.Baseline, Candidate: cs.Candidate, Published: cs.Published, Metric: cs.Metric})
-			}
+	}
+	if !ok {
+		return nil
+	}
+	return []Comparison{cs.comparison(fmt.Sprintf("%s vs %s", cs.Candidate, cs.Baseline), cs.Baseline, cs.Candidate)}
+}
+
+// alongAxis is an axis entry: each scenario whose value on the axis is not
+// the baseline value, against the scenario that differs from it on that
+// axis only.
+func (e *Experiment) alongAxis(cs CompareSpec, scs []Scenario, byID map[string]*Scenario, c *collector) []Comparison {
+	ai := slices.IndexFunc(e.Matrix, func(a Axis) bool { return a.Key == cs.Axis })
+	if ai < 0 {
+		keys := make([]string, len(e.Matrix))
+		for i, a := range e.Matrix {
+			keys[i] = a.Key
+		}
+		c.add(cs.at("axis").errorf("compare axis %q is not a matrix axis%s", cs.Axis, didYouMean(cs.Axis, keys)))
+		return nil
+	}
+	labels := make([]string, len(e.Matrix[ai].Values))
+	for i, v := range e.Matrix[ai].Values {
+		labels[i] = v.Label
+	}
+	base := labels[0]
+	if cs.Baseline != "" {
+		if !slices.Contains(labels, cs.Baseline) {
+			c.add(cs.at("baseline").errorf("compare baseline %q is not a value of axis %q%s", cs.Baseline, cs.Axis, didYouMean(cs.Baseline, labels)))
+			return nil
+		}
+		base = cs.Baseline
+	}
+	var out []Comparison
+	for _, sc := range scs {
+		bid := scenarioWith(sc, cs.Axis, base)
+		if sc.Values[cs.Axis] == base || byID[bid] == nil {
 			continue
 		}
-		ai := slices.IndexFunc(e.Matrix, func(a Axis) bool { return a.Key == cs.Axis })
-		if ai < 0 {
-			keys := make([]string, len(e.Matrix))
-			for i, a := range e.Matrix {
-				keys[i] = a.Key
-			}
-			c.add(at("axis").errorf("compare axis %q is not a matrix axis%s", cs.Axis, didYouMean(cs.Axis, keys)))
-			continue
+		q := fmt.Sprintf("%s=%s vs %s=%s", cs.Axis, sc.Values[cs.Axis], cs.Axis, base)
+		if others := otherValues(sc, cs.Axis); others != "" {
+			q += ", with " + others
 		}
-		axis := e.Matrix[ai]
-		labels := make([]string, len(axis.Values))
-		for i, v := range axis.Values {
-			labels[i] = v.Label
-		}
-		base := labels[0]
-		if cs.Baseline != "" {
-			if !slices.Contains(labels, cs.Baseline) {
-				c.add(at("baseline").errorf("compare baseline %q is not a value of axis %q%s", cs.Baseline, cs.Axis, didYouMean(cs.Baseline, labels)))
-				continue
-			}
-			base = cs.Baseline
-		}
-		for _, sc := range scs {
-			if sc.Values[cs.Axis] == base {
-				continue
-			}
-			bid := scenarioWith(sc, cs.Axis, base)
-			if byID[bid] == nil {
-				continue
-			}
-			q := cs.Question
-			if q == "" {
-				q = fmt.Sprintf("%s=%s vs %s=%s", cs.Axis, sc.Values[cs.Axis], cs.Axis, base)
-				if others := otherValues(sc, cs.Axis); others != "" {
-					q += ", with " + others
-				}
-			}
-			add(Comparison{Question: q, Baseline: bid, Candidate: sc.ID, Published: cs.Published, Metric: cs.Metric})
-		}
+		out = append(out, cs.comparison(q, bid, sc.ID))
 	}
 	return out
 }
