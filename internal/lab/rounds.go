@@ -3,9 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -166,94 +164,6 @@ func pctOrUnknown(hw float64) string {
 		return "not known yet"
 	}
 	return fmt.Sprintf("±%.1f %%", hw*100)
-}
-
-// updatePrecision judges the group's measured trials so far by the
-// stopping rule and records, per scenario, the widest relative half-width
-// of its comparisons. A planned comparison within the group is judged
-// paired by round on throughput; a scenario in no such comparison by the
-// interval of its own mean. It reports whether all met the target and the
-// widest half-width (NaN counts as not met).
-func (r *runner) updatePrecision(g *clusterGroup) (allMet bool, worst float64) {
-	in := map[string]bool{}
-	for _, sc := range g.scs {
-		in[sc.ID] = true
-	}
-	var recs []results.Record
-	for _, rec := range r.recs {
-		if in[rec.ScenarioID] && !rec.Warmup {
-			recs = append(recs, rec)
-		}
-	}
-	sum, err := stats.ByScenario(recs)
-	if err != nil {
-		r.logf("precision: %v", err)
-		return false, math.NaN()
-	}
-	byID := map[string]*stats.ScenarioStats{}
-	for i := range sum {
-		byID[sum[i].ID] = &sum[i]
-	}
-	rule := stats.StopRule{Target: r.exp.Precision}
-	opts := stats.Options{Level: stats.DefaultConfidence, Margin: r.exp.Equivalence, Dir: stats.HigherIsBetter}
-	reached := map[string]float64{}
-	ok := map[string]bool{}
-	judge := func(id string, hw float64, met bool) {
-		if prev, seen := reached[id]; !seen || !(hw <= prev) {
-			reached[id] = hw
-		}
-		if _, seen := ok[id]; !seen {
-			ok[id] = true
-		}
-		ok[id] = ok[id] && met
-	}
-	for _, c := range r.cmps {
-		m, ok := stats.MetricByKey(c.Metric)
-		if !ok {
-			m = stats.Metrics[0]
-		}
-		opts.Dir = m.Dir
-		if !in[c.Baseline] || !in[c.Candidate] {
-			continue
-		}
-		a, b := byID[c.Baseline], byID[c.Candidate]
-		if a == nil || b == nil {
-			judge(c.Baseline, math.NaN(), false)
-			judge(c.Candidate, math.NaN(), false)
-			continue
-		}
-		xs, ys := stats.Paired(a, b, m)
-		v := stats.ComparePaired(xs, ys, opts)
-		met := rule.Precise(v)
-		judge(c.Baseline, v.HalfWidth(), met)
-		judge(c.Candidate, v.HalfWidth(), met)
-	}
-	minPairs := rule.MinPairs
-	if minPairs == 0 {
-		minPairs = stats.DefaultMinPairs
-	}
-	for _, sc := range g.scs {
-		if _, done := ok[sc.ID]; done {
-			continue
-		}
-		s := byID[sc.ID]
-		if s == nil {
-			judge(sc.ID, math.NaN(), false)
-			continue
-		}
-		hw := s.Throughput.Err / s.Throughput.Mean
-		judge(sc.ID, hw, s.Throughput.N >= minPairs && hw <= r.exp.Precision)
-	}
-	allMet, worst = true, 0
-	for _, id := range slices.Sorted(maps.Keys(reached)) {
-		hw := reached[id]
-		r.prec[id] = results.Precision{Target: r.exp.Precision, Reached: finiteOr(hw, -1), Met: ok[id]}
-		allMet = allMet && ok[id]
-		if math.IsNaN(hw) || hw > worst {
-			worst = hw
-		}
-	}
-	return allMet, worst
 }
 
 // finiteOr returns v, or alt when v is NaN or infinite (JSON has neither).
