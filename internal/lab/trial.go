@@ -31,19 +31,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	rec.Warmup = warm
 	rec.Topic = topic
 	r.bar.Start(r.done-1, label(sc)+warmNote(warm), n)
-	fail := func(err error) results.Record {
-		rec.Status = results.StatusFailed
-		rec.Error = err.Error()
-		r.bar.Done("FAILED: " + firstLine(err.Error()))
-		return rec
-	}
 
 	d, err := tgt.Driver(ctx, e.Client)
 	if err != nil {
-		return fail(err)
+		return r.failed(rec, err)
 	}
 	if err := adm.createTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
-		return fail(err)
+		return r.failed(rec, err)
 	}
 	if !r.opts.KeepTopics {
 		defer func() {
@@ -52,12 +46,35 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 			}
 		}()
 	}
-	timeout := time.Duration(e.Workload.TimeoutS * float64(time.Second))
 	bootstrap, proxied := tgt.bootstrap, tgt.net != nil
 	if proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
 		bootstrap, proxied = tgt.direct, false
 	}
-	t := driver.Trial{
+	t := r.driverTrial(sc, n, warm, topic, bootstrap)
+	if e.Audit || hasFaults(e) {
+		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
+	}
+	res, runErr := r.runMeasured(ctx, &rec, d, t, tgt, adm, e, proxied)
+	if t.Tag != "" && res != nil {
+		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
+			return r.failed(rec, err)
+		}
+	}
+	if runErr != nil {
+		return r.failed(rec, runErr)
+	}
+	if disk, err := adm.diskBytes(ctx, topic, e.Topic.Partitions); err != nil {
+		r.logf("%v", err)
+	} else {
+		rec.DiskBytes = disk
+	}
+	return r.finished(rec, d.Name())
+}
+
+// driverTrial is what the driver is asked to run for trial n of sc.
+func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
+	e := sc.Exp
+	return driver.Trial{
 		Bootstrap:  bootstrap,
 		Topic:      topic,
 		Props:      e.Producer,
@@ -66,7 +83,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		Payload:    e.Workload.Payload,
 		Rate:       e.Workload.Rate,
 		Seed:       seed(sc, n, warm),
-		Timeout:    timeout,
+		Timeout:    seconds(e.Workload.TimeoutS),
 		Duration:   seconds(e.Workload.DurationS),
 		Warmup:     seconds(e.Workload.WarmupS),
 		// A time-bounded warm-up alone would be capped by records 0.
@@ -80,10 +97,13 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 			r.bar.Update(p.Sent, p.Acked, rate)
 		},
 	}
-	auditOn := e.Audit || hasFaults(e)
-	if auditOn {
-		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
-	}
+}
+
+// runMeasured runs the driver with the proxies set for the scenario, the
+// faults on their timers and CPU read around it, and fills the record with
+// what the driver, the proxies and the fault timers saw.
+func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.Driver, t driver.Trial,
+	tgt *target, adm *admin, e spec.Experiment, proxied bool) (*driver.Result, error) {
 	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
@@ -94,18 +114,18 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	started := time.Now()
 	cpu0 := takeCPU(d, brokerPids(tgt))
-	faults := r.startFaults(ctx, tgt, adm, topic, e)
+	faults := r.startFaults(ctx, tgt, adm, t.Topic, e)
 	res, runErr := d.Run(ctx, t)
 	brokerEvents := faults.stop()
 	cpu1 := takeCPU(d, brokerPids(tgt))
 	if res != nil {
-		fillFromResult(&rec, res)
-		fillTimeline(&rec, res, t.Duration)
+		fillFromResult(rec, res)
+		fillTimeline(rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 	}
 	net := results.NoNetwork()
 	if proxied {
-		r.fillNetwork(&rec, &net, tgt, e, started)
+		r.fillNetwork(rec, &net, tgt, e, started)
 	}
 	if tgt.repl != nil {
 		st := tgt.repl.Stats()
@@ -113,20 +133,21 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	}
 	rec.Network = net.Map()
 	rec.Events = append(rec.Events, brokerEvents...)
-	placeEvents(&rec, res)
-	if auditOn && res != nil {
-		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
-			return fail(err)
-		}
-	}
-	if runErr != nil {
-		return fail(runErr)
-	}
-	if disk, err := adm.diskBytes(ctx, topic, e.Topic.Partitions); err != nil {
-		r.logf("%v", err)
-	} else {
-		rec.DiskBytes = disk
-	}
+	placeEvents(rec, res)
+	return res, runErr
+}
+
+// failed marks the record failed with err and ends its progress line.
+func (r *runner) failed(rec results.Record, err error) results.Record {
+	rec.Status = results.StatusFailed
+	rec.Error = err.Error()
+	r.bar.Done("FAILED: " + firstLine(err.Error()))
+	return rec
+}
+
+// finished fails a trial whose records failed, and ends its progress line
+// with its figures (and a steady-state warning, never hidden).
+func (r *runner) finished(rec results.Record, client string) results.Record {
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
@@ -137,7 +158,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 		note = ", NOT STEADY: " + rec.Steady.Reason
 	}
 	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
-		d.Name(), rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note))
+		client, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note))
 	return rec
 }
 
