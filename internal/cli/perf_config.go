@@ -80,10 +80,67 @@ type perfPlan struct {
 // --producer.config first, --producer-props (and extra, the positional
 // arguments that followed them) over it, then --transactional-id. changed
 // tells which flags the user set. Every error is a usage error.
+//
+// It works in two passes so that a user sees every mistake at once: the
+// checks below each add their problems to one list, in the order of the
+// calls (which is the order the problems are reported in), and only a
+// clean command line goes on to build the plan. The checks that need the
+// merged properties (the client's, the payload file's) come after that,
+// and report a single problem.
 func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perfPlan, error) {
-	var problems []string
-	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var problems perfProblems
+	checkPerfCounts(f, changed, problems.add)
+	checkPerfPayload(f, changed, problems.add)
+	checkPerfThroughput(f, problems.add)
+	checkPerfTransactions(f, changed, problems.add)
+	checkPerfTopicAndTimeout(f, problems.add)
+	checkPerfClient(f, problems.add)
+	props := perfProducerProps(f, changed, extra, problems.add)
+	if err := problems.err(); err != nil {
+		return nil, err
+	}
 
+	p := newPerfPlan(f)
+	p.bootstrap = takePerfBootstrap(f.bootstrap, props)
+	setPerfProducerDefaults(props)
+	setPerfTransactions(f, changed, props)
+	p.props = props
+	p.redact = newRedactor(props)
+
+	if err := driver.Check(p.client, props); err != nil {
+		return nil, usage(p.redact.err(err))
+	}
+	if f.payloadFile != "" {
+		if err := p.usePayloadFile(f.payloadFile, f.payloadDelimiter); err != nil {
+			return nil, usage(err)
+		}
+	}
+	return p, nil
+}
+
+// perfProblems collects the command line's problems, one message each, so
+// that resolvePerf reports them all together rather than one per attempt.
+type perfProblems []string
+
+// add records a problem, formatted as fmt.Sprintf does.
+func (ps *perfProblems) add(format string, args ...any) {
+	*ps = append(*ps, fmt.Sprintf(format, args...))
+}
+
+// err is the usage error listing the problems one a line, in the order
+// they were added, or nil when there are none.
+func (ps perfProblems) err() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return usage(errors.New(strings.Join(ps, "\n")))
+}
+
+// checkPerfCounts checks what is produced and how much: a topic, a
+// positive --num-records (required, as perf-test requires it), and a
+// --warmup-records that leaves at least one measured record, since the
+// warm-up is a separate trial taken out of the total.
+func checkPerfCounts(f *perfFlags, changed func(string) bool, bad func(string, ...any)) {
 	if f.topic == "" {
 		bad("--topic is required")
 	}
@@ -97,6 +154,14 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	} else if f.warmupRecords >= f.numRecords && f.numRecords > 0 {
 		bad("--warmup-records (%d) must be fewer than --num-records (%d)", f.warmupRecords, f.numRecords)
 	}
+}
+
+// checkPerfPayload checks where the values come from: exactly one of
+// --record-size (a positive size of generated values, of the --payload
+// kind) and --payload-file (the file's payloads, so --payload, which
+// chooses generated values, cannot go with it). The file itself is read
+// only once the command line is clean (perfPlan.usePayloadFile).
+func checkPerfPayload(f *perfFlags, changed func(string) bool, bad func(string, ...any)) {
 	hasSize, hasFile := changed("record-size"), f.payloadFile != ""
 	switch {
 	case hasSize && hasFile:
@@ -113,25 +178,57 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 		kinds := payload.Kinds()
 		bad("--payload must be %s or %s, got %q", strings.Join(kinds[:len(kinds)-1], ", "), kinds[len(kinds)-1], f.payload)
 	}
+}
+
+// checkPerfThroughput checks --throughput as perf-test reads it: a
+// positive rate in records/s, or -1 for none (any other negative, or
+// zero, is a mistake rather than "unthrottled").
+func checkPerfThroughput(f *perfFlags, bad func(string, ...any)) {
 	if f.throughput == 0 || (f.throughput < 0 && f.throughput != -1) {
 		bad("--throughput must be a positive number of records/s, or -1 for no limit, got %v", f.throughput)
 	}
+}
+
+// checkPerfTransactions checks --transaction-duration-ms when it is given
+// (its zero default means "not given": setPerfTransactions then uses
+// perf-test's 3000 ms).
+func checkPerfTransactions(f *perfFlags, changed func(string) bool, bad func(string, ...any)) {
 	if changed("transaction-duration-ms") && f.txDurationMs <= 0 {
 		bad("--transaction-duration-ms should be greater than zero, got %d", f.txDurationMs)
 	}
+}
+
+// checkPerfTopicAndTimeout checks prodlab's own bounds on the run: the
+// partitions of a topic it creates, and the timeout of each trial.
+func checkPerfTopicAndTimeout(f *perfFlags, bad func(string, ...any)) {
 	if f.partitions < 1 {
 		bad("--partitions must be at least 1, got %d", f.partitions)
 	}
 	if f.timeout <= 0 {
 		bad("--timeout must be positive, got %s", f.timeout)
 	}
+}
+
+// checkPerfClient checks that --client names a producer prodlab has. The
+// properties it must honour are checked later, against the merged set
+// (driver.Check in resolvePerf).
+func checkPerfClient(f *perfFlags, bad func(string, ...any)) {
 	if _, err := clients.Parse(f.client); err != nil {
 		bad("--client must be %s, got %q", clients.Syntax("VERSION"), f.client)
 	}
+}
+
+// perfProducerProps merges the producer properties as perf-test does:
+// --producer.config first, then --producer-props and extra (the
+// NAME=VALUE arguments that followed them on the command line, as a
+// pasted perf-test command has them) over it, names trimmed, values kept
+// as given. Positional arguments without --producer-props are a mistake,
+// not properties. Problems never quote a secret value (redactArg; the
+// properties file's errors name lines, not values).
+func perfProducerProps(f *perfFlags, changed func(string) bool, extra []string, bad func(string, ...any)) map[string]string {
 	if len(extra) > 0 && !changed("producer-props") {
 		bad("unexpected argument %q (producer properties go after --producer-props)", extra[0])
 	}
-
 	props := map[string]string{}
 	if f.producerConfig != "" {
 		fromFile, err := readJavaProperties(f.producerConfig)
@@ -150,10 +247,14 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 		}
 		props[strings.TrimSpace(k)] = v
 	}
-	if len(problems) > 0 {
-		return nil, usage(errors.New(strings.Join(problems, "\n")))
-	}
+	return props
+}
 
+// newPerfPlan is the plan of validated flags before the properties are
+// settled: the counts, the generated payload (usePayloadFile replaces it
+// with a file's), prodlab's own settings, and the rate, where perf-test's
+// -1 ("no limit") becomes 0, the drivers' unthrottled.
+func newPerfPlan(f *perfFlags) *perfPlan {
 	p := &perfPlan{
 		topic:        f.topic,
 		records:      f.numRecords,
@@ -169,57 +270,77 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if f.throughput > 0 {
 		p.rate = f.throughput
 	}
+	return p
+}
 
-	// Bootstrap: --bootstrap-server, else bootstrap.servers from the
-	// properties (a pasted perf-test command), else an embedded cluster.
-	// The drivers get it through the trial, not as a property.
+// takePerfBootstrap removes bootstrap.servers from props and returns the
+// addresses to reach: flag (--bootstrap-server) when given, else the
+// property (a pasted perf-test command has it there), split at commas,
+// blanks dropped; nil means an embedded cluster. The drivers get the
+// bootstrap through the trial, not as a property.
+func takePerfBootstrap(flag string, props map[string]string) []string {
 	bs := props["bootstrap.servers"]
-	if f.bootstrap != "" {
-		bs = f.bootstrap
+	if flag != "" {
+		bs = flag
 	}
 	delete(props, "bootstrap.servers")
+	var addrs []string
 	for _, a := range strings.Split(bs, ",") {
 		if a = strings.TrimSpace(a); a != "" {
-			p.bootstrap = append(p.bootstrap, a)
+			addrs = append(addrs, a)
 		}
 	}
-	// perf-test always uses byte-array serializers, whatever is configured.
+	return addrs
+}
+
+// setPerfProducerDefaults applies what perf-test imposes on every
+// producer: byte-array serializers, whatever is configured (so configured
+// ones are dropped and each driver uses its own), and its client.id
+// unless one is given.
+func setPerfProducerDefaults(props map[string]string) {
 	delete(props, "key.serializer")
 	delete(props, "value.serializer")
 	if _, ok := props["client.id"]; !ok {
 		props["client.id"] = perfClientID
 	}
-	// Transactions, as perf-test enables them: any of the three switches.
-	if f.transactionalID != "" || changed("transaction-duration-ms") || props["transactional.id"] != "" {
-		if f.transactionalID != "" {
-			props["transactional.id"] = f.transactionalID
-		}
-		if props["transactional.id"] == "" {
-			props["transactional.id"] = perfTxIDPrefix + randomID()
-		}
-		d := int64(perfTxDurationMs)
-		if changed("transaction-duration-ms") {
-			d = f.txDurationMs
-		}
-		props["transaction.duration.ms"] = fmt.Sprint(d)
-	}
-	p.props = props
-	p.redact = newRedactor(props)
+}
 
-	if err := driver.Check(p.client, props); err != nil {
-		return nil, usage(p.redact.err(err))
+// setPerfTransactions enables transactions as perf-test does, on any of
+// its three switches: --transactional-id (which wins over the property),
+// --transaction-duration-ms, or a transactional.id property. Without an
+// id it generates one (perfTxIDPrefix and a random suffix); the duration
+// is the flag's, else perf-test's default.
+func setPerfTransactions(f *perfFlags, changed func(string) bool, props map[string]string) {
+	if f.transactionalID == "" && !changed("transaction-duration-ms") && props["transactional.id"] == "" {
+		return
 	}
-	if hasFile {
-		path, sizes, err := splitPayloadFile(f.payloadFile, f.payloadDelimiter)
-		if err != nil {
-			return nil, usage(err)
-		}
-		p.payload = payload.KindFile + path
-		p.fileSizes = sizes
-		p.recordSize = 0
-		p.cleanup = func() { _ = os.RemoveAll(filepath.Dir(path)) }
+	if f.transactionalID != "" {
+		props["transactional.id"] = f.transactionalID
 	}
-	return p, nil
+	if props["transactional.id"] == "" {
+		props["transactional.id"] = perfTxIDPrefix + randomID()
+	}
+	d := int64(perfTxDurationMs)
+	if changed("transaction-duration-ms") {
+		d = f.txDurationMs
+	}
+	props["transaction.duration.ms"] = fmt.Sprint(d)
+}
+
+// usePayloadFile makes the plan replay the payloads of file, split at
+// delimiter (splitPayloadFile): the payload kind names the temporary file
+// of payloads, the record size is 0 (fileSizes has each payload's), and
+// cleanup removes that file's directory at the end of the run.
+func (p *perfPlan) usePayloadFile(file, delimiter string) error {
+	path, sizes, err := splitPayloadFile(file, delimiter)
+	if err != nil {
+		return err
+	}
+	p.payload = payload.KindFile + path
+	p.fileSizes = sizes
+	p.recordSize = 0
+	p.cleanup = func() { _ = os.RemoveAll(filepath.Dir(path)) }
+	return nil
 }
 
 // randomID is a random hex string for generated transactional ids.
