@@ -39,7 +39,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV... | create-topic [flags] TOPIC... | delete-topic [flags] TOPIC... | paired | gaps RESULTS.jsonl...")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

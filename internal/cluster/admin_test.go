@@ -52,7 +52,7 @@ func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int, maxMed
 		slices.Sort(s)
 		return s[len(s)/2]
 	}
-	mx := func(d []time.Duration) time.Duration { return slices.Max(d) }
+	mx := slices.Max[[]time.Duration]
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", d.Seconds()*1000) }
 	t.Logf("%d admin rounds (%d partitions, rf %d): round median %s max %s; create+served median %s max %s; disk median %s; delete median %s max %s",
 		n, partitions, rf, ms(med(rounds)), ms(mx(rounds)), ms(med(creates)), ms(mx(creates)), ms(med(disks)), ms(med(deletes)), ms(mx(deletes)))

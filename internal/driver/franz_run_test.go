@@ -2,13 +2,9 @@ package driver
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
@@ -29,14 +25,15 @@ func TestFranzRunTrials(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Stop() })
-	adm, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	// Topics are readied by the one rule every part of prodlab uses.
+	adm, err := cluster.NewAdmin(c.Bootstrap())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer adm.Close()
 	topic := func(t *testing.T, name string) string {
 		t.Helper()
-		if err := createServedTopic(ctx, kadm.NewClient(adm), name, 3); err != nil {
+		if err := adm.CreateTopic(ctx, name, 3, 1, nil); err != nil {
 			t.Fatal(err)
 		}
 		return name
@@ -233,25 +230,6 @@ func TestFranzRunTrials(t *testing.T) {
 			t.Errorf("audit %+v, want %d acked, read and clean", r, n)
 		}
 	})
-}
-
-// createServedTopic creates a topic and waits until every partition's
-// leader serves it (listing end offsets succeeds).
-func createServedTopic(ctx context.Context, adm *kadm.Client, name string, partitions int32) error {
-	if _, err := adm.CreateTopic(ctx, partitions, 1, nil, name); err != nil {
-		return err
-	}
-	for {
-		offs, err := adm.ListEndOffsets(ctx, name)
-		if err == nil && offs.Error() == nil && len(offs[name]) == int(partitions) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("topic %s not served: %v (%w)", name, err, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }
 
 func logResult(t *testing.T, res *Result) {
