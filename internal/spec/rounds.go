@@ -42,48 +42,8 @@ const autoWord = "auto"
 
 // roundFields are the run-level settings; they join fields.
 var roundFields = []field{
-	{
-		key: "trials",
-		normalize: func(raw, _ string) (string, error) {
-			if strings.EqualFold(raw, autoWord) {
-				return autoWord, nil
-			}
-			if n, err := parseInt(raw); err == nil && n >= 1 && n <= math.MaxInt32 {
-				return strconv.FormatInt(n, 10), nil
-			}
-			return "", fmt.Errorf("trials must be an integer ≥ 1 or auto, got %q", raw)
-		},
-		assign: func(e *Experiment, v string) {
-			if v == autoWord {
-				e.TrialsAuto, e.Trials = true, 0
-				return
-			}
-			n, _ := strconv.Atoi(v)
-			e.TrialsAuto, e.Trials = false, n
-		},
-		typed: autoOrInt,
-	},
-	{
-		key: "warmup",
-		normalize: func(raw, _ string) (string, error) {
-			if strings.EqualFold(raw, autoWord) {
-				return autoWord, nil
-			}
-			if n, err := parseInt(raw); err == nil && n >= 0 && n <= math.MaxInt32 {
-				return strconv.FormatInt(n, 10), nil
-			}
-			return "", fmt.Errorf("warmup must be an integer ≥ 0 (rounds) or auto, got %q", raw)
-		},
-		assign: func(e *Experiment, v string) {
-			if v == autoWord {
-				e.WarmupAuto, e.Warmup = true, 0
-				return
-			}
-			n, _ := strconv.Atoi(v)
-			e.WarmupAuto, e.Warmup = false, n
-		},
-		typed: autoOrInt,
-	},
+	autoOrIntField("trials", 1, "", func(e *Experiment, auto bool, n int) { e.TrialsAuto, e.Trials = auto, n }),
+	autoOrIntField("warmup", 0, " (rounds)", func(e *Experiment, auto bool, n int) { e.WarmupAuto, e.Warmup = auto, n }),
 	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
 	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
 	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
@@ -102,6 +62,32 @@ var roundFields = []field{
 			return (time.Duration(s * float64(time.Second))).String()
 		},
 	},
+}
+
+// autoOrIntField is a setting that takes an integer ≥ lo or "auto"
+// (trials, warmup); set stores auto, or the number with auto false.
+func autoOrIntField(key string, lo int64, unit string, set func(e *Experiment, auto bool, n int)) field {
+	return field{
+		key: key,
+		normalize: func(raw, _ string) (string, error) {
+			if strings.EqualFold(raw, autoWord) {
+				return autoWord, nil
+			}
+			if n, err := parseInt(raw); err == nil && n >= lo && n <= math.MaxInt32 {
+				return strconv.FormatInt(n, 10), nil
+			}
+			return "", fmt.Errorf("%s must be an integer ≥ %d%s or auto, got %q", key, lo, unit, raw)
+		},
+		assign: func(e *Experiment, v string) {
+			if v == autoWord {
+				set(e, true, 0)
+				return
+			}
+			n, _ := strconv.Atoi(v)
+			set(e, false, n)
+		},
+		typed: autoOrInt,
+	}
 }
 
 // autoOrInt is the YAML form of trials and warmup.
