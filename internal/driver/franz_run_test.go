@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
-	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // TestFranzRunTrials runs warm-up, steady-state and audited trials on one
@@ -20,24 +19,8 @@ func TestFranzRunTrials(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop() })
-	// Topics are readied by the one rule every part of prodlab uses.
-	adm, err := cluster.NewAdmin(c.Bootstrap())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	topic := func(t *testing.T, name string) string {
-		t.Helper()
-		if err := adm.CreateTopic(ctx, name, 3, 1, nil); err != nil {
-			t.Fatal(err)
-		}
-		return name
-	}
+	c, _ := sharedBroker(t)
+	topic := func(t *testing.T, name string) string { return servedTopic(ctx, t, name, 3) }
 	props := map[string]string{"acks": "all", "linger.ms": "5"}
 
 	// Warm-up by count, rate-limited so that the timeline has several

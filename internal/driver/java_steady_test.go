@@ -12,10 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // Steady-state trials, in-trial warm-up, timelines and the worker's CPU
@@ -155,29 +152,10 @@ func TestParseProcStatTicks(t *testing.T) {
 // Integration tests: a real broker (flock /tmp/prodlab-brokers.lock when
 // running them next to other broker jobs) and a real worker.
 
-// startSteadyCluster starts a one-broker cluster and returns its bootstrap
-// addresses and a client.
-func startSteadyCluster(ctx context.Context, t *testing.T) ([]string, *kgo.Client) {
+// createTopic creates a 3-partition topic on the shared broker.
+func createTopic(ctx context.Context, t *testing.T, topic string) {
 	t.Helper()
-	c, err := cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop() })
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return c.Bootstrap(), cl
-}
-
-// createTopic creates a topic of three partitions.
-func createTopic(ctx context.Context, t *testing.T, cl *kgo.Client, topic string) {
-	t.Helper()
-	if _, err := kadm.NewClient(cl).CreateTopic(ctx, 3, 1, nil, topic); err != nil {
-		t.Fatal(err)
-	}
+	servedTopic(ctx, t, topic, 3)
 }
 
 // checkTimeline checks what every timeline must satisfy: contiguous points
@@ -227,11 +205,12 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 	j := startJavaDriver(t, "4.3.0")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	bootstrap, cl := startSteadyCluster(ctx, t)
+	c, _ := sharedBroker(t)
+	bootstrap := c.Bootstrap()
 	props := map[string]string{"acks": "all", "linger.ms": "5"}
 
 	t.Run("warmup", func(t *testing.T) {
-		createTopic(ctx, t, cl, "java-warmup")
+		createTopic(ctx, t, "java-warmup")
 		// 5000 records/s: the warm-up takes ~0.4 s, the measured window ~1 s.
 		const warm, n, rate = 2000, 5000, 5000
 		var progress []Progress
@@ -292,7 +271,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 	})
 
 	t.Run("duration", func(t *testing.T) {
-		createTopic(ctx, t, cl, "java-duration")
+		createTopic(ctx, t, "java-duration")
 		const rate, interval = 20000, 500 * time.Millisecond
 		start := time.Now()
 		res, err := j.Run(ctx, Trial{
@@ -337,7 +316,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 	})
 
 	t.Run("audit", func(t *testing.T) {
-		createTopic(ctx, t, cl, "java-audit-warmup")
+		createTopic(ctx, t, "java-audit-warmup")
 		const warm, n, tag = 3000, 4000, "steady-s0-r0"
 		res, err := j.Run(ctx, Trial{
 			Bootstrap: bootstrap, Topic: "java-audit-warmup", Props: props,
@@ -368,7 +347,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 	})
 
 	t.Run("transactions", func(t *testing.T) {
-		createTopic(ctx, t, cl, "java-txn-warmup")
+		createTopic(ctx, t, "java-txn-warmup")
 		// Commits every 200 ms through the warm-up and the measured window.
 		res, err := j.Run(ctx, Trial{
 			Bootstrap: bootstrap, Topic: "java-txn-warmup",

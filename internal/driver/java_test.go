@@ -11,11 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/prodlab/prodlab/internal/cluster"
 )
 
 // readJavaTestdata reads testdata/java/name, trimmed of its trailing newline.
@@ -331,19 +326,8 @@ func TestJavaWorkerProduces(t *testing.T) {
 	j := startJavaDriver(t, "4.3.0")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop() })
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	if _, err := kadm.NewClient(cl).CreateTopic(ctx, 3, 1, nil, "java-produce"); err != nil {
-		t.Fatal(err)
-	}
+	c, _ := sharedBroker(t)
+	servedTopic(ctx, t, "java-produce", 3)
 
 	const n = 20000
 	var progress []Progress
