@@ -11,9 +11,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
@@ -86,7 +88,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	if err != nil {
 		return nil, err
 	}
-	if err := writeRunFiles(ctx, exp, cmps, opts); err != nil {
+	if err := writeRunFiles(ctx, exp, scs, cmps, opts); err != nil {
 		return nil, err
 	}
 	w, err := results.Create(opts.Dir)
@@ -125,7 +127,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 // writeRunFiles saves what the run sets out to do and where: the resolved
 // experiment, the planned comparisons (for the report's Findings) and the
 // machine, before any trial runs.
-func writeRunFiles(ctx context.Context, exp *spec.Experiment, cmps []spec.Comparison, opts Options) error {
+func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, cmps []spec.Comparison, opts Options) error {
 	if y, err := exp.YAML(); err == nil {
 		if err := os.WriteFile(filepath.Join(opts.Dir, results.ExperimentFile), y, 0o644); err != nil {
 			return fmt.Errorf("write resolved experiment: %w", err)
@@ -142,7 +144,9 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, cmps []spec.Compar
 	if err := results.WritePlan(opts.Dir, plan); err != nil {
 		return fmt.Errorf("write plan: %w", err)
 	}
-	if err := results.WriteEnvironment(opts.Dir, results.GatherEnvironment(ctx, opts.Version)); err != nil {
+	env := results.GatherEnvironment(ctx, opts.Version)
+	env.Kafka, env.Clients = versions(scs, opts)
+	if err := results.WriteEnvironment(opts.Dir, env); err != nil {
 		return fmt.Errorf("write environment: %w", err)
 	}
 	return nil
@@ -290,4 +294,25 @@ func CheckExternal(scs []spec.Scenario) error {
 		return &PlanError{Problems: problems}
 	}
 	return nil
+}
+
+// versions lists, in order of first appearance, the Kafka releases (or
+// local distributions) and the clients the run's scenarios name, as the
+// run starts: "java" is the kafka-clients release of its brokers, and an
+// external cluster's version is only known once connected (the records
+// say it).
+func versions(scs []spec.Scenario, opts Options) (kafka, clients []string) {
+	for _, sc := range scs {
+		k := orDefault(sc.Exp.Cluster.Kafka, cluster.DefaultKafka)
+		if len(opts.Bootstrap) > 0 {
+			k = "external cluster at " + strings.Join(opts.Bootstrap, ",")
+		}
+		if !slices.Contains(kafka, k) {
+			kafka = append(kafka, k)
+		}
+		if !slices.Contains(clients, sc.Exp.Client) {
+			clients = append(clients, sc.Exp.Client)
+		}
+	}
+	return kafka, clients
 }
