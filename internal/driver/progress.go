@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -38,36 +37,19 @@ func (m *progressMeter) ack(latUs int64) {
 // from start, until the returned stop function is called; stop waits for the
 // goroutine, so fn is never called after it returns.
 func (m *progressMeter) report(fn func(Progress), start time.Time, interval time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		var prevAcked, prevSum int64
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				acked, sum := m.acked.Load(), m.latSumUs.Load()
-				p := Progress{
-					Elapsed:            now.Sub(start),
-					Sent:               m.sent.Load(),
-					Acked:              acked,
-					Failed:             m.failed.Load(),
-					WindowCount:        acked - prevAcked,
-					WindowLatencySumUs: sum - prevSum,
-					WindowLatencyMaxUs: m.latMaxUs.Swap(0),
-				}
-				prevAcked, prevSum = acked, sum
-				fn(p)
-			}
+	var prevAcked, prevSum int64 // only the ticking goroutine touches them
+	return tickEvery(interval, func(now time.Time) {
+		acked, sum := m.acked.Load(), m.latSumUs.Load()
+		p := Progress{
+			Elapsed:            now.Sub(start),
+			Sent:               m.sent.Load(),
+			Acked:              acked,
+			Failed:             m.failed.Load(),
+			WindowCount:        acked - prevAcked,
+			WindowLatencySumUs: sum - prevSum,
+			WindowLatencyMaxUs: m.latMaxUs.Swap(0),
 		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() { close(done); wg.Wait() })
-	}
+		prevAcked, prevSum = acked, sum
+		fn(p)
+	})
 }

@@ -92,25 +92,9 @@ func (tl *timeline) cut(at time.Duration) {
 // the last, partial interval at end (when anything is left or it has a
 // length) and returns the points. stop may be called once.
 func (tl *timeline) run(start time.Time, every time.Duration) (stop func(end time.Time) []Interval) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				tl.cut(now.Sub(start))
-			}
-		}
-	}()
+	stopTicks := tickEvery(every, func(now time.Time) { tl.cut(now.Sub(start)) })
 	return func(end time.Time) []Interval {
-		close(done)
-		wg.Wait()
+		stopTicks()
 		if at := end.Sub(start); at > tl.last || tl.pending() {
 			tl.cut(max(at, tl.last))
 		}
