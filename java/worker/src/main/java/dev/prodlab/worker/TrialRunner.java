@@ -734,6 +734,18 @@ final class TrialRunner {
     }
 
     /**
+     * Waits up to 5 s for a helper thread told to stop, keeping the caller's
+     * interrupt status: both helper threads stop this way.
+     */
+    private static void awaitEnd(Thread t) {
+        try {
+            t.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * Cuts a timeline point at each interval boundary of the trial's clock
      * (clockStart + k × interval). A wake-up that comes late cuts late: the
      * point keeps its regular t_ns and dur_ns, and the records of the delay
@@ -750,11 +762,7 @@ final class TrialRunner {
         void halt() {
             stop = true;
             LockSupport.unpark(this);
-            try {
-                join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitEnd(this);
         }
 
         @Override
@@ -794,11 +802,7 @@ final class TrialRunner {
         void halt() {
             stop = true;
             interrupt();
-            try {
-                join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitEnd(this);
         }
 
         @Override
