@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -123,4 +124,36 @@ func (c *Cluster) Resume(id int) error {
 		return fmt.Errorf("resume broker: %w", err)
 	}
 	return nil
+}
+
+// RemoveData deletes every embedded node's data directory (its topics'
+// files and metadata), keeping the broker logs and configuration beside
+// it. The cluster must be stopped; the lab calls it when a run ends, since
+// every trial's topic was deleted and the rest is of no use. An external
+// cluster has nothing to remove.
+func (c *Cluster) RemoveData() error {
+	var errs []error
+	for _, n := range c.nodes {
+		n.mu.Lock()
+		running := n.pid > 0 && n.done != nil && !closed(n.done)
+		n.mu.Unlock()
+		if running {
+			errs = append(errs, fmt.Errorf("remove data of node %d: it is still running", n.spec.ID))
+			continue
+		}
+		if err := os.RemoveAll(n.spec.DataDir); err != nil {
+			errs = append(errs, fmt.Errorf("remove data of node %d: %w", n.spec.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// closed reports whether ch is closed.
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

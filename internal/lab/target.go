@@ -49,6 +49,10 @@ type TargetConfig struct {
 	Drivers Drivers
 	// Logf receives progress lines (nil: none).
 	Logf func(format string, args ...any)
+	// KeepData keeps an embedded cluster's data directories when Close
+	// stops it; by default they are removed (the broker logs stay), since
+	// the lab deletes every trial's topic and the rest is of no use.
+	KeepData bool
 }
 
 // Target is a cluster that trials run against, started or reached once and
@@ -301,6 +305,10 @@ func (t *Target) Close() error {
 	if t.c != nil {
 		if e := t.c.Stop(); e != nil {
 			err = e
+		} else if !t.cfg.KeepData {
+			if e := t.c.RemoveData(); e != nil {
+				err = e
+			}
 		}
 	}
 	if t.tmpDir != "" {
@@ -324,5 +332,6 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		LogDir:             r.opts.Dir,
 		Drivers:            r.drivers,
 		Logf:               r.logf,
+		KeepData:           r.opts.KeepTopics,
 	})
 }

@@ -3,6 +3,8 @@ package lab
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +108,33 @@ func TestTargetSkipConnect(t *testing.T) {
 	}
 	if len(tgt.drivers) != 0 {
 		t.Error("Close left the target's own drivers open")
+	}
+}
+
+// TestTargetRemovesData: closing an embedded target removes its nodes'
+// data directories (a long run filled a 252 GB disk with deleted topics'
+// files) and keeps the broker logs; KeepData keeps both.
+func TestTargetRemovesData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: starts a broker")
+	}
+	for _, keep := range []bool{false, true} {
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		tgt, err := StartTarget(ctx, TargetConfig{Brokers: 1, Dir: dir, KeepData: keep})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tgt.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_, dataErr := os.Stat(filepath.Join(dir, "node-1", "data"))
+		if _, err := os.Stat(filepath.Join(dir, "broker-1.log")); err != nil {
+			t.Errorf("keep %v: broker log gone: %v", keep, err)
+		}
+		if keep != (dataErr == nil) {
+			t.Errorf("keep %v: data directory stat error %v", keep, dataErr)
+		}
 	}
 }
