@@ -1,10 +1,12 @@
 package results
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -248,5 +250,53 @@ func TestCreateRepairsTail(t *testing.T) {
 				t.Errorf("trials = %v, want %v", trials, tt.trials)
 			}
 		})
+	}
+}
+
+// shortFile fails its first write after writing half of it, as a full disk
+// does, then behaves like the file underneath.
+type shortFile struct {
+	*os.File
+	failed bool
+}
+
+func (f *shortFile) Write(p []byte) (int, error) {
+	if !f.failed {
+		f.failed = true
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, syscall.ENOSPC
+	}
+	return f.File.Write(p)
+}
+
+// TestAppendShortWrite: a record cut by a full disk is removed again, so
+// the file holds whole records only and the next one starts on its own
+// line. Without the cut-back the second record would be glued to the
+// fragment and the file's middle line would not parse.
+func TestAppendShortWrite(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Record{ScenarioID: "a", Trial: 0, Status: StatusOK}); err != nil {
+		t.Fatal(err)
+	}
+	w.f = &shortFile{File: w.f.(*os.File)}
+	if err := w.Append(Record{ScenarioID: "a", Trial: 1, Status: StatusOK}); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("append on a full disk: %v, want ENOSPC", err)
+	}
+	if err := w.Append(Record{ScenarioID: "a", Trial: 2, Status: StatusOK}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := Read(dir)
+	if err != nil {
+		t.Fatalf("read after a short write: %v", err)
+	}
+	if len(recs) != 2 || recs[0].Trial != 0 || recs[1].Trial != 2 {
+		t.Errorf("records %+v, want trials 0 and 2", recs)
 	}
 }

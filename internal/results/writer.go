@@ -16,8 +16,20 @@ import (
 // most the trial in progress. It is safe for concurrent use.
 type Writer struct {
 	mu   sync.Mutex
-	f    *os.File
+	f    appendFile
 	path string
+	// size is where the last whole line ends: a failed append is cut back
+	// to it, so a record is in the file whole or not at all.
+	size int64
+}
+
+// appendFile is what Writer needs of its file (an *os.File; tests inject
+// short writes through it).
+type appendFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
 }
 
 // Create opens dir/results.jsonl for appending, creating it if needed. If
@@ -41,7 +53,12 @@ func Create(dir string) (*Writer, error) {
 		_ = d.Sync() // best effort: not every file system supports it
 		_ = d.Close()
 	}
-	return &Writer{f: f, path: path}, nil
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("open results %s: %w", path, err)
+	}
+	return &Writer{f: f, path: path, size: info.Size()}, nil
 }
 
 // tornTailScan is how far back trimTornTail reads at a time looking for the
@@ -119,14 +136,27 @@ func (w *Writer) Append(r Record) error {
 		return fmt.Errorf("append to %s: writer is closed", w.path)
 	}
 	// One write per line: with O_APPEND a line is never interleaved with
-	// another writer's, and a crash can only tear the last line.
+	// another writer's, and a crash can only tear the last line. A write
+	// that fails part-way (a full disk) is cut back, so the next record
+	// does not land on a fragment and corrupt the file's middle.
 	if _, err := w.f.Write(line); err != nil {
-		return fmt.Errorf("append to %s: %w", w.path, err)
+		return w.cutBack(fmt.Errorf("append to %s: %w", w.path, err))
 	}
 	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", w.path, err)
+		return w.cutBack(fmt.Errorf("sync %s: %w", w.path, err))
 	}
+	w.size += int64(len(line))
 	return nil
+}
+
+// cutBack truncates the file to its last whole line after a failed append
+// and returns err, with the truncation's own failure when it fails too.
+func (w *Writer) cutBack(err error) error {
+	if terr := w.f.Truncate(w.size); terr != nil {
+		return errors.Join(err, fmt.Errorf("cut back to the last whole record: %w", terr))
+	}
+	_ = w.f.Sync() // best effort: the cut is what matters to the next write
+	return err
 }
 
 // Close closes the file. Closing twice is not an error.
