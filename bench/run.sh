@@ -240,7 +240,7 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
 {
   echo "# prodlab benchmarks"
   echo
-  echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git describe --always --dirty 2>/dev/null || echo unknown)."
+  echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git describe --always --dirty 2>/dev/null || echo unknown), with: \`$(env | grep -E '^BENCH_' | sort | tr '\n' ' ')make bench\`."
   echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo) RAM, shared;"
   echo "$(go version | cut -d' ' -f3-4); $(java -version 2>&1 | head -1); Kafka $KAFKA, one embedded broker ($BOOT) for the whole bench."
   echo
