@@ -72,6 +72,10 @@ func TestAAEquivalent(t *testing.T) {
 			t.Errorf("trial %s/%d: no in-trial warm-up counted", r.ScenarioID, r.Trial)
 		}
 	}
+	// The last trial written carries the state the run stopped in.
+	if last := recs[len(recs)-1]; last.Precision == nil || last.Precision.Reached < 0 {
+		t.Errorf("last trial's precision %+v, want the final, known state", last.Precision)
+	}
 	if measured < 2*stats.DefaultMinPairs {
 		t.Errorf("%d measured trials: the rule stopped before %d pairs", measured, stats.DefaultMinPairs)
 	}

@@ -133,7 +133,11 @@ func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *cluste
 			if ctx.Err() != nil {
 				return
 			}
-			r.record(r.trial(ctx, adm, tgt, sc, round, false))
+			rec := r.trial(ctx, adm, tgt, sc, round, false)
+			if e.TrialsAuto {
+				r.judgeWith(rec, g) // so the last round's records carry the final state
+			}
+			r.record(rec)
 		}
 		if !e.TrialsAuto {
 			continue
@@ -155,6 +159,15 @@ func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *cluste
 			r.logf("round %d: widest interval %s (target ±%.1f %%)", round+1, pctOrUnknown(worst), e.Precision*100)
 		}
 	}
+}
+
+// judgeWith updates the stopping rule's state with rec counted, before
+// rec is written, so that every record carries the precision its own trial
+// brought the run to.
+func (r *runner) judgeWith(rec results.Record, g *clusterGroup) {
+	r.recs = append(r.recs, rec)
+	r.updatePrecision(g)
+	r.recs = r.recs[:len(r.recs)-1]
 }
 
 // pctOrUnknown writes a relative half-width as "±6.8 %", or says it is not
