@@ -62,7 +62,7 @@ func (f *faultRun) event(kind, format string, args ...any) {
 }
 
 // startFaults schedules the broker faults of e relative to now.
-func (r *runner) startFaults(ctx context.Context, tgt *target, adm *admin, topic string, e spec.Experiment) *faultRun {
+func (r *runner) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, topic string, e spec.Experiment) *faultRun {
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
 	for _, ft := range e.Faults {
@@ -89,13 +89,13 @@ func (f *faultRun) stop() []results.Event {
 	return f.events
 }
 
-func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *target, adm *admin, topic string, ft spec.Fault) {
+func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault) {
 	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
 		return
 	}
 	id := ft.Broker
 	if id < 1 { // not given: the leader of partition 0
-		leader, err := adm.leader(ctx, topic, 0)
+		leader, err := adm.Leader(ctx, topic, 0)
 		if err != nil {
 			f.event("error", "%s: find leader of %s-0: %v", ft.Type, topic, err)
 			return

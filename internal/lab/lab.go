@@ -230,7 +230,7 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 			r.logf("stop cluster: %v", err)
 		}
 	}()
-	adm := &admin{tgt.Admin()}
+	adm := tgt.Admin()
 	r.warmed = r.warmUp(ctx, adm, tgt, g)
 	r.measure(ctx, adm, tgt, g)
 }

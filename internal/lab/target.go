@@ -86,9 +86,6 @@ type Target struct {
 	tmpDir string
 }
 
-// target is the run loop's name for Target.
-type target = Target
-
 // Drivers caches drivers by driver.Key, so a Java worker JVM serves every
 // trial of its kafka-clients release.
 type Drivers map[string]driver.Driver

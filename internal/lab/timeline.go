@@ -35,7 +35,7 @@ func seed(sc spec.Scenario, n int, warm bool) int64 {
 
 // brokerPids are the target's embedded broker processes (none for an
 // external cluster).
-func brokerPids(tgt *target) map[int]int {
+func brokerPids(tgt *Target) map[int]int {
 	if tgt.c == nil || !tgt.c.Embedded() {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
@@ -19,7 +20,7 @@ import (
 // trial runs one scenario once on a fresh topic and returns its record.
 // n numbers the trial among the scenario's warm-up (warm) or measured
 // trials.
-func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Scenario, n int, warm bool) results.Record {
+func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc spec.Scenario, n int, warm bool) results.Record {
 	r.done++
 	e := sc.Exp
 	phase := "r"
@@ -36,12 +37,12 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if err != nil {
 		return r.failed(rec, err)
 	}
-	if err := adm.createTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
+	if err := adm.CreateTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
 		return r.failed(rec, err)
 	}
 	if !r.opts.KeepTopics {
 		defer func() {
-			if err := adm.deleteTopic(context.Background(), topic); err != nil {
+			if err := adm.DeleteTopic(context.Background(), topic); err != nil {
 				r.logf("%v", err)
 			}
 		}()
@@ -63,7 +64,7 @@ func (r *runner) trial(ctx context.Context, adm *admin, tgt *target, sc spec.Sce
 	if runErr != nil {
 		return r.failed(rec, runErr)
 	}
-	if disk, err := adm.diskBytes(ctx, topic, e.Topic.Partitions); err != nil {
+	if disk, err := adm.DiskBytes(ctx, topic, e.Topic.Partitions); err != nil {
 		r.logf("%v", err)
 	} else {
 		rec.DiskBytes = disk
@@ -103,7 +104,7 @@ func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, b
 // faults on their timers and CPU read around it, and fills the record with
 // what the driver, the proxies and the fault timers saw.
 func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.Driver, t driver.Trial,
-	tgt *target, adm *admin, e spec.Experiment, proxied bool) (*driver.Result, error) {
+	tgt *Target, adm *cluster.Admin, e spec.Experiment, proxied bool) (*driver.Result, error) {
 	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
@@ -257,7 +258,7 @@ func scalar(v string) any {
 
 // fillNetwork records what the proxies saw during the trial and the pipe
 // model's prediction into net, and any connection cuts into rec's events.
-func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *target, e spec.Experiment, since time.Time) {
+func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e spec.Experiment, since time.Time) {
 	st := tgt.net.Stats()
 	proxyFigures(net, st)
 	// Each broker the producer wrote to is one pipelined connection.
