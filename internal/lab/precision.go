@@ -13,15 +13,16 @@ import (
 // stopping rule and records, per scenario, the widest relative half-width
 // of its comparisons. A planned comparison within the group is judged
 // paired by round on its metric; a scenario in no such comparison by the
-// interval of its own mean throughput. It reports whether all met the
+// interval of its own mean throughput. extra are trials counted before
+// they are written. It reports whether all met the
 // target and the widest half-width (NaN when some is not known yet, which
 // counts as not met).
-func (r *runner) updatePrecision(g *clusterGroup) (allMet bool, worst float64) {
+func (r *runner) updatePrecision(g *clusterGroup, extra ...results.Record) (allMet bool, worst float64) {
 	in := map[string]bool{}
 	for _, sc := range g.scs {
 		in[sc.ID] = true
 	}
-	byID, err := r.measuredStats(in)
+	byID, err := r.measuredStats(in, extra)
 	if err != nil {
 		r.logf("precision: %v", err)
 		return false, math.NaN()
@@ -64,10 +65,11 @@ func (t *precisionTally) judge(id string, hw float64, met bool) {
 	t.met[id] = met
 }
 
-// measuredStats summarises the measured trials of the scenarios in the set.
-func (r *runner) measuredStats(in map[string]bool) (map[string]*stats.ScenarioStats, error) {
+// measuredStats summarises the measured trials of the scenarios in the
+// set, those written so far and extra (a trial about to be written).
+func (r *runner) measuredStats(in map[string]bool, extra []results.Record) (map[string]*stats.ScenarioStats, error) {
 	var recs []results.Record
-	for _, rec := range r.recs {
+	for _, rec := range slices.Concat(r.recs, extra) {
 		if in[rec.ScenarioID] && !rec.Warmup {
 			recs = append(recs, rec)
 		}

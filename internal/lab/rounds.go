@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
@@ -36,7 +37,7 @@ func order(scs []spec.Scenario, round int) []spec.Scenario {
 //     this round's throughput ÷ the previous round's is within ±10 % of 1.
 //
 // It returns what happened, for the records.
-func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) *results.Warmed {
+func (r *runner) warmUp(ctx context.Context, adm *cluster.Admin, tgt *Target, g *clusterGroup) *results.Warmed {
 	e := r.exp
 	if !e.WarmupAuto && e.Warmup == 0 {
 		return nil
@@ -69,7 +70,7 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 			}
 			prev[sc.ID] = tp
 		}
-		if len(logRatios) > 0 && math.Abs(math.Expm1(mean(logRatios))) > stats.DefaultSteady.MaxDrift {
+		if len(logRatios) > 0 && math.Abs(math.Expm1(stats.Summarize(logRatios, stats.DefaultConfidence).Mean)) > stats.DefaultSteady.MaxDrift {
 			flat = false
 		}
 		w.Rounds = round + 1
@@ -92,15 +93,6 @@ func (r *runner) warmUp(ctx context.Context, adm *admin, tgt *target, g *cluster
 	return w
 }
 
-// mean is the arithmetic mean of xs (not empty).
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
 // warm reports whether a steady-state warm-up trial ended flat: the last
 // warmWindow points of its sending window pass the steady-state rule.
 func warm(rec results.Record, sendFor time.Duration) bool {
@@ -115,7 +107,7 @@ func warm(rec results.Record, sendFor time.Duration) bool {
 // every scenario that is in none) reaches the target precision, the
 // group's share of the budget is spent, or spec.MaxAutoRounds have run.
 // The rule looks at interval widths only, never at significance.
-func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *clusterGroup) {
+func (r *runner) measure(ctx context.Context, adm *cluster.Admin, tgt *Target, g *clusterGroup) {
 	e := r.exp
 	budget := time.Duration(e.BudgetS * float64(len(g.scs)) / float64(r.nScenarios) * float64(time.Second))
 	if e.TrialsAuto {
@@ -165,9 +157,7 @@ func (r *runner) measure(ctx context.Context, adm *admin, tgt *target, g *cluste
 // rec is written, so that every record carries the precision its own trial
 // brought the run to.
 func (r *runner) judgeWith(rec results.Record, g *clusterGroup) {
-	r.recs = append(r.recs, rec)
-	r.updatePrecision(g)
-	r.recs = r.recs[:len(r.recs)-1]
+	r.updatePrecision(g, rec)
 }
 
 // pctOrUnknown writes a relative half-width as "±6.8 %", or says it is not
