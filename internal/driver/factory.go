@@ -47,12 +47,6 @@ func lookup(client string) (clients.Client, kind, error) {
 	return c, k, nil
 }
 
-// IsJava reports whether a client name selects the official Java client.
-func IsJava(client string) bool {
-	c, err := clients.Parse(client)
-	return err == nil && c.Kind.Name == clients.Java
-}
-
 // NeedsWorker reports whether a client name's driver runs in the Java
 // worker JVM, so that its jar must be built.
 func NeedsWorker(client string) bool {
@@ -77,9 +71,6 @@ func Release(client, brokerRelease string) string {
 	c, _ := clients.Parse(client)
 	return c.Release(brokerRelease)
 }
-
-// JavaRelease is Release, for Java client names.
-func JavaRelease(client, brokerRelease string) string { return Release(client, brokerRelease) }
 
 // Key names the driver instance a client needs: one per client kind and,
 // for versioned kinds, per release (one worker JVM each for Java).
