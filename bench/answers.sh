@@ -65,23 +65,9 @@ AA_ROUNDS=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) 
 IFS='|' read -r AA_KIND AA_TEXT AA_HW <<<"$(verdict_of "$OUT/aa" arm=a arm=b)"
 
 # --- 11: a known effect ---------------------------------------------------------
-cat >"$OUT/effect.yaml" <<YAML
-name: effect
-description: max.in.flight 1 against 5 at an emulated 20 ms round trip (a sure effect)
-workload: {duration.s: 2, warmup.s: 0.5, record.size: 1000, payload: random}
-client: franz-go
-producer: {acks: all, enable.idempotence: false, linger.ms: 0, batch.size: 16384, compression.type: none, max.buffered.records: 2000}
-network: {rtt.ms: 20}
-trials: auto
-precision: 0.05
-budget: 2m
-matrix:
-  max.in.flight.requests.per.connection: [5, 1]
-compare:
-  - {axis: max.in.flight.requests.per.connection}
-YAML
 rm -rf "$OUT/effect"
-EFFECT_CMD="$PRODLAB run $OUT/effect.yaml --bootstrap $BOOT --out $OUT/effect"
+# The experiment of the integration test TestSureEffect, with longer trials.
+EFFECT_CMD="$PRODLAB run internal/lab/testdata/effect.yaml --set workload.duration.s=2 --set workload.warmup.s=0.5 --set precision=0.05 --set budget=2m --bootstrap $BOOT --out $OUT/effect"
 echo "answers bench: a known effect" >&2
 timeout 1800 $EFFECT_CMD >"$OUT/effect.log" 2>&1
 IFS='|' read -r EF_KIND EF_TEXT EF_HW <<<"$(verdict_of "$OUT/effect" max.in.flight.requests.per.connection=5 max.in.flight.requests.per.connection=1)"

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -88,25 +89,15 @@ func TestAAEquivalent(t *testing.T) {
 	}
 }
 
-const effectSrc = `
-name: effect
-workload: {duration.s: 1, warmup.s: 0.3, record.size: 1000, payload: random}
-client: franz-go
-producer: {acks: all, enable.idempotence: false, linger.ms: 0, batch.size: 16384, compression.type: none, max.buffered.records: 2000}
-network: {rtt.ms: 20}
-trials: auto
-precision: 0.10
-budget: 60s
-matrix:
-  max.in.flight.requests.per.connection: [5, 1]
-compare:
-  - {axis: max.in.flight.requests.per.connection}
-`
-
 // TestSureEffect: one request in flight against five at an emulated 20 ms
 // round trip must come out "slower", with an interval wholly below zero —
 // proof that the verdict can say slower, and says it the right way round.
 func TestSureEffect(t *testing.T) {
+	src, err := os.ReadFile("testdata/effect.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	effectSrc := string(src)
 	recs, err := runYAML(t, effectSrc, true)
 	if err != nil {
 		t.Fatal(err)
