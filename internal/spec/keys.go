@@ -61,6 +61,10 @@ var settingFields = []field{
 	intField("network.cut.every", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Network.CutEvery }),
 	boolField("network.proxy", func(e *Experiment) *bool { return &e.Network.Proxy }),
 	boolField("audit", func(e *Experiment) *bool { return &e.Audit }),
+	boolField("expect.lost", func(e *Experiment) *bool { return &e.Expect.Lost }),
+	boolField("expect.duplicates", func(e *Experiment) *bool { return &e.Expect.Duplicates }),
+	boolField("expect.reordered", func(e *Experiment) *bool { return &e.Expect.Reordered }),
+	boolField("expect.phantom", func(e *Experiment) *bool { return &e.Expect.Phantom }),
 }
 
 // fields are every fixed setting: the experiment's, then the run-level ones.
@@ -77,7 +81,7 @@ var fieldByKey = func() map[string]field {
 
 // sections are the keys of the top level of a file that hold a mapping of
 // fixed settings, and the canonical prefix of their entries.
-var sections = []string{"cluster", "topic", "workload", "network", "timeline"}
+var sections = []string{"cluster", "topic", "workload", "network", "timeline", "expect"}
 
 // shorthands maps a bare leaf ("record.size") to its canonical key
 // ("workload.record.size") when the leaf is unique among the sections.

@@ -15,7 +15,7 @@ import (
 // topLevelKeys are the keys accepted at the top of an experiment file.
 var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "producer",
-	"network", "timeline", "faults", "audit", "trials", "warmup", "warmup.max.s",
+	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
 	"precision", "budget", "equivalence", "compare", "matrix",
 }
 
@@ -84,7 +84,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":
 			p.compare(e, mv.Value)
-		case "cluster", "topic", "workload", "network", "timeline":
+		case "cluster", "topic", "workload", "network", "timeline", "expect":
 			p.section(e, key, mv.Value)
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())

@@ -21,6 +21,10 @@ type Experiment struct {
 	Faults   []Fault
 	// Audit turns on read-back verification of every trial.
 	Audit bool
+	// Expect names the delivery violations the experiment expects (an
+	// acks=1 study expects loss): the audit still counts them, but they do
+	// not make the trial violated.
+	Expect Expect
 	// Trials is the number of measured trials per scenario; Warmup the
 	// number of unmeasured trials run first.
 	Trials, Warmup int
@@ -48,6 +52,12 @@ type Experiment struct {
 	dir string
 	// pos records where each canonical key was set, to point errors at it.
 	pos map[string]pos
+}
+
+// Expect lists the audit findings an experiment expects. A finding not
+// expected marks its trial violated (exit code 3).
+type Expect struct {
+	Lost, Duplicates, Reordered, Phantom bool
 }
 
 // Cluster describes the Kafka cluster to start.

@@ -53,6 +53,12 @@ func (e *Experiment) YAML() ([]byte, error) {
 		}},
 		{Key: "faults", Value: faultSlice(e.Faults)},
 		{Key: "audit", Value: e.Audit},
+		{Key: "expect", Value: yaml.MapSlice{
+			{Key: "lost", Value: e.Expect.Lost},
+			{Key: "duplicates", Value: e.Expect.Duplicates},
+			{Key: "reordered", Value: e.Expect.Reordered},
+			{Key: "phantom", Value: e.Expect.Phantom},
+		}},
 	}
 	doc = append(doc, e.roundsYAML()...)
 	if len(e.Compare) > 0 {
