@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -167,7 +168,10 @@ func TestReadFile(t *testing.T) {
 		// Blank lines carry nothing and are ignored.
 		{"blank lines", "\n" + rec(0) + "\n\n", []int{0}, ""},
 		// A newer schema version is refused rather than misread.
-		{"other schema", `{"schema":3}` + "\n", nil, "line 1: schema 3"},
+		{"other schema", `{"schema":3}` + "\n", nil, "line 1 (12 bytes): schema 3"},
+		// A fragment with a whole record glued on (an older prodlab after a
+		// full disk) is an error here, though ReadFileAll keeps the record.
+		{"glued fragment", rec(0) + "\n" + rec(1)[:10] + rec(2) + "\n", nil, "line 2 (10 bytes): the fragment"},
 		// An empty file is an empty run.
 		{"empty", "", nil, ""},
 	}
@@ -195,6 +199,118 @@ func TestReadFile(t *testing.T) {
 				t.Errorf("trials = %v, want %v", trials, tt.trials)
 			}
 		})
+	}
+}
+
+// TestReadFileAll: the lenient reader keeps every complete, valid record
+// around bad lines and reports each line it left out, with its number,
+// length and reason.
+func TestReadFileAll(t *testing.T) {
+	rec := func(trial int) string { return fmt.Sprintf(`{"schema":1,"scenario_id":"x","trial":%d}`, trial) }
+	tests := []struct {
+		name    string
+		content string
+		trials  []int     // trials of the records read
+		skipped []Skipped // Reason holds a substring of the reason
+	}{
+		// A whole file: nothing skipped.
+		{"two lines", rec(0) + "\n" + rec(1) + "\n", []int{0, 1}, nil},
+		// A corrupt middle line costs that line only.
+		{"corrupt middle line", rec(0) + "\n{oops\n" + rec(2) + "\n", []int{0, 2},
+			[]Skipped{{Line: 2, Bytes: 5, Reason: "invalid JSON: invalid character 'o'"}}},
+		// The issue's file: a fragment cut by a full disk, the next record
+		// appended onto it. The record is kept, the fragment reported.
+		{"glued fragment", rec(0) + "\n" + rec(1)[:10] + rec(2) + "\n" + rec(3) + "\n", []int{0, 2, 3},
+			[]Skipped{{Line: 2, Bytes: 10, Reason: "the fragment of a write cut short"}}},
+		// Two failed appends before one that went through.
+		{"two fragments", rec(1)[:7] + rec(1)[:12] + rec(2) + "\n", []int{2},
+			[]Skipped{{Line: 1, Bytes: 19, Reason: "the fragment"}}},
+		// A torn last line is reported as torn.
+		{"torn last line", rec(0) + "\n" + rec(1)[:10], []int{0},
+			[]Skipped{{Line: 2, Bytes: 10, Reason: "torn last line", Torn: true}}},
+		// A complete last line without its newline is kept.
+		{"unterminated last line", rec(0) + "\n" + rec(1), []int{0, 1}, nil},
+		// A torn line followed by more lines is a corrupt line, not torn.
+		{"torn then more", rec(0)[:10] + "\n" + rec(1) + "\n", []int{1},
+			[]Skipped{{Line: 1, Bytes: 10, Reason: "invalid JSON: unexpected end"}}},
+		// A record of an unknown schema is skipped, not misread.
+		{"other schema", rec(0) + "\n" + `{"schema":3,"trial":1}` + "\n" + rec(2) + "\n", []int{0, 2},
+			[]Skipped{{Line: 2, Bytes: 22, Reason: "schema 3, this prodlab reads schemas 1 to 2"}}},
+		// Valid JSON that is not a record.
+		{"not a record", `[1,2]` + "\n" + rec(1) + "\n", []int{1},
+			[]Skipped{{Line: 1, Bytes: 5, Reason: "not a record: json: cannot unmarshal array"}}},
+		// A line that only looks like two records glued is not salvaged
+		// unless its tail is a whole record.
+		{"fragment then fragment", rec(0) + "\n" + rec(1)[:10] + rec(2)[:12] + "\n", []int{0},
+			[]Skipped{{Line: 2, Bytes: 22, Reason: "invalid JSON"}}},
+		// Blank lines carry nothing: ignored, not reported.
+		{"blank lines", "\n" + rec(0) + "\n\n", []int{0}, nil},
+		// An empty file is an empty run.
+		{"empty", "", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ResultsFile)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, skipped, err := ReadFileAll(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if trials := trialsOf(got); !reflect.DeepEqual(trials, tt.trials) {
+				t.Errorf("trials = %v, want %v", trials, tt.trials)
+			}
+			checkSkipped(t, skipped, tt.skipped)
+		})
+	}
+}
+
+// trialsOf lists the trial numbers of recs.
+func trialsOf(recs []Record) []int {
+	var trials []int
+	for _, r := range recs {
+		trials = append(trials, r.Trial)
+	}
+	return trials
+}
+
+// checkSkipped compares what was skipped with want, whose Reasons are
+// substrings of the reasons expected.
+func checkSkipped(t *testing.T, got, want []Skipped) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("skipped %+v, want %+v", got, want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Line != w.Line || g.Bytes != w.Bytes || g.Torn != w.Torn || !strings.Contains(g.Reason, w.Reason) {
+			t.Errorf("skipped[%d] = %+v, want %+v (reason containing %q)", i, g, w, w.Reason)
+		}
+	}
+}
+
+// TestSkippedString: the warning callers print names line, size (with
+// thousands separators) and reason.
+func TestSkippedString(t *testing.T) {
+	tests := []struct {
+		s    Skipped
+		want string
+	}{
+		{Skipped{Line: 2, Bytes: 2174, Reason: "invalid JSON: x"}, "line 2 (2,174 bytes): invalid JSON: x"},
+		{Skipped{Line: 10, Bytes: 5, Reason: "r", Torn: true}, "line 10 (5 bytes): r"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestReadAllMissing: a file that cannot be read is the only error.
+func TestReadAllMissing(t *testing.T) {
+	if _, _, err := ReadAll(t.TempDir()); err == nil || !strings.Contains(err.Error(), ResultsFile) {
+		t.Fatalf("error = %v, want one naming %s", err, ResultsFile)
 	}
 }
 
