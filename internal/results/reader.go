@@ -135,7 +135,7 @@ func decodeLine(n int, body []byte, complete bool) (rec Record, ok bool, skip *S
 	}
 	if rec, frag, ok := salvage(body); ok {
 		return rec, true, &Skipped{Line: n, Bytes: frag,
-			Reason: "the fragment of a write cut short, with a whole record appended onto it; the record is kept"}
+			Reason: "the fragment of a write cut short, glued to the whole record after it (kept)"}
 	}
 	s := &Skipped{Line: n, Bytes: len(body), Reason: err.Error()}
 	if !complete {
