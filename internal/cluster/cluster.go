@@ -32,6 +32,7 @@ type Cluster struct {
 	nodes     []*node   // embedded only; nodes[i] has id i+1
 	stopOnce  sync.Once // Stop runs once
 	stopErr   error     // Stop's result
+	watch     exitWatch // unexpected broker exits (watch.go)
 }
 
 // pickPorts chooses the nodes' ports; tests replace it to force a bind error.
@@ -62,6 +63,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	for attempt := 1; ; attempt++ {
 		err = c.startOnce(ctx)
 		if err == nil {
+			c.watchNodes()
 			return c, nil
 		}
 		c.killAll()

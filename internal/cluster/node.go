@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,12 @@ type node struct {
 	mu   sync.Mutex
 	pid  int
 	done chan struct{} // closed when the current process has exited
+	// asked is set when prodlab itself signals the process to end (Kill,
+	// Shutdown, Stop), so its exit is expected; start clears it.
+	asked bool
+	// onExit, if set, hears of every exit prodlab did not ask for, before
+	// done is closed (the cluster's watch, see watch.go).
+	onExit func(*BrokerExitError)
 }
 
 // newNode lays out node spec under the cluster directory.
@@ -153,22 +160,43 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 	n.mu.Lock()
 	n.pid = cmd.Process.Pid
 	n.done = done
+	n.asked = false
 	n.mu.Unlock()
 	go func() {
 		_ = cmd.Wait()
 		if !detached {
 			proc.Forget(cmd.Process.Pid)
 		}
+		n.exited(cmd.Process.Pid, cmd.ProcessState.String())
 		close(done)
 	}()
 	return nil
 }
 
-// signal sends sig to the node's process group.
+// exited reports an exit prodlab did not ask for to onExit, with the exit
+// status and the end of the broker log.
+func (n *node) exited(pid int, status string) {
+	n.mu.Lock()
+	asked, onExit := n.asked, n.onExit
+	n.mu.Unlock()
+	if asked || onExit == nil {
+		return
+	}
+	onExit(&BrokerExitError{ID: n.spec.ID, PID: pid, Status: status, Log: n.logPath,
+		Tail: lastLinesOf(n.logPath, exitTailLines)})
+}
+
+// signal sends sig to the node's process group. A SIGTERM or SIGKILL
+// marks the exit that follows as asked for, so the watch does not report it.
 func (n *node) signal(sig syscall.Signal) error {
 	pid, _ := n.state()
 	if !n.running() {
 		return fmt.Errorf("node %d is not running", n.spec.ID)
+	}
+	if sig == syscall.SIGTERM || sig == syscall.SIGKILL {
+		n.mu.Lock()
+		n.asked = true
+		n.mu.Unlock()
 	}
 	if err := proc.Signal(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("node %d: %w", n.spec.ID, err)
@@ -211,11 +239,31 @@ func (n *node) stop(grace time.Duration) error {
 
 // logTail returns the last lines of the node's broker log.
 func (n *node) logTail() string {
-	data, err := os.ReadFile(n.logPath)
+	return lastLinesOf(n.logPath, logTailLines)
+}
+
+// tailBytes bounds how much of a log's end lastLinesOf reads: a broker log
+// can grow to many megabytes over a run.
+const tailBytes = 64 << 10
+
+// lastLinesOf returns the last count lines of the file at path (within its
+// last tailBytes), or says why it cannot be read.
+func lastLinesOf(path string, count int) string {
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Sprintf("(no log: %v)", err)
 	}
-	return lastLines(string(data), logTailLines)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Sprintf("(no log: %v)", err)
+	}
+	off := max(st.Size()-tailBytes, 0)
+	data, err := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
+	if err != nil {
+		return fmt.Sprintf("(log unreadable: %v)", err)
+	}
+	return lastLines(string(data), count)
 }
 
 // firstErrors returns the first few ERROR lines of the node's log, which
