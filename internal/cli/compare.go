@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -70,7 +69,7 @@ experiment adds rounds until the intervals are narrow enough.`,
 			if !(f.equivalence > 0 && f.equivalence < 1) {
 				return usage(fmt.Errorf("--equivalence must be in (0, 1), got %g", f.equivalence))
 			}
-			pairs, err := comparePairs(args, f.scenarios)
+			pairs, err := comparePairs(args, f.scenarios, c.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -113,13 +112,14 @@ type comparePair struct {
 }
 
 // comparePairs reads the runs named by args and pairs up the scenarios to
-// compare. Wrong argument counts and unknown scenarios are usage errors.
-func comparePairs(args []string, scenarios bool) ([]comparePair, error) {
+// compare, warning on warn of each results line it skips. Wrong argument
+// counts and unknown scenarios are usage errors.
+func comparePairs(args []string, scenarios bool, warn io.Writer) ([]comparePair, error) {
 	if scenarios {
 		if len(args) != 3 {
 			return nil, usage(errors.New("--scenarios takes one run directory and two scenario IDs: compare RUN_DIR --scenarios ID_A ID_B"))
 		}
-		scs, err := readStats(args[0])
+		scs, err := readStats(args[0], warn)
 		if err != nil {
 			return nil, err
 		}
@@ -136,11 +136,11 @@ func comparePairs(args []string, scenarios bool) ([]comparePair, error) {
 	if len(args) != 2 {
 		return nil, usage(errors.New("compare takes two run directories (or RUN_DIR --scenarios ID_A ID_B)"))
 	}
-	as, err := readStats(args[0])
+	as, err := readStats(args[0], warn)
 	if err != nil {
 		return nil, err
 	}
-	bs, err := readStats(args[1])
+	bs, err := readStats(args[1], warn)
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +160,12 @@ func comparePairs(args []string, scenarios bool) ([]comparePair, error) {
 	return pairs, nil
 }
 
-// readStats reads a run directory's results and summarises its scenarios.
-func readStats(dir string) ([]stats.ScenarioStats, error) {
-	recs, err := results.Read(dir)
+// readStats reads a run directory's results (leniently, warning on warn of
+// each line it skips; see readRun) and summarises its scenarios.
+func readStats(dir string, warn io.Writer) ([]stats.ScenarioStats, error) {
+	recs, err := readRun(dir, warn)
 	if err != nil {
-		return nil, usage(fmt.Errorf("read results: %w", err))
+		return nil, err
 	}
 	scs, err := stats.ByScenario(recs)
 	if err != nil {

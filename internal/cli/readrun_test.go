@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// corruptRun inserts, as line 2 of dir's results.jsonl, the fragment of a
+// record cut short by a full disk with the next record glued onto it, and a
+// record of a schema this prodlab does not read as line 3.
+func corruptRun(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, results.ResultsFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	fragment := lines[1][:len(lines[1])/2]
+	bad := fragment + lines[1] + `{"schema":99}` + "\n"
+	out := lines[0] + bad + strings.Join(lines[2:], "")
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadRunSkipsBadLines: report and compare do not refuse a run for a
+// bad line; they warn once per skipped line, with its number, size and
+// reason, and use every whole record.
+func TestReadRunSkipsBadLines(t *testing.T) {
+	a := writeRun(t, "a", map[string][]float64{"linger.ms=0": {100, 102, 98}, "linger.ms=5": {200, 210, 190}})
+	b := writeRun(t, "b", map[string][]float64{"linger.ms=0": {120, 118, 122}})
+	corruptRun(t, a)
+	tests := []struct {
+		name string
+		args []string
+		out  string // in stdout
+	}{
+		// All three trials of linger.ms=0 are still there.
+		{"report", []string{"report", a, "--format", "csv"}, "linger.ms=0,0,3"},
+		{"compare runs", []string{"compare", a, b}, "A = a (3 trials)"},
+		{"compare scenarios", []string{"compare", a, "--scenarios", "linger.ms=0", "linger.ms=5"}, "(3 trials)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(tt.args, &out, &errOut); code != ExitOK {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, ExitOK, errOut.String())
+			}
+			if !strings.Contains(out.String(), tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out.String())
+			}
+			warns := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+			if len(warns) != 2 || !strings.Contains(warns[0], "skipped line 2 (") || !strings.Contains(warns[1], "skipped line 3 (13 bytes): schema 99") {
+				t.Errorf("stderr %q, want one warning for line 2 and one for line 3", errOut.String())
+			}
+		})
+	}
+}
+
+// TestReadRunMissing: a run directory without results is a usage error.
+func TestReadRunMissing(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"report", t.TempDir()}, &out, &errOut); code != ExitUsage {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitUsage, errOut.String())
+	}
+}
