@@ -13,13 +13,14 @@ import (
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
-// Two readers share one decoder. ReadAll (and ReadFileAll) are lenient: one
-// bad line costs that line only, never the run, and each line left out is
-// returned as a Skipped, so that reports and comparisons of a run hit by a
-// full disk or a crash still show every trial that was recorded whole, and
-// say what they left out. Read (and ReadFile) are strict: any line left out
-// other than a torn last line is an error, for tests and tools that must
-// know the file is whole.
+// Two readers share one decoder. ReadAll (and ReadFileAll) are lenient,
+// for reports and comparisons: one bad line costs that line only, never the
+// run, and each line left out is returned as a Skipped, so that a run hit by
+// a full disk or a crash still shows every trial recorded whole and says
+// what it left out. Read (and ReadFile) are strict, for tests and tools that
+// must know the file is whole: any line left out but a torn last line is an
+// error. Since the Writer cuts a failed append back, the bad lines ReadAll
+// meets come from older prodlab versions, from crashes, or from other hands.
 
 // Skipped is a line of results.jsonl the reader could not use, or the part
 // of it that it could not use. It says where, how much and why, so callers

@@ -13,7 +13,10 @@ import (
 
 // Writer appends Records to a run directory's results.jsonl. Each Append is
 // written and fsync'd before it returns, so a crash or power loss loses at
-// most the trial in progress. It is safe for concurrent use.
+// most the trial in progress, and an Append that fails (a full disk cut the
+// write part-way) is cut back to the last whole line: a record is in the
+// file whole or not at all, and the next one starts on its own line. It is
+// safe for concurrent use.
 type Writer struct {
 	mu   sync.Mutex
 	f    appendFile
