@@ -1,10 +1,17 @@
 package payload
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 )
+
+// ErrNoLines is the error of a payload file without a non-empty line: it
+// has no value to send.
+var ErrNoLines = errors.New("no non-empty lines")
 
 // fileGen replays the non-empty lines of a file, record seq getting line
 // seq mod n. Like kafka-producer-perf-test --payload-file, values are the
@@ -27,24 +34,18 @@ func newFile(path string) (*fileGen, error) {
 	}
 	g := &fileGen{data: data}
 	for start := 0; start < len(data); {
-		end := bytes.IndexByte(data[start:], '\n')
-		next := start + end + 1
-		if end < 0 {
-			end = len(data) - start
-			next = len(data)
+		next := len(data)
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			next = start + i + 1
 		}
-		end += start
-		if end > start && data[end-1] == '\r' {
-			end--
-		}
-		if end > start {
+		if line := trimEOL(data[start:next]); len(line) > 0 {
 			g.starts = append(g.starts, start)
-			g.ends = append(g.ends, end)
+			g.ends = append(g.ends, start+len(line))
 		}
 		start = next
 	}
 	if len(g.starts) == 0 {
-		return nil, fmt.Errorf("payload file %s: no non-empty lines", path)
+		return nil, fmt.Errorf("payload file %s: %w", path, ErrNoLines)
 	}
 	return g, nil
 }
@@ -54,4 +55,52 @@ func newFile(path string) (*fileGen, error) {
 func (g *fileGen) Next(seq int64, buf []byte) []byte {
 	i := int(uint64(seq) % uint64(len(g.starts)))
 	return append(buf[:0], g.data[g.starts[i]:g.ends[i]]...)
+}
+
+// trimEOL strips a line's ending: "\n", and a "\r" before it (or before
+// the end of the file), which belongs to the ending, not the value.
+func trimEOL(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r"))
+}
+
+// CheckFile reports whether path can serve as a file payload: it can be
+// read and holds a non-empty line (else the error wraps ErrNoLines). It
+// reads only up to the first such line, so that experiment validation
+// stays cheap for large files.
+func CheckFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("payload file: %w", err)
+	}
+	defer f.Close()
+	ok, err := hasLine(f)
+	if err != nil {
+		return fmt.Errorf("payload file %s: %w", path, err)
+	}
+	if !ok {
+		return fmt.Errorf("payload file %s: %w", path, ErrNoLines)
+	}
+	return nil
+}
+
+// hasLine reports whether r holds a line that is non-empty once its ending
+// is stripped, the lines newFile keeps.
+func hasLine(r io.Reader) (bool, error) {
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return true, nil // longer than the buffer, so more than a line ending
+		}
+		if len(trimEOL(line)) > 0 {
+			return true, nil
+		}
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("read: %w", err)
+		}
+	}
 }
