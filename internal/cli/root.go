@@ -1,6 +1,7 @@
 // Package cli holds prodlab's cobra commands, flag parsing and exit codes.
 // Commands are thin: they parse, call lab/report/cluster, and map errors to
-// exit codes (0 ok, 1 run failure, 2 usage or input error).
+// exit codes (0 ok, 1 run failure, 2 usage or input error, 3 delivery
+// violated).
 package cli
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/prodlab/prodlab/internal/lab"
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
@@ -22,6 +24,9 @@ const (
 	ExitOK      = 0
 	ExitFailure = 1
 	ExitUsage   = 2
+	// ExitViolated: an audit found lost, duplicated, reordered or phantom
+	// records the experiment did not declare expected (expect:).
+	ExitViolated = 3
 )
 
 // usageError marks errors caused by the user's input (exit code 2).
@@ -54,8 +59,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintln(stderr, "prodlab:", err)
 	var u usageError
-	if errors.As(err, &u) {
+	switch {
+	case errors.As(err, &u):
 		return ExitUsage
+	case errors.Is(err, lab.ErrViolated):
+		return ExitViolated
 	}
 	return ExitFailure
 }

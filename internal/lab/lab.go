@@ -43,14 +43,19 @@ type Options struct {
 // Summary tells the caller how the run went; Records are every trial
 // written to results.jsonl, in order, for the caller to render.
 type Summary struct {
-	Trials  int
-	Failed  int
-	Records []results.Record
+	Trials, Failed, Violated, Interrupted int
+	Records                               []results.Record
 }
 
 // ErrTrialsFailed is returned (wrapped) when the run completed but some
 // trials failed; their reasons are in results.jsonl and the table.
 var ErrTrialsFailed = errors.New("some trials failed")
+
+// ErrViolated is returned (wrapped) when some trial's audit found lost,
+// duplicated, reordered or phantom records the experiment did not expect.
+// It outranks ErrTrialsFailed and an interrupt: delivery is what a CI job
+// must not miss.
+var ErrViolated = errors.New("delivery violated")
 
 // Plan expands and checks an experiment completely: every scenario's
 // client must accept every producer property. Nothing is started.
@@ -97,7 +102,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	}
 	defer w.Close() //nolint:errcheck // closed and checked below; this covers early returns
 
-	r := &runner{exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{},
+	r := &runner{root: ctx, exp: exp, opts: opts, w: w, run: filepath.Base(opts.Dir), drivers: map[string]driver.Driver{},
 		cmps: cmps, nScenarios: len(scs), prec: map[string]results.Precision{}}
 	r.total = len(scs) * (exp.Warmup + exp.Trials)
 	if exp.TrialsAuto || exp.WarmupAuto {
@@ -115,6 +120,9 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 		return nil, err
 	}
 	r.sum.Records = r.recs
+	if r.sum.Violated > 0 {
+		return &r.sum, fmt.Errorf("%d of %d trials: %w (see STATUS)", r.sum.Violated, r.sum.Trials, ErrViolated)
+	}
 	if ctx.Err() != nil {
 		return &r.sum, fmt.Errorf("run interrupted: %w", ctx.Err())
 	}
@@ -153,6 +161,8 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 }
 
 type runner struct {
+	// root is the run's context: once it is done, the user interrupted.
+	root    context.Context
 	exp     *spec.Experiment
 	opts    Options
 	w       *results.Writer
@@ -212,7 +222,8 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 }
 
 // runGroup starts the group's cluster, warms it and runs its measured
-// rounds (see rounds.go).
+// rounds (see rounds.go), under the target's supervision: a cluster lost
+// to unexpected broker exits stops the group.
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 	tgt, err := r.startCluster(ctx, g)
 	if err != nil {
@@ -231,8 +242,16 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 		}
 	}()
 	adm := tgt.Admin()
-	r.warmed = r.warmUp(ctx, adm, tgt, g)
-	r.measure(ctx, adm, tgt, g)
+	// A broker that exits unexpectedly fails its trial; the target brings
+	// it back once, and the second time gives the cluster up, which stops
+	// the group here (watch.go).
+	gctx, stop := tgt.Supervise(ctx)
+	defer stop()
+	r.warmed = r.warmUp(gctx, adm, tgt, g)
+	r.measure(gctx, adm, tgt, g)
+	if lost := tgt.Lost(); lost != nil && ctx.Err() == nil {
+		r.recordNotRun(g, tgt, lost)
+	}
 }
 
 func reversed(s []spec.Scenario) []spec.Scenario {
@@ -252,8 +271,13 @@ func (r *runner) record(rec results.Record) {
 		rec.Warmed = r.warmed
 	}
 	r.sum.Trials++
-	if rec.Status != results.StatusOK {
+	switch rec.Status {
+	case results.StatusFailed:
 		r.sum.Failed++
+	case results.StatusViolated:
+		r.sum.Violated++
+	case results.StatusInterrupted:
+		r.sum.Interrupted++
 	}
 	if err := r.w.Append(rec); err != nil {
 		r.logf("append result: %v", err)

@@ -63,7 +63,7 @@ func (r *runner) warmUp(ctx context.Context, adm *cluster.Admin, tgt *Target, g 
 				continue
 			}
 			tp := rec.Throughput.RecordsPerS
-			if p := prev[sc.ID]; p > 0 && tp > 0 && rec.Status == results.StatusOK {
+			if p := prev[sc.ID]; p > 0 && tp > 0 && rec.Counted() {
 				logRatios = append(logRatios, math.Log(tp/p))
 			} else {
 				flat = false // no previous round to compare with, or a failure
@@ -96,7 +96,7 @@ func (r *runner) warmUp(ctx context.Context, adm *cluster.Admin, tgt *Target, g 
 // warm reports whether a steady-state warm-up trial ended flat: the last
 // warmWindow points of its sending window pass the steady-state rule.
 func warm(rec results.Record, sendFor time.Duration) bool {
-	if rec.Status != results.StatusOK || rec.Timeline == nil {
+	if !rec.Counted() || rec.Timeline == nil {
 		return false
 	}
 	return stats.Warmed(stats.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)

@@ -69,7 +69,7 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 	} else {
 		rec.DiskBytes = disk
 	}
-	return r.finished(rec, d.Name())
+	return r.finished(rec, d.Name(), e.Expect)
 }
 
 // driverTrial is what the driver is asked to run for trial n of sc.
@@ -138,25 +138,40 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 	return res, runErr
 }
 
-// failed marks the record failed with err and ends its progress line.
+// failed marks the record failed with err and ends its progress line. A
+// trial cut short because the user interrupted the run is marked
+// interrupted instead: err is then only the interrupt's echo
+// ("context canceled") and would mislead.
 func (r *runner) failed(rec results.Record, err error) results.Record {
+	if r.root != nil && r.root.Err() != nil {
+		rec.Status = results.StatusInterrupted
+		rec.Error = "interrupted before the trial finished"
+		r.bar.Done("interrupted")
+		return rec
+	}
 	rec.Status = results.StatusFailed
 	rec.Error = err.Error()
 	r.bar.Done("FAILED: " + firstLine(err.Error()))
 	return rec
 }
 
-// finished fails a trial whose records failed, and ends its progress line
-// with its figures (and a steady-state warning, never hidden).
-func (r *runner) finished(rec results.Record, client string) results.Record {
+// finished fails a trial whose records failed, marks it violated when its
+// audit found what the experiment does not expect (x), and ends its
+// progress line with its figures (and a steady-state warning, never
+// hidden).
+func (r *runner) finished(rec results.Record, client string, x spec.Expect) results.Record {
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
 	}
+	checkDelivery(&rec, x)
 	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
 	note := ""
 	if rec.Steady != nil && !rec.Steady.OK {
 		note = ", NOT STEADY: " + rec.Steady.Reason
+	}
+	if rec.Status == results.StatusViolated {
+		note += ", VIOLATED: " + rec.Error
 	}
 	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
 		client, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note))

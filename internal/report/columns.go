@@ -84,7 +84,7 @@ func summarize(recs []results.Record) ([]scenario, error) {
 			continue
 		}
 		id := stats.ScenarioKey(r)
-		if r.Status == results.StatusOK {
+		if r.Counted() {
 			counted[id] = append(counted[id], r)
 		}
 		if r.Timeline != nil && len(r.Timeline.Points) > 0 && len(timed[id]) < maxTimelineTrials {

@@ -103,9 +103,12 @@ func csvNum(n int, v float64) string {
 }
 
 // scenarioStatus is "ok" when every trial succeeded, "failed" when none
-// did and "partial" otherwise.
+// did, "partial" when some did, and "violated" when all ran but some
+// audit found what the experiment did not expect.
 func scenarioStatus(s *stats.ScenarioStats) string {
 	switch {
+	case len(s.Failures) == 0 && len(s.Violated) > 0:
+		return "violated"
 	case len(s.Failures) == 0:
 		return "ok"
 	case s.Trials == 0:

@@ -133,7 +133,7 @@ func HTML(w io.Writer, in HTMLInput) error {
 	}
 	for i := range v.scs {
 		s := &v.scs[i]
-		row := pageRow{Status: "ok"}
+		row := pageRow{}
 		for _, k := range keys {
 			val, ok := s.Values[k]
 			if !ok {
@@ -148,13 +148,8 @@ func HTML(w io.Writer, in HTMLInput) error {
 		for _, c := range cols {
 			row.Cells = append(row.Cells, c.text(s))
 		}
-		if len(s.Failures) > 0 {
-			first := len(p.Errors) + 1
-			p.Errors = append(p.Errors, footnotes(s.Label, s.Failures)...)
-			row.Failed = true
-			row.Status = fmt.Sprintf("%d of %d trials FAILED: %s %s", len(s.Failures), len(s.Failures)+s.Trials,
-				shortError(s.Failures[0].Error), footnoteRefs(first, len(p.Errors)))
-		}
+		row.Status, p.Errors = statusCell(s.ScenarioStats, s.Label, p.Errors)
+		row.Failed = len(s.Failures) > 0 || len(s.Violated) > 0
 		p.Rows = append(p.Rows, row)
 	}
 	// The SVG is built from escaped text only (see esc in svg.go).
@@ -244,7 +239,7 @@ func subtitle(recs []results.Record, scs []stats.ScenarioStats) string {
 		switch {
 		case r.Warmup:
 			warm++
-		case r.Status != results.StatusOK:
+		case r.Status == results.StatusFailed:
 			failed++
 		}
 	}

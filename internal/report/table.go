@@ -142,18 +142,35 @@ func footnotes(label string, fails []stats.Failure) []string {
 	return notes
 }
 
-// statusCell is a scenario's STATUS: "ok", or its failures with footnote
-// markers; it appends the footnotes' texts to notes.
+// statusCell is a scenario's STATUS: "ok", its failures, or its delivery
+// violations, with footnote markers; it appends the footnotes' texts to
+// notes. Failures come first: a scenario that both failed and violated
+// shows both.
 func statusCell(s *stats.ScenarioStats, label string, notes []string) (string, []string) {
-	if len(s.Failures) == 0 {
-		return "ok", notes
+	total := len(s.Failures) + s.Trials
+	var parts []string
+	if len(s.Failures) > 0 {
+		first := len(notes) + 1
+		notes = append(notes, footnotes(label, s.Failures)...)
+		refs := footnoteRefs(first, len(notes))
+		if s.Trials == 0 {
+			parts = append(parts, "FAILED: "+shortError(s.Failures[0].Error)+" "+refs)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d of %d trials FAILED: %s %s",
+				len(s.Failures), total, shortError(s.Failures[0].Error), refs))
+		}
 	}
-	first := len(notes) + 1
-	notes = append(notes, footnotes(label, s.Failures)...)
-	refs := footnoteRefs(first, len(notes))
-	if s.Trials == 0 {
-		return "FAILED: " + shortError(s.Failures[0].Error) + " " + refs, notes
+	if len(s.Violated) > 0 {
+		first := len(notes) + 1
+		notes = append(notes, footnotes(label, s.Violated)...)
+		parts = append(parts, fmt.Sprintf("%d of %d trials VIOLATED: %s %s",
+			len(s.Violated), total, shortError(s.Violated[0].Error), footnoteRefs(first, len(notes))))
 	}
-	return fmt.Sprintf("%d of %d trials FAILED: %s %s",
-		len(s.Failures), len(s.Failures)+s.Trials, shortError(s.Failures[0].Error), refs), notes
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, "; "), notes
+	case s.Trials == 0 && s.Interrupted > 0:
+		return "interrupted", notes
+	}
+	return "ok", notes
 }

@@ -195,9 +195,24 @@ type Precision struct {
 
 // Status values for Record.Status.
 const (
-	StatusOK     = "ok"
+	// StatusOK is a trial that ran and, if audited, delivered as expected.
+	StatusOK = "ok"
+	// StatusFailed is a trial that did not run to its end (Error says why).
 	StatusFailed = "failed"
+	// StatusViolated is a trial that ran to its end but whose audit found
+	// lost, duplicated, reordered or phantom records the experiment did not
+	// expect (Error lists them). Its measurements stand: it is counted.
+	StatusViolated = "violated"
+	// StatusInterrupted is a trial cut short by the user (Ctrl-C,
+	// SIGTERM): neither counted nor a failure, and run again by --resume.
+	StatusInterrupted = "interrupted"
 )
+
+// Counted reports whether the trial's measurements count in the figures:
+// it ran to its end, whatever its audit found.
+func (r Record) Counted() bool {
+	return r.Status == StatusOK || r.Status == StatusViolated
+}
 
 // Event is one fault or network event during a trial.
 type Event struct {

@@ -12,7 +12,7 @@ import (
 )
 
 // ScenarioStats summarises one scenario over its counted trials: those
-// that are not warm-ups and finished with status ok. Every numeric metric
+// that are not warm-ups and ran to their end (status ok or violated). Every numeric metric
 // is a Summary (mean ± confidence interval at DefaultConfidence) over those
 // trials. Latency is the exception that merges: Latency holds the
 // percentiles of the merged histograms of all counted trials, exact over
@@ -26,9 +26,13 @@ type ScenarioStats struct {
 	Client string         `json:"client,omitempty"`
 	Kafka  string         `json:"kafka,omitempty"`
 	// Trials counts the counted trials; Failures lists the failed
-	// non-warm-up ones.
-	Trials   int       `json:"trials"`
-	Failures []Failure `json:"failures,omitempty"`
+	// non-warm-up ones; Violated the counted ones whose audit found what
+	// the experiment did not expect; Interrupted counts the trials the
+	// user cut short (neither counted nor failed).
+	Trials      int       `json:"trials"`
+	Failures    []Failure `json:"failures,omitempty"`
+	Violated    []Failure `json:"violated,omitempty"`
+	Interrupted int       `json:"interrupted,omitempty"`
 
 	Sent          Summary `json:"sent"`
 	Acked         Summary `json:"acked"`
@@ -184,10 +188,17 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 	}
 	var ok []results.Record
 	for _, r := range trials {
-		if r.Status == results.StatusOK {
+		f := Failure{Trial: r.Trial, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed}
+		switch {
+		case r.Status == results.StatusInterrupted:
+			s.Interrupted++
+		case r.Counted():
 			ok = append(ok, r)
-		} else {
-			s.Failures = append(s.Failures, Failure{Trial: r.Trial, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed})
+			if r.Status == results.StatusViolated {
+				s.Violated = append(s.Violated, f)
+			}
+		default:
+			s.Failures = append(s.Failures, f)
 		}
 	}
 	s.Trials = len(ok)
