@@ -96,12 +96,13 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	checkPerfTopicAndTimeout(f, problems.add)
 	checkPerfClient(f, problems.add)
 	props := perfProducerProps(f, changed, extra, problems.add)
+	bootstrap := takePerfBootstrap(f.bootstrap, changed("bootstrap-server"), props, problems.add)
 	if err := problems.err(); err != nil {
 		return nil, err
 	}
 
 	p := newPerfPlan(f)
-	p.bootstrap = takePerfBootstrap(f.bootstrap, props)
+	p.bootstrap = bootstrap
 	setPerfProducerDefaults(props)
 	setPerfTransactions(f, changed, props)
 	p.props = props
@@ -110,12 +111,29 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if err := driver.Check(p.client, props); err != nil {
 		return nil, usage(p.redact.err(err))
 	}
-	if f.payloadFile != "" {
-		if err := p.usePayloadFile(f.payloadFile, f.payloadDelimiter); err != nil {
-			return nil, usage(err)
-		}
+	if err := p.usePayload(f); err != nil {
+		return nil, usage(err)
 	}
 	return p, nil
+}
+
+// usePayload settles where the values come from, once the properties
+// are: the payload file's payloads when one is given, and in any case a
+// record size the client and broker can take (checkPerfRecordSize; with a
+// payload file, its largest payload).
+func (p *perfPlan) usePayload(f *perfFlags) error {
+	if f.payloadFile == "" {
+		return checkPerfRecordSize("--record-size", int64(p.recordSize), p.client, p.props, p.bootstrap == nil)
+	}
+	if err := p.usePayloadFile(f.payloadFile, f.payloadDelimiter); err != nil {
+		return err
+	}
+	largest := slices.Max(p.fileSizes)
+	if err := checkPerfRecordSize("--payload-file "+f.payloadFile, int64(largest), p.client, p.props, p.bootstrap == nil); err != nil {
+		p.cleanup()
+		return err
+	}
+	return nil
 }
 
 // perfProblems collects the command line's problems, one message each, so
@@ -235,8 +253,9 @@ func perfProducerProps(f *perfFlags, changed func(string) bool, extra []string, 
 		if err != nil {
 			bad("--producer.config: %v", err)
 		}
-		for k, v := range fromFile {
-			props[k] = v
+		for _, k := range slices.Sorted(maps.Keys(fromFile)) {
+			checkPerfProp("--producer.config "+f.producerConfig+":", k, fromFile[k], bad)
+			props[k] = fromFile[k]
 		}
 	}
 	for _, kv := range append(append([]string(nil), f.producerProps...), extra...) {
@@ -245,6 +264,7 @@ func perfProducerProps(f *perfFlags, changed func(string) bool, extra []string, 
 			bad("--producer-props: %q is not NAME=VALUE", redactArg(kv))
 			continue
 		}
+		checkPerfProp("--producer-props", strings.TrimSpace(k), v, bad)
 		props[strings.TrimSpace(k)] = v
 	}
 	return props
@@ -274,21 +294,25 @@ func newPerfPlan(f *perfFlags) *perfPlan {
 }
 
 // takePerfBootstrap removes bootstrap.servers from props and returns the
-// addresses to reach: flag (--bootstrap-server) when given, else the
-// property (a pasted perf-test command has it there), split at commas,
-// blanks dropped; nil means an embedded cluster. The drivers get the
-// bootstrap through the trial, not as a property.
-func takePerfBootstrap(flag string, props map[string]string) []string {
-	bs := props["bootstrap.servers"]
-	if flag != "" {
-		bs = flag
-	}
+// addresses to reach: the flag (--bootstrap-server) when given, else the
+// property (a pasted perf-test command has it there), checked by
+// parseBootstrap; nil means an embedded cluster. A list given but not
+// valid (",", "foo", "127.0.0.1:99999") is a problem reported under the
+// name it was given as, never an embedded cluster instead. The drivers
+// get the bootstrap through the trial, not as a property.
+func takePerfBootstrap(flag string, flagSet bool, props map[string]string, bad func(string, ...any)) []string {
+	bs, fromProp := props["bootstrap.servers"]
 	delete(props, "bootstrap.servers")
-	var addrs []string
-	for _, a := range strings.Split(bs, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			addrs = append(addrs, a)
-		}
+	source := "bootstrap.servers"
+	if flagSet {
+		bs, source = flag, "--bootstrap-server"
+	} else if !fromProp {
+		return nil
+	}
+	addrs, err := parseBootstrap(bs)
+	if err != nil {
+		bad("%s: %v", source, err)
+		return nil
 	}
 	return addrs
 }

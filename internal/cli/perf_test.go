@@ -116,6 +116,18 @@ func TestPerfFlags(t *testing.T) {
 			},
 		},
 		{
+			// a record above 1 MiB is fine when the client may send it and
+			// the cluster is the user's own
+			name: "large record, raised limit, own cluster",
+			args: []string{"--topic", "t", "--num-records", "1", "--record-size", "4000000",
+				"--producer-props", "max.request.size=4000082", "--bootstrap-server", "[::1]:9092,h:9093"},
+			check: func(t *testing.T, p *perfPlan) {
+				if p.recordSize != 4000000 || strings.Join(p.bootstrap, ",") != "[::1]:9092,h:9093" {
+					t.Errorf("plan %+v", p)
+				}
+			},
+		},
+		{
 			// a payload file split at a delimiter; empty payloads are skipped
 			name: "payload file",
 			args: []string{"--topic", "t", "--num-records", "10", "--payload-file", payloads, "--payload-delimiter", ","},
@@ -181,6 +193,25 @@ func TestPerfFlagErrors(t *testing.T) {
 		{"franz-go cannot honour", append(base, "--client", "franz-go", "--producer-props", "security.protocol=SSL"), "not supported by client franz-go"},
 		{"bad duration", append(base, "--transaction-duration-ms", "0"), "--transaction-duration-ms"},
 		{"unknown flag", append(base, "--nope"), "unknown flag"},
+		// bootstrap lists are checked before anything starts, under the
+		// name they were given as, never read as "no list"
+		{"bootstrap without port", append(base, "--bootstrap-server", "foo"), `--bootstrap-server: address "foo" has no port: write HOST:PORT, e.g. foo:9092`},
+		{"bootstrap IP without port", append(base, "--bootstrap-server", "127.0.0.1"), "e.g. 127.0.0.1:9092"},
+		{"bootstrap port out of range", append(base, "--bootstrap-server", "127.0.0.1:99999"), "1..65535"},
+		{"bootstrap only a comma", append(base, "--bootstrap-server", ","), "--bootstrap-server: address 1"},
+		{"bootstrap given empty", append(base, "--bootstrap-server", ""), "--bootstrap-server: no address given"},
+		{"bootstrap.servers property", append(base, "--producer-props", "bootstrap.servers=,"), "bootstrap.servers: address 1"},
+		// producer properties are checked as prodlab run checks them
+		{"acks=2", append(base, "--producer-props", "acks=2"), `--producer-props acks=2: acks must be one of 0, 1, -1, all, got "2"`},
+		{"property typo", append(base, "--producer-props", "lingr.ms=5"), `did you mean "linger.ms"?`},
+		{"integer property not a number", append(base, "--producer-props", "batch.size=big"), "batch.size must be an integer"},
+		{"boolean property", append(base, "--producer-props", "enable.idempotence=yes"), "enable.idempotence must be true or false"},
+		{"bad property in config file", append(base, "--producer.config", writeFile(t, "bad.properties", "acks=7\n")), "bad.properties: acks=7: acks must be one of"},
+		// a record that cannot fit in a request, or in the embedded broker
+		{"record larger than max.request.size", []string{"--topic", "t", "--num-records", "1", "--record-size", "104857600"}, "raise it with --producer-props max.request.size=104857682"},
+		{"franz-go record larger than batch.size", []string{"--topic", "t", "--num-records", "1", "--record-size", "2000000", "--client", "franz-go"}, "--producer-props batch.size=2000082"},
+		{"record larger than the embedded broker", []string{"--topic", "t", "--num-records", "1", "--record-size", "2000000", "--producer-props", "max.request.size=4000000"}, "message.max.bytes 1048588"},
+		{"payload larger than max.request.size", []string{"--topic", "t", "--num-records", "1", "--payload-file", writeFile(t, "big.txt", strings.Repeat("x", 1<<20))}, "--payload-file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
