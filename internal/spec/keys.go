@@ -214,10 +214,10 @@ func normalize(canonical, raw, dir string) (string, error) {
 	}
 	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
 		t, _ := producerType(name)
-		return raw, checkConfig(name, raw, t, producerIntRanges, producerEnums)
+		return raw, checkConfig(name, raw, t, producerRules)
 	}
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
-		return raw, checkConfig(name, raw, topicConfigs[name], topicIntRanges, topicEnums)
+		return raw, checkConfig(name, raw, topicConfigs[name], topicRules)
 	}
 	return "", fmt.Errorf("unknown key %q", canonical)
 }
@@ -235,35 +235,6 @@ func assign(e *Experiment, canonical, v string) {
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
 		e.Topic.Configs[name] = v
 	}
-}
-
-// checkConfig checks a Kafka configuration value against its ConfigDef type,
-// its range (ranges, else at least 0 for integers) and its accepted values.
-func checkConfig(name, v string, t configType, ranges map[string][2]int64, enums map[string][]string) error {
-	if allowed, ok := enums[name]; ok && !slices.Contains(allowed, v) {
-		return fmt.Errorf("%s must be one of %s, got %q", name, strings.Join(allowed, ", "), v)
-	}
-	switch t {
-	case typeInt, typeLong, typeShort:
-		bits := map[configType]int{typeInt: 32, typeLong: 64, typeShort: 16}[t]
-		n, err := strconv.ParseInt(v, 10, bits)
-		r, ok := ranges[name]
-		if !ok {
-			r = [2]int64{0, 1<<(bits-1) - 1}
-		}
-		if err != nil || n < r[0] || n > r[1] {
-			return fmt.Errorf("%s must be an integer %s, got %q", name, rangeText(r[0], r[1]), v)
-		}
-	case typeDouble:
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return fmt.Errorf("%s must be a number, got %q", name, v)
-		}
-	case typeBool:
-		if !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
-			return fmt.Errorf("%s must be true or false, got %q", name, v)
-		}
-	}
-	return nil
 }
 
 // rangeText writes an integer range for messages: "in 1..3", or "≥ 0" when the
@@ -420,6 +391,14 @@ func checkPayload(raw, dir string) (string, error) {
 	}
 	if st.IsDir() {
 		return "", fmt.Errorf("workload.payload file %q is a directory", name)
+	}
+	if st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0 {
+		return "", fmt.Errorf("workload.payload file %q is a pipe or socket, not a file every trial can read again", name)
+	}
+	if err := payload.CheckFile(p); errors.Is(err, payload.ErrNoLines) {
+		return "", fmt.Errorf("workload.payload file %q has no non-empty lines (each record's value is one line)", name)
+	} else if err != nil {
+		return "", fmt.Errorf("workload.payload file %q: %w", name, err)
 	}
 	return payload.KindFile + p, nil
 }

@@ -174,7 +174,7 @@ func producerType(name string) (configType, bool) {
 // producerIntRanges are the valid ranges of integer producer settings where
 // Kafka's ConfigDef declares one other than "at least 0".
 var producerIntRanges = map[string][2]int64{
-	"compression.gzip.level":                {-1, 9},
+	"compression.gzip.level":                {1, 9},
 	"compression.lz4.level":                 {1, 17},
 	"compression.zstd.level":                {-131072, 22},
 	"max.in.flight.requests.per.connection": {1, 1<<31 - 1},
@@ -183,6 +183,11 @@ var producerIntRanges = map[string][2]int64{
 	"send.buffer.bytes":                     {-1, 1<<31 - 1},
 	MaxBufferedRecords:                      {1, 1<<63 - 1},
 }
+
+// producerIntAlso are values accepted outside an integer producer
+// setting's range: gzip's level is 1..9 or -1 (the codec's default), as
+// CompressionType.GZIP.levelValidator() declares.
+var producerIntAlso = map[string]int64{"compression.gzip.level": -1}
 
 // producerEnums are the accepted values of enumerated producer settings.
 var producerEnums = map[string][]string{

@@ -131,6 +131,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			"transactional.id requires idempotence, but enable.idempotence=false")
 	}
 	checkWorkloadTime(e, report)
+	checkLimits(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},
 			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)
