@@ -41,6 +41,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		if len(p.c.errs) == 0 {
 			e.comparisons(scs, p.c)
 			e.checkBudget(scs, p.c)
+			e.checkPlan(scs, p.c)
 		}
 	}
 	if err := p.c.err(); err != nil {

@@ -22,6 +22,10 @@ const (
 	// MaxAutoRounds bounds trials: auto in count as the budget bounds it in
 	// time.
 	MaxAutoRounds = 1000
+	// MaxRounds bounds trials and warmup given as numbers, as MaxAutoRounds
+	// bounds trials: auto: past it, more rounds refine nothing a reader
+	// would act on, and a typo (trials: 1000000000) would run for years.
+	MaxRounds = MaxAutoRounds
 	// DefaultWarmupMaxS bounds warmup: auto.
 	DefaultWarmupMaxS = 120
 	// MinTimelineIntervalMs and MaxTimelineIntervalMs bound
@@ -42,8 +46,8 @@ const autoWord = "auto"
 
 // roundFields are the run-level settings; they join fields.
 var roundFields = []field{
-	autoOrIntField("trials", 1, "", func(e *Experiment, auto bool, n int) { e.TrialsAuto, e.Trials = auto, n }),
-	autoOrIntField("warmup", 0, " (rounds)", func(e *Experiment, auto bool, n int) { e.WarmupAuto, e.Warmup = auto, n }),
+	autoOrIntField("trials", 1, MaxRounds, "", func(e *Experiment, auto bool, n int) { e.TrialsAuto, e.Trials = auto, n }),
+	autoOrIntField("warmup", 0, MaxRounds, " rounds", func(e *Experiment, auto bool, n int) { e.WarmupAuto, e.Warmup = auto, n }),
 	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
 	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
 	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
@@ -64,19 +68,19 @@ var roundFields = []field{
 	},
 }
 
-// autoOrIntField is a setting that takes an integer ≥ lo or "auto"
+// autoOrIntField is a setting that takes an integer in lo..hi or "auto"
 // (trials, warmup); set stores auto, or the number with auto false.
-func autoOrIntField(key string, lo int64, unit string, set func(e *Experiment, auto bool, n int)) field {
+func autoOrIntField(key string, lo, hi int64, unit string, set func(e *Experiment, auto bool, n int)) field {
 	return field{
 		key: key,
 		normalize: func(raw, _ string) (string, error) {
 			if strings.EqualFold(raw, autoWord) {
 				return autoWord, nil
 			}
-			if n, err := parseInt(raw); err == nil && n >= lo && n <= math.MaxInt32 {
+			if n, err := parseInt(raw); err == nil && n >= lo && n <= hi {
 				return strconv.FormatInt(n, 10), nil
 			}
-			return "", fmt.Errorf("%s must be an integer ≥ %d%s or auto, got %q", key, lo, unit, raw)
+			return "", fmt.Errorf("%s must be an integer in %d..%d%s or auto, got %q", key, lo, hi, unit, raw)
 		},
 		assign: func(e *Experiment, v string) {
 			if v == autoWord {

@@ -22,17 +22,9 @@ func (e *Experiment) Scenarios() ([]Scenario, error) {
 
 // expand builds the scenarios, reporting problems into c.
 func (e *Experiment) expand(c *collector) []Scenario {
-	total := 1
-	for _, a := range e.Matrix {
-		if len(a.Values) == 0 {
-			c.add(a.pos.errorf("matrix axis %q has no values", a.Key))
-			return nil
-		}
-		total *= len(a.Values)
-		if total > MaxScenarios {
-			c.add(a.pos.errorf("matrix expands to more than %d scenarios", MaxScenarios))
-			return nil
-		}
+	total, ok := e.countScenarios(c)
+	if !ok {
+		return nil
 	}
 	keys := make([]string, len(e.Matrix))
 	for i, a := range e.Matrix {
@@ -78,6 +70,38 @@ func (e *Experiment) expand(c *collector) []Scenario {
 		}
 	}
 	return out
+}
+
+// countScenarios is the size of the matrix's cross product. It reports an
+// empty axis, or a product above MaxScenarios (at the axis that crosses it,
+// with the whole product, counted up to a bound so that it cannot overflow).
+func (e *Experiment) countScenarios(c *collector) (int, bool) {
+	total, crossed := 1, -1
+	for i, a := range e.Matrix {
+		if len(a.Values) == 0 {
+			c.add(a.pos.errorf("matrix axis %q has no values", a.Key))
+			return 0, false
+		}
+		total = min(total*len(a.Values), MaxScenarios*MaxScenarios)
+		if total > MaxScenarios && crossed < 0 {
+			crossed = i
+		}
+	}
+	if crossed >= 0 {
+		c.add(e.Matrix[crossed].pos.errorf("matrix expands to %s scenarios, more than the limit of %d; drop values or split the experiment",
+			countText(total, MaxScenarios*MaxScenarios), MaxScenarios))
+		return 0, false
+	}
+	return total, true
+}
+
+// countText writes n, or "over <bound>" when n reached the bound it was
+// counted to.
+func countText(n, bound int) string {
+	if n >= bound {
+		return fmt.Sprintf("over %d", bound)
+	}
+	return fmt.Sprint(n)
 }
 
 // checkScenario reports settings of one scenario that contradict each

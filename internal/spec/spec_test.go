@@ -327,8 +327,8 @@ func TestValidation(t *testing.T) {
 				`x.yaml:5:37: network.jitter.ms must be a number in 0..10000, got "-1"`,
 				`x.yaml:5:52: network.bandwidth must be a number ≥ 0, got "-5"`,
 				`x.yaml:5:76: network.replication.rtt.ms must be a number in 0..10000, got "x"`,
-				`x.yaml:6:9: trials must be an integer ≥ 1 or auto, got "0"`,
-				`x.yaml:7:9: warmup must be an integer ≥ 0 (rounds) or auto, got "-1"`,
+				`x.yaml:6:9: trials must be an integer in 1..1000 or auto, got "0"`,
+				`x.yaml:7:9: warmup must be an integer in 0..1000 rounds or auto, got "-1"`,
 				`x.yaml:8:8: audit must be true or false, got "maybe"`,
 			}},
 		// Producer values: enums, integers, booleans.
