@@ -122,7 +122,36 @@ func Canonical(key string) (string, error) {
 	if c, ok := resolve(key); ok {
 		return c, nil
 	}
-	return "", fmt.Errorf("unknown key %q%s", key, didYouMean(key, keyCandidates(key)))
+	return "", fmt.Errorf("unknown key %q%s", key, keyHint(key, tailKeys(key), keyCandidates(key)))
+}
+
+// tailKeys are the keys whose dotted tail a key written in a matrix or
+// --set may be: every canonical key, or the keys of its namespace when it
+// has a producer or topic-config prefix.
+func tailKeys(key string) []string {
+	if strings.HasPrefix(key, producerPrefix) || strings.HasPrefix(key, topicConfigsPrefix) {
+		return keyCandidates(key)
+	}
+	out := Keys()
+	for _, n := range producerNames() {
+		out = append(out, producerPrefix+n)
+	}
+	for _, n := range topicConfigNames() {
+		out = append(out, topicConfigsPrefix+n)
+	}
+	return out
+}
+
+// nestedForm shows where a canonical key goes in a file:
+// "workload: {payload: …}", "topic: {configs: {retention.ms: …}}".
+func nestedForm(canonical string) string {
+	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
+		return fmt.Sprintf("topic: {configs: {%s: …}}", name)
+	}
+	if sec, leaf, ok := strings.Cut(canonical, "."); ok && (sec == "producer" || slices.Contains(sections, sec)) {
+		return fmt.Sprintf("%s: {%s: …}", sec, leaf)
+	}
+	return canonical + ": …"
 }
 
 // resolve is Canonical without the message.

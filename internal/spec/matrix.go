@@ -65,7 +65,7 @@ func (p *fileParser) matrixValue(e *Experiment, a *Axis, n ast.Node, reported *b
 	if a.canonical == "" {
 		if !*reported {
 			*reported = true
-			p.c.add(a.pos.errorf("unknown key %q in matrix%s", a.Key, didYouMean(a.Key, keyCandidates(a.Key))))
+			p.c.add(a.pos.errorf("unknown key %q in matrix%s", a.Key, keyHint(a.Key, tailKeys(a.Key), keyCandidates(a.Key))))
 		}
 		return Value{}, false
 	}
@@ -107,7 +107,7 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 		}
 		canonical, known := resolve(key)
 		if !known {
-			p.c.add(kpos.errorf("unknown key %q in matrix value%s", key, didYouMean(key, keyCandidates(key))))
+			p.c.add(kpos.errorf("unknown key %q in matrix value%s", key, keyHint(key, tailKeys(key), keyCandidates(key))))
 			ok = false
 			continue
 		}

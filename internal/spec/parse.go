@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -28,6 +29,9 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	e.File = file
 	e.dir = filepath.Dir(file)
 	p := &fileParser{file: file, c: &collector{}, anchors: map[string]ast.Node{}}
+	if err := checkUTF8(file, data); err != nil {
+		p.c.add(err)
+	}
 	p.parse(&e, data)
 	applySets(&e, sets, p.c)
 	if _, ok := e.pos["name"]; !ok && len(p.c.errs) == 0 {
@@ -94,9 +98,42 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 		case "matrix":
 			p.matrix(e, mv.Value)
 		default:
-			p.c.add(kpos.errorf("unknown key %q%s", key, didYouMean(key, topLevelKeys)))
+			p.c.add(kpos.errorf("%s", unknownTopLevel(key)))
 		}
 	}
+}
+
+// checkUTF8 reports the first byte of data that is not UTF-8. The YAML
+// parser would silently turn it into U+FFFD, and names, descriptions and
+// labels would then reach run directories and reports changed.
+func checkUTF8(file string, data []byte) *Error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x); save the file as UTF-8", data[i])}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return nil
+}
+
+// unknownTopLevel is the message for an unknown key at the top of a file.
+// A setting of a section written at the top ("payload:", "linger.ms:")
+// is shown where it goes; otherwise the hint is keyHint's.
+func unknownTopLevel(key string) string {
+	if c, ok := resolve(key); ok {
+		return fmt.Sprintf("unknown key %q at the top level; did you mean %s, written %s?", key, c, nestedForm(c))
+	}
+	return fmt.Sprintf("unknown key %q%s", key, keyHint(key, tailKeys(key), topLevelKeys))
 }
 
 // syntaxError converts a go-yaml error into an Error at its token.
@@ -262,7 +299,7 @@ func (p *fileParser) section(e *Experiment, sec string, n ast.Node) {
 		case slices.Contains(valid, key):
 			p.setScalar(e, sec+"."+key, kpos, mv.Value)
 		default:
-			p.c.add(kpos.errorf("unknown key %q in %s%s", key, sec, didYouMean(key, valid)))
+			p.c.add(kpos.errorf("unknown key %q in %s%s", key, sec, keyHint(key, valid, valid)))
 		}
 	}
 }
@@ -277,7 +314,7 @@ func (p *fileParser) configs(e *Experiment, where, prefix string, n ast.Node, va
 	for _, mv := range entries {
 		key, kpos := p.key(mv)
 		if !slices.Contains(valid, key) {
-			p.c.add(kpos.errorf("unknown key %q in %s%s", key, where, didYouMean(key, valid)))
+			p.c.add(kpos.errorf("unknown key %q in %s%s", key, where, keyHint(key, valid, valid)))
 			continue
 		}
 		p.setScalar(e, prefix+key, kpos, mv.Value)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,27 @@ func didYouMean(word string, candidates []string) string {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""
+}
+
+// keyHint ends an unknown-key message. A key that is the dotted tail of
+// several of keys ("size" of producer.batch.size and workload.record.size)
+// is ambiguous: the hint says so and lists them. The tail of one key
+// suggests that key; otherwise the closest of spellings, if any is close.
+func keyHint(key string, keys, spellings []string) string {
+	var tails []string
+	for _, k := range keys {
+		if strings.HasSuffix(k, "."+key) && !slices.Contains(tails, k) {
+			tails = append(tails, k)
+		}
+	}
+	slices.Sort(tails)
+	switch len(tails) {
+	case 0:
+		return didYouMean(key, spellings)
+	case 1:
+		return fmt.Sprintf("; did you mean %q?", tails[0])
+	}
+	return fmt.Sprintf(" is ambiguous; did you mean one of %s?", strings.Join(tails, ", "))
 }
 
 // editDistance is the optimal-string-alignment distance between a and b:

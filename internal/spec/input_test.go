@@ -1,0 +1,43 @@
+package spec
+
+import (
+	"testing"
+)
+
+// TestRefusedInput checks input refused for its form: invalid UTF-8,
+// ambiguous keys, settings written at the top level.
+func TestRefusedInput(t *testing.T) {
+	tests := []refusal{
+		// Invalid UTF-8 in a name is refused at its byte, not turned into U+FFFD.
+		{name: "utf-8 name", src: "name: caf\xe9\n",
+			want: []string{`x.yaml:1:10: invalid UTF-8 (byte 0xe9); save the file as UTF-8`}},
+		// Likewise in a description, on a later line.
+		{name: "utf-8 description", src: "name: x\ndescription: \"\xff\"\n",
+			want: []string{`x.yaml:2:15: invalid UTF-8 (byte 0xff); save the file as UTF-8`}},
+		// "size" ends three keys: all are listed.
+		{name: "ambiguous set", src: "name: x\n", sets: []string{"size=5"},
+			want: []string{`--set size=5: unknown key "size" is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.record.size?`}},
+		// The same in a matrix axis.
+		{name: "ambiguous axis", src: "name: x\nmatrix:\n  size: [1]\n",
+			want: []string{`x.yaml:3:3: unknown key "size" in matrix is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.record.size?`}},
+		// The dotted tail of one key suggests it.
+		{name: "tail of one key", src: "name: x\n", sets: []string{"idempotence=true"},
+			want: []string{`--set idempotence=true: unknown key "idempotence"; did you mean "producer.enable.idempotence"?`}},
+		// A section's setting written at the top level is shown where it goes.
+		{name: "top-level payload", src: "name: x\npayload: json\nlinger.ms: 5\nworkload.records: 5\n",
+			want: []string{
+				`x.yaml:2:1: unknown key "payload" at the top level; did you mean workload.payload, written workload: {payload: …}?`,
+				`x.yaml:3:1: unknown key "linger.ms" at the top level; did you mean producer.linger.ms, written producer: {linger.ms: …}?`,
+				`x.yaml:4:1: unknown key "workload.records" at the top level; did you mean workload.records, written workload: {records: …}?`,
+			}},
+	}
+	runRefusals(t, tests)
+}
+
+// TestAcceptedInput checks UTF-8 beyond ASCII.
+func TestAcceptedInput(t *testing.T) {
+	runAccepted(t, []acceptance{
+		// UTF-8 beyond ASCII, U+FFFD included.
+		{"utf-8", "name: café ☕\ndescription: \"\uFFFD\"\n"},
+	})
+}
