@@ -14,6 +14,9 @@ func TestRefusedInput(t *testing.T) {
 		// Likewise in a description, on a later line.
 		{name: "utf-8 description", src: "name: x\ndescription: \"\xff\"\n",
 			want: []string{`x.yaml:2:15: invalid UTF-8 (byte 0xff); save the file as UTF-8`}},
+		// And in --set.
+		{name: "utf-8 set", src: "name: x\n", sets: []string{"name=a\xffb"},
+			want: []string{"--set name=a\uFFFDb: invalid UTF-8; keys and values must be UTF-8"}},
 		// "size" ends three keys: all are listed.
 		{name: "ambiguous set", src: "name: x\n", sets: []string{"size=5"},
 			want: []string{`--set size=5: unknown key "size" is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.record.size?`}},

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // labelKey names a map-valued matrix value in scenario IDs.
@@ -37,8 +39,8 @@ func (p *fileParser) matrix(e *Experiment, n ast.Node) {
 		a := Axis{Key: key, pos: kpos}
 		a.canonical, _ = resolve(key)
 		reported := false
-		for _, it := range items {
-			v, ok := p.matrixValue(e, &a, it, &reported)
+		for i, it := range items {
+			v, ok := p.matrixValue(e, &a, it, i, &reported)
 			if ok {
 				a.Values = append(a.Values, v)
 			}
@@ -49,13 +51,13 @@ func (p *fileParser) matrix(e *Experiment, n ast.Node) {
 	checkAxesOverlap(e.Matrix, p.c)
 }
 
-// matrixValue reads one value of axis a. reported keeps an unknown axis key
-// from being reported once per value.
-func (p *fileParser) matrixValue(e *Experiment, a *Axis, n ast.Node, reported *bool) (Value, bool) {
+// matrixValue reads value number i (0-based) of axis a. reported keeps an
+// unknown axis key from being reported once per value.
+func (p *fileParser) matrixValue(e *Experiment, a *Axis, n ast.Node, i int, reported *bool) (Value, bool) {
 	vpos := p.at(n)
 	if entries, ok := p.mapping(n); ok && p.unwrap(n) != nil {
 		if _, null := p.unwrap(n).(*ast.NullNode); !null {
-			return p.matrixMap(e, a, entries, vpos)
+			return p.matrixMap(e, a, entries, i, vpos)
 		}
 	}
 	raw, ok := p.value(n, a.canonical != "" && isList(a.canonical), fmt.Sprintf("a value of matrix axis %q", a.Key))
@@ -74,11 +76,43 @@ func (p *fileParser) matrixValue(e *Experiment, a *Axis, n ast.Node, reported *b
 		p.c.add(vpos.errorf("%v", err))
 		return Value{}, false
 	}
-	return Value{Label: raw, Set: map[string]string{a.canonical: v}, pos: vpos}, true
+	label := raw
+	if isSecret(a.canonical) {
+		label = secretLabel(i)
+	}
+	return Value{Label: label, Set: map[string]string{a.canonical: v}, pos: vpos}, true
 }
 
-// matrixMap reads a map value: several settings applied together.
-func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingValueNode, vpos pos) (Value, bool) {
+// isSecret reports whether the value of a setting is a secret
+// (secret.IsKey of its property name). A secret never names a scenario:
+// scenario IDs and labels reach results, reports and the terminal.
+func isSecret(canonical string) bool {
+	name := strings.TrimPrefix(canonical, producerPrefix)
+	return secret.IsKey(strings.TrimPrefix(name, topicConfigsPrefix))
+}
+
+// secretLabel is the stable stand-in for the secret in value number i
+// (0-based) of an axis: "#1", "#2", … in the order the matrix lists them.
+func secretLabel(i int) string {
+	return "#" + strconv.Itoa(i+1)
+}
+
+// maskSecrets returns a copy of set with every secret value hidden, for
+// messages.
+func maskSecrets(set map[string]string) map[string]string {
+	out := make(map[string]string, len(set))
+	for k, v := range set {
+		if isSecret(k) {
+			v = secret.Hidden
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// matrixMap reads value number i of axis a when it is a map: several
+// settings applied together.
+func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingValueNode, i int, vpos pos) (Value, bool) {
 	v := Value{Set: map[string]string{}, pos: vpos, keyPos: map[string]pos{}}
 	var parts []string
 	ok := true
@@ -129,6 +163,9 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 		}
 		v.Set[canonical] = norm
 		v.keyPos[canonical] = kpos
+		if isSecret(canonical) {
+			raw = secretLabel(i)
+		}
 		parts = append(parts, shortName(canonical)+"="+raw)
 	}
 	if len(v.Set) == 0 && !v.HasFaults && ok {
@@ -147,9 +184,10 @@ func (p *fileParser) checkDuplicates(a *Axis) {
 	labels := map[string]bool{}
 	sets := map[string]bool{}
 	for _, v := range a.Values {
-		s := setString(v.Set)
+		s, shown := setString(v.Set), setString(maskSecrets(v.Set))
 		if v.HasFaults {
 			s += ";faults=" + faultsText(v.Faults)
+			shown += ";faults=" + faultsText(v.Faults)
 		}
 		switch {
 		case labels[v.Label]:
@@ -157,7 +195,7 @@ func (p *fileParser) checkDuplicates(a *Axis) {
 		case sets[s] && !v.labelled:
 			// Labelled repeats are allowed: an A/A pair (the same settings
 			// under two labels) is how the lab calibrates itself.
-			p.c.add(v.pos.errorf("value %q of matrix axis %q repeats the settings of another value (%s)", v.Label, a.Key, s))
+			p.c.add(v.pos.errorf("value %q of matrix axis %q repeats the settings of another value (%s)", v.Label, a.Key, shown))
 		}
 		labels[v.Label] = true
 		sets[s] = true

@@ -2,6 +2,9 @@ package spec
 
 import (
 	"strings"
+	"unicode/utf8"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // applySets applies --set overrides, in order, after the file is read.
@@ -13,9 +16,17 @@ import (
 // values resolve against the working directory.
 func applySets(e *Experiment, sets []string, c *collector) {
 	for _, s := range sets {
-		at := pos{File: "--set " + s}
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
+		at := pos{File: "--set " + s}
+		if ok && isSecret(key) {
+			at.File = "--set " + key + "=" + secret.Hidden // errors reach the terminal
+		}
+		if !utf8.ValidString(s) {
+			at.File = "--set " + strings.ToValidUTF8(at.File[len("--set "):], "\uFFFD")
+			c.add(at.errorf("invalid UTF-8; keys and values must be UTF-8"))
+			continue
+		}
 		if !ok || key == "" {
 			c.add(at.errorf("expected key=value"))
 			continue
@@ -71,7 +82,7 @@ func overrideAxis(e *Experiment, canonical, raw, v string, at pos, c *collector)
 	for i := range e.Matrix {
 		a := &e.Matrix[i]
 		if a.canonical == canonical {
-			a.Values = []Value{{Label: raw, Set: map[string]string{canonical: v}, pos: at}}
+			a.Values = []Value{{Label: setLabel(a, canonical, raw, v), Set: map[string]string{canonical: v}, pos: at}}
 			return true
 		}
 	}
@@ -84,4 +95,19 @@ func overrideAxis(e *Experiment, canonical, raw, v string, at pos, c *collector)
 		}
 	}
 	return false
+}
+
+// setLabel names the value a --set gives axis a: the value as written, or
+// for a secret the label of the listed value it equals ("#2"), else "#set",
+// so that the secret never names the scenario.
+func setLabel(a *Axis, canonical, raw, v string) string {
+	if !isSecret(canonical) {
+		return raw
+	}
+	for _, val := range a.Values {
+		if len(val.Set) == 1 && val.Set[canonical] == v {
+			return val.Label
+		}
+	}
+	return "#set"
 }

@@ -113,7 +113,11 @@ func matrixSlice(axes []Axis) yaml.MapSlice {
 			m := yaml.MapSlice{{Key: labelKey, Value: v.Label}}
 			keys := slices.Sorted(maps.Keys(v.Set))
 			for _, k := range keys {
-				m = append(m, yaml.MapItem{Key: k, Value: typedValue(k, v.Set[k])})
+				val := typedValue(k, v.Set[k])
+				if isSecret(k) {
+					val = secret.Hidden // as configSlice hides the base settings' secrets
+				}
+				m = append(m, yaml.MapItem{Key: k, Value: val})
 			}
 			if v.HasFaults {
 				m = append(m, yaml.MapItem{Key: "faults", Value: faultSlice(v.Faults)})
