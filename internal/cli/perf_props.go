@@ -47,8 +47,10 @@ func checkPerfProp(source, name, value string, bad func(string, ...any)) {
 	}
 	for _, e := range list {
 		// spec names the property by its key in experiment files
-		// (producer.NAME); perf's users write the bare name.
+		// (producer.NAME, "unknown key"); perf's users write the bare
+		// property name.
 		msg := strings.ReplaceAll(e.Msg, `"producer.`, `"`)
+		msg = strings.Replace(msg, "unknown key", "unknown producer property", 1)
 		bad("%s %s: %s", source, redactArg(name+"="+value), msg)
 	}
 }

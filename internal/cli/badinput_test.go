@@ -1,0 +1,746 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/proc"
+)
+
+// badInput is one input prodlab must refuse before anything starts.
+type badInput struct {
+	kind string   // the group it is counted in (the issue's table)
+	name string   // what is wrong
+	args []string // the command line after "prodlab"; see expandArgs
+	yaml string   // an experiment file written for the row; "{exp}" in args names it
+	code int      // the exit code wanted (2 for refused input)
+	want string   // part of the message: the key, flag or suggestion
+	// pending, when set, skips the row with this reason: a requirement
+	// another change is making true (flip it on when that lands).
+	pending string
+	// ownBootstrap rows test the bootstrap list itself, so the harness
+	// adds no guard address (see guardArgs).
+	ownBootstrap bool
+}
+
+// The harness's guards. An input that is wrongly accepted must fail fast
+// and visibly, never start a cluster:
+//   - every run and perf row is given an unreachable cluster
+//     (--bootstrap 127.0.0.1:1, --bootstrap-server 127.0.0.1:1) unless it
+//     tests the bootstrap list itself: an accepted franz-go run then fails
+//     at connect (exit 1) in well under a second, and no broker starts;
+//   - PRODLAB_WORKER_JAR names a missing jar: an accepted Java run stops
+//     at the worker check (exit 1) before any JVM starts;
+//   - every run row gets --out inside a fresh temporary directory, which
+//     must not exist afterwards (run creates it only after validation);
+//   - prodlab's cache (cluster state) is a fresh directory, so cluster
+//     rows do not see a cluster someone else left up;
+//   - a row that takes longer than badInputLimit fails, and its children,
+//     if any, are killed; stderr must not show anything starting.
+const (
+	badInputLimit  = 2 * time.Second
+	guardBootstrap = "127.0.0.1:1"
+)
+
+// startedMarkers are lines commands print once they start work.
+var startedMarkers = []string{"prodlab: running", "started Kafka", "prodlab perf: ", "is up; logs in"}
+
+// TestBadInput runs every bad input through the CLI in process and checks
+// that it exits with the wanted code and message, and that nothing started.
+func TestBadInput(t *testing.T) {
+	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "no-worker.jar"))
+	t.Setenv(maven.CacheEnv, t.TempDir())
+	rows := badInputs(t)
+	if len(rows) < 150 {
+		t.Errorf("%d bad inputs, want at least 150", len(rows))
+	}
+	for _, r := range rows {
+		t.Run(r.kind+"/"+r.name, func(t *testing.T) {
+			if r.pending != "" {
+				t.Skip("pending: " + r.pending)
+			}
+			checkBadInput(t, r)
+		})
+	}
+}
+
+// checkBadInput runs one row and checks its outcome.
+func checkBadInput(t *testing.T, r badInput) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	args := guardArgs(r, expandArgs(t, r, dir), out)
+	resultsBefore := exists("results")
+	code, stdout, stderr, elapsed, ok := runWithin(args, badInputLimit)
+	if !ok {
+		proc.KillAll()
+		t.Fatalf("prodlab %s: still running after %s: something started", strings.Join(args, " "), badInputLimit)
+	}
+	if code != r.code {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, r.code, stderr)
+	}
+	if !strings.Contains(stderr, r.want) {
+		t.Errorf("stderr lacks %q:\n%s", r.want, stderr)
+	}
+	for _, m := range startedMarkers {
+		if strings.Contains(stderr+stdout, m) {
+			t.Errorf("output shows something started (%q) in %s:\n%s", m, elapsed, stderr)
+		}
+	}
+	if exists(out) {
+		t.Errorf("the run directory %s was created", out)
+	}
+	if !resultsBefore && exists("results") {
+		_ = os.RemoveAll("results")
+		t.Errorf("a results directory was created")
+	}
+}
+
+// runWithin runs the CLI with args, giving up after limit (ok false).
+func runWithin(args []string, limit time.Duration) (code int, stdout, stderr string, elapsed time.Duration, ok bool) {
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		var o, e bytes.Buffer
+		c := run(args, &o, &e)
+		done <- result{c, o.String(), e.String()}
+	}()
+	select {
+	case res := <-done:
+		return res.code, res.stdout, res.stderr, time.Since(start), true
+	case <-time.After(limit):
+		return 0, "", "", limit, false
+	}
+}
+
+// expandArgs writes the row's experiment file and puts its path for
+// "{exp}", and the testdata directory for "{td}", in the arguments.
+func expandArgs(t *testing.T, r badInput, dir string) []string {
+	t.Helper()
+	exp := filepath.Join(dir, "exp.yaml")
+	td, err := filepath.Abs(filepath.Join("testdata", "badinput"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.yaml != "" {
+		if err := os.WriteFile(exp, []byte(expandPaths(r.yaml, exp, td)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := make([]string, len(r.args))
+	for i, a := range r.args {
+		args[i] = expandPaths(a, exp, td)
+	}
+	return args
+}
+
+// expandPaths puts the row's experiment file for "{exp}" and the
+// testdata directory for "{td}" in s.
+func expandPaths(s, exp, td string) string {
+	return strings.NewReplacer("{exp}", exp, "{td}", td).Replace(s)
+}
+
+// guardArgs adds the guards of run and perf rows (see badInputLimit).
+func guardArgs(r badInput, args []string, out string) []string {
+	if len(args) == 0 || slices.Contains(args, "--help") {
+		return args
+	}
+	switch args[0] {
+	case "run":
+		if !slices.Contains(args, "--out") {
+			args = append(args, "--out", out)
+		}
+		if !r.ownBootstrap {
+			args = append(args, "--bootstrap", guardBootstrap)
+		}
+	case "perf":
+		if !r.ownBootstrap {
+			args = append(args, "--bootstrap-server", guardBootstrap)
+		}
+	}
+	return args
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, os.ErrNotExist)
+}
+
+// TestBadInputGuards shows the harness can fail: an input that is valid
+// is accepted, fails fast at the unreachable cluster or the missing
+// worker (exit 1, not 2), and so fails its row.
+func TestBadInputGuards(t *testing.T) {
+	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "no-worker.jar"))
+	t.Setenv(maven.CacheEnv, t.TempDir())
+	tests := []struct {
+		name string
+		r    badInput
+		// the outcome the harness must see: not a refusal
+		wantCode int
+		started  bool // the run directory or a start marker appears
+	}{
+		// a valid franz-go experiment: connects to the guard address and fails
+		{"valid franz-go run", badInput{args: []string{"run", "batching", "--set", "workload.records=10", "--set", "linger.ms=0", "--set", "compression.type=none"}}, ExitFailure, true},
+		// a valid Java experiment: stops at the missing worker
+		{"valid java run", badInput{args: []string{"run", "replication"}}, ExitFailure, false},
+		// valid perf flags: the Java worker cannot start
+		{"valid perf", badInput{args: []string{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"}}, ExitFailure, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "run")
+			args := guardArgs(tt.r, expandArgs(t, tt.r, dir), out)
+			code, stdout, stderr, elapsed, ok := runWithin(args, 10*badInputLimit)
+			if !ok {
+				proc.KillAll()
+				t.Fatalf("still running after %s", 10*badInputLimit)
+			}
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			started := exists(out)
+			for _, m := range startedMarkers {
+				started = started || strings.Contains(stdout+stderr, m)
+			}
+			if started != tt.started {
+				t.Errorf("started = %v, want %v; stderr:\n%s", started, tt.started, stderr)
+			}
+			if elapsed > badInputLimit {
+				t.Errorf("took %s, more than the %s a row may take", elapsed, badInputLimit)
+			}
+		})
+	}
+}
+
+// TestBadInputSummary prints the rows per kind, for the issue's table:
+// kinds, how many rows, how many are checked now (the rest pending), and
+// the exit codes wanted. Run with -v.
+func TestBadInputSummary(t *testing.T) {
+	type tally struct {
+		rows, pending int
+		codes         map[int]bool
+	}
+	byKind := map[string]*tally{}
+	var kinds []string
+	for _, r := range badInputs(t) {
+		k, ok := byKind[r.kind]
+		if !ok {
+			k = &tally{codes: map[int]bool{}}
+			byKind[r.kind] = k
+			kinds = append(kinds, r.kind)
+		}
+		k.rows++
+		k.codes[r.code] = true
+		if r.pending != "" {
+			k.pending++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, "| kind | inputs | refused before start (checked now) | pending | exit code |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|")
+	total, pending := 0, 0
+	for _, kind := range kinds {
+		k := byKind[kind]
+		var codes []string
+		for c := range k.codes {
+			codes = append(codes, fmt.Sprint(c))
+		}
+		slices.Sort(codes)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", kind, k.rows, k.rows-k.pending, k.pending, strings.Join(codes, ", "))
+		total += k.rows
+		pending += k.pending
+	}
+	fmt.Fprintf(&b, "| **total** | %d | %d | %d | |\n", total, total-pending, pending)
+	t.Log("\n" + b.String())
+}
+
+// Experiment files the rows build on: valid apart from what a row adds.
+const (
+	// javaBase is a valid experiment on the Java client.
+	javaBase = "name: bad\nclient: java\n"
+	// franzBase is a valid experiment on franz-go.
+	franzBase = "name: bad\nclient: franz-go\n"
+)
+
+// runFile is a row running an experiment file: javaBase followed by body.
+func runFile(kind, name, body, want string) badInput {
+	return badInput{kind: kind, name: name, args: []string{"run", "{exp}"}, yaml: javaBase + body, code: ExitUsage, want: want}
+}
+
+// rawFile is a row running an experiment file of exactly body.
+func rawFile(kind, name, body, want string) badInput {
+	return badInput{kind: kind, name: name, args: []string{"run", "{exp}"}, yaml: body, code: ExitUsage, want: want}
+}
+
+// franzFile is a row running an experiment file: franzBase followed by
+// body.
+func franzFile(kind, name, body, want string) badInput {
+	return badInput{kind: kind, name: name, args: []string{"run", "{exp}"}, yaml: franzBase + body, code: ExitUsage, want: want}
+}
+
+// runSet is a row running the built-in replication experiment with --set
+// overrides.
+func runSet(name, want string, sets ...string) badInput {
+	args := []string{"run", "replication"}
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	return badInput{kind: "run --set", name: name, args: args, code: ExitUsage, want: want}
+}
+
+// perfRow is a row of perf flags after a valid base command line.
+func perfRow(kind, name, want string, args ...string) badInput {
+	base := []string{"perf", "--topic", "t", "--num-records", "10", "--record-size", "100"}
+	return badInput{kind: kind, name: name, args: append(base, args...), code: ExitUsage, want: want}
+}
+
+// cmdRow is a row of any command line.
+func cmdRow(kind, name string, code int, want string, args ...string) badInput {
+	return badInput{kind: kind, name: name, args: args, code: code, want: want}
+}
+
+// pend marks a row pending with reason.
+func pend(r badInput, reason string) badInput {
+	r.pending = reason
+	return r
+}
+
+// ownBootstrap marks a row that tests the bootstrap list itself.
+func ownBootstrap(r badInput) badInput {
+	r.ownBootstrap = true
+	return r
+}
+
+// badInputs is the table. Rows come in groups (kind); each group's
+// comment says what it covers.
+func badInputs(t *testing.T) []badInput {
+	t.Helper()
+	var rows []badInput
+	add := func(rs ...badInput) { rows = append(rows, rs...) }
+
+	// The root command and commands that take no input.
+	add(
+		pend(cmdRow("command line", "unknown command", ExitUsage, `unknown command "rnu"`, "rnu"), "root.go: an unknown command exits 1, not 2 (cobra's error is not a usage error)"),
+		cmdRow("command line", "unknown root flag", ExitUsage, "unknown flag: --verbose", "--verbose"),
+		cmdRow("command line", "experiments with an argument", ExitUsage, `unknown command "batching"`, "experiments", "batching"),
+		cmdRow("command line", "experiments unknown flag", ExitUsage, "unknown flag: --all", "experiments", "--all"),
+		cmdRow("command line", "unknown shorthand", ExitUsage, "unknown shorthand flag: 'x'", "run", "-x"),
+	)
+
+	// prodlab run: arguments and flags.
+	add(
+		cmdRow("run flags", "two experiments", ExitUsage, "accepts at most 1 arg", "run", "batching", "replication"),
+		cmdRow("run flags", "unknown flag", ExitUsage, "unknown flag: --outt", "run", "batching", "--outt", "x"),
+		cmdRow("run flags", "--set empty", ExitUsage, "--set : expected key=value", "run", "batching", "--set="),
+		cmdRow("run flags", "unknown format", ExitUsage, `unknown format "xml": want one of table`, "run", "batching", "--format", "xml"),
+		cmdRow("run flags", "empty format", ExitUsage, "unknown format \"\"", "run", "batching", "--format", ""),
+		cmdRow("run flags", "keep-topics with a value", ExitUsage, "invalid argument", "run", "batching", "--keep-topics=maybe"),
+		cmdRow("run flags", "unknown built-in", ExitUsage, `did you mean "batching"`, "run", "batchng"),
+		cmdRow("run flags", "unknown built-in, no near name", ExitUsage, "built-ins: ", "run", "zzzzzz"),
+		cmdRow("run flags", "missing file path", ExitUsage, "read experiment", "run", "./nope/missing.yaml"),
+		cmdRow("run flags", ".yml path missing", ExitUsage, "read experiment", "run", "missing.yml"),
+		cmdRow("run flags", "a directory as experiment", ExitUsage, "is a directory", "run", "{td}/"),
+		cmdRow("run flags", "empty experiment name", ExitUsage, "no such file or built-in", "run", ""),
+		pend(cmdRow("run flags", "--out is a file", ExitUsage, "--out", "run", "batching", "--out", "{td}/binary.yaml"), "item 8: --out checked before anything starts"),
+		pend(cmdRow("run flags", "--out under /proc", ExitUsage, "--out", "run", "batching", "--out", "/proc/prodlab-run"), "item 8: --out checked before anything starts"),
+		pend(cmdRow("run flags", "--out read-only", ExitUsage, "--out", "run", "batching", "--out", "/sys/prodlab-run"), "item 8: --out checked before anything starts"),
+		pend(cmdRow("run flags", "--out reused without --resume", ExitUsage, "--resume", "run", "batching", "--out", "{td}"), "item 8: reusing --out needs --resume"),
+	)
+
+	// prodlab run: --bootstrap syntax (the list is the row's own).
+	for _, bs := range []struct{ in, want string }{
+		{"foo", `"foo" has no port`},
+		{"127.0.0.1", "e.g. 127.0.0.1:9092"},
+		{"127.0.0.1:99999", "1..65535"},
+		{",", "is empty"},
+		{"127.0.0.1:9092,", "is empty"},
+		{":9092", "has no host"},
+		{"::1:9092", "in brackets"},
+		{"kafka://h:9092", "drop the scheme"},
+	} {
+		add(pend(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)),
+			"item 8: run.go calls parseBootstrap (lead)"))
+	}
+
+	// prodlab run --set: keys and values checked like the file.
+	add(
+		runSet("no equals sign", "expected key=value", "linger.ms"),
+		runSet("empty key", "expected key=value", "=5"),
+		runSet("unknown key", "unknown key \"lingr.ms\"; did you mean \"linger.ms\"?", "lingr.ms=5"),
+		runSet("unknown dotted key", "did you mean \"workload.records\"?", "workload.recrods=5"),
+		runSet("unknown producer property", "unknown key \"producer.nope\"", "producer.nope=1"),
+		runSet("unknown topic config", "unknown key \"topic.configs.nope\"", "topic.configs.nope=1"),
+		runSet("negative records", "workload.records must be an integer", "workload.records=-5"),
+		runSet("zero records", "workload.records", "workload.records=0"),
+		runSet("records not a number", "workload.records", "workload.records=many"),
+		runSet("records too many", "workload.records", "workload.records=1e12"),
+		runSet("record.size zero", "workload.record.size must be an integer in 1..16777216", "record.size=0"),
+		runSet("record.size negative", "workload.record.size must be an integer in 1..16777216", "record.size=-1"),
+		runSet("record.size above 16 MiB", "workload.record.size must be an integer in 1..16777216", "record.size=17000000"),
+		runSet("acks=2", "acks must be one of", "acks=2"),
+		runSet("acks empty", "acks must be one of", "acks="),
+		runSet("linger.ms negative", "linger.ms must be an integer", "linger.ms=-1"),
+		runSet("linger.ms float", "linger.ms must be an integer", "linger.ms=1.5"),
+		runSet("batch.size above int32", "batch.size must be an integer", "batch.size=3000000000"),
+		runSet("compression unknown", "compression.type must be one of", "compression.type=brotli"),
+		runSet("idempotence yes", "enable.idempotence must be true or false", "enable.idempotence=yes"),
+		runSet("in-flight zero", "max.in.flight.requests.per.connection", "max.in.flight.requests.per.connection=0"),
+		runSet("lz4 level 99", "compression.lz4.level", "compression.lz4.level=99"),
+		runSet("brokers zero", "cluster.brokers", "cluster.brokers=0"),
+		runSet("brokers four", "cluster.brokers", "cluster.brokers=4"),
+		runSet("partitions zero", "topic.partitions", "topic.partitions=0"),
+		runSet("replication factor above brokers", "exceeds brokers", "topic.replication.factor=3", "cluster.brokers=1"),
+		runSet("trials zero", "trials", "trials=0"),
+		runSet("trials words", "trials", "trials=lots"),
+		runSet("warmup negative", "warmup", "warmup=-1"),
+		runSet("precision above one", "precision", "precision=2"),
+		runSet("precision zero", "precision", "precision=0"),
+		runSet("budget not a duration", "budget must be a duration", "budget=soon"),
+		runSet("equivalence zero", "equivalence", "equivalence=0"),
+		runSet("rtt negative", "network.rtt.ms", "network.rtt.ms=-5"),
+		runSet("rtt huge", "network.rtt.ms", "network.rtt.ms=1e9"),
+		runSet("bandwidth words", "network.bandwidth", "network.bandwidth=fast"),
+		runSet("payload unknown", "workload.payload must be one of json, random, text or file:PATH", "payload=zeros"),
+		runSet("payload file missing", "workload.payload file \"/nonexistent/p.json\" does not exist", "payload=file:/nonexistent/p.json"),
+		runSet("client unknown", "client must be franz-go, java or java@<version>", "client=librdkafka"),
+		runSet("client version garbage", "client must be franz-go, java or java@<version>", "client=java@latest"),
+		runSet("name empty", "name must be non-empty and contain no slash", "name="),
+		runSet("audit maybe", "audit must be true or false", "audit=maybe"),
+		runSet("matrix axis value beyond brokers", "replication.factor 4 exceeds brokers 3", "replication.factor=4"),
+		runSet("timeout zero", "workload.timeout.s", "workload.timeout.s=0"),
+		runSet("min.insync.replicas words", "min.insync.replicas", "topic.configs.min.insync.replicas=two"),
+		pend(runSet("ambiguous shorthand size", "ambiguous", "size=5"), "item 8: --set size=5 is ambiguous"),
+		pend(runSet("trials a billion", "trials", "trials=1000000000"), "item 8: trials bounded"),
+		pend(runSet("partitions 100000", "topic.partitions", "topic.partitions=100000"), "item 8: topic.partitions bounded"),
+		pend(runSet("cleanup.policy banana", "cleanup.policy", "topic.configs.cleanup.policy=banana"), "item 8: cleanup.policy values"),
+		pend(runSet("payload /dev/null", "payload", "payload=file:/dev/null"), "item 8: payload file must hold payloads"),
+		pend(runSet("record.size below the json minimum", "record.size", "record.size=1", "payload=json"), "item 8: json payload's minimum record size"),
+		pend(runSet("java@0.0.0", "java@0.0.0", "client=java@0.0.0"), "item 8: client release must exist"),
+		pend(runSet("java@99.1", "java@99.1", "client=java@99.1"), "item 8: client release must exist"),
+		pend(runSet("kafka 99.0.0", "99.0.0", "cluster.kafka=99.0.0"), "item 8: Kafka release must exist"),
+	)
+
+	// Experiment files: YAML syntax and structure.
+	add(
+		runFile("file: syntax", "unclosed flow list", "producer: {acks: [all}\n", "YAML"),
+		runFile("file: syntax", "unclosed quote", "description: \"open\n", "YAML"),
+		runFile("file: syntax", "bad indentation", "producer:\n  acks: all\n linger.ms: 5\n", "exp.yaml:"),
+		runFile("file: syntax", "two documents", "---\nname: other\n", "one YAML document"),
+		runFile("file: syntax", "list at top level", "- a\n", "YAML"),
+		cmdRow("file: syntax", "top level a list", ExitUsage, "mapping", "run", "{td}/top-list.yaml"),
+		runFile("file: syntax", "duplicate key", "client: franz-go\n", "mapping key \"client\" already defined"),
+		runFile("file: syntax", "undefined alias", "description: *nothing\n", "description must be a single value"),
+		cmdRow("file: syntax", "tab indentation", ExitUsage, "tab-indent.yaml:", "run", "{td}/tab-indent.yaml"),
+		cmdRow("file: syntax", "self-referencing alias", ExitUsage, "self-alias.yaml", "run", "{td}/self-alias.yaml"),
+		cmdRow("file: syntax", "binary file", ExitUsage, "binary.yaml", "run", "{td}/binary.yaml"),
+		cmdRow("file: syntax", "duplicate matrix axis", ExitUsage, "mapping key \"linger.ms\" already defined", "run", "{td}/duplicate-axis.yaml"),
+		cmdRow("file: syntax", "CRLF line ends, zero partitions", ExitUsage, "topic.partitions", "run", "{td}/crlf-zero-partitions.yaml"),
+		cmdRow("file: syntax", "byte order mark, negative records", ExitUsage, "did you mean \"name\"?", "run", "{td}/bom-negative-records.yaml"),
+		badInput{kind: "file: syntax", name: "empty file", args: []string{"run", "{exp}"}, yaml: "\n", code: ExitUsage, want: "empty experiment file"},
+		badInput{kind: "file: syntax", name: "only a comment", args: []string{"run", "{exp}"}, yaml: "# nothing\n", code: ExitUsage, want: "empty experiment file"},
+		badInput{kind: "file: syntax", name: "a scalar", args: []string{"run", "{exp}"}, yaml: "just words\n", code: ExitUsage, want: "mapping"},
+		badInput{kind: "file: syntax", name: "no name", args: []string{"run", "{exp}"}, yaml: "client: java\n", code: ExitUsage, want: `missing required key "name"`},
+	)
+
+	// Experiment files: unknown keys, with a suggestion.
+	add(
+		runFile("file: unknown keys", "top-level typo", "worklaod: {records: 5}\n", `did you mean "workload"?`),
+		runFile("file: unknown keys", "producer typo", "producer: {lingr.ms: 5}\n", `did you mean "linger.ms"?`),
+		runFile("file: unknown keys", "workload typo", "workload: {recrods: 5}\n", "recrods"),
+		runFile("file: unknown keys", "cluster typo", "cluster: {brokerz: 1}\n", "brokerz"),
+		runFile("file: unknown keys", "topic typo", "topic: {partitons: 1}\n", "partitons"),
+		runFile("file: unknown keys", "topic config typo", "topic: {configs: {min.insync.replica: 1}}\n", "min.insync.replica"),
+		runFile("file: unknown keys", "network typo", "network: {rtt: 5}\n", "rtt"),
+		runFile("file: unknown keys", "timeline typo", "timeline: {interval: 5}\n", "interval"),
+		runFile("file: unknown keys", "consumer property", "producer: {group.id: g}\n", "group.id"),
+		runFile("file: unknown keys", "broker property as producer", "producer: {message.max.bytes: 5}\n", "message.max.bytes"),
+		runFile("file: unknown keys", "camelCase", "producer: {lingerMs: 5}\n", "lingerMs"),
+		runFile("file: unknown keys", "matrix unknown key", "matrix: {lingr.ms: [0, 5]}\n", `unknown key "lingr.ms" in matrix`),
+		pend(runFile("file: unknown keys", "top-level payload", "payload: json\n", "workload.payload"), "item 8: top-level payload: suggests workload.payload"),
+	)
+
+	// Experiment files: values of the wrong type.
+	add(
+		runFile("file: bad types", "records a list", "workload: {records: [1, 2]}\n", "workload.records must be a single value"),
+		runFile("file: bad types", "records a map", "workload: {records: {a: 1}}\n", "workload.records must be a single value"),
+		runFile("file: bad types", "records a word", "workload: {records: many}\n", "workload.records must be an integer"),
+		runFile("file: bad types", "record.size a float", "workload: {record.size: 1.5}\n", "workload.record.size must be an integer in 1..16777216"),
+		runFile("file: bad types", "rate a word", "workload: {rate: fast}\n", "workload.rate"),
+		runFile("file: bad types", "producer a list", "producer: [acks]\n", "producer must be a mapping of property names to values"),
+		runFile("file: bad types", "producer a scalar", "producer: acks\n", "producer must be a mapping of property names to values"),
+		runFile("file: bad types", "cluster a scalar", "cluster: big\n", "cluster must be a mapping"),
+		runFile("file: bad types", "topic a list", "topic: [1]\n", "topic must be a mapping"),
+		rawFile("file: bad types", "name a list", "name: [a]\nclient: java\n", "name must be a single value"),
+		runFile("file: bad types", "audit a number", "audit: 3\n", "audit must be true or false"),
+		runFile("file: bad types", "audit a list", "audit: [true]\n", "audit must be a single value"),
+		runFile("file: bad types", "brokers a bool", "cluster: {brokers: true}\n", "cluster.brokers"),
+		runFile("file: bad types", "linger a map", "producer: {linger.ms: {a: 1}}\n", "producer.linger.ms must be a single value"),
+		runFile("file: bad types", "acks a list", "producer: {acks: [all]}\n", "producer.acks must be a single value"),
+		runFile("file: bad types", "trials a list", "trials: [1]\n", "trials must be a single value"),
+		runFile("file: bad types", "faults a map", "faults: {type: broker.kill}\n", "faults must be a list of mappings"),
+		runFile("file: bad types", "matrix a list", "matrix: [linger.ms]\n", "matrix must be a mapping"),
+		runFile("file: bad types", "compare a map", "compare: {axis: linger.ms}\n", "compare must be a list"),
+		runFile("file: bad types", "topic configs a list", "topic: {configs: [a]}\n", "topic.configs must be a mapping"),
+		runFile("file: bad types", "network a list", "network: [1]\n", "network must be a mapping"),
+		runFile("file: bad types", "precision a word", "precision: high\n", "precision"),
+		runFile("file: bad types", "budget a list", "budget: [1m]\n", "budget must be a single value"),
+		runFile("file: bad types", "idempotence a number", "producer: {enable.idempotence: 1}\n", "enable.idempotence must be true or false"),
+	)
+
+	// Experiment files: values out of range (negative, zero, huge).
+	add(
+		runFile("file: bad values", "records negative", "workload: {records: -1}\n", "workload.records"),
+		runFile("file: bad values", "records zero", "workload: {records: 0}\n", "workload.records"),
+		cmdRow("file: bad values", "records beyond int64", ExitUsage, "workload.records", "run", "{td}/huge-records.yaml"),
+		runFile("file: bad values", "records 1e400", "workload: {records: 1e400}\n", "workload.records"),
+		runFile("file: bad values", "record.size zero", "workload: {record.size: 0}\n", "workload.record.size must be an integer in 1..16777216"),
+		runFile("file: bad values", "record.size 1 GiB", "workload: {record.size: 1073741824}\n", "workload.record.size must be an integer in 1..16777216"),
+		runFile("file: bad values", "rate negative", "workload: {rate: -1}\n", "workload.rate"),
+		runFile("file: bad values", "rate NaN", "workload: {rate: .nan}\n", "workload.rate"),
+		runFile("file: bad values", "timeout negative", "workload: {timeout.s: -1}\n", "workload.timeout.s"),
+		runFile("file: bad values", "duration negative", "workload: {duration.s: -3}\n", "workload.duration.s"),
+		runFile("file: bad values", "warmup.s negative", "workload: {warmup.s: -1}\n", "workload.warmup.s"),
+		runFile("file: bad values", "warmup.records negative", "workload: {warmup.records: -1}\n", "workload.warmup.records"),
+		runFile("file: bad values", "brokers zero", "cluster: {brokers: 0}\n", "cluster.brokers"),
+		runFile("file: bad values", "brokers 100", "cluster: {brokers: 100}\n", "cluster.brokers"),
+		runFile("file: bad values", "partitions negative", "topic: {partitions: -1}\n", "topic.partitions"),
+		runFile("file: bad values", "replication factor zero", "topic: {replication.factor: 0}\n", "topic.replication.factor"),
+		runFile("file: bad values", "replication factor above brokers", "topic: {replication.factor: 2}\n", "exceeds brokers"),
+		runFile("file: bad values", "min.insync.replicas above RF", "topic: {configs: {min.insync.replicas: 2}}\n", "min.insync.replicas 2 exceeds"),
+		runFile("file: bad values", "acks 2", "producer: {acks: 2}\n", "acks must be one of"),
+		runFile("file: bad values", "acks none", "producer: {acks: none}\n", "acks must be one of"),
+		runFile("file: bad values", "linger.ms negative", "producer: {linger.ms: -5}\n", "linger.ms must be an integer"),
+		runFile("file: bad values", "batch.size above int32", "producer: {batch.size: 99999999999}\n", "batch.size"),
+		runFile("file: bad values", "in-flight zero", "producer: {max.in.flight.requests.per.connection: 0}\n", "max.in.flight"),
+		runFile("file: bad values", "compression brotli", "producer: {compression.type: brotli}\n", "compression.type must be one of"),
+		runFile("file: bad values", "zstd level 99", "producer: {compression.zstd.level: 99}\n", "compression.zstd.level"),
+		runFile("file: bad values", "security protocol", "producer: {security.protocol: TLS}\n", "security.protocol must be one of"),
+		franzFile("file: bad values", "max.buffered.records zero", "producer: {max.buffered.records: 0}\n", "max.buffered.records"),
+		franzFile("file: bad values", "franz-go cannot honour a Java property", "producer: {max.request.size: 5}\n", "not supported by client franz-go"),
+		runFile("file: bad values", "java cannot honour max.buffered.records", "producer: {max.buffered.records: 5}\n", "max.buffered.records is not supported by client java"),
+		franzFile("file: bad values", "franz-go idempotence with acks 1", "producer: {enable.idempotence: true, acks: 1}\n", "requires acks=all"),
+		franzFile("file: bad values", "franz-go idempotence with 6 in flight", "producer: {enable.idempotence: true, max.in.flight.requests.per.connection: 6}\n", "≤ 5"),
+		franzFile("file: bad values", "franz-go transactions without idempotence", "producer: {enable.idempotence: false, transactional.id: t}\n", "transactional.id requires idempotence"),
+		runFile("file: bad values", "payload unknown", "workload: {payload: zeros}\n", "workload.payload must be one of json, random, text or file:PATH"),
+		runFile("file: bad values", "payload file missing", "workload: {payload: file:missing.json}\n", "workload.payload file \"missing.json\" does not exist"),
+		rawFile("file: bad values", "client unknown", "name: bad\nclient: rdkafka\n", "client must be franz-go, java or java@<version>"),
+		rawFile("file: bad values", "client version words", "name: bad\nclient: java@newest\n", "got \"java@newest\""),
+		rawFile("file: bad values", "franz-go with a version", "name: bad\nclient: franz-go@1.0.0\n", "got \"franz-go@1.0.0\""),
+		runFile("file: bad values", "kafka version words", "cluster: {kafka: latest}\n", "cluster.kafka must be a Kafka release version (like 4.1.0)"),
+		runFile("file: bad values", "kafka dir missing", "cluster: {kafka: /nonexistent/kafka}\n", "cluster.kafka must be a Kafka release version (like 4.1.0) or an existing distribution directory"),
+		runFile("file: bad values", "trials zero", "trials: 0\n", "trials"),
+		runFile("file: bad values", "trials negative", "trials: -3\n", "trials"),
+		runFile("file: bad values", "warmup words", "warmup: some\n", "warmup"),
+		runFile("file: bad values", "precision 1.5", "precision: 1.5\n", "precision"),
+		runFile("file: bad values", "equivalence negative", "equivalence: -0.1\n", "equivalence"),
+		runFile("file: bad values", "budget negative", "trials: auto\nbudget: -5m\n", "budget"),
+		runFile("file: bad values", "budget too short for a round", "trials: auto\nbudget: 1s\nworkload: {duration.s: 10}\n", "cannot fit one round"),
+		runFile("file: bad values", "warmup.max.s zero", "warmup.max.s: 0\n", "warmup.max.s"),
+		runFile("file: bad values", "rtt beyond 10 s", "network: {rtt.ms: 20000}\n", "network.rtt.ms"),
+		runFile("file: bad values", "jitter negative", "network: {jitter.ms: -1}\n", "network.jitter.ms"),
+		runFile("file: bad values", "cut.every negative", "network: {cut.every: -1}\n", "network.cut.every"),
+		runFile("file: bad values", "proxy words", "network: {proxy: sometimes}\n", "network.proxy"),
+		runFile("file: bad values", "timeline interval negative", "timeline: {interval.ms: -1}\n", "timeline.interval.ms"),
+		rawFile("file: bad values", "name with a slash", "name: a/b\nclient: java\n", "name must be non-empty and contain no slash"),
+		pend(runFile("file: bad values", "cleanup.policy banana", "topic: {configs: {cleanup.policy: banana}}\n", "cleanup.policy"), "item 8: cleanup.policy values"),
+		pend(runFile("file: bad values", "partitions 100000", "topic: {partitions: 100000}\n", "topic.partitions"), "item 8: topic.partitions bounded"),
+		pend(runFile("file: bad values", "trials a billion", "trials: 1000000000\n", "trials"), "item 8: trials bounded"),
+		pend(runFile("file: bad values", "payload /dev/null", "workload: {payload: file:/dev/null}\n", "payload"), "item 8: payload file must hold payloads"),
+		pend(runFile("file: bad values", "json record.size 1", "workload: {payload: json, record.size: 1}\n", "record.size"), "item 8: json payload's minimum record size"),
+		pend(runFile("file: bad values", "java@0.0.0", "client: java@0.0.0\n", "java@0.0.0"), "item 8: client release must exist"),
+		pend(runFile("file: bad values", "java@99.1", "client: java@99.1\n", "java@99.1"), "item 8: client release must exist"),
+		pend(runFile("file: bad values", "kafka 99.0.0", "cluster: {kafka: 99.0.0}\n", "99.0.0"), "item 8: Kafka release must exist"),
+		pend(badInput{kind: "file: bad values", name: "kafka dir empty", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: /tmp}\n", code: ExitUsage, want: "cluster.kafka"}, "item 8: a Kafka directory must hold a distribution"),
+		pend(badInput{kind: "file: bad values", name: "kafka libs without jars", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: {td}}\n", code: ExitUsage, want: "libs"}, "item 8: a Kafka directory's libs/ must hold jars"),
+		pend(runFile("file: bad values", "secret in a matrix value", "matrix: {sasl.jaas.config: [a, b]}\n", "sasl.jaas.config"), "item 8: secrets are not matrix values"),
+	)
+
+	// Experiment files: faults.
+	add(
+		runFile("file: faults", "type unknown", "faults: [{type: broker.explode, at.ms: 1}]\n", "fault type must be one of connection.cut, broker.kill"),
+		cmdRow("file: faults", "type typo suggests", ExitUsage, `did you mean "broker.kill"?`, "run", "{td}/fault-typo.yaml"),
+		runFile("file: faults", "no type", "faults: [{at.ms: 1}]\n", "fault has no type"),
+		runFile("file: faults", "entry a scalar", "faults: [broker.kill]\n", "a fault must be a mapping with keys type"),
+		runFile("file: faults", "unknown key", "faults: [{type: broker.kill, at.ms: 1, when: 3}]\n", "unknown key \"when\" in fault"),
+		runFile("file: faults", "key of another type", "faults: [{type: broker.kill, every: 3}]\n", "fault broker.kill does not take every"),
+		runFile("file: faults", "at.ms negative", "faults: [{type: broker.kill, at.ms: -1}]\n", "fault at.ms must be a number ≥ 0"),
+		runFile("file: faults", "at.ms words", "faults: [{type: broker.kill, at.ms: soon}]\n", "fault at.ms must be a number ≥ 0"),
+		runFile("file: faults", "delay.ms negative", "faults: [{type: broker.pause, at.ms: 1, delay.ms: -1}]\n", "fault delay.ms must be a number ≥ 0"),
+		runFile("file: faults", "broker zero", "faults: [{type: broker.kill, broker: 0, at.ms: 1}]\n", "fault broker must be a broker id ≥ 1"),
+		runFile("file: faults", "broker beyond the cluster", "faults: [{type: broker.kill, broker: 3, at.ms: 1}]\n", "fault broker 3 does not exist"),
+		runFile("file: faults", "cut every and at.ms", "faults: [{type: connection.cut, every: 5, at.ms: 10}]\n", "every or at.ms, not both"),
+		runFile("file: faults", "cut every negative", "faults: [{type: connection.cut, every: -5}]\n", "fault every must be an integer ≥ 0"),
+		runFile("file: faults", "type a list", "faults: [{type: [broker.kill]}]\n", "fault type must be a single value"),
+		runFile("file: faults", "matrix fault value unknown type", "matrix:\n  f:\n    - {label: x, faults: [{type: nope}]}\n", "fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, got \"nope\""),
+	)
+
+	// Experiment files: matrix entries.
+	add(
+		runFile("file: matrix", "axis not a list", "matrix: {linger.ms: 5}\n", `matrix axis "linger.ms" must be a list`),
+		runFile("file: matrix", "axis empty", "matrix: {linger.ms: []}\n", `matrix axis "linger.ms" has no values`),
+		runFile("file: matrix", "axis value bad", "matrix: {linger.ms: [0, -5]}\n", "linger.ms must be an integer"),
+		runFile("file: matrix", "axis value a word", "matrix: {acks: [all, most]}\n", "acks must be one of"),
+		runFile("file: matrix", "duplicate values", "matrix: {linger.ms: [5, 5]}\n", "duplicate value \"5\" in matrix axis \"linger.ms\""),
+		runFile("file: matrix", "two axes set the same key", "matrix:\n  linger.ms: [0, 5]\n  l:\n    - {label: a, linger.ms: 1}\n", "is also set inside a value of axis"),
+		runFile("file: matrix", "map value label a list", "matrix:\n  l:\n    - {label: [a], linger.ms: 1}\n", "label of a matrix value must be non-empty text"),
+		runFile("file: matrix", "map value unknown key", "matrix:\n  l:\n    - {label: a, lingr.ms: 1}\n", "unknown key \"lingr.ms\" in matrix value; did you mean \"linger.ms\"?"),
+		runFile("file: matrix", "map value bad value", "matrix:\n  l:\n    - {label: a, linger.ms: x}\n", "linger.ms must be an integer"),
+		runFile("file: matrix", "duplicate labels", "matrix:\n  l:\n    - {label: a, linger.ms: 1}\n    - {label: a, linger.ms: 2}\n", "duplicate value \"a\" in matrix axis \"l\""),
+		runFile("file: matrix", "nested list value", "matrix: {linger.ms: [[0, 5]]}\n", "a value of matrix axis \"linger.ms\" must be a single value"),
+		runFile("file: matrix", "too many scenarios", "matrix:\n  linger.ms: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n  batch.size: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n", "matrix expands to more than 10000 scenarios"),
+		franzFile("file: matrix", "contradiction in one scenario", "producer: {enable.idempotence: true}\nmatrix: {acks: [all, 1]}\n", "requires acks=all"),
+		runFile("file: matrix", "brokers axis breaks RF", "topic: {replication.factor: 2}\nmatrix: {cluster.brokers: [1, 2]}\n", "exceeds brokers"),
+		runFile("file: matrix", "axis a map", "matrix: {linger.ms: {a: 1}}\n", "matrix axis \"linger.ms\" must be a list of values"),
+	)
+
+	// Experiment files: compare entries.
+	add(
+		runFile("file: compare", "axis unknown", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: batch.size}]\n", "compare axis \"batch.size\" is not a matrix axis"),
+		cmdRow("file: compare", "axis typo suggests", ExitUsage, "did you mean \"linger.ms\"?", "run", "{td}/compare-axis-typo.yaml"),
+		runFile("file: compare", "entry a scalar", "matrix: {linger.ms: [0, 5]}\ncompare: [linger.ms]\n", "a compare entry must be a mapping"),
+		runFile("file: compare", "entry empty", "matrix: {linger.ms: [0, 5]}\ncompare: [{}]\n", "a compare entry must be a mapping"),
+		runFile("file: compare", "unknown key", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, against: 0}]\n", `unknown key "against" in compare entry`),
+		runFile("file: compare", "axis and candidate", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, candidate: linger.ms=5}]\n", "not both"),
+		runFile("file: compare", "baseline only", "matrix: {linger.ms: [0, 5]}\ncompare: [{baseline: linger.ms=0}]\n", "needs axis: KEY, or both baseline: and candidate:"),
+		runFile("file: compare", "candidate unknown", "matrix: {linger.ms: [0, 5]}\ncompare: [{baseline: linger.ms=0, candidate: linger.ms=7}]\n", "compare candidate \"linger.ms=7\" is not a scenario of this experiment; did you mean \"linger.ms=0\"?"),
+		runFile("file: compare", "baseline value unknown", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, baseline: 9}]\n", "compare baseline \"9\" is not a value of axis \"linger.ms\""),
+		runFile("file: compare", "metric unknown", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: speed}]\n", "compare metric must be one of"),
+		runFile("file: compare", "compare without a matrix", "compare: [{axis: linger.ms}]\n", "compare axis \"linger.ms\" is not a matrix axis"),
+		runFile("file: compare", "metric a list", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: [throughput]}]\n", "compare metric must be a single value"),
+	)
+
+	// Experiment files: encodings.
+	add(
+		pend(cmdRow("file: encoding", "invalid UTF-8 in a value", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-value.yaml"), "item 8: invalid UTF-8 refused"),
+		pend(cmdRow("file: encoding", "invalid UTF-8 in a key", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-key.yaml"), "item 8: invalid UTF-8 refused"),
+		pend(rawFile("file: encoding", "NUL byte in name", "name: \"a\\0b\"\nclient: java\n", "name"), "spec: a name with control characters is accepted, and names the run directory"),
+	)
+
+	// prodlab perf: flags.
+	add(
+		cmdRow("perf flags", "nothing given", ExitUsage, "--topic is required", "perf"),
+		perfRow("perf flags", "empty topic", "--topic is required", "--topic", ""),
+		perfRow("perf flags", "negative records", "--num-records should be greater than zero", "--num-records", "-1"),
+		perfRow("perf flags", "records a word", "invalid argument", "--num-records", "many"),
+		perfRow("perf flags", "record size zero", "--record-size should be greater than zero", "--record-size", "0"),
+		perfRow("perf flags", "record size negative", "--record-size should be greater than zero", "--record-size", "-100"),
+		perfRow("perf flags", "record size a word", "invalid argument", "--record-size", "big"),
+		perfRow("perf flags", "throughput -2", "--throughput must be", "--throughput", "-2"),
+		perfRow("perf flags", "throughput a word", "invalid argument", "--throughput", "max"),
+		perfRow("perf flags", "warm-up negative", "--warmup-records must not be negative", "--warmup-records", "-1"),
+		perfRow("perf flags", "partitions zero", "--partitions must be at least 1", "--partitions", "0"),
+		perfRow("perf flags", "timeout zero", "--timeout must be positive", "--timeout", "0s"),
+		perfRow("perf flags", "timeout without unit", "invalid argument", "--timeout", "30"),
+		perfRow("perf flags", "client unknown", "--client must be", "--client", "sarama"),
+		perfRow("perf flags", "client version words", "--client must be", "--client", "java@newest"),
+		perfRow("perf flags", "payload kind unknown", "--payload must be", "--payload", "zeros"),
+		cmdRow("perf flags", "payload file missing", ExitUsage, "--payload-file: open /nonexistent/p.txt", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "/nonexistent/p.txt"),
+		perfRow("perf flags", "transaction duration negative", "--transaction-duration-ms", "--transaction-duration-ms", "-5"),
+		perfRow("perf flags", "print-metrics with a value", "invalid argument", "--print-metrics=sure"),
+		perfRow("perf flags", "stray argument", "unexpected argument", "acks=all"),
+		perfRow("perf flags", "config file missing", "--producer.config: producer config: open /nonexistent/client.properties", "--producer.config", "/nonexistent/client.properties"),
+		perfRow("perf flags", "config file is a directory", "--producer.config: producer config: read /tmp: is a directory", "--producer.config", "/tmp"),
+		cmdRow("perf flags", "payload file empty", ExitUsage, "--payload-file /dev/null is empty", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "/dev/null"),
+		perfRow("perf flags", "record size and payload file", "not both", "--payload-file", "{td}/acks7.properties"),
+		cmdRow("perf flags", "payload kind with payload file", ExitUsage, "cannot be combined with --payload-file", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "{td}/acks7.properties", "--payload", "json"),
+		cmdRow("perf flags", "bad delimiter", ExitUsage, "--payload-delimiter", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "{td}/acks7.properties", "--payload-delimiter", "("),
+	)
+
+	// prodlab perf: bootstrap syntax (item 8).
+	for _, bs := range []struct{ in, want string }{
+		{"foo", `--bootstrap-server: address "foo" has no port: write HOST:PORT, e.g. foo:9092`},
+		{"127.0.0.1", "e.g. 127.0.0.1:9092"},
+		{"127.0.0.1:99999", `port "99999" must be a number in 1..65535`},
+		{",", "--bootstrap-server: address 1 of \",\" is empty"},
+		{"a:1,,b:2", "address 2 of"},
+		{"h:0", "1..65535"},
+		{"::1:9092", "in brackets"},
+		{"[127.0.0.1]:9092", "brackets are for IPv6 only"},
+		{"kafka://h:9092", "drop the scheme"},
+	} {
+		add(ownBootstrap(perfRow("perf --bootstrap-server", bs.in, bs.want, "--bootstrap-server", bs.in)))
+	}
+	add(ownBootstrap(perfRow("perf --bootstrap-server", "bootstrap.servers property ,", "bootstrap.servers: address 1", "--producer-props", "bootstrap.servers=,")))
+
+	// prodlab perf: producer properties, checked as run checks them, and
+	// record sizes that cannot fit (item 8).
+	add(
+		perfRow("perf properties", "acks=2", `--producer-props acks=2: acks must be one of 0, 1, -1, all, got "2"`, "--producer-props", "acks=2"),
+		perfRow("perf properties", "acks=", "acks must be one of", "--producer-props", "acks="),
+		perfRow("perf properties", "typo", `did you mean "linger.ms"?`, "--producer-props", "lingr.ms=5"),
+		perfRow("perf properties", "not NAME=VALUE", "not NAME=VALUE", "--producer-props", "acks"),
+		perfRow("perf properties", "empty name", "not NAME=VALUE", "--producer-props", "=5"),
+		perfRow("perf properties", "batch.size words", "batch.size must be an integer", "--producer-props", "batch.size=big"),
+		perfRow("perf properties", "linger.ms negative", "linger.ms must be an integer", "--producer-props", "linger.ms=-1"),
+		perfRow("perf properties", "compression brotli", "compression.type must be one of", "--producer-props", "compression.type=brotli"),
+		perfRow("perf properties", "idempotence yes", "enable.idempotence must be true or false", "--producer-props", "enable.idempotence=yes"),
+		perfRow("perf properties", "consumer property", "--producer-props group.id=g: unknown producer property \"group.id\"", "--producer-props", "group.id=g"),
+		perfRow("perf properties", "franz-go cannot honour", "not supported by client franz-go", "--client", "franz-go", "--producer-props", "security.protocol=SSL"),
+		perfRow("perf properties", "java cannot honour max.buffered.records", "max.buffered.records is not supported by client java", "--producer-props", "max.buffered.records=5"),
+		perfRow("perf properties", "bad value in config file", "acks=7: acks must be one of", "--producer.config", "{td}/acks7.properties"),
+		cmdRow("perf record size", "100 MiB record", ExitUsage, "raise it with --producer-props max.request.size=104857682",
+			"perf", "--topic", "t", "--num-records", "1", "--record-size", "104857600"),
+		cmdRow("perf record size", "1 MiB record", ExitUsage, "max.request.size is 1048576 bytes",
+			"perf", "--topic", "t", "--num-records", "1", "--record-size", "1048576"),
+		cmdRow("perf record size", "franz-go 2 MB record", ExitUsage, "--producer-props batch.size=2000082",
+			"perf", "--client", "franz-go", "--topic", "t", "--num-records", "1", "--record-size", "2000000"),
+		ownBootstrap(cmdRow("perf record size", "embedded broker too small", ExitUsage, "message.max.bytes 1048588",
+			"perf", "--topic", "t", "--num-records", "1", "--record-size", "2000000", "--producer-props", "max.request.size=4000000")),
+		cmdRow("perf record size", "max.request.size lowered", ExitUsage, "max.request.size is 100 bytes",
+			"perf", "--topic", "t", "--num-records", "1", "--record-size", "100", "--producer-props", "max.request.size=100"),
+		badInput{kind: "perf record size", name: "payload file with a 2 MB payload", args: []string{"perf", "--topic", "t", "--num-records", "1", "--payload-file", "{exp}"},
+			yaml: strings.Repeat("x", 2_000_000) + "\n", code: ExitUsage, want: "a record of 2000000 bytes does not fit in one request"},
+	)
+
+	// prodlab report and compare: run directories and flags.
+	add(
+		cmdRow("report", "no run directory", ExitUsage, "accepts 1 arg", "report"),
+		cmdRow("report", "two run directories", ExitUsage, "accepts 1 arg", "report", "a", "b"),
+		cmdRow("report", "missing directory", ExitUsage, "read results", "report", "/nonexistent/run"),
+		cmdRow("report", "directory without results", ExitUsage, "read results", "report", "{td}"),
+		cmdRow("report", "a file instead of a directory", ExitUsage, "read results", "report", "{td}/binary.yaml"),
+		cmdRow("report", "unknown format", ExitUsage, "unknown format \"pdf\"", "report", "{td}", "--format", "pdf"),
+		cmdRow("report", "html with a value", ExitUsage, "invalid argument", "report", "{td}", "--html=please"),
+		cmdRow("report", "unknown flag", ExitUsage, "unknown flag", "report", "{td}", "--open"),
+		cmdRow("compare", "one run", ExitUsage, "accepts between 2 and 3 arg", "compare", "a"),
+		cmdRow("compare", "four runs", ExitUsage, "accepts between 2 and 3 arg", "compare", "a", "b", "c", "d"),
+		cmdRow("compare", "missing runs", ExitUsage, "read results: open /nonexistent/a", "compare", "/nonexistent/a", "/nonexistent/b"),
+		cmdRow("compare", "confidence 1", ExitUsage, "--confidence must be in (0.5, 1)", "compare", "a", "b", "--confidence", "1"),
+		cmdRow("compare", "confidence 0.3", ExitUsage, "--confidence must be in (0.5, 1)", "compare", "a", "b", "--confidence", "0.3"),
+		cmdRow("compare", "confidence words", ExitUsage, "invalid argument", "compare", "a", "b", "--confidence", "high"),
+		cmdRow("compare", "equivalence 0", ExitUsage, "--equivalence must be in (0, 1)", "compare", "a", "b", "--equivalence", "0"),
+		cmdRow("compare", "equivalence 5", ExitUsage, "--equivalence must be in (0, 1)", "compare", "a", "b", "--equivalence", "5"),
+		pend(cmdRow("compare", "unknown format", ExitUsage, `unknown format "pdf"`, "compare", "a", "b", "--format", "pdf"), "compare.go: --format is checked only after the runs are read"),
+		cmdRow("compare", "scenarios with one id", ExitUsage, "--scenarios", "compare", "{td}", "x", "--scenarios"),
+		cmdRow("compare", "scenarios in a missing run", ExitUsage, "read results: open /nonexistent/a", "compare", "/nonexistent/a", "x", "y", "--scenarios"),
+	)
+
+	// prodlab cluster.
+	add(
+		pend(cmdRow("cluster", "unknown subcommand", ExitUsage, "unknown command", "cluster", "start"), "cluster.go: an unknown subcommand prints help and exits 0"),
+		cmdRow("cluster", "up with zero brokers", ExitUsage, "--brokers must be between 1 and 3, got 0", "cluster", "up", "--brokers", "0"),
+		cmdRow("cluster", "up with four brokers", ExitUsage, "--brokers must be between 1 and 3, got 4", "cluster", "up", "--brokers", "4"),
+		cmdRow("cluster", "up with negative brokers", ExitUsage, "--brokers must be between 1 and 3", "cluster", "up", "--brokers", "-1"),
+		cmdRow("cluster", "up with brokers a word", ExitUsage, "invalid argument", "cluster", "up", "--brokers", "three"),
+		cmdRow("cluster", "up with an argument", ExitUsage, "unknown command", "cluster", "up", "now"),
+		cmdRow("cluster", "status with an argument", ExitUsage, "unknown command", "cluster", "status", "x"),
+		cmdRow("cluster", "down with an argument", ExitUsage, "unknown command", "cluster", "down", "x"),
+		cmdRow("cluster", "up unknown flag", ExitUsage, "unknown flag: --nodes", "cluster", "up", "--nodes", "3"),
+		pend(cmdRow("cluster", "up with kafka 99.0.0", ExitUsage, "99.0.0", "cluster", "up", "--kafka", "99.0.0"), "item 8: Kafka release must exist"),
+		pend(cmdRow("cluster", "up with an empty kafka dir", ExitUsage, "--kafka", "cluster", "up", "--kafka", "{td}"), "item 8: a Kafka directory must hold a distribution"),
+	)
+	return rows
+}
