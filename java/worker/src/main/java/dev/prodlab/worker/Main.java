@@ -32,11 +32,33 @@ public final class Main {
         this.out = new Protocol(protocolOut);
     }
 
+    /** The argument that makes the worker print its client's ConfigDef and exit. */
+    static final String CONFIG_DEF = "configdef";
+
     public static void main(String[] args) {
         OutputStream stdout = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
+        if (args.length > 0) {
+            System.exit(command(args, stdout));
+        }
         int code = new Main(stdout).serve(System.in);
         System.exit(code);
+    }
+
+    /**
+     * Runs a one-shot command instead of the protocol: "configdef" prints one
+     * JSON object, {"client":VERSION,"types":{property:TYPE,...}}, the
+     * producer ConfigDef of the kafka-clients on the class path, so that
+     * prodlab can check which properties the client types as passwords.
+     * Returns the exit code (2 for an unknown command).
+     */
+    static int command(String[] args, OutputStream stdout) {
+        if (args.length != 1 || !args[0].equals(CONFIG_DEF)) {
+            System.err.println("usage: java -cp ... " + Main.class.getName() + " [" + CONFIG_DEF + "]");
+            return 2;
+        }
+        new Protocol(stdout).send(Protocol.configDef(ClientInfo.version(), ClientInfo.producerConfigTypes()));
+        return 0;
     }
 
     /**

@@ -53,6 +53,19 @@ final class Protocol {
     }
 
     /**
+     * The answer of the configdef command: the client version and each
+     * producer property's ConfigDef type name.
+     */
+    static JsonObject configDef(String clientVersion, java.util.Map<String, String> types) {
+        JsonObject o = new JsonObject();
+        o.addProperty("client", "kafka-clients " + clientVersion);
+        JsonObject t = new JsonObject();
+        types.forEach(t::addProperty);
+        o.add("types", t);
+        return o;
+    }
+
+    /**
      * A progress report: cumulative counts plus the latency window of the
      * records acknowledged since the previous report (see PROTOCOL.md).
      */

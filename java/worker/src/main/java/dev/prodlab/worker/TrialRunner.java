@@ -26,9 +26,8 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * Runs one trial: creates a producer from the request's properties, sends the
@@ -107,8 +106,9 @@ final class TrialRunner {
         return new Histogram(1, HIST_MAX_US, 3);
     }
 
+    /** The kafka-clients version on the class path (ClientInfo). */
     static String clientVersion() {
-        return AppInfoParser.getVersion();
+        return ClientInfo.version();
     }
 
     /** Asks a running trial to stop as soon as possible (it then reports ok=false). */
@@ -414,11 +414,7 @@ final class TrialRunner {
                     producer.beginTransaction();
                     txStart = System.nanoTime();
                 }
-                RecordHeaders headers = null;
-                if (tracking) {
-                    headers = new RecordHeaders();
-                    headers.add(AUDIT_HEADER, auditValue(topicTag, seq));
-                }
+                List<Header> headers = tracking ? List.of(new AuditHeader(auditValue(topicTag, seq))) : null;
                 ProducerRecord<byte[], byte[]> rec =
                         new ProducerRecord<>(req.topic, null, null, null, payloads.next(seq), headers);
                 last = System.nanoTime();
