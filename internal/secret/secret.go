@@ -7,13 +7,15 @@ import "strings"
 // Hidden replaces a secret value wherever prodlab writes properties.
 const Hidden = "[hidden]"
 
-// IsKey reports whether a property's value is a secret: sasl.jaas.config,
-// PEM private keys (ssl.keystore.key), and anything with "password" or
-// "secret" in its name.
+// IsKey reports whether a property's value is a secret: every property the
+// Java client types as a password (JavaPasswords: sasl.jaas.config, PEM
+// keys and certificates, passphrases, …) and, for properties of other
+// clients or releases, anything with "password", "passphrase" or "secret"
+// in its name.
 func IsKey(key string) bool {
 	k := strings.ToLower(key)
-	return k == "sasl.jaas.config" || k == "ssl.keystore.key" ||
-		strings.Contains(k, "password") || strings.Contains(k, "secret")
+	return javaPasswords[k] || strings.Contains(k, "password") ||
+		strings.Contains(k, "passphrase") || strings.Contains(k, "secret")
 }
 
 // Mask returns a copy of props with every secret value replaced by Hidden.

@@ -1,6 +1,9 @@
 package secret
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsKey(t *testing.T) {
 	tests := []struct {
@@ -13,6 +16,10 @@ func TestIsKey(t *testing.T) {
 		{"sasl.oauthbearer.client.credentials.client.secret", true}, // a secret by name
 		{"ssl.keystore.key", true},                                  // a PEM private key
 		{"SSL.TRUSTSTORE.PASSWORD", true},                           // case does not matter
+		{"sasl.oauthbearer.assertion.private.key.passphrase", true}, // typed PASSWORD, no "password" in its name
+		{"ssl.truststore.certificates", true},                       // typed PASSWORD by the client
+		{"ssl.keystore.certificate.chain", true},                    // likewise
+		{"some.other.passphrase", true},                             // a passphrase by name
 		{"linger.ms", false},                                        // an ordinary setting
 		{"ssl.keystore.location", false},                            // a path, not a secret
 	}
@@ -31,5 +38,18 @@ func TestMask(t *testing.T) {
 	}
 	if in["sasl.jaas.config"] == Hidden {
 		t.Error("Mask changed its input")
+	}
+}
+
+// TestJavaPasswordsAreKeys: every entry of the table is masked, whatever its
+// name, and the table is lower case (IsKey lowers the key before the look-up).
+func TestJavaPasswordsAreKeys(t *testing.T) {
+	for _, k := range JavaPasswords {
+		if !IsKey(k) || !IsKey(strings.ToUpper(k)) {
+			t.Errorf("IsKey(%q) = false for a password-typed property", k)
+		}
+		if k != strings.ToLower(k) {
+			t.Errorf("table entry %q is not lower case", k)
+		}
 	}
 }
