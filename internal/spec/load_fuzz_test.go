@@ -2,6 +2,7 @@ package spec_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,7 +47,9 @@ func FuzzLoad(f *testing.F) {
 		}
 		exp, err := spec.Parse("fuzz.yaml", data, sets)
 		if err != nil {
-			checkSpecError(t, err)
+			if problem := specErrorProblem(err); problem != "" {
+				t.Fatal(problem)
+			}
 			return
 		}
 		if _, err := lab.Plan(exp); err != nil && strings.TrimSpace(err.Error()) == "" {
@@ -55,10 +58,12 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-// checkSpecError fails unless err is a spec.Errors (or a single
-// *spec.Error) whose every entry names its source and says something.
-func checkSpecError(t *testing.T, err error) {
-	t.Helper()
+// specErrorProblem says what is wrong with err as a refusal of an
+// experiment, or "" when nothing is: it must be a spec.Errors (or a single
+// *spec.Error) whose every entry names its source (file or --set) and
+// says something, in valid UTF-8 (a message quoting invalid input must
+// quote it escaped, or a terminal shows garbage).
+func specErrorProblem(err error) string {
 	var list spec.Errors
 	var one *spec.Error
 	switch {
@@ -66,29 +71,53 @@ func checkSpecError(t *testing.T, err error) {
 	case errors.As(err, &one):
 		list = spec.Errors{one}
 	default:
-		t.Fatalf("not a spec error: %T %v", err, err)
+		return fmt.Sprintf("not a spec error: %T %v", err, err)
 	}
 	if len(list) == 0 {
-		t.Fatalf("empty spec.Errors: %v", err)
+		return "empty spec.Errors"
 	}
 	for _, e := range list {
-		if e == nil {
-			t.Fatalf("nil entry in spec.Errors: %v", err)
+		switch {
+		case e == nil:
+			return "nil entry in spec.Errors"
+		case e.File == "":
+			return fmt.Sprintf("error without a source (file or --set): %q", e.Msg)
+		case strings.TrimSpace(e.Msg) == "":
+			return fmt.Sprintf("error without a message at %s:%d:%d", e.File, e.Line, e.Col)
+		case e.Line < 0 || e.Col < 0:
+			return fmt.Sprintf("negative position %d:%d: %s", e.Line, e.Col, e.Msg)
+		case !utf8.ValidString(e.Msg):
+			return fmt.Sprintf("message is not valid UTF-8: %q", e.Msg)
 		}
-		if e.File == "" {
-			t.Errorf("error without a source (file or --set): %q", e.Msg)
-		}
-		if strings.TrimSpace(e.Msg) == "" {
-			t.Errorf("error without a message at %s:%d:%d", e.File, e.Line, e.Col)
-		}
-		if e.Line < 0 || e.Col < 0 {
-			t.Errorf("negative position %d:%d: %s", e.Line, e.Col, e.Msg)
-		}
-		if !utf8.ValidString(e.Msg) && utf8.ValidString(e.File) {
-			// A message quoting invalid input must quote it escaped (%q),
-			// or a terminal shows garbage.
-			t.Errorf("message is not valid UTF-8: %q", e.Msg)
-		}
+	}
+	return ""
+}
+
+// TestSpecErrorProblem shows FuzzLoad's check can fail.
+func TestSpecErrorProblem(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		bad  bool
+	}{
+		// a located message passes
+		{"located", spec.Errors{{File: "x.yaml", Line: 3, Col: 2, Msg: "acks must be one of 0, 1, -1, all"}}, false},
+		// a --set's message passes without a position
+		{"from --set", &spec.Error{File: "--set acks=2", Msg: "acks must be one of 0, 1, -1, all"}, false},
+		// anything else is a finding
+		{"plain error", errors.New("boom"), true},
+		{"empty list", spec.Errors{}, true},
+		{"no source", spec.Errors{{Msg: "bad"}}, true},
+		{"no message", spec.Errors{{File: "x.yaml", Line: 1}}, true},
+		{"negative line", spec.Errors{{File: "x.yaml", Line: -1, Msg: "bad"}}, true},
+		{"invalid UTF-8", spec.Errors{{File: "x.yaml", Msg: "bad \xff"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := specErrorProblem(tt.err); (got != "") != tt.bad {
+				t.Errorf("specErrorProblem(%v) = %q, want a problem: %v", tt.err, got, tt.bad)
+			}
+		})
 	}
 }
 
