@@ -3,10 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -25,6 +25,8 @@ type runFlags struct {
 	bootstrap  string
 	keepTopics bool
 	format     string
+	resume     bool
+	dryRun     bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -44,14 +46,23 @@ interval is within ±precision, or the budget is spent (--set budget=20m asks
 for more); with trials: N, N rounds run. warmup: auto warms until the
 throughput is steady.
 
-The whole experiment is validated before anything starts. Exit codes: 0 all
-trials ok, 1 a trial or the run failed, 2 bad usage or input.`,
+The whole experiment is validated before anything starts (--dry-run stops
+there and prints the plan). A run directory (--out) that already holds a run
+is refused unless --resume continues it: same experiment and --set values,
+finished trials kept and not run again, interrupted ones run again.
+
+Exit codes: 0 every trial ok (or its audit found only what the experiment's
+expect: declares), 1 a trial or the run failed or was interrupted, 2 bad
+usage or input (nothing started), 3 an audit found lost, duplicated,
+reordered or phantom records the experiment does not expect.`,
 		Example: `  prodlab run                                  # experiments/batching.yaml
   prodlab run batching --set workload.records=10000
   prodlab run batching --set linger.ms=5 --set compression.type=zstd
   prodlab run replication --set budget=20m --set precision=0.03
   prodlab run idempotence --set trials=5 --set warmup=1
-  prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine`,
+  prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine
+  prodlab run ./my.yaml --out results/mine --resume   # after Ctrl-C or a crash
+  prodlab run idempotence --dry-run                   # the scenarios and the time it will take`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			name := "batching"
@@ -65,6 +76,8 @@ trials ok, 1 a trial or the run failed, 2 bad usage or input.`,
 	c.Flags().StringVar(&f.out, "out", "", "run directory (default results/<timestamp>-<name>)")
 	c.Flags().StringVar(&f.bootstrap, "bootstrap", "", "run against an existing cluster at HOST:PORT[,HOST:PORT] instead of starting one")
 	c.Flags().BoolVar(&f.keepTopics, "keep-topics", false, "keep each trial's topic after the run")
+	c.Flags().BoolVar(&f.resume, "resume", false, "continue the unfinished run in --out DIR: same experiment and --set values; finished trials are not run again")
+	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "check everything, print the scenarios, rounds and an estimate of the run time, and start nothing")
 	addFormatFlag(c, &f.format)
 	return c
 }
@@ -81,7 +94,11 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil {
 		return usage(err)
 	}
+	var bootstrap []string
 	if f.bootstrap != "" {
+		if bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
+			return usage(fmt.Errorf("--bootstrap: %w", err))
+		}
 		if err := lab.CheckExternal(scs); err != nil {
 			return usage(err)
 		}
@@ -89,14 +106,22 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err := checkWorkerJar(scs, workerJar()); err != nil {
 		return err
 	}
-	dir := f.out
-	if dir == "" {
-		dir, err = results.NewRunDir("results", exp.Name, time.Now())
-		if err != nil {
+	if f.dryRun {
+		return dryRun(c.OutOrStdout(), exp, scs, f)
+	}
+	dir, err := prepareRunDir(f.out, exp, f.resume)
+	if err != nil {
+		return err
+	}
+	var previous []results.Record
+	if f.resume {
+		if previous, err = readRun(dir, c.ErrOrStderr()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create run directory: %w", err)
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: resuming %s: %d trials recorded before\n", dir, len(previous))
+		if previous == nil {
+			previous = []results.Record{}
+		}
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -111,10 +136,9 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 		KeepTopics: f.keepTopics,
 		WorkerJar:  workerJar(),
 		Version:    Version,
+		Previous:   previous,
 	}
-	if f.bootstrap != "" {
-		opts.Bootstrap = strings.Split(f.bootstrap, ",")
-	}
+	opts.Bootstrap = bootstrap
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), roundsText(exp), dir)
 	sum, err := lab.Run(ctx, exp, scs, opts)
 	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) && sum == nil {
@@ -127,12 +151,19 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	return err
 }
 
-// roundsText says how many trials each scenario gets.
+// roundsText says how many trials each scenario gets, warm-up first.
 func roundsText(exp *spec.Experiment) string {
-	if exp.TrialsAuto {
-		return fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", exp.Precision*100, time.Duration(exp.BudgetS*float64(time.Second)))
+	warm := ""
+	switch {
+	case exp.WarmupAuto:
+		warm = fmt.Sprintf("warm-up rounds until steady (at most %gs), then ", exp.WarmupMaxS)
+	case exp.Warmup > 0:
+		warm = fmt.Sprintf("%d warm-up round%s, then ", exp.Warmup, map[bool]string{true: "s"}[exp.Warmup > 1])
 	}
-	return fmt.Sprintf("%d trials", exp.Trials)
+	if exp.TrialsAuto {
+		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", exp.Precision*100, time.Duration(exp.BudgetS*float64(time.Second)))
+	}
+	return warm + fmt.Sprintf("%d trials", exp.Trials)
 }
 
 // workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the

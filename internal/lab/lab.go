@@ -38,6 +38,9 @@ type Options struct {
 	WorkerJar string
 	// Version is prodlab's version, saved in the run's environment.
 	Version string
+	// Previous are the records of an unfinished run of the same experiment
+	// in Dir, when resuming it (--resume): their trials are not run again.
+	Previous []results.Record
 }
 
 // Summary tells the caller how the run went; Records are every trial
@@ -108,11 +111,19 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	if exp.TrialsAuto || exp.WarmupAuto {
 		r.total = 0 // unknown before the rounds decide
 	}
+	if opts.Previous != nil {
+		r.resumeFrom(opts.Previous)
+		r.total = max(r.total-len(r.finishedBefore), 0)
+	}
 	r.bar = progress.New(opts.Log, r.total)
 	defer r.closeDrivers()
 	for _, g := range groupByCluster(scs) {
 		if ctx.Err() != nil {
 			break
+		}
+		if r.groupDone(g) {
+			r.logf("resume: every measured trial of %s was run before", label(g.scs[0]))
+			continue
 		}
 		r.runGroup(ctx, g)
 	}
@@ -184,6 +195,8 @@ type runner struct {
 	// warmed is the current group's warm-up outcome, written into each
 	// measured record.
 	warmed *results.Warmed
+	// finishedBefore are the measured trials a resumed run already ran.
+	finishedBefore map[trialKey]bool
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -270,6 +283,15 @@ func (r *runner) record(rec results.Record) {
 		}
 		rec.Warmed = r.warmed
 	}
+	r.count(rec)
+	if err := r.w.Append(rec); err != nil {
+		r.logf("append result: %v", err)
+	}
+	r.recs = append(r.recs, rec)
+}
+
+// count adds a trial to the run's summary.
+func (r *runner) count(rec results.Record) {
 	r.sum.Trials++
 	switch rec.Status {
 	case results.StatusFailed:
@@ -279,10 +301,6 @@ func (r *runner) record(rec results.Record) {
 	case results.StatusInterrupted:
 		r.sum.Interrupted++
 	}
-	if err := r.w.Append(rec); err != nil {
-		r.logf("append result: %v", err)
-	}
-	r.recs = append(r.recs, rec)
 }
 
 func orDefault(s, d string) string {

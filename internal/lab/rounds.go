@@ -125,6 +125,9 @@ func (r *runner) measure(ctx context.Context, adm *cluster.Admin, tgt *Target, g
 			if ctx.Err() != nil {
 				return
 			}
+			if r.alreadyRun(sc, round) {
+				continue
+			}
 			rec := r.trial(ctx, adm, tgt, sc, round, false)
 			if e.TrialsAuto {
 				r.judgeWith(rec, g) // so the last round's records carry the final state

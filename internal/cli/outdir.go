@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// prepareRunDir returns the run directory for exp, created and writable,
+// before anything starts. Without --out it is a fresh
+// results/<time>-<name>. An --out that cannot be created or written is a
+// usage error (exit 2). An --out that already holds a run is refused unless
+// resume is set, so two runs never mix in one results.jsonl; with resume it
+// must hold the same experiment.
+func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error) {
+	if out == "" {
+		if resume {
+			return "", usage(errors.New("--resume continues the run in --out DIR: name the directory"))
+		}
+		dir, err := results.NewRunDir("results", exp.Name, time.Now())
+		if err != nil {
+			return "", usage(err)
+		}
+		return dir, nil
+	}
+	held := holdsRun(out)
+	switch {
+	case held && !resume:
+		return "", usage(fmt.Errorf("--out %s already holds a run (%s): choose another directory, or add --resume to continue that run", out, results.ExperimentFile))
+	case !held && resume:
+		return "", usage(fmt.Errorf("--resume: %s holds no run to continue (no %s)", out, results.ExperimentFile))
+	case held:
+		if err := sameExperiment(out, exp); err != nil {
+			return "", usage(err)
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", usage(fmt.Errorf("--out %s: cannot create the run directory: %w", out, err))
+	}
+	if err := probeWritable(out); err != nil {
+		return "", usage(fmt.Errorf("--out %s: cannot write in the run directory: %w", out, err))
+	}
+	return out, nil
+}
+
+// holdsRun reports whether dir already holds a run's files.
+func holdsRun(dir string) bool {
+	for _, f := range []string{results.ExperimentFile, results.ResultsFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// sameExperiment checks that the run in dir was of exp as now resolved:
+// resuming must not append another experiment's trials.
+func sameExperiment(dir string, exp *spec.Experiment) error {
+	saved, err := os.ReadFile(filepath.Join(dir, results.ExperimentFile))
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	now, err := exp.YAML()
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(saved, now) {
+		return fmt.Errorf("--resume: %s holds another experiment than %s with these --set values (compare %s with 'prodlab run … --dry-run'): resume with the same experiment and settings, or choose another --out",
+			dir, exp.Name, filepath.Join(dir, results.ExperimentFile))
+	}
+	return nil
+}
+
+// probeWritable creates and removes a file in dir, so that a read-only
+// directory is refused before a cluster starts rather than at the first
+// write.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".prodlab-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	cerr := f.Close()
+	if rerr := os.Remove(name); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return rerr
+	}
+	return cerr
+}
