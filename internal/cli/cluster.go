@@ -38,6 +38,13 @@ func newClusterUpCmd() *cobra.Command {
 		Args:  argsUsage(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			path := cluster.DefaultStatePath()
+			// Held until the state is saved: a second `up` is refused at
+			// once instead of starting a cluster the state cannot record.
+			unlock, err := cluster.LockState(path)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			if s, err := cluster.LoadState(path); err == nil && len(s.LiveBrokers()) > 0 {
 				return usage(fmt.Errorf("a cluster is already up at %s (run 'prodlab cluster down' first)", strings.Join(s.Bootstrap, ",")))
 			}
@@ -118,6 +125,12 @@ func newClusterDownCmd() *cobra.Command {
 		Args:  argsUsage(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			path := cluster.DefaultStatePath()
+			// Not while an `up` is starting the cluster it will record.
+			unlock, err := cluster.LockState(path)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			s, err := cluster.LoadState(path)
 			if errors.Is(err, os.ErrNotExist) {
 				fmt.Fprintln(c.ErrOrStderr(), "no cluster is up")

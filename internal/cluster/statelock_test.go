@@ -1,0 +1,74 @@
+package cluster
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLockState: while one holder (this process, or another process) has
+// the state lock, a second LockState is refused at once with a message
+// naming the lock, and the holder's pid when it wrote one; once released,
+// the lock can be taken again.
+func TestLockState(t *testing.T) {
+	cases := []struct {
+		name    string
+		hold    func(t *testing.T, path string) (release func())
+		wantPid string // in the refusal; "" when the holder wrote none
+	}{
+		{"another prodlab in this process", func(t *testing.T, path string) func() {
+			unlock, err := LockState(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return unlock
+		}, "(pid " + strconv.Itoa(os.Getpid()) + ")"},
+		{"another process (flock(1))", func(t *testing.T, path string) func() {
+			if _, err := exec.LookPath("flock"); err != nil {
+				t.Skip("no flock command")
+			}
+			cmd := exec.Command("flock", path+".lock", "sleep", "30")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // sleep holds the lock too
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond) // let it take the lock
+			return func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() }
+		}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "state", "cluster.json")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			release := tc.hold(t, path)
+			start := time.Now()
+			_, err := LockState(path)
+			if !errors.Is(err, ErrStateLocked) {
+				release()
+				t.Fatalf("second LockState = %v, want ErrStateLocked", err)
+			}
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("refusal took %v, want at once", took)
+			}
+			for _, want := range []string{"another prodlab cluster up or down", path + ".lock", tc.wantPid} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("refusal lacks %q: %v", want, err)
+				}
+			}
+			release()
+			unlock, err := LockState(path)
+			if err != nil {
+				t.Fatalf("LockState after release = %v", err)
+			}
+			unlock()
+		})
+	}
+}
