@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,27 +84,15 @@ reordered or phantom records the experiment does not expect.`,
 }
 
 func runExperiment(c *cobra.Command, name string, f *runFlags) error {
-	if err := checkFormat(f.format); err != nil {
-		return err
-	}
-	exp, err := spec.Load(name, f.sets)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		// A second signal, or one while stopping takes too long, ends everything now.
+		<-ctx.Done()
+		stop()
+	}()
+	exp, scs, bootstrap, err := planRun(ctx, name, f)
 	if err != nil {
-		return usage(err)
-	}
-	scs, err := lab.Plan(exp)
-	if err != nil {
-		return usage(err)
-	}
-	var bootstrap []string
-	if f.bootstrap != "" {
-		if bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
-			return usage(fmt.Errorf("--bootstrap: %w", err))
-		}
-		if err := lab.CheckExternal(scs); err != nil {
-			return usage(err)
-		}
-	}
-	if err := checkWorkerJar(scs, workerJar()); err != nil {
 		return err
 	}
 	if f.dryRun {
@@ -113,35 +102,22 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	var previous []results.Record
-	if f.resume {
-		if previous, err = readRun(dir, c.ErrOrStderr()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		fmt.Fprintf(c.ErrOrStderr(), "prodlab: resuming %s: %d trials recorded before\n", dir, len(previous))
-		if previous == nil {
-			previous = []results.Record{}
-		}
+	previous, err := previousRecords(c, dir, f.resume)
+	if err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		// A second signal, or one while stopping takes too long, ends everything now.
-		<-ctx.Done()
-		stop()
-	}()
 	opts := lab.Options{
 		Dir:        dir,
+		Bootstrap:  bootstrap,
 		Log:        c.ErrOrStderr(),
 		KeepTopics: f.keepTopics,
 		WorkerJar:  workerJar(),
 		Version:    Version,
 		Previous:   previous,
 	}
-	opts.Bootstrap = bootstrap
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), roundsText(exp), dir)
 	sum, err := lab.Run(ctx, exp, scs, opts)
-	if err != nil && !errors.Is(err, lab.ErrTrialsFailed) && sum == nil {
+	if err != nil && sum == nil {
 		return err
 	}
 	if rerr := report.WriteRun(dir, sum.Records, c.OutOrStdout(), f.format); rerr != nil {
@@ -149,6 +125,56 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
 	return err
+}
+
+// planRun loads, expands and checks the experiment and the flags, and
+// resolves the Kafka and client versions it names: everything that can be
+// refused is refused here (exit 2), before anything starts.
+func planRun(ctx context.Context, name string, f *runFlags) (*spec.Experiment, []spec.Scenario, []string, error) {
+	if err := checkFormat(f.format); err != nil {
+		return nil, nil, nil, err
+	}
+	exp, err := spec.Load(name, f.sets)
+	if err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	scs, err := lab.Plan(exp)
+	if err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	var bootstrap []string
+	if f.bootstrap != "" {
+		if bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
+			return nil, nil, nil, usage(fmt.Errorf("--bootstrap: %w", err))
+		}
+		if err := lab.CheckExternal(scs); err != nil {
+			return nil, nil, nil, usage(err)
+		}
+	}
+	if err := checkWorkerJar(scs, workerJar()); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := lab.Preflight(ctx, scs, bootstrap != nil); err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	return exp, scs, bootstrap, nil
+}
+
+// previousRecords reads what the run in dir recorded before, when resuming
+// it; a run that stopped before its first trial has none.
+func previousRecords(c *cobra.Command, dir string, resume bool) ([]results.Record, error) {
+	if !resume {
+		return nil, nil
+	}
+	previous, err := readRun(dir, c.ErrOrStderr())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "prodlab: resuming %s: %d trials recorded before\n", dir, len(previous))
+	if previous == nil {
+		previous = []results.Record{}
+	}
+	return previous, nil
 }
 
 // roundsText says how many trials each scenario gets, warm-up first.

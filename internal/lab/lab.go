@@ -67,16 +67,57 @@ func Plan(exp *spec.Experiment) ([]spec.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	var errs []string
+	var p problems
 	for _, sc := range scs {
 		if err := driver.Check(sc.Exp.Client, sc.Exp.Producer); err != nil {
-			errs = append(errs, fmt.Sprintf("scenario %s: %v", label(sc), err))
+			p.add(err.Error(), label(sc))
 		}
 	}
-	if len(errs) > 0 {
-		return nil, &PlanError{Problems: errs}
+	if err := p.err(len(scs)); err != nil {
+		return nil, err
 	}
 	return scs, nil
+}
+
+// problems collects each distinct problem once, with the scenarios that
+// have it, so that a matrix of 20 scenarios sharing one mistake gets one
+// message, not 20.
+type problems struct {
+	order []string
+	where map[string][]string
+}
+
+func (p *problems) add(msg, scenario string) {
+	if p.where == nil {
+		p.where = map[string][]string{}
+	}
+	if _, seen := p.where[msg]; !seen {
+		p.order = append(p.order, msg)
+	}
+	p.where[msg] = append(p.where[msg], scenario)
+}
+
+// err is a PlanError listing each problem with where it occurs among n
+// scenarios, or nil.
+func (p *problems) err(n int) error {
+	if len(p.order) == 0 {
+		return nil
+	}
+	out := make([]string, len(p.order))
+	for i, msg := range p.order {
+		scs := p.where[msg]
+		switch {
+		case n == 1:
+			out[i] = msg
+		case len(scs) == n:
+			out[i] = fmt.Sprintf("%s (every scenario)", msg)
+		case len(scs) == 1:
+			out[i] = fmt.Sprintf("scenario %s: %s", scs[0], msg)
+		default:
+			out[i] = fmt.Sprintf("%s (%d scenarios: %s)", msg, len(scs), strings.Join(scs, "; "))
+		}
+	}
+	return &PlanError{Problems: out}
 }
 
 // PlanError lists every scenario a client cannot run as configured.
@@ -321,21 +362,18 @@ func label(sc spec.Scenario) string {
 // (--bootstrap) cannot do: prodlab can neither signal its brokers nor
 // reroute its replication.
 func CheckExternal(scs []spec.Scenario) error {
-	var problems []string
+	var p problems
 	for _, sc := range scs {
 		if sc.Exp.Network.ReplicationRTTMs > 0 {
-			problems = append(problems, fmt.Sprintf("scenario %s: network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc)))
+			p.add("network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc))
 		}
 		for _, f := range sc.Exp.Faults {
 			if !isProxyFault(f) {
-				problems = append(problems, fmt.Sprintf("scenario %s: fault %s needs an embedded cluster (drop --bootstrap)", label(sc), f.Type))
+				p.add(fmt.Sprintf("fault %s needs an embedded cluster (drop --bootstrap)", f.Type), label(sc))
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return &PlanError{Problems: problems}
-	}
-	return nil
+	return p.err(len(scs))
 }
 
 // versions lists, in order of first appearance, the Kafka releases (or

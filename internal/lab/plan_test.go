@@ -55,3 +55,28 @@ func TestPlanRejectsWhatFranzGoCannotHonour(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestProblemsOncePerDistinct: a mistake shared by many scenarios is one
+// message saying where, not one per scenario.
+func TestProblemsOncePerDistinct(t *testing.T) {
+	var p problems
+	for _, sc := range []string{"a", "b", "c"} {
+		p.add("shared mistake", sc)
+	}
+	p.add("own mistake", "b")
+	got := p.err(3).Error()
+	want := "shared mistake (every scenario)\nscenario b: own mistake"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	var two problems
+	two.add("m", "a")
+	two.add("m", "b")
+	if got := two.err(3).Error(); got != "m (2 scenarios: a; b)" {
+		t.Errorf("got %q", got)
+	}
+	var none problems
+	if none.err(3) != nil {
+		t.Error("no problems gave an error")
+	}
+}

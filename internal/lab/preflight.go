@@ -1,0 +1,34 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// Preflight resolves, before anything starts, what the scenarios will
+// run: every distinct Kafka release or distribution of an embedded cluster
+// (none with external, a --bootstrap cluster), and every distinct client
+// version. Each distinct problem is reported once, however many scenarios
+// share it. Resolved artifacts stay in the Maven cache for the run.
+func Preflight(ctx context.Context, scs []spec.Scenario, external bool) error {
+	var kafkas, clients []string
+	for _, sc := range scs {
+		if k := sc.Exp.Cluster.Kafka; !slices.Contains(kafkas, k) {
+			kafkas = append(kafkas, k)
+		}
+		if c := sc.Exp.Client; !slices.Contains(clients, c) {
+			clients = append(clients, c)
+		}
+	}
+	var errs []error
+	if !external {
+		if err := cluster.CheckKafkas(ctx, kafkas...); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
