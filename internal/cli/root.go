@@ -58,8 +58,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, "prodlab:", err)
+	return exitCode(err)
+}
+
+// exitCode maps a command's error to the process exit code.
+func exitCode(err error) int {
 	var u usageError
 	switch {
+	case err == nil:
+		return ExitOK
 	case errors.As(err, &u):
 		return ExitUsage
 	case errors.Is(err, lab.ErrViolated):
