@@ -21,6 +21,10 @@ type kind struct {
 	start func(ctx context.Context, release, workerJar, logDir string) (Driver, error)
 	// worker: the client runs in the Java worker JVM, whose jar must exist.
 	worker bool
+	// resolve, for versioned kinds, checks before anything starts that a
+	// release exists and is supported, and fetches it (client is the name
+	// as written); nil when there is nothing to check.
+	resolve func(ctx context.Context, client, version string) error
 }
 
 // kinds maps clients.Kind names to their drivers.

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
@@ -55,6 +54,7 @@ type Java struct {
 	exited chan struct{}       // closed when the process has been waited for
 	waitEr error
 	stderr *tailWriter
+	log    *logLines // the client's WARN/ERROR lines, to explain failures
 	logf   *os.File
 	nextID int64
 	closed bool
@@ -70,7 +70,8 @@ func init() {
 			}
 			return j, nil
 		},
-		worker: true,
+		worker:  true,
+		resolve: resolveJava,
 	})
 }
 
@@ -79,20 +80,11 @@ func init() {
 // shakes hands with it. The worker's stderr goes to logDir/java-<version>.log
 // (discarded when logDir is empty).
 func NewJava(ctx context.Context, version, workerJar, logDir string) (*Java, error) {
-	if version == "" {
-		return nil, errors.New("java driver: no kafka-clients version given")
-	}
-	if _, err := os.Stat(workerJar); err != nil {
-		return nil, fmt.Errorf("java driver: worker jar: %w (build it with: mvn -B -q -f java/worker/pom.xml package)", err)
-	}
-	if _, err := exec.LookPath("java"); err != nil {
-		return nil, fmt.Errorf("java driver: %w (client java@%s needs a Java 17+ runtime on PATH)", err, version)
-	}
-	jars, err := maven.Resolve(ctx, "kafka-clients-"+version, "org.apache.kafka:kafka-clients:"+version)
+	cp, err := javaClassPath(ctx, version, workerJar)
 	if err != nil {
-		return nil, fmt.Errorf("java driver: resolve kafka-clients %s: %w", version, err)
+		return nil, err
 	}
-	return startJava(ctx, version, append([]string{workerJar}, jars...), logDir)
+	return startJava(ctx, version, cp, logDir)
 }
 
 // startJava starts the worker with the given class path and says hello.
@@ -101,17 +93,25 @@ func startJava(ctx context.Context, version string, classpath []string, logDir s
 	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
 	cmd := exec.Command("java", args...)
 	j := &Java{version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
-	var errOut io.Writer = j.stderr
+	logPath := ""
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("java driver: %w", err)
 		}
-		f, err := os.OpenFile(filepath.Join(logDir, "java-"+version+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		logPath = filepath.Join(logDir, "java-"+version+".log")
+	}
+	var err error
+	if j.log, err = newLogLines(logPath); err != nil {
+		return nil, err
+	}
+	errOut := io.MultiWriter(j.stderr, j.log)
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("java driver: %w", err)
 		}
 		j.logf = f
-		errOut = io.MultiWriter(f, j.stderr)
+		errOut = io.MultiWriter(f, j.stderr, j.log)
 	}
 	cmd.Stderr = errOut
 	stdin, err := cmd.StdinPipe()
@@ -228,11 +228,71 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	j.nextID++
 	id := j.nextID
+	mark := j.log.mark()
 	m, err := j.roundTrip(ctx, newRunRequest(id, t), "result", t.Timeout+javaTrialSlack, t.Progress)
 	if err != nil {
-		return nil, err
+		return nil, j.explainErr(err, mark)
 	}
-	return m.toResult(t)
+	res, err := m.toResult(t)
+	if err != nil {
+		return nil, j.explainErr(err, mark)
+	}
+	j.explainFailed(res, mark)
+	return res, nil
+}
+
+// LogPath is the worker's log file, "" when its stderr is not kept.
+func (j *Java) LogPath() string { return j.log.path }
+
+// explainErr adds to a failed trial's error the client's WARN/ERROR lines
+// logged during it (file and line numbers), which often hold the cause the
+// exception lacks. A *JavaError keeps its type, with the lines in Log.
+func (j *Java) explainErr(err error, mark int) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	j.log.settle()
+	why := j.log.explain(mark)
+	if why == "" {
+		return err
+	}
+	var je *JavaError
+	if errors.As(err, &je) {
+		je.Log = why
+		return je
+	}
+	return fmt.Errorf("%w\n%s", err, why)
+}
+
+// explainFailed does the same for a trial whose records failed: the client
+// reports each record's exception (often only a time-out), so the log
+// lines go with the most frequent message in res.Errors, which the lab
+// quotes first in the trial's error. Counts are unchanged.
+func (j *Java) explainFailed(res *Result, mark int) {
+	if len(res.Errors) == 0 {
+		return
+	}
+	j.log.settle()
+	why := j.log.explain(mark)
+	if why == "" {
+		return
+	}
+	top := mostFrequent(res.Errors)
+	n := res.Errors[top]
+	delete(res.Errors, top)
+	res.Errors[top+"\n"+why] = n
+}
+
+// mostFrequent is the message TopErrors lists first: the highest count,
+// ties broken by message.
+func mostFrequent(errs map[string]int64) string {
+	best, found := "", false
+	for m, n := range errs {
+		if !found || n > errs[best] || (n == errs[best] && m < best) {
+			best, found = m, true
+		}
+	}
+	return best
 }
 
 // roundTrip sends req and waits for the answer of op want (with req's id),

@@ -101,13 +101,20 @@ type javaPoint struct {
 type JavaError struct {
 	Message string
 	Hint    string
+	// Log quotes the client's WARN/ERROR lines logged during the trial,
+	// with the worker log's path and line numbers; "" when there were none.
+	Log string
 }
 
 func (e *JavaError) Error() string {
-	if e.Hint == "" {
-		return e.Message
+	msg := e.Message
+	if e.Hint != "" {
+		msg += " (hint: " + e.Hint + ")"
 	}
-	return e.Message + " (hint: " + e.Hint + ")"
+	if e.Log != "" {
+		msg += "\n" + e.Log
+	}
+	return msg
 }
 
 // progress converts a progress message into a Progress report.

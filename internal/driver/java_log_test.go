@@ -1,0 +1,133 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	testWarn  = "2026-01-01T00:00:00.000Z [kafka-producer-network-thread | producer-1] WARN org.apache.kafka.clients.NetworkClient - [Producer clientId=producer-1] Connection to node -1 (/127.0.0.1:9092) terminated during authentication.\n"
+	testWarn2 = "2026-01-01T00:00:01.000Z [kafka-producer-network-thread | producer-1] WARN org.apache.kafka.clients.NetworkClient - [Producer clientId=producer-1] Connection to node -2 (/127.0.0.1:9093) terminated during authentication.\n"
+	testError = "2026-01-01T00:00:02.000Z [main] ERROR org.apache.kafka.clients.producer.KafkaProducer - failed\n"
+	testInfo  = "2026-01-01T00:00:00.000Z [main] INFO org.apache.kafka.common.utils.AppInfoParser - Kafka version: 4.4.0\n"
+)
+
+// TestLogLinesExplain: which lines a failed trial's error quotes.
+func TestLogLinesExplain(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		before  string   // written before the trial's mark
+		during  []string // writes during the trial (lines may be split)
+		want    []string // in the explanation, in order
+		notWant []string
+	}{
+		{"no warnings: nothing to say", testWarn, []string{testInfo}, nil, []string{"worker log"}},
+		{"warnings before the trial are not its own", testWarn, []string{testInfo, testError}, []string{"3: " + testError[:30]}, []string{"1: "}},
+		{"a line split over writes", testInfo, []string{testError[:10], testError[10:]}, []string{"2: " + strings.TrimSpace(testError)}, nil},
+		{"repeats quoted once with a count", "", []string{testWarn, testInfo, testWarn2, testError}, []string{"1: " + strings.TrimSpace(testWarn) + " (2 times)", "4: "}, []string{"3: "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := newLogLines("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = l.Write([]byte(tc.before))
+			mark := l.mark()
+			for _, w := range tc.during {
+				_, _ = l.Write([]byte(w))
+			}
+			got := l.explain(mark)
+			last := -1
+			for _, w := range tc.want {
+				i := strings.Index(got, w)
+				if i <= last {
+					t.Errorf("explanation lacks %q (in order):\n%s", w, got)
+				}
+				last = i
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("explanation has %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestLogLinesCountsExistingFile: line numbers continue the appended file.
+func TestLogLinesCountsExistingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "java-x.log")
+	if err := os.WriteFile(path, []byte(testInfo+testInfo+testInfo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := newLogLines(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = l.Write([]byte(testError))
+	if got := l.explain(0); !strings.Contains(got, "worker log "+path+":\n  4: ") {
+		t.Errorf("explain = %q, want line 4 of %s", got, path)
+	}
+}
+
+// TestMostFrequent: the message the lab's error quotes first.
+func TestMostFrequent(t *testing.T) {
+	for _, tc := range []struct {
+		errs map[string]int64
+		want string
+	}{
+		{map[string]int64{"a": 1, "b": 3}, "b"},
+		{map[string]int64{"b": 2, "a": 2}, "a"}, // ties by message, as TopErrors
+	} {
+		if got := mostFrequent(tc.errs); got != tc.want || !strings.HasSuffix(TopErrors(tc.errs, 1), "x "+got) {
+			t.Errorf("mostFrequent(%v) = %q, want %q", tc.errs, got, tc.want)
+		}
+	}
+}
+
+// TestJavaFailureQuotesClientLog: a SASL client against a plaintext broker
+// only times out ("not present in metadata"); the client's own WARN lines
+// say why, and the trial's errors quote them with the log file.
+func TestJavaFailureQuotesClientLog(t *testing.T) {
+	j := startJavaDriver(t, "4.4.0")
+	c, _ := sharedBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	topic := servedTopic(ctx, t, "java-sasl-misconfigured", 1)
+	res, err := j.Run(ctx, Trial{
+		Bootstrap: c.Bootstrap(), Topic: topic, Records: 20, RecordSize: 256, Payload: "json", Timeout: time.Minute,
+		Props: map[string]string{
+			"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+			"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="p";`,
+			"max.block.ms":     "3000",
+		},
+	})
+	if err != nil {
+		t.Fatalf("want failed records, got error %v", err)
+	}
+	if res.Failed == 0 {
+		t.Fatalf("no record failed: %+v", res)
+	}
+	top := mostFrequent(res.Errors)
+	if !strings.Contains(top, "worker log "+j.LogPath()+":\n  ") || !strings.Contains(top, "WARN org.apache.kafka") {
+		t.Errorf("top error does not quote the client's log:\n%s", top)
+	}
+	t.Logf("trial error: %s", TopErrors(res.Errors, 3))
+
+	// A configuration the constructor refuses: a *JavaError; it quotes
+	// the log only when the client logged a warning.
+	_, err = j.Run(ctx, Trial{
+		Bootstrap: c.Bootstrap(), Topic: topic, Records: 1, RecordSize: 256, Payload: "json", Timeout: time.Minute,
+		Props: map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "not a JAAS line"},
+	})
+	var je *JavaError
+	if !errors.As(err, &je) {
+		t.Fatalf("bad sasl.jaas.config: err = %v, want *JavaError", err)
+	}
+	t.Logf("bad sasl.jaas.config: %v", err)
+}
