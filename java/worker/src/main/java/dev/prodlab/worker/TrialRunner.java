@@ -178,16 +178,39 @@ final class TrialRunner {
         return found;
     }
 
+    /**
+     * "Class: message" of t, then its direct cause and, when deeper, its root
+     * cause: the client wraps the reason a producer cannot be built (a bad
+     * sasl.jaas.config, say) two levels down, under "Failed to construct
+     * kafka producer".
+     */
     static String message(Throwable t) {
-        StringBuilder sb = new StringBuilder(t.getClass().getSimpleName());
-        if (t.getMessage() != null) {
-            sb.append(": ").append(t.getMessage());
-        }
+        StringBuilder sb = new StringBuilder(describe(t));
         Throwable c = t.getCause();
         if (c != null && c != t && c.getMessage() != null && !c.getMessage().equals(t.getMessage())) {
-            sb.append(" (caused by ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage()).append(')');
+            sb.append(" (caused by ").append(describe(c));
+            Throwable root = rootCause(c);
+            if (root != c && root.getMessage() != null && !root.getMessage().equals(c.getMessage())) {
+                sb.append("; root cause ").append(describe(root));
+            }
+            sb.append(')');
         }
         return sb.toString();
+    }
+
+    /** "SimpleClassName: message", or the class name alone. */
+    private static String describe(Throwable t) {
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    /** The innermost cause of t (t itself when it has none); stops at cycles. */
+    static Throwable rootCause(Throwable t) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Throwable c = t;
+        while (c.getCause() != null && seen.add(c)) {
+            c = c.getCause();
+        }
+        return c;
     }
 
     /** Runs the trial; never throws. */
