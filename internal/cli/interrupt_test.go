@@ -26,8 +26,15 @@ func TestRunInterruptedChild(t *testing.T) {
 		t.Skip("child role of TestRunInterrupted")
 	}
 	exp := filepath.Join(dir, "long.yaml")
-	os.Exit(Main([]string{"run", exp, "--out", filepath.Join(dir, "run")}))
+	args := []string{"run", exp, "--out", filepath.Join(dir, "run")}
+	if os.Getenv(interruptResumeEnv) != "" {
+		args = append(args, "--resume")
+	}
+	os.Exit(Main(args))
 }
+
+// interruptResumeEnv makes the child resume the interrupted run.
+const interruptResumeEnv = "PRODLAB_CLI_INTERRUPT_RESUME"
 
 // TestRunInterrupted runs prodlab as a child process, interrupts it (as
 // Ctrl-C does) while a trial is running, and checks that it exits 1, keeps
@@ -91,6 +98,12 @@ matrix:
 	if err != nil || len(recs) < 1 || recs[0].Status != results.StatusOK {
 		t.Errorf("finished trials not kept: %v %+v", err, recs)
 	}
+	if last := recs[len(recs)-1]; len(recs) != 2 || last.Status != results.StatusInterrupted {
+		t.Errorf("the trial under way when interrupted: %d records, last %s %q; want it recorded as interrupted", len(recs), last.Status, last.Error)
+	}
+	if !strings.Contains(stderr.String(), "--resume") {
+		t.Errorf("stderr does not say how to resume:\n%s", stderr.String())
+	}
 	// Nothing prodlab started may outlive it.
 	gone := time.Now().Add(10 * time.Second)
 	for processesUnder(t, dir) > 0 {
@@ -98,6 +111,32 @@ matrix:
 			t.Fatalf("%d process(es) started by prodlab outlived it", processesUnder(t, dir))
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	checkResume(t, dir, resultsPath)
+}
+
+// checkResume continues the interrupted run: only the interrupted trial
+// runs again, and the run ends ok with both scenarios measured.
+func checkResume(t *testing.T, dir, resultsPath string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterruptedChild$", "-test.timeout=5m")
+	cmd.Env = append(os.Environ(), interruptDirEnv+"="+dir, interruptResumeEnv+"=1", "PRODLAB_WORKER_JAR="+testjar.WorkerJar(t))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	recs, err := results.ReadFile(resultsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := map[string]int{}
+	for _, r := range recs {
+		if r.Status == results.StatusOK {
+			ok[r.ScenarioID]++
+		}
+	}
+	if len(recs) != 3 || len(ok) != 2 || ok["linger.ms=0"] != 1 || ok["linger.ms=5"] != 1 {
+		t.Errorf("after resuming: %d records, ok trials per scenario %v; want 3 records and one ok trial of each scenario", len(recs), ok)
 	}
 }
 

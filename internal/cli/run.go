@@ -120,10 +120,17 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil && sum == nil {
 		return err
 	}
-	if rerr := report.WriteRun(dir, sum.Records, c.OutOrStdout(), f.format); rerr != nil {
-		return rerr
+	interrupted := ctx.Err() != nil
+	if len(sum.Records) > 0 || !interrupted {
+		if rerr := report.WriteRun(dir, sum.Records, c.OutOrStdout(), f.format); rerr != nil {
+			return rerr
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
+	if interrupted {
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: interrupted after %d trials; continue with: prodlab run %s --out %s --resume (and the same --set values)\n",
+			len(sum.Records), name, dir)
+	}
 	return err
 }
 

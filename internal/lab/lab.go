@@ -280,6 +280,12 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 // to unexpected broker exits stops the group.
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 	tgt, err := r.startCluster(ctx, g)
+	if err != nil && ctx.Err() != nil {
+		// The user stopped the start: no trial failed, and the brokers'
+		// logs (which the start error quotes) would only bury that.
+		r.logf("interrupted while the cluster started")
+		return
+	}
 	if err != nil {
 		r.logf("cluster failed: %v", err)
 		for _, sc := range g.scs {
