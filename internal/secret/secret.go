@@ -11,11 +11,27 @@ const Hidden = "[hidden]"
 // Java client types as a password (JavaPasswords: sasl.jaas.config, PEM
 // keys and certificates, passphrases, …) and, for properties of other
 // clients or releases, anything with "password", "passphrase" or "secret"
-// in its name.
+// in its name. A prefixed name (producer.ssl.keystore.key, as a matrix
+// axis writes it) is judged by its property name.
 func IsKey(key string) bool {
 	k := strings.ToLower(key)
-	return javaPasswords[k] || strings.Contains(k, "password") ||
+	return isJavaPassword(k) || strings.Contains(k, "password") ||
 		strings.Contains(k, "passphrase") || strings.Contains(k, "secret")
+}
+
+// isJavaPassword reports whether k (lower case), or the property name
+// after any dotted prefix of it, is in JavaPasswords.
+func isJavaPassword(k string) bool {
+	for {
+		if javaPasswords[k] {
+			return true
+		}
+		_, rest, ok := strings.Cut(k, ".")
+		if !ok {
+			return false
+		}
+		k = rest
+	}
 }
 
 // Mask returns a copy of props with every secret value replaced by Hidden.

@@ -20,6 +20,8 @@ func TestIsKey(t *testing.T) {
 		{"ssl.truststore.certificates", true},                       // typed PASSWORD by the client
 		{"ssl.keystore.certificate.chain", true},                    // likewise
 		{"some.other.passphrase", true},                             // a passphrase by name
+		{"producer.ssl.truststore.certificates", true},              // a prefixed property name
+		{"producer.ssl.keystore.location", false},                   // prefixed, not a secret
 		{"linger.ms", false},                                        // an ordinary setting
 		{"ssl.keystore.location", false},                            // a path, not a secret
 	}
