@@ -50,6 +50,12 @@ const (
 	guardBootstrap = "127.0.0.1:1"
 )
 
+// badInputPendingEnv, set to anything, runs the pending rows too, to
+// see which a change has made true: PRODLAB_BADINPUT_PENDING=1 go test
+// -run TestBadInput ./internal/cli (under the brokers' lock: a pending
+// row is one prodlab may still accept).
+const badInputPendingEnv = "PRODLAB_BADINPUT_PENDING"
+
 // startedMarkers are lines commands print once they start work.
 var startedMarkers = []string{"prodlab: running", "started Kafka", "prodlab perf: ", "is up; logs in"}
 
@@ -64,7 +70,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.kind+"/"+r.name, func(t *testing.T) {
-			if r.pending != "" {
+			if r.pending != "" && os.Getenv(badInputPendingEnv) == "" {
 				t.Skip("pending: " + r.pending)
 			}
 			checkBadInput(t, r)
@@ -125,7 +131,8 @@ func runWithin(args []string, limit time.Duration) (code int, stdout, stderr str
 }
 
 // expandArgs writes the row's experiment file and puts its path for
-// "{exp}", and the testdata directory for "{td}", in the arguments.
+// "{exp}", the testdata directory for "{td}", and a directory holding a
+// previous run for "{prevrun}", in the arguments.
 func expandArgs(t *testing.T, r badInput, dir string) []string {
 	t.Helper()
 	exp := filepath.Join(dir, "exp.yaml")
@@ -138,9 +145,18 @@ func expandArgs(t *testing.T, r badInput, dir string) []string {
 			t.Fatal(err)
 		}
 	}
+	if slices.Contains(r.args, "{prevrun}") {
+		// a directory holding a run, as far as run can tell
+		if err := os.MkdirAll(filepath.Join(dir, "prevrun"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "prevrun", "experiment.yaml"), []byte("name: prev\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := make([]string, len(r.args))
 	for i, a := range r.args {
-		args[i] = expandPaths(a, exp, td)
+		args[i] = strings.ReplaceAll(expandPaths(a, exp, td), "{prevrun}", filepath.Join(dir, "prevrun"))
 	}
 	return args
 }
@@ -354,10 +370,10 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("run flags", ".yml path missing", ExitUsage, "read experiment", "run", "missing.yml"),
 		cmdRow("run flags", "a directory as experiment", ExitUsage, "is a directory", "run", "{td}/"),
 		cmdRow("run flags", "empty experiment name", ExitUsage, "no such file or built-in", "run", ""),
-		pend(cmdRow("run flags", "--out is a file", ExitUsage, "--out", "run", "batching", "--out", "{td}/binary.yaml"), "item 8: --out checked before anything starts"),
-		pend(cmdRow("run flags", "--out under /proc", ExitUsage, "--out", "run", "batching", "--out", "/proc/prodlab-run"), "item 8: --out checked before anything starts"),
-		pend(cmdRow("run flags", "--out read-only", ExitUsage, "--out", "run", "batching", "--out", "/sys/prodlab-run"), "item 8: --out checked before anything starts"),
-		pend(cmdRow("run flags", "--out reused without --resume", ExitUsage, "--resume", "run", "batching", "--out", "{td}"), "item 8: reusing --out needs --resume"),
+		cmdRow("run flags", "--out is a file", ExitUsage, "--out", "run", "batching", "--out", "{td}/binary.yaml"),
+		cmdRow("run flags", "--out under /proc", ExitUsage, "--out", "run", "batching", "--out", "/proc/prodlab-run"),
+		cmdRow("run flags", "--out read-only", ExitUsage, "--out", "run", "batching", "--out", "/sys/prodlab-run"),
+		cmdRow("run flags", "--out reused without --resume", ExitUsage, "already holds a run", "run", "batching", "--out", "{prevrun}"),
 	)
 
 	// prodlab run: --bootstrap syntax (the list is the row's own).
@@ -371,8 +387,7 @@ func badInputs(t *testing.T) []badInput {
 		{"::1:9092", "in brackets"},
 		{"kafka://h:9092", "drop the scheme"},
 	} {
-		add(pend(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)),
-			"item 8: run.go calls parseBootstrap (lead)"))
+		add(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)))
 	}
 
 	// prodlab run --set: keys and values checked like the file.
@@ -422,15 +437,15 @@ func badInputs(t *testing.T) []badInput {
 		runSet("matrix axis value beyond brokers", "replication.factor 4 exceeds brokers 3", "replication.factor=4"),
 		runSet("timeout zero", "workload.timeout.s", "workload.timeout.s=0"),
 		runSet("min.insync.replicas words", "min.insync.replicas", "topic.configs.min.insync.replicas=two"),
-		pend(runSet("ambiguous shorthand size", "ambiguous", "size=5"), "item 8: --set size=5 is ambiguous"),
-		pend(runSet("trials a billion", "trials", "trials=1000000000"), "item 8: trials bounded"),
-		pend(runSet("partitions 100000", "topic.partitions", "topic.partitions=100000"), "item 8: topic.partitions bounded"),
-		pend(runSet("cleanup.policy banana", "cleanup.policy", "topic.configs.cleanup.policy=banana"), "item 8: cleanup.policy values"),
-		pend(runSet("payload /dev/null", "payload", "payload=file:/dev/null"), "item 8: payload file must hold payloads"),
-		pend(runSet("record.size below the json minimum", "record.size", "record.size=1", "payload=json"), "item 8: json payload's minimum record size"),
-		pend(runSet("java@0.0.0", "java@0.0.0", "client=java@0.0.0"), "item 8: client release must exist"),
-		pend(runSet("java@99.1", "java@99.1", "client=java@99.1"), "item 8: client release must exist"),
-		pend(runSet("kafka 99.0.0", "99.0.0", "cluster.kafka=99.0.0"), "item 8: Kafka release must exist"),
+		runSet("ambiguous shorthand size", "ambiguous", "size=5"),
+		runSet("trials a billion", "trials", "trials=1000000000"),
+		runSet("partitions 100000", "topic.partitions", "topic.partitions=100000"),
+		runSet("cleanup.policy banana", "cleanup.policy", "topic.configs.cleanup.policy=banana"),
+		runSet("payload /dev/null", "payload", "payload=file:/dev/null"),
+		runSet("record.size below the json minimum", "record.size", "record.size=1", "payload=json"),
+		pend(runSet("java@0.0.0", "java@0.0.0", "client=java@0.0.0"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		pend(runSet("java@99.1", "java@99.1", "client=java@99.1"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		pend(runSet("kafka 99.0.0", "99.0.0", "cluster.kafka=99.0.0"), "masked: run checks the worker jar (the guard) before the Kafka release; check releases first"),
 	)
 
 	// Experiment files: YAML syntax and structure.
@@ -469,7 +484,7 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: unknown keys", "broker property as producer", "producer: {message.max.bytes: 5}\n", "message.max.bytes"),
 		runFile("file: unknown keys", "camelCase", "producer: {lingerMs: 5}\n", "lingerMs"),
 		runFile("file: unknown keys", "matrix unknown key", "matrix: {lingr.ms: [0, 5]}\n", `unknown key "lingr.ms" in matrix`),
-		pend(runFile("file: unknown keys", "top-level payload", "payload: json\n", "workload.payload"), "item 8: top-level payload: suggests workload.payload"),
+		runFile("file: unknown keys", "top-level payload", "payload: json\n", "workload.payload"),
 	)
 
 	// Experiment files: values of the wrong type.
@@ -555,17 +570,16 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: bad values", "proxy words", "network: {proxy: sometimes}\n", "network.proxy"),
 		runFile("file: bad values", "timeline interval negative", "timeline: {interval.ms: -1}\n", "timeline.interval.ms"),
 		rawFile("file: bad values", "name with a slash", "name: a/b\nclient: java\n", "name must be non-empty and contain no slash"),
-		pend(runFile("file: bad values", "cleanup.policy banana", "topic: {configs: {cleanup.policy: banana}}\n", "cleanup.policy"), "item 8: cleanup.policy values"),
-		pend(runFile("file: bad values", "partitions 100000", "topic: {partitions: 100000}\n", "topic.partitions"), "item 8: topic.partitions bounded"),
-		pend(runFile("file: bad values", "trials a billion", "trials: 1000000000\n", "trials"), "item 8: trials bounded"),
-		pend(runFile("file: bad values", "payload /dev/null", "workload: {payload: file:/dev/null}\n", "payload"), "item 8: payload file must hold payloads"),
-		pend(runFile("file: bad values", "json record.size 1", "workload: {payload: json, record.size: 1}\n", "record.size"), "item 8: json payload's minimum record size"),
-		pend(runFile("file: bad values", "java@0.0.0", "client: java@0.0.0\n", "java@0.0.0"), "item 8: client release must exist"),
-		pend(runFile("file: bad values", "java@99.1", "client: java@99.1\n", "java@99.1"), "item 8: client release must exist"),
-		pend(runFile("file: bad values", "kafka 99.0.0", "cluster: {kafka: 99.0.0}\n", "99.0.0"), "item 8: Kafka release must exist"),
-		pend(badInput{kind: "file: bad values", name: "kafka dir empty", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: /tmp}\n", code: ExitUsage, want: "cluster.kafka"}, "item 8: a Kafka directory must hold a distribution"),
-		pend(badInput{kind: "file: bad values", name: "kafka libs without jars", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: {td}}\n", code: ExitUsage, want: "libs"}, "item 8: a Kafka directory's libs/ must hold jars"),
-		pend(runFile("file: bad values", "secret in a matrix value", "matrix: {sasl.jaas.config: [a, b]}\n", "sasl.jaas.config"), "item 8: secrets are not matrix values"),
+		runFile("file: bad values", "cleanup.policy banana", "topic: {configs: {cleanup.policy: banana}}\n", "cleanup.policy"),
+		runFile("file: bad values", "partitions 100000", "topic: {partitions: 100000}\n", "topic.partitions"),
+		runFile("file: bad values", "trials a billion", "trials: 1000000000\n", "trials"),
+		runFile("file: bad values", "payload /dev/null", "workload: {payload: file:/dev/null}\n", "payload"),
+		runFile("file: bad values", "json record.size 1", "workload: {payload: json, record.size: 1}\n", "record.size"),
+		pend(runFile("file: bad values", "java@0.0.0", "client: java@0.0.0\n", "java@0.0.0"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		pend(runFile("file: bad values", "java@99.1", "client: java@99.1\n", "java@99.1"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		pend(runFile("file: bad values", "kafka 99.0.0", "cluster: {kafka: 99.0.0}\n", "99.0.0"), "masked: run checks the worker jar (the guard) before the Kafka release; check releases first"),
+		pend(badInput{kind: "file: bad values", name: "kafka dir empty", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: /tmp}\n", code: ExitUsage, want: "cluster.kafka"}, "masked: run checks the worker jar (the guard) before the Kafka directory"),
+		pend(badInput{kind: "file: bad values", name: "kafka libs without jars", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: {td}}\n", code: ExitUsage, want: "libs"}, "masked: run checks the worker jar (the guard) before the Kafka directory"),
 	)
 
 	// Experiment files: faults.
@@ -600,7 +614,7 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: matrix", "map value bad value", "matrix:\n  l:\n    - {label: a, linger.ms: x}\n", "linger.ms must be an integer"),
 		runFile("file: matrix", "duplicate labels", "matrix:\n  l:\n    - {label: a, linger.ms: 1}\n    - {label: a, linger.ms: 2}\n", "duplicate value \"a\" in matrix axis \"l\""),
 		runFile("file: matrix", "nested list value", "matrix: {linger.ms: [[0, 5]]}\n", "a value of matrix axis \"linger.ms\" must be a single value"),
-		runFile("file: matrix", "too many scenarios", "matrix:\n  linger.ms: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n  batch.size: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n", "matrix expands to more than 10000 scenarios"),
+		runFile("file: matrix", "too many scenarios", "matrix:\n  linger.ms: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n  batch.size: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100]\n", "matrix expands to 10100 scenarios, more than the limit"),
 		franzFile("file: matrix", "contradiction in one scenario", "producer: {enable.idempotence: true}\nmatrix: {acks: [all, 1]}\n", "requires acks=all"),
 		runFile("file: matrix", "brokers axis breaks RF", "topic: {replication.factor: 2}\nmatrix: {cluster.brokers: [1, 2]}\n", "exceeds brokers"),
 		runFile("file: matrix", "axis a map", "matrix: {linger.ms: {a: 1}}\n", "matrix axis \"linger.ms\" must be a list of values"),
@@ -624,8 +638,8 @@ func badInputs(t *testing.T) []badInput {
 
 	// Experiment files: encodings.
 	add(
-		pend(cmdRow("file: encoding", "invalid UTF-8 in a value", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-value.yaml"), "item 8: invalid UTF-8 refused"),
-		pend(cmdRow("file: encoding", "invalid UTF-8 in a key", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-key.yaml"), "item 8: invalid UTF-8 refused"),
+		cmdRow("file: encoding", "invalid UTF-8 in a value", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-value.yaml"),
+		cmdRow("file: encoding", "invalid UTF-8 in a key", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-key.yaml"),
 		pend(rawFile("file: encoding", "NUL byte in name", "name: \"a\\0b\"\nclient: java\n", "name"), "spec: a name with control characters is accepted, and names the run directory"),
 	)
 
@@ -739,8 +753,8 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("cluster", "status with an argument", ExitUsage, "unknown command", "cluster", "status", "x"),
 		cmdRow("cluster", "down with an argument", ExitUsage, "unknown command", "cluster", "down", "x"),
 		cmdRow("cluster", "up unknown flag", ExitUsage, "unknown flag: --nodes", "cluster", "up", "--nodes", "3"),
-		pend(cmdRow("cluster", "up with kafka 99.0.0", ExitUsage, "99.0.0", "cluster", "up", "--kafka", "99.0.0"), "item 8: Kafka release must exist"),
-		pend(cmdRow("cluster", "up with an empty kafka dir", ExitUsage, "--kafka", "cluster", "up", "--kafka", "{td}"), "item 8: a Kafka directory must hold a distribution"),
+		pend(cmdRow("cluster", "up with kafka 99.0.0", ExitUsage, "99.0.0", "cluster", "up", "--kafka", "99.0.0"), "cluster.go: cluster up exits 1 (mvn's failure), not 2, for a release Maven Central lacks"),
+		pend(cmdRow("cluster", "up with an empty kafka dir", ExitUsage, "--kafka", "cluster", "up", "--kafka", "{td}"), "cluster.go: cluster up exits 1, not 2, for a directory that is no Kafka distribution"),
 	)
 	return rows
 }
