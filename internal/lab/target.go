@@ -84,6 +84,15 @@ type Target struct {
 	ownDrivers bool
 	// tmpDir is the embedded cluster's temporary directory, removed by Close.
 	tmpDir string
+	// watched wraps each cached driver, by key, so that its trials run
+	// under this target's watch (watch.go).
+	watched map[string]driver.Driver
+	// restarted: Recover already brought exited brokers back once; lost:
+	// why the cluster was then given up; giveUp stops the group that
+	// Supervise serves.
+	restarted bool
+	lost      error
+	giveUp    context.CancelCauseFunc
 }
 
 // Drivers caches drivers by driver.Key, so a Java worker JVM serves every
@@ -105,7 +114,7 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	t := &Target{cfg: cfg, drivers: cfg.Drivers}
+	t := &Target{cfg: cfg, drivers: cfg.Drivers, watched: map[string]driver.Driver{}}
 	if t.drivers == nil {
 		t.drivers, t.ownDrivers = Drivers{}, true
 	}
@@ -262,10 +271,30 @@ func (t *Target) DeleteTopic(ctx context.Context, topic string) error {
 
 // Driver returns the driver for a client name (java, java@VERSION,
 // franz-go), starting it on first use; a Java client follows the broker's
-// release unless it names its own.
+// release unless it names its own. Every trial starts here, so it first
+// brings back brokers that exited unexpectedly (Recover), and the driver's
+// trials run under the cluster's watch (Watch).
 func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, error) {
+	if err := t.Recover(ctx); err != nil {
+		return nil, err
+	}
 	release := cluster.ReleaseOrDefault(t.version)
 	key := driver.Key(client, release)
+	if w, ok := t.watched[key]; ok {
+		return w, nil
+	}
+	d, err := t.cachedDriver(ctx, client, release, key)
+	if err != nil {
+		return nil, err
+	}
+	w := &watchedDriver{Driver: d, t: t}
+	t.watched[key] = w
+	return w, nil
+}
+
+// cachedDriver returns the driver of key from the (possibly shared) cache,
+// starting it on first use.
+func (t *Target) cachedDriver(ctx context.Context, client, release, key string) (driver.Driver, error) {
 	if d, ok := t.drivers[key]; ok {
 		return d, nil
 	}
