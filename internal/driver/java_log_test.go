@@ -100,7 +100,7 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	defer cancel()
 	topic := servedTopic(ctx, t, "java-sasl-misconfigured", 1)
 	res, err := j.Run(ctx, Trial{
-		Bootstrap: c.Bootstrap(), Topic: topic, Records: 20, RecordSize: 256, Payload: "json", Timeout: time.Minute,
+		Bootstrap: c.Bootstrap(), Topic: topic, Records: 3, RecordSize: 256, Payload: "json", Timeout: time.Minute,
 		Props: map[string]string{
 			"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 			"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="p";`,
@@ -119,8 +119,8 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	}
 	t.Logf("trial error: %s", TopErrors(res.Errors, 3))
 
-	// A configuration the constructor refuses: a *JavaError; it quotes
-	// the log only when the client logged a warning.
+	// A configuration the constructor refuses: a *JavaError carrying the
+	// cause the client wraps two levels down.
 	_, err = j.Run(ctx, Trial{
 		Bootstrap: c.Bootstrap(), Topic: topic, Records: 1, RecordSize: 256, Payload: "json", Timeout: time.Minute,
 		Props: map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "not a JAAS line"},
@@ -128,6 +128,9 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	var je *JavaError
 	if !errors.As(err, &je) {
 		t.Fatalf("bad sasl.jaas.config: err = %v, want *JavaError", err)
+	}
+	if !strings.Contains(je.Message, "root cause IllegalArgumentException") || !strings.Contains(je.Message, "JAAS config") {
+		t.Errorf("bad sasl.jaas.config: %q lacks the root cause", je.Message)
 	}
 	t.Logf("bad sasl.jaas.config: %v", err)
 }
