@@ -264,6 +264,10 @@ func (fr *franzRun) startTickers(now time.Time) {
 	}
 }
 
+// abortWait bounds how long a failed or interrupted trial waits for
+// franz-go to fail its buffered records.
+const abortWait = 2 * time.Second
+
 // finish flushes, commits the last transaction and stops the clock. A flush
 // that failed (the trial timed out) is returned as flushErr, after what was
 // still buffered has been failed so that the counts add up; err is a failed
@@ -280,7 +284,12 @@ func (fr *franzRun) finish(ctx context.Context) (flushErr, err error) {
 	}
 	fr.end = time.Now()
 	if flushErr != nil {
-		_ = fr.cl.AbortBufferedRecords(context.Background())
+		// Fail what is still buffered so the counts add up, but do not
+		// wait on requests in flight to a broker that is down: an
+		// interrupted run must end promptly.
+		actx, cancel := context.WithTimeout(context.Background(), abortWait)
+		_ = fr.cl.AbortBufferedRecords(actx)
+		cancel()
 	}
 	if fr.stopTimeline != nil {
 		fr.timeline = fr.stopTimeline(time.Now())

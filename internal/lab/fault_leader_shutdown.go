@@ -9,10 +9,10 @@ import (
 
 // A broker shut down cleanly is restarted.
 func init() {
-	registerFault(spec.FaultLeaderShutdown, faultAction{down: func(c *cluster.Cluster, id int) (func() error, error) {
+	registerFault(spec.FaultLeaderShutdown, faultAction{down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
 		if err := c.Shutdown(id); err != nil {
 			return nil, err
 		}
-		return func() error { return c.Restart(context.Background(), id) }, nil
+		return func(ctx context.Context) error { return c.Restart(ctx, id) }, nil
 	}})
 }

@@ -25,8 +25,10 @@ type faultAction struct {
 	// puts the proxies in front of the brokers and works on any cluster.
 	proxy func(cut *netem.Fault, f spec.Fault)
 	// down takes broker id of an embedded cluster down and returns how to
-	// bring it back; such a fault runs on a timer in startFaults.
-	down func(c *cluster.Cluster, id int) (up func() error, err error)
+	// bring it back (up gives up when its context ends: an interrupted run
+	// does not wait for a broker to restart); such a fault runs on a timer
+	// in startFaults.
+	down func(c *cluster.Cluster, id int) (up func(context.Context) error, err error)
 }
 
 // faultActions maps spec fault type names to their actions.
@@ -113,7 +115,7 @@ func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target
 	}
 	f.event(ft.Type, "broker %d", id)
 	sleepCtx(ctx, delay) // a trial that ends early still brings the broker back
-	if err := up(); err != nil {
+	if err := up(r.runContext()); err != nil {
 		f.event("error", "recover broker %d after %s: %v", id, ft.Type, err)
 		return
 	}
@@ -130,4 +132,13 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// runContext is the run's own context (done once the user interrupts), for
+// work that must outlive a trial but not the run.
+func (r *runner) runContext() context.Context {
+	if r.root == nil {
+		return context.Background()
+	}
+	return r.root
 }

@@ -56,7 +56,7 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
 	}
 	res, runErr := r.runMeasured(ctx, &rec, d, t, tgt, adm, e, proxied)
-	if t.Tag != "" && res != nil {
+	if t.Tag != "" && res != nil && ctx.Err() == nil {
 		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
 			return r.failed(rec, err)
 		}
