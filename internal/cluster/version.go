@@ -10,10 +10,11 @@ import (
 // DefaultKafka is the Kafka release an embedded cluster runs when none is
 // named. This is the one place it is defined.
 //
-// It is pinned at 4.3.0 because the 4.4.0 broker depends on a
-// kafka-tools-api artifact that is not published on Maven Central, so 4.4.0
-// cannot be resolved from there.
-const DefaultKafka = "4.3.0"
+// It is the newest release whose broker resolves from Maven Central with
+// all its dependencies and starts: 4.4.0 (its kafka-tools-api artifact,
+// missing at first, is now published). 4.3.x and 3.9.x stay tested
+// (TestReleases).
+const DefaultKafka = "4.4.0"
 
 // slf4jSimple is the logging binding added to a release resolved from Maven
 // Central: kafka_2.13 brings slf4j-api without a binding, and without one the

@@ -146,3 +146,37 @@ func TestLastLinesOfReadsTheEnd(t *testing.T) {
 		t.Errorf("missing log gives %q", got)
 	}
 }
+
+// TestRestartExited kills a real broker from outside: Watch reports it at
+// once, and RestartExited brings it back with its data, ready for
+// clients, with the watch rearmed.
+func TestRestartExited(t *testing.T) {
+	c := startCluster(t, Config{Brokers: 1})
+	ctx, stop := c.Watch(context.Background())
+	defer stop()
+	pid := c.Pids()[1]
+	killed := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+		t.Logf("exit reported %v after the kill", time.Since(killed).Round(time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatal("the kill was not reported within 5s")
+	}
+	rctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	t0 := time.Now()
+	if err := c.RestartExited(rctx); err != nil {
+		t.Fatalf("RestartExited: %v", err)
+	}
+	t.Logf("broker back in %v", time.Since(t0).Round(time.Millisecond))
+	if c.Exited() != nil {
+		t.Errorf("Exited() after RestartExited = %v, want nil (rearmed)", c.Exited())
+	}
+	if c.Pids()[1] == pid {
+		t.Error("the broker has its old pid")
+	}
+	adminRounds(t, c.Bootstrap(), 2, 1, 1, 5*time.Second)
+}
