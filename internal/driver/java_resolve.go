@@ -45,7 +45,7 @@ func resolveJava(ctx context.Context, client, version string) error {
 	coord := kafkaClientsGroup + ":" + kafkaClientsArtifact + ":" + version
 	if _, err := maven.Resolve(ctx, javaCacheKey(version), coord); err != nil {
 		if listErr != nil {
-			return fmt.Errorf("client %s: resolve kafka-clients %s: %w (and the release list could not be read: %v)", client, version, err, listErr)
+			return fmt.Errorf("client %s: resolve kafka-clients %s: %w (and the release list could not be read: %w)", client, version, err, listErr)
 		}
 		return fmt.Errorf("client %s: resolve kafka-clients %s: %w", client, version, err)
 	}

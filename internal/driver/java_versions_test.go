@@ -157,7 +157,11 @@ func TestJavaWorkerLogsWithSLF4J2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
+	t.Cleanup(func() {
+		if err := j.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
 	topic := servedTopic(ctx, t, "java-slf4j2", 1)
 	res, err := j.Run(ctx, Trial{Bootstrap: c.Bootstrap(), Topic: topic, Records: 500, RecordSize: 256, Payload: "json", Timeout: time.Minute})
 	if err != nil || res.Acked != 500 {
