@@ -23,6 +23,7 @@ func newClusterCmd() *cobra.Command {
   prodlab cluster down`,
 	}
 	c.AddCommand(newClusterUpCmd(), newClusterStatusCmd(), newClusterDownCmd())
+	requireSubcommand(c)
 	return c
 }
 
@@ -51,11 +52,14 @@ func newClusterUpCmd() *cobra.Command {
 			if brokers < 1 || brokers > 3 {
 				return usage(fmt.Errorf("--brokers must be between 1 and 3, got %d", brokers))
 			}
+			ctx, cancel := context.WithTimeout(c.Context(), 5*time.Minute)
+			defer cancel()
+			if err := cluster.CheckKafka(ctx, kafka); err != nil {
+				return usage(fmt.Errorf("--kafka: %w", err))
+			}
 			if dir == "" {
 				dir = filepath.Join(filepath.Dir(path), "cluster-"+time.Now().Format("20060102-150405"))
 			}
-			ctx, cancel := context.WithTimeout(c.Context(), 5*time.Minute)
-			defer cancel()
 			cl, err := cluster.Start(ctx, cluster.Config{Brokers: brokers, Kafka: kafka, Dir: dir, Detached: true})
 			if err != nil {
 				return err

@@ -69,6 +69,9 @@ experiment adds rounds until the intervals are narrow enough.`,
 			if !(f.equivalence > 0 && f.equivalence < 1) {
 				return usage(fmt.Errorf("--equivalence must be in (0, 1), got %g", f.equivalence))
 			}
+			if f.format != "table" && f.format != "json" {
+				return usage(fmt.Errorf("unknown --format %q for compare: use table or json", f.format))
+			}
 			pairs, err := comparePairs(args, f.scenarios, c.ErrOrStderr())
 			if err != nil {
 				return err
@@ -81,13 +84,10 @@ experiment adds rounds until the intervals are narrow enough.`,
 					pairs[i].paired = true
 				}
 			}
-			switch f.format {
-			case "table":
-				return writeComparison(c.OutOrStdout(), pairs)
-			case "json":
+			if f.format == "json" {
 				return writeComparisonJSON(c.OutOrStdout(), pairs)
 			}
-			return usage(fmt.Errorf("unknown --format %q for compare: use table or json", f.format))
+			return writeComparison(c.OutOrStdout(), pairs)
 		},
 	}
 	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")

@@ -104,7 +104,26 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 		return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
 	})
 	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
+	requireSubcommand(root)
 	return root
+}
+
+// requireSubcommand makes a command that only groups others print its help
+// when called alone, and refuse an unknown subcommand as a usage error
+// (exit 2) with the closest one, where cobra would exit 1.
+func requireSubcommand(c *cobra.Command) {
+	c.SuggestionsMinimumDistance = 2
+	c.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		hint := ""
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			hint = fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		return usage(fmt.Errorf("unknown command %q for %q%s\nrun '%s --help' for usage", args[0], c.CommandPath(), hint, c.CommandPath()))
+	}
+	c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 }
 
 // exactArgs is cobra.ExactArgs with a usage (exit 2) error.

@@ -158,11 +158,11 @@ func planRun(ctx context.Context, name string, f *runFlags) (*spec.Experiment, [
 			return nil, nil, nil, usage(err)
 		}
 	}
-	if err := checkWorkerJar(scs, workerJar()); err != nil {
-		return nil, nil, nil, err
-	}
 	if err := lab.Preflight(ctx, scs, bootstrap != nil); err != nil {
 		return nil, nil, nil, usage(err)
+	}
+	if err := checkWorkerJar(scs, workerJar()); err != nil {
+		return nil, nil, nil, err
 	}
 	return exp, scs, bootstrap, nil
 }

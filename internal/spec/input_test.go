@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -43,4 +44,19 @@ func TestAcceptedInput(t *testing.T) {
 		// UTF-8 beyond ASCII, U+FFFD included.
 		{"utf-8", "name: café ☕\ndescription: \"\uFFFD\"\n"},
 	})
+}
+
+// TestNameAndBOM: a name with control characters would reach directory
+// and topic names, so it is refused; a UTF-8 byte order mark is skipped.
+func TestNameAndBOM(t *testing.T) {
+	if _, err := Parse("x.yaml", []byte("name: \"a\\0b\"\n"), nil); err == nil || !strings.Contains(err.Error(), "control characters") {
+		t.Errorf("name with NUL: %v, want refused", err)
+	}
+	if _, err := Parse("x.yaml", []byte("name: \"a\\tb\"\n"), nil); err == nil {
+		t.Error("name with a tab accepted")
+	}
+	e, err := Parse("x.yaml", []byte("\ufeffname: bom\n"), nil)
+	if err != nil || e.Name != "bom" {
+		t.Errorf("file with a byte order mark: %v, %v", e, err)
+	}
 }

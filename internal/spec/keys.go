@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/payload"
@@ -371,6 +372,10 @@ func stringField(key string, check func(raw, dir string) (string, error), get fu
 func checkName(raw, _ string) (string, error) {
 	if strings.TrimSpace(raw) == "" || strings.ContainsAny(raw, `/\`) {
 		return "", fmt.Errorf("name must be non-empty and contain no slash, got %q", raw)
+	}
+	// The name becomes part of the run directory's name and of topics.
+	if strings.ContainsFunc(raw, unicode.IsControl) {
+		return "", fmt.Errorf("name must not contain control characters (tabs, newlines, NUL), got %q", raw)
 	}
 	return raw, nil
 }

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -29,6 +30,8 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	e.File = file
 	e.dir = filepath.Dir(file)
 	p := &fileParser{file: file, c: &collector{}, anchors: map[string]ast.Node{}}
+	// A byte order mark (editors on Windows write one) is not a key.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if err := checkUTF8(file, data); err != nil {
 		p.c.add(err)
 	}
