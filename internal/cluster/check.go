@@ -65,7 +65,7 @@ func checkRelease(ctx context.Context, release string) error {
 	versions, listErr := listReleases(ctx)
 	switch {
 	case listErr != nil:
-		return fmt.Errorf("kafka %s: %w\n(could not list the releases on Maven Central either: %v)", release, err, listErr)
+		return fmt.Errorf("kafka %s: %w\n(could not list the releases on Maven Central either: %w)", release, err, listErr)
 	case !slices.Contains(versions, release):
 		return fmt.Errorf("kafka %s: Maven Central has no such Kafka release; %s", release, nearReleases(versions, release))
 	default:

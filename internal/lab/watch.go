@@ -72,14 +72,14 @@ func (t *Target) Recover(ctx context.Context) error {
 		return nil
 	}
 	if t.restarted {
-		return t.giveUpWith(fmt.Errorf("%w: a broker exited unexpectedly again after the brokers were restarted once: %v", ErrClusterLost, exit))
+		return t.giveUpWith(fmt.Errorf("%w: a broker exited unexpectedly again after the brokers were restarted once: %w", ErrClusterLost, exit))
 	}
 	t.restarted = true
 	t.cfg.Logf("%v", exit)
 	t.cfg.Logf("restarting the exited brokers before the next trial")
 	t0 := time.Now()
 	if err := t.c.RestartExited(ctx); err != nil {
-		return t.giveUpWith(fmt.Errorf("%w: %w (after: %v)", ErrClusterLost, err, exit))
+		return t.giveUpWith(fmt.Errorf("%w: %w (after: %w)", ErrClusterLost, err, exit))
 	}
 	t.cfg.Logf("brokers back in %.1fs", time.Since(t0).Seconds())
 	return nil
