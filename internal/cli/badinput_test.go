@@ -337,15 +337,6 @@ func cmdRow(kind, name string, code int, want string, args ...string) badInput {
 	return badInput{kind: kind, name: name, args: args, code: code, want: want}
 }
 
-// pend marks a row pending with reason.
-// embedded marks a row about the embedded cluster (its Kafka release or
-// distribution), which an external cluster never checks: it gets no guard
-// bootstrap, and the worker-jar guard stops an accepted Java run instead.
-func embedded(r badInput) badInput {
-	r.ownBootstrap = true
-	r.maven = true
-	return r
-}
 
 // fromMaven marks a row that asks Maven Central which releases exist.
 func fromMaven(r badInput) badInput {
@@ -467,8 +458,8 @@ func badInputs(t *testing.T) []badInput {
 		runSet("cleanup.policy banana", "cleanup.policy", "topic.configs.cleanup.policy=banana"),
 		runSet("payload /dev/null", "payload", "payload=file:/dev/null"),
 		runSet("record.size below the json minimum", "record.size", "record.size=1", "payload=json"),
-		pend(runSet("java@0.0.0", "java@0.0.0", "client=java@0.0.0"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
-		pend(runSet("java@99.1", "java@99.1", "client=java@99.1"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		fromMaven(runSet("java@0.0.0", "java@0.0.0", "client=java@0.0.0")),
+		fromMaven(runSet("java@99.1", "java@99.1", "client=java@99.1")),
 		embedded(runSet("kafka 99.0.0", "99.0.0", "cluster.kafka=99.0.0")),
 	)
 
@@ -599,8 +590,8 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: bad values", "trials a billion", "trials: 1000000000\n", "trials"),
 		runFile("file: bad values", "payload /dev/null", "workload: {payload: file:/dev/null}\n", "payload"),
 		runFile("file: bad values", "json record.size 1", "workload: {payload: json, record.size: 1}\n", "record.size"),
-		pend(runFile("file: bad values", "java@0.0.0", "client: java@0.0.0\n", "java@0.0.0"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
-		pend(runFile("file: bad values", "java@99.1", "client: java@99.1\n", "java@99.1"), "masked: run checks the worker jar (the guard) before the client release; check releases first"),
+		fromMaven(runFile("file: bad values", "java@0.0.0", "client: java@0.0.0\n", "java@0.0.0")),
+		fromMaven(runFile("file: bad values", "java@99.1", "client: java@99.1\n", "java@99.1")),
 		embedded(runFile("file: bad values", "kafka 99.0.0", "cluster: {kafka: 99.0.0}\n", "99.0.0")),
 		embedded(badInput{kind: "file: bad values", name: "kafka dir empty", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: /tmp}\n", code: ExitUsage, want: "no libs/"}),
 		embedded(badInput{kind: "file: bad values", name: "kafka libs without jars", args: []string{"run", "{exp}"}, yaml: javaBase + "cluster: {kafka: {td}}\n", code: ExitUsage, want: "libs"}),

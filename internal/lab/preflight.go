@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -29,6 +30,9 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool) error {
 		if err := cluster.CheckKafkas(ctx, kafkas...); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := driver.ResolveAll(ctx, clients); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
