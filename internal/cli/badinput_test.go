@@ -773,3 +773,18 @@ func badInputs(t *testing.T) []badInput {
 	)
 	return rows
 }
+
+// embedded marks a row about the embedded cluster (its Kafka release or
+// distribution), which an external cluster never checks: it gets no guard
+// bootstrap, and the worker-jar guard stops an accepted Java run instead.
+func embedded(r badInput) badInput {
+	r.ownBootstrap = true
+	r.maven = true
+	return r
+}
+
+// fromMaven marks a row that asks Maven Central which releases exist.
+func fromMaven(r badInput) badInput {
+	r.maven = true
+	return r
+}
