@@ -337,15 +337,9 @@ func cmdRow(kind, name string, code int, want string, args ...string) badInput {
 	return badInput{kind: kind, name: name, args: args, code: code, want: want}
 }
 
-
 // fromMaven marks a row that asks Maven Central which releases exist.
 func fromMaven(r badInput) badInput {
 	r.maven = true
-	return r
-}
-
-func pend(r badInput, reason string) badInput {
-	r.pending = reason
 	return r
 }
 
@@ -779,12 +773,6 @@ func badInputs(t *testing.T) []badInput {
 // bootstrap, and the worker-jar guard stops an accepted Java run instead.
 func embedded(r badInput) badInput {
 	r.ownBootstrap = true
-	r.maven = true
-	return r
-}
-
-// fromMaven marks a row that asks Maven Central which releases exist.
-func fromMaven(r badInput) badInput {
 	r.maven = true
 	return r
 }
