@@ -79,6 +79,10 @@ type Result struct {
 	Acked   int64
 	Failed  int64
 	Errors  map[string]int64 // failed records by error message
+	// Log quotes the client's own WARN/ERROR log lines that explain
+	// failed records (with the log file and line numbers), when the
+	// client logs them (java); "" otherwise.
+	Log string
 	Elapsed time.Duration    // first send to last acknowledgement
 	// Latency holds send→ack latency in microseconds.
 	Latency *hdrhistogram.Histogram

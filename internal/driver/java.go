@@ -266,33 +266,13 @@ func (j *Java) explainErr(err error, mark int) error {
 
 // explainFailed does the same for a trial whose records failed: the client
 // reports each record's exception (often only a time-out), so the log
-// lines go with the most frequent message in res.Errors, which the lab
-// quotes first in the trial's error. Counts are unchanged.
+// lines go into res.Log, which the lab quotes after the trial's error.
 func (j *Java) explainFailed(res *Result, mark int) {
 	if len(res.Errors) == 0 {
 		return
 	}
 	j.log.settle()
-	why := j.log.explain(mark)
-	if why == "" {
-		return
-	}
-	top := mostFrequent(res.Errors)
-	n := res.Errors[top]
-	delete(res.Errors, top)
-	res.Errors[top+"\n"+why] = n
-}
-
-// mostFrequent is the message TopErrors lists first: the highest count,
-// ties broken by message.
-func mostFrequent(errs map[string]int64) string {
-	best, found := "", false
-	for m, n := range errs {
-		if !found || n > errs[best] || (n == errs[best] && m < best) {
-			best, found = m, true
-		}
-	}
-	return best
+	res.Log = j.log.explain(mark)
 }
 
 // roundTrip sends req and waits for the answer of op want (with req's id),

@@ -69,7 +69,7 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 	} else {
 		rec.DiskBytes = disk
 	}
-	return r.finished(rec, d.Name(), e.Expect)
+	return r.finished(rec, d.Name(), e.Expect, res.Log)
 }
 
 // driverTrial is what the driver is asked to run for trial n of sc.
@@ -156,13 +156,17 @@ func (r *runner) failed(rec results.Record, err error) results.Record {
 }
 
 // finished fails a trial whose records failed, marks it violated when its
-// audit found what the experiment does not expect (x), and ends its
+// audit found what the experiment does not expect (x), quotes the client's
+// log lines that explain failed records (clientLog), and ends its
 // progress line with its figures (and a steady-state warning, never
 // hidden).
-func (r *runner) finished(rec results.Record, client string, x spec.Expect) results.Record {
+func (r *runner) finished(rec results.Record, client string, x spec.Expect, clientLog string) results.Record {
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
+		if clientLog != "" {
+			rec.Error += "\n" + clientLog
+		}
 	}
 	checkDelivery(&rec, x)
 	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
