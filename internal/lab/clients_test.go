@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // runYAML plans and runs an experiment against the shared broker (or an
@@ -17,14 +16,7 @@ import (
 func runYAML(t *testing.T, src string, bootstrap bool) ([]results.Record, error) {
 	t.Helper()
 	c := needCluster(t)
-	exp, err := spec.Parse(t.Name()+".yaml", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	exp, scs := planYAML(t, t.Name()+".yaml", src)
 	dir := t.TempDir()
 	opts := Options{Dir: dir, WorkerJar: workerJarForTest(t)}
 	if bootstrap {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestInterruptWhileBrokerDown interrupts a run while a killed broker is
@@ -16,21 +15,14 @@ import (
 // broker), and the trial under way is recorded as interrupted.
 func TestInterruptWhileBrokerDown(t *testing.T) {
 	needCluster(t) // integration test; this one starts its own cluster
-	exp, err := spec.Parse("interrupt.yaml", []byte(`
+	exp, scs := planYAML(t, "interrupt.yaml", `
 name: interrupt
 workload: {records: 1000000, record.size: 100, payload: random, rate: 2000}
 client: franz-go
 producer: {acks: all}
 faults:
   - {type: broker.kill, broker: 1, at.ms: 300, delay.ms: 30000}
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

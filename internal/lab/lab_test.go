@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 const twoByTwo = `
@@ -30,14 +29,7 @@ matrix:
 // that must hold whatever the machine's speed.
 func TestRunTwoByTwo(t *testing.T) {
 	c := needCluster(t)
-	exp, err := spec.Parse("lab-test.yaml", []byte(twoByTwo), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	exp, scs := planYAML(t, "lab-test.yaml", twoByTwo)
 	dir := t.TempDir()
 	var log bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -98,7 +90,7 @@ func TestRunRecordsFailure(t *testing.T) {
 	// Replication factor 3 cannot be created on the one shared broker; the
 	// check against brokers is per embedded cluster shape, so declare 3 brokers
 	// but run against the 1-broker bootstrap.
-	exp, err := spec.Parse("fail.yaml", []byte(`
+	exp, scs := planYAML(t, "fail.yaml", `
 name: fail-test
 cluster: {brokers: 3}
 topic: {partitions: 1, replication.factor: 3}
@@ -106,16 +98,9 @@ workload: {records: 1000, record.size: 100, payload: random}
 client: franz-go
 matrix:
   linger.ms: [0, 1]
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	dir := t.TempDir()
-	_, err = Run(context.Background(), exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap()})
+	_, err := Run(context.Background(), exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap()})
 	if !errors.Is(err, ErrTrialsFailed) {
 		t.Fatalf("err = %v, want ErrTrialsFailed", err)
 	}

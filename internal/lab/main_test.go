@@ -10,6 +10,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
 )
 
@@ -52,3 +53,18 @@ func needCluster(t *testing.T) *cluster.Cluster {
 
 // workerJarForTest returns the Java worker jar (see package testjar).
 func workerJarForTest(t *testing.T) string { return testjar.WorkerJar(t) }
+
+// planYAML parses the experiment src (named name in messages) and plans
+// it, failing the test on any error.
+func planYAML(t *testing.T, name, src string) (*spec.Experiment, []spec.Scenario) {
+	t.Helper()
+	exp, err := spec.Parse(name, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, err := Plan(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp, scs
+}

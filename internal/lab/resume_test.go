@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestResume continues a run that stopped after three of its four measured
@@ -15,21 +14,14 @@ import (
 // never started run again, and the summary covers all four.
 func TestResume(t *testing.T) {
 	c := needCluster(t)
-	exp, err := spec.Parse("resume.yaml", []byte(`
+	exp, scs := planYAML(t, "resume.yaml", `
 name: resume
 workload: {records: 500, record.size: 100, payload: random}
 client: franz-go
 trials: 2
 matrix:
   linger.ms: [0, 5]
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	prev := []results.Record{
 		{Schema: results.Schema, ScenarioID: scs[0].ID, Trial: 0, Status: results.StatusOK},
 		{Schema: results.Schema, ScenarioID: scs[1].ID, Trial: 0, Status: results.StatusFailed, Error: "earlier failure"},

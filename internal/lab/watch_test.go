@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // twoSteady is two scenarios of 6-second steady trials on the lab's own
@@ -112,14 +111,7 @@ func brokerPid(dir string) int {
 // scenario that did not run.
 func TestBrokerDeath(t *testing.T) {
 	needCluster(t) // an integration test: not in -short mode
-	exp, err := spec.Parse("death.yaml", []byte(twoSteady), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scs, err := Plan(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	exp, scs := planYAML(t, "death.yaml", twoSteady)
 	dir := t.TempDir()
 	jar := workerJarForTest(t)
 	// Round 0 runs A then B, round 1 B then A: kill in A's first trial
@@ -127,7 +119,7 @@ func TestBrokerDeath(t *testing.T) {
 	k := &killer{t: t, dir: dir, at: map[int]bool{1: true, 3: true}}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	_, err = Run(ctx, exp, scs, Options{Dir: dir, Log: k, WorkerJar: jar})
+	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: k, WorkerJar: jar})
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	t.Logf("run log:\n%s", k.log.String())
