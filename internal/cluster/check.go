@@ -2,17 +2,21 @@ package cluster
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
+)
+
+// The broker's artifact on Maven Central, whose releases checkRelease
+// lists to tell a missing release from a broken one.
+const (
+	kafkaGroup    = "org.apache.kafka"
+	kafkaArtifact = "kafka_2.13"
 )
 
 // CheckKafka checks, before anything starts, that kafka ("" for
@@ -62,7 +66,7 @@ func checkRelease(ctx context.Context, release string) error {
 	if err == nil {
 		return nil
 	}
-	versions, listErr := listReleases(ctx)
+	versions, listErr := maven.Versions(ctx, kafkaGroup, kafkaArtifact)
 	switch {
 	case listErr != nil:
 		return fmt.Errorf("kafka %s: %w\n(could not list the releases on Maven Central either: %w)", release, err, listErr)
@@ -98,97 +102,13 @@ func checkDistribution(dir string) error {
 	return nil
 }
 
-// releasesURL lists the broker's releases on Maven Central; tests point it
-// at a local server.
-var releasesURL = "https://repo1.maven.org/maven2/org/apache/kafka/kafka_2.13/maven-metadata.xml"
-
-// releasesTimeout bounds listReleases.
-const releasesTimeout = 10 * time.Second
-
-// listReleases returns the versions of the Kafka broker on Maven Central,
-// as its maven-metadata.xml lists them.
-func listReleases(ctx context.Context) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, releasesTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, releasesURL, nil)
-	if err != nil {
-		return nil, fmt.Errorf("list kafka releases: %w", err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("list kafka releases: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("list kafka releases: %s: %s", releasesURL, resp.Status)
-	}
-	var meta struct {
-		Versions []string `xml:"versioning>versions>version"`
-	}
-	if err := xml.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&meta); err != nil {
-		return nil, fmt.Errorf("list kafka releases: read %s: %w", releasesURL, err)
-	}
-	return meta.Versions, nil
-}
-
-// nearReleases names the releases of the same major.minor as want, or else
-// the ones just below and above it, and the newest.
+// nearReleases names the releases near want among versions (see
+// maven.Nearest), and the newest.
 func nearReleases(versions []string, want string) string {
-	vs := slices.Clone(versions)
-	slices.SortFunc(vs, compareVersions)
-	if len(vs) == 0 {
+	rs := maven.Sorted(versions)
+	w, ok := maven.ParseVersion(want)
+	if len(rs) == 0 || !ok {
 		return "it lists no releases at all"
 	}
-	newest := vs[len(vs)-1]
-	var near []string
-	for _, v := range vs {
-		if majorMinor(v) == majorMinor(want) {
-			near = append(near, v)
-		}
-	}
-	if len(near) == 0 {
-		i, _ := slices.BinarySearchFunc(vs, want, compareVersions)
-		near = vs[max(i-1, 0):min(i+1, len(vs))]
-	}
-	return fmt.Sprintf("releases near it: %s; the newest is %s", strings.Join(near, ", "), newest)
-}
-
-// majorMinor is "4.3" of "4.3.1".
-func majorMinor(v string) string {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return v
-	}
-	return parts[0] + "." + parts[1]
-}
-
-// compareVersions orders release versions by their numeric parts, a
-// pre-release (4.0.0-rc1) before its release.
-func compareVersions(a, b string) int {
-	an, apre, _ := strings.Cut(a, "-")
-	bn, bpre, _ := strings.Cut(b, "-")
-	ap, bp := strings.Split(an, "."), strings.Split(bn, ".")
-	for i := 0; i < max(len(ap), len(bp)); i++ {
-		if c := numAt(ap, i) - numAt(bp, i); c != 0 {
-			return c
-		}
-	}
-	switch {
-	case apre == bpre:
-		return 0
-	case apre == "":
-		return 1
-	case bpre == "":
-		return -1
-	}
-	return strings.Compare(apre, bpre)
-}
-
-// numAt is the i-th numeric part, 0 when absent or not a number.
-func numAt(parts []string, i int) int {
-	if i >= len(parts) {
-		return 0
-	}
-	n, _ := strconv.Atoi(parts[i])
-	return n
+	return fmt.Sprintf("releases near it: %s; the newest is %s", strings.Join(maven.Nearest(rs, w), ", "), rs[len(rs)-1])
 }

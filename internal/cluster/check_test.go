@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/maven"
 )
 
 // releasesXML is a Maven Central maven-metadata.xml listing some releases.
@@ -20,10 +22,15 @@ const releasesXML = `<?xml version="1.0" encoding="UTF-8"?>
 </versions></versioning></metadata>`
 
 // fakeMaven makes release resolution succeed for the releases in ok only,
-// and serves the release list (or a 500 when list is false), for one test.
+// and serves the broker's release list through maven.RepoEnv (or a 500
+// when list is false), for one test.
 func fakeMaven(t *testing.T, ok []string, list bool) {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/org/apache/kafka/kafka_2.13/maven-metadata.xml" {
+			http.NotFound(w, r)
+			return
+		}
 		if !list {
 			http.Error(w, "down", http.StatusInternalServerError)
 			return
@@ -31,9 +38,9 @@ func fakeMaven(t *testing.T, ok []string, list bool) {
 		_, _ = w.Write([]byte(releasesXML))
 	}))
 	t.Cleanup(srv.Close)
-	oldURL, oldResolve := releasesURL, resolveRelease
-	t.Cleanup(func() { releasesURL, resolveRelease = oldURL, oldResolve })
-	releasesURL = srv.URL
+	t.Setenv(maven.RepoEnv, srv.URL)
+	oldResolve := resolveRelease
+	t.Cleanup(func() { resolveRelease = oldResolve })
 	resolveRelease = func(_ context.Context, release string) (dist, error) {
 		for _, r := range ok {
 			if r == release {
@@ -75,11 +82,10 @@ func TestCheckKafka(t *testing.T) {
 	}{
 		{"default release", "", true, ""},
 		{"older release", "3.9.1", true, ""},
-		{"no such release", "99.0.0", true, "kafka 99.0.0: Maven Central has no such Kafka release; releases near it: 4.4.0; the newest is 4.4.0"},
-		{"no such patch", "4.3.7", true, "releases near it: 4.3.0, 4.3.1; the newest is 4.4.0"},
-		{"between minors", "4.1.0", true, "releases near it: 4.0.0, 4.3.0;"},
+		{"no such release", "99.0.0", true, // which releases are near: maven.Nearest
+			"kafka 99.0.0: Maven Central has no such Kafka release; releases near it: 4.3.1, 4.4.0; the newest is 4.4.0"},
 		{"released but broken", "4.3.1", true, "kafka 4.3.1 is released, but its broker does not resolve from Maven Central with all its dependencies: resolve kafka 4.3.1: Could not find artifact"},
-		{"offline", "99.0.0", false, "Could not find artifact\n(could not list the releases on Maven Central either: list kafka releases: "},
+		{"offline", "99.0.0", false, "Could not find artifact\n(could not list the releases on Maven Central either: list versions of org.apache.kafka:kafka_2.13: "},
 		{"distribution", good, true, ""},
 		{"missing directory", filepath.Join(good, "nope"), true, "neither a release version like " + DefaultKafka + " nor an existing directory"},
 		{"a file", file, true, "a file, not a Kafka distribution directory"},
@@ -127,7 +133,7 @@ func TestListReleasesLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks Maven Central")
 	}
-	versions, err := listReleases(t.Context())
+	versions, err := maven.Versions(t.Context(), kafkaGroup, kafkaArtifact)
 	if err != nil {
 		t.Skipf("Maven Central unreachable: %v", err)
 	}
@@ -142,25 +148,5 @@ func TestListReleasesLive(t *testing.T) {
 	}
 	if err := CheckKafka(t.Context(), "99.0.0"); err == nil || !strings.Contains(err.Error(), "no such Kafka release") {
 		t.Errorf("CheckKafka(99.0.0) = %v, want no such release", err)
-	}
-}
-
-// TestCompareVersions orders releases numerically, a pre-release first.
-func TestCompareVersions(t *testing.T) {
-	cases := []struct {
-		a, b string
-		want int // sign
-	}{
-		{"4.10.0", "4.9.0", 1},
-		{"3.9.1", "4.0.0", -1},
-		{"4.0.0-rc1", "4.0.0", -1},
-		{"4.0.0", "4.0.0", 0},
-		{"4.0.0-rc1", "4.0.0-rc2", -1},
-	}
-	for _, tc := range cases {
-		got := compareVersions(tc.a, tc.b)
-		if (got > 0) != (tc.want > 0) || (got < 0) != (tc.want < 0) {
-			t.Errorf("compareVersions(%s, %s) = %d, want sign %d", tc.a, tc.b, got, tc.want)
-		}
 	}
 }

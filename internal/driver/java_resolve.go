@@ -25,11 +25,11 @@ func javaCacheKey(version string) string { return "kafka-clients-" + version }
 // resolveJava checks that kafka-clients version exists and is supported,
 // then resolves it into the cache. client is the name as written.
 func resolveJava(ctx context.Context, client, version string) error {
-	want, ok := parseRelease(version)
+	want, ok := maven.ParseVersion(version)
 	if !ok {
 		return &ReleaseError{Client: client, Problem: fmt.Sprintf("%q is not a kafka-clients release number", version)}
 	}
-	if !want.atLeast(javaMinMajor, javaMinMinor) {
+	if !want.AtLeast(javaMinMajor, javaMinMinor) {
 		return &ReleaseError{Client: client, Problem: fmt.Sprintf("kafka-clients %s is not supported: prodlab runs kafka-clients %d.%d and later%s",
 			version, javaMinMajor, javaMinMinor, javaRange(ctx))}
 	}
@@ -38,9 +38,8 @@ func resolveJava(ctx context.Context, client, version string) error {
 	}
 	versions, listErr := maven.Versions(ctx, kafkaClientsGroup, kafkaClientsArtifact)
 	if listErr == nil && !slices.Contains(versions, version) {
-		rs := releases(versions, javaMinMajor, javaMinMinor)
-		return &ReleaseError{Client: client, Problem: fmt.Sprintf("kafka-clients %s does not exist in the Maven repository; the nearest releases are %s (supported: %s to %s)",
-			version, strings.Join(nearest(rs, want), " and "), rs[0].text, rs[len(rs)-1].text)}
+		return &ReleaseError{Client: client, Problem: fmt.Sprintf("kafka-clients %s does not exist in the Maven repository; %s",
+			version, nearestJava(versions, want))}
 	}
 	coord := kafkaClientsGroup + ":" + kafkaClientsArtifact + ":" + version
 	if _, err := maven.Resolve(ctx, javaCacheKey(version), coord); err != nil {
@@ -59,9 +58,32 @@ func javaRange(ctx context.Context) string {
 	if err != nil {
 		return ""
 	}
-	rs := releases(versions, javaMinMajor, javaMinMinor)
+	rs := supportedJava(versions)
 	if len(rs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (the repository has %s to %s)", rs[0].text, rs[len(rs)-1].text)
+	return fmt.Sprintf(" (the repository has %s to %s)", rs[0], rs[len(rs)-1])
+}
+
+// supportedJava is the final releases among versions that prodlab
+// supports, oldest first.
+func supportedJava(versions []string) []maven.Version {
+	return slices.DeleteFunc(maven.Sorted(versions), func(v maven.Version) bool {
+		return !v.Final() || !v.AtLeast(javaMinMajor, javaMinMinor)
+	})
+}
+
+// nearestJava names, for a kafka-clients release that does not exist, the
+// supported releases nearest to want and the supported range.
+func nearestJava(versions []string, want maven.Version) string {
+	rs := supportedJava(versions)
+	if len(rs) == 0 {
+		return "it lists no supported release"
+	}
+	near := maven.Nearest(rs, want)
+	names := "the nearest release is " + near[0]
+	if len(near) > 1 {
+		names = "the nearest releases are " + strings.Join(near[:len(near)-1], ", ") + " and " + near[len(near)-1]
+	}
+	return fmt.Sprintf("%s (supported: %s to %s)", names, rs[0], rs[len(rs)-1])
 }

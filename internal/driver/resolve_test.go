@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,8 +67,8 @@ func TestResolve(t *testing.T) {
 		{client: "java@0.0.0", release: true, want: []string{"client java@0.0.0: kafka-clients 0.0.0 is not supported", "3.0 and later", "3.0.2 to 4.4.0"}},
 		{client: "java@2.8.1", release: true, want: []string{"not supported"}},
 		{client: "java@99.1", release: true, want: []string{"client java@99.1: kafka-clients 99.1 does not exist", "nearest releases are 4.3.1 and 4.4.0", "supported: 3.0.2 to 4.4.0"}},
-		{client: "java@4.4", release: true, want: []string{"nearest releases are 4.3.1 and 4.4.0"}},
-		{client: "java@3.5.9", release: true, want: []string{"nearest releases are 3.0.2 and 3.9.1"}},
+		{client: "java@4.4", release: true, want: []string{"the nearest release is 4.4.0 (supported: 3.0.2 to 4.4.0)"}}, // 4.4's line holds just 4.4.0
+		{client: "java@4.0.1", release: true, want: []string{"the nearest release is 4.0.2 ("}},                         // the 4.0 line's final release, not 4.0.0-rc1
 	} {
 		t.Run(tc.client, func(t *testing.T) {
 			fakeMavenRepo(t, "2.8.1", "3.0.2", "3.9.1", "4.0.0-rc1", "4.0.2", "4.3.1", "4.4.0")
@@ -109,28 +108,6 @@ func TestResolveAll(t *testing.T) {
 	}
 }
 
-func TestNearest(t *testing.T) {
-	rs := releases([]string{"4.4.0", "3.0.2", "3.9.1", "4.0.0-rc1", "bogus", "2.8.1", "4.0.2"}, 3, 0)
-	var texts []string
-	for _, r := range rs {
-		texts = append(texts, r.text)
-	}
-	if want := []string{"3.0.2", "3.9.1", "4.0.2", "4.4.0"}; !slices.Equal(texts, want) {
-		t.Fatalf("releases = %v, want %v (sorted, final, 3.0+)", texts, want)
-	}
-	for _, tc := range []struct{ want, got string }{
-		{"3.0.0", "3.0.2 3.9.1"}, // before the first
-		{"3.9.5", "3.9.1 4.0.2"},
-		{"4.0.1", "3.9.1 4.0.2"},
-		{"99.1", "4.0.2 4.4.0"}, // after the last
-	} {
-		w, _ := parseRelease(tc.want)
-		if got := strings.Join(nearest(rs, w), " "); got != tc.got {
-			t.Errorf("nearest(%s) = %q, want %q", tc.want, got, tc.got)
-		}
-	}
-}
-
 // TestResolveRealMaven asks Maven Central itself (no broker, no worker).
 func TestResolveRealMaven(t *testing.T) {
 	if testing.Short() {
@@ -152,5 +129,16 @@ func TestResolveRealMaven(t *testing.T) {
 			t.Errorf("Resolve(%s) = %v, want ok %v", tc.client, err, tc.ok)
 		}
 		t.Logf("%s: %v in %v", tc.client, err, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestResolveNoSupportedRelease: a repository without one supported
+// release is told as such, not a crash on an empty range.
+func TestResolveNoSupportedRelease(t *testing.T) {
+	fakeMavenRepo(t, "2.8.1", "3.1.0-rc1")
+	err := Resolve(context.Background(), "java@3.1.0")
+	var re *ReleaseError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "does not exist in the Maven repository; it lists no supported release") {
+		t.Fatalf("Resolve(java@3.1.0) = %v, want a release error saying no release is supported", err)
 	}
 }
