@@ -43,6 +43,7 @@ var settingFields = []field{
 	stringField("description", nil, func(e *Experiment) *string { return &e.Description }),
 	intField("cluster.brokers", 1, MaxBrokers, func(e *Experiment) *int { return &e.Cluster.Brokers }),
 	stringField("cluster.kafka", checkKafka, func(e *Experiment) *string { return &e.Cluster.Kafka }),
+	stringField("cluster.security", checkSecurity, func(e *Experiment) *string { return &e.Cluster.Security }),
 	intField("topic.partitions", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Topic.Partitions }),
 	intField("topic.replication.factor", 1, math.MaxInt16, func(e *Experiment) *int { return &e.Topic.ReplicationFactor }),
 	int64Field("workload.records", 1, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.Records }),

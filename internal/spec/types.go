@@ -67,6 +67,10 @@ type Cluster struct {
 	// Kafka is a Kafka release version ("4.1.0") or the absolute path of a
 	// local Kafka distribution; "" means the pinned default release.
 	Kafka string
+	// Security is how clients reach the client listener: one of
+	// SecurityModes (plaintext, the default; ssl; sasl_plaintext;
+	// sasl_ssl, both SASL modes with SCRAM-SHA-512).
+	Security string
 }
 
 // Topic describes the topic created fresh for every trial.

@@ -60,6 +60,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 			{Key: "phantom", Value: e.Expect.Phantom},
 		}},
 	}
+	doc = withSecurity(doc, e.Cluster.Security)
 	doc = append(doc, e.roundsYAML()...)
 	if len(e.Compare) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(e.Compare)})
