@@ -74,16 +74,16 @@ type Progress struct {
 
 // Result is what a driver measured during a trial.
 type Result struct {
-	Client  string // e.g. "franz-go v1.22.2"
-	Sent    int64
-	Acked   int64
-	Failed  int64
-	Errors  map[string]int64 // failed records by error message
+	Client string // e.g. "franz-go v1.22.2"
+	Sent   int64
+	Acked  int64
+	Failed int64
+	Errors map[string]int64 // failed records by error message
 	// Log quotes the client's own WARN/ERROR log lines that explain
 	// failed records (with the log file and line numbers), when the
 	// client logs them (java); "" otherwise.
-	Log string
-	Elapsed time.Duration    // first send to last acknowledgement
+	Log     string
+	Elapsed time.Duration // first send to last acknowledgement
 	// Latency holds send→ack latency in microseconds.
 	Latency *hdrhistogram.Histogram
 	// LatencyIntended, for rate-limited trials only, measures from each
