@@ -54,6 +54,7 @@ func defaults() Experiment {
 			RecordSize: DefaultRecordSize,
 			Payload:    DefaultPayload,
 			TimeoutS:   DefaultTimeoutS,
+			Keys:       defaultKeySpace(),
 		},
 		Client:      DefaultClient,
 		Producer:    map[string]string{},

@@ -20,10 +20,10 @@ func TestRefusedInput(t *testing.T) {
 			want: []string{"--set name=a\uFFFDb: invalid UTF-8; keys and values must be UTF-8"}},
 		// "size" ends three keys: all are listed.
 		{name: "ambiguous set", src: "name: x\n", sets: []string{"size=5"},
-			want: []string{`--set size=5: unknown key "size" is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.record.size?`}},
+			want: []string{`--set size=5: unknown key "size" is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.keys.size, workload.record.size?`}},
 		// The same in a matrix axis.
 		{name: "ambiguous axis", src: "name: x\nmatrix:\n  size: [1]\n",
-			want: []string{`x.yaml:3:3: unknown key "size" in matrix is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.record.size?`}},
+			want: []string{`x.yaml:3:3: unknown key "size" in matrix is ambiguous; did you mean one of producer.batch.size, producer.max.request.size, workload.keys.size, workload.record.size?`}},
 		// The dotted tail of one key suggests it.
 		{name: "tail of one key", src: "name: x\n", sets: []string{"idempotence=true"},
 			want: []string{`--set idempotence=true: unknown key "idempotence"; did you mean "producer.enable.idempotence"?`}},

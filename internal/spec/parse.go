@@ -301,6 +301,7 @@ func (p *fileParser) section(e *Experiment, sec string, n ast.Node) {
 			p.configs(e, "topic.configs", topicConfigsPrefix, mv.Value, topicConfigNames())
 		case slices.Contains(valid, key):
 			p.setScalar(e, sec+"."+key, kpos, mv.Value)
+		case p.nestedEntry(e, sec, key, mv.Value, valid):
 		default:
 			p.c.add(kpos.errorf("unknown key %q in %s%s", key, sec, keyHint(key, valid, valid)))
 		}

@@ -155,6 +155,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			"transactional.id requires idempotence, but enable.idempotence=false")
 	}
 	checkWorkloadTime(e, report)
+	checkKeys(e, report)
 	checkLimits(e, report)
 	checkSecurityScenario(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {

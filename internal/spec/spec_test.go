@@ -32,7 +32,7 @@ func TestParseFull(t *testing.T) {
 		Cluster:     Cluster{Brokers: 3, Kafka: "4.1.0"},
 		Topic: Topic{Partitions: 6, ReplicationFactor: 3, Configs: map[string]string{
 			"min.insync.replicas": "2", "cleanup.policy": "delete,compact"}},
-		Workload: Workload{Records: 1_000_000, RecordSize: 512, Payload: "file:" + payload, Rate: 2500.5, TimeoutS: 120},
+		Workload: Workload{Records: 1_000_000, RecordSize: 512, Payload: "file:" + payload, Rate: 2500.5, TimeoutS: 120, Keys: defaultKeySpace()},
 		Client:   "java@3.9.1",
 		Producer: map[string]string{"acks": "all", "batch.size": "65536", "enable.idempotence": "true",
 			"max.buffered.records": "1000", "transaction.duration.ms": "100"},
@@ -89,7 +89,7 @@ func TestDefaults(t *testing.T) {
 		Name:      "bare",
 		Cluster:   Cluster{Brokers: DefaultBrokers},
 		Topic:     Topic{Partitions: DefaultPartitions, ReplicationFactor: DefaultReplicationFactor, Configs: map[string]string{}},
-		Workload:  Workload{Records: DefaultRecords, RecordSize: DefaultRecordSize, Payload: DefaultPayload, TimeoutS: DefaultTimeoutS},
+		Workload:  Workload{Records: DefaultRecords, RecordSize: DefaultRecordSize, Payload: DefaultPayload, TimeoutS: DefaultTimeoutS, Keys: defaultKeySpace()},
 		Client:    DefaultClient,
 		Producer:  map[string]string{},
 		Trials:    DefaultTrials,

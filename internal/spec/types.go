@@ -1,5 +1,7 @@
 package spec
 
+import "github.com/prodlab/prodlab/internal/keys"
+
 // Experiment is one experiment file, parsed, defaulted and validated.
 //
 // Every setting has a canonical dotted key (see Keys); the fields below are
@@ -102,6 +104,9 @@ type Workload struct {
 	// through the same producer and excluded from every figure.
 	WarmupS       float64
 	WarmupRecords int64
+	// Keys is the key space of the records (workload.keys); keyless by
+	// default.
+	Keys keys.Space
 }
 
 // Network describes the impairments the proxies in front of the brokers add.

@@ -30,7 +30,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 			{Key: "replication.factor", Value: e.Topic.ReplicationFactor},
 			{Key: "configs", Value: configSlice(e.Topic.Configs, topicConfigsPrefix)},
 		}},
-		{Key: "workload", Value: yaml.MapSlice{
+		{Key: "workload", Value: append(yaml.MapSlice{
 			{Key: "records", Value: e.Workload.Records},
 			{Key: "record.size", Value: e.Workload.RecordSize},
 			{Key: "payload", Value: e.Workload.Payload},
@@ -39,7 +39,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 			{Key: "duration.s", Value: number(e.Workload.DurationS)},
 			{Key: "warmup.s", Value: number(e.Workload.WarmupS)},
 			{Key: "warmup.records", Value: e.Workload.WarmupRecords},
-		}},
+		}, keysYAML(e.Workload.Keys)...)},
 		{Key: "timeline", Value: yaml.MapSlice{
 			{Key: "interval.ms", Value: number(e.TimelineIntervalMs)},
 		}},
