@@ -49,8 +49,11 @@ func newClusterUpCmd() *cobra.Command {
 			if s, err := cluster.LoadState(path); err == nil && len(s.LiveBrokers()) > 0 {
 				return usage(fmt.Errorf("a cluster is already up at %s (run 'prodlab cluster down' first)", strings.Join(s.Bootstrap, ",")))
 			}
-			if brokers < 1 || brokers > 3 {
-				return usage(fmt.Errorf("--brokers must be between 1 and 3, got %d", brokers))
+			if brokers < 1 || brokers > cluster.MaxBrokers {
+				return usage(fmt.Errorf("--brokers must be between 1 and %d, got %d", cluster.MaxBrokers, brokers))
+			}
+			if err := cluster.CheckMemory(brokers, 0); err != nil {
+				return usage(fmt.Errorf("--brokers: %w", err))
 			}
 			ctx, cancel := context.WithTimeout(c.Context(), 5*time.Minute)
 			defer cancel()
@@ -73,7 +76,7 @@ func newClusterUpCmd() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().IntVar(&brokers, "brokers", 1, "number of brokers (1-3)")
+	c.Flags().IntVar(&brokers, "brokers", 1, fmt.Sprintf("number of brokers (1-%d, as many as fit in memory)", cluster.MaxBrokers))
 	c.Flags().StringVar(&kafka, "kafka", "", "Kafka release (default "+cluster.DefaultKafka+") or a local distribution directory")
 	c.Flags().StringVar(&dir, "dir", "", "directory for broker data and logs")
 	return c

@@ -63,7 +63,7 @@ func plannedText(exp *spec.Experiment, scs []spec.Scenario, external bool) strin
 func clusterShapes(scs []spec.Scenario) []spec.Cluster {
 	var out []spec.Cluster
 	for _, sc := range scs {
-		if !slices.Contains(out, sc.Exp.Cluster) {
+		if !slices.ContainsFunc(out, func(c spec.Cluster) bool { return c.Key() == sc.Exp.Cluster.Key() }) {
 			out = append(out, sc.Exp.Cluster)
 		}
 	}
@@ -91,5 +91,5 @@ func clusterText(c spec.Cluster, bootstrap string) string {
 	if c.Brokers != 1 {
 		brokers = fmt.Sprintf("%d brokers", c.Brokers)
 	}
-	return strings.Join([]string{brokers, "Kafka " + kafka}, ", ")
+	return strings.Join(append([]string{brokers, "Kafka " + kafka}, c.Extras()...), ", ")
 }

@@ -23,16 +23,20 @@ type Broker struct {
 type Cluster struct {
 	cfg       Config
 	external  bool
-	bootstrap []string  // external clusters only
-	brokers   []Broker  // external clusters only
-	version   string    // broker version, "" when unknown
-	java      string    // embedded only
-	dist      dist      // embedded only
-	clusterID string    // embedded only
-	nodes     []*node   // embedded only; nodes[i] has id i+1
-	stopOnce  sync.Once // Stop runs once
-	stopErr   error     // Stop's result
-	watch     exitWatch // unexpected broker exits (watch.go)
+	bootstrap []string // external clusters only
+	brokers   []Broker // external clusters only
+	version   string   // broker version, "" when unknown
+	java      string   // embedded only
+	dist      dist     // embedded only
+	clusterID string   // embedded only
+	nodes     []*node  // embedded only; the brokers, nodes[i] has id i+1
+	// controllers are the separate controller nodes (Config.Controllers),
+	// with ids after the brokers'; none in combined mode.
+	controllers []*node
+	heap        int64     // each node's heap, from the machine's memory
+	stopOnce    sync.Once // Stop runs once
+	stopErr     error     // Stop's result
+	watch       exitWatch // unexpected broker exits (watch.go)
 }
 
 // pickPorts chooses the nodes' ports; tests replace it to force a bind error.
@@ -59,7 +63,11 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{cfg: cfg, java: java, dist: d, version: d.version}
+	heap, err := HeapFor(cfg.Brokers + cfg.Controllers)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{cfg: cfg, java: java, dist: d, version: d.version, heap: heap}
 	for attempt := 1; ; attempt++ {
 		err = c.startOnce(ctx)
 		if err == nil {
@@ -80,31 +88,29 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		return err
 	}
 	c.clusterID = id
-	ports, err := pickPorts(3 * c.cfg.Brokers)
+	total := c.cfg.Brokers + c.cfg.Controllers
+	ports, err := pickPorts(3 * total)
 	if err != nil {
 		return err
 	}
-	specs := make([]nodeSpec, c.cfg.Brokers)
-	c.nodes = make([]*node, c.cfg.Brokers)
+	specs := make([]nodeSpec, total)
+	c.nodes, c.controllers = nil, nil
 	for i := range specs {
-		spec := nodeSpec{ID: i + 1, ClientPort: ports[3*i], ControllerPort: ports[3*i+1], ReplicationPort: ports[3*i+2]}
-		spec.Advertised = spec.Addr()
-		if c.cfg.Advertise != nil {
-			spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())
-		}
-		spec.ReplicationAdvertised = spec.ReplicationAddr()
-		if c.cfg.AdvertiseReplication != nil {
-			spec.ReplicationAdvertised = c.cfg.AdvertiseReplication(spec.ID, spec.ReplicationAddr())
-		}
+		spec := c.nodeSpec(i+1, ports[3*i:3*i+3])
 		n := newNode(c.cfg.Dir, spec)
+		n.heap = c.heap
 		// A retry must not find the storage formatted by the first attempt.
 		if err := os.RemoveAll(n.dir); err != nil {
 			return fmt.Errorf("clear directory of node %d: %w", spec.ID, err)
 		}
-		c.nodes[i] = n
+		if spec.isBroker() {
+			c.nodes = append(c.nodes, n)
+		} else {
+			c.controllers = append(c.controllers, n)
+		}
 		specs[i] = n.spec
 	}
-	for _, n := range c.nodes {
+	for _, n := range c.allNodes() {
 		if err := n.writeConfig(brokerProps(specs, n.spec, c.cfg.ExtraProps)); err != nil {
 			return err
 		}
@@ -112,7 +118,8 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	if err := c.formatAll(ctx); err != nil {
 		return err
 	}
-	for _, n := range c.nodes {
+	// Controllers first: brokers wait for a quorum to register with.
+	for _, n := range append(append([]*node(nil), c.controllers...), c.nodes...) {
 		if err := n.start(c.java, c.dist, c.cfg.Dir, c.cfg.Detached); err != nil {
 			return err
 		}
@@ -120,12 +127,41 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids())
 }
 
+// nodeSpec lays out node id on its three ports: brokers (ids 1..Brokers)
+// advertise their client and replication addresses, possibly through
+// proxies; separate controllers (the ids after) only vote.
+func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
+	spec := nodeSpec{ID: id, ClientPort: ports[0], ControllerPort: ports[1], ReplicationPort: ports[2]}
+	if c.cfg.Controllers > 0 {
+		spec.Role = roleBroker
+		if id > c.cfg.Brokers {
+			spec.Role = roleController
+			return spec
+		}
+	}
+	spec.Advertised = spec.Addr()
+	if c.cfg.Advertise != nil {
+		spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())
+	}
+	spec.ReplicationAdvertised = spec.ReplicationAddr()
+	if c.cfg.AdvertiseReplication != nil {
+		spec.ReplicationAdvertised = c.cfg.AdvertiseReplication(spec.ID, spec.ReplicationAddr())
+	}
+	return spec
+}
+
+// allNodes returns the brokers, then the separate controllers.
+func (c *Cluster) allNodes() []*node {
+	return append(append([]*node(nil), c.nodes...), c.controllers...)
+}
+
 // formatAll formats every node's storage, in parallel: each format is a
 // short JVM run dominated by start-up.
 func (c *Cluster) formatAll(ctx context.Context) error {
-	errs := make([]error, len(c.nodes))
+	all := c.allNodes()
+	errs := make([]error, len(all))
 	var wg sync.WaitGroup
-	for i, n := range c.nodes {
+	for i, n := range all {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -141,7 +177,7 @@ func (c *Cluster) bindFailed(err error) bool {
 	if isBindError(err.Error()) {
 		return true
 	}
-	for _, n := range c.nodes {
+	for _, n := range c.allNodes() {
 		// The whole log: the bind error comes well before the shutdown
 		// lines that end it.
 		if data, err := os.ReadFile(n.logPath); err == nil && isBindError(string(data)) {
@@ -153,7 +189,7 @@ func (c *Cluster) bindFailed(err error) bool {
 
 // killAll SIGKILLs every node and waits for them, after a failed start.
 func (c *Cluster) killAll() {
-	for _, n := range c.nodes {
+	for _, n := range c.allNodes() {
 		if n.running() {
 			_ = n.signal(syscall.SIGKILL)
 			n.wait(5 * time.Second)

@@ -6,10 +6,15 @@ import (
 	"time"
 )
 
-// MaxBrokers is the largest embedded cluster prodlab starts: three nodes are
-// enough for replication factor 3 and min.insync.replicas 2, and more JVMs
-// would only compete for the cores of a small machine.
-const MaxBrokers = 3
+// MaxBrokers is the largest embedded cluster prodlab starts: nine brokers
+// cover replication factor 3 with leaders spread like a small production
+// cluster. Whether that many fit is a matter of memory, checked when the
+// cluster starts (and before the run, see CheckMemory): each node's heap is
+// sized from MemAvailable (memory.go).
+const MaxBrokers = 9
+
+// MaxControllers bounds the separate KRaft controller nodes.
+const MaxControllers = 5
 
 // Defaults for Config fields left zero.
 const (
@@ -19,9 +24,14 @@ const (
 
 // Config describes an embedded cluster.
 type Config struct {
-	// Brokers is the number of nodes, 1 to MaxBrokers. Each node is both
-	// broker and controller.
+	// Brokers is the number of brokers, 1 to MaxBrokers. Without
+	// Controllers each is both broker and controller (KRaft combined mode).
 	Brokers int
+	// Controllers, when positive (up to MaxControllers), adds that many
+	// separate controller nodes (process.roles=controller, ids after the
+	// brokers'), and the brokers are brokers only, as production KRaft
+	// clusters run.
+	Controllers int
 	// Kafka is a release version such as "4.3.0" (resolved from Maven
 	// Central; default DefaultKafka) or the directory of a local Kafka
 	// distribution, whose libs/*.jar and logging configuration are used.
@@ -55,6 +65,9 @@ type Config struct {
 func (cfg Config) normalize() (Config, error) {
 	if cfg.Brokers < 1 || cfg.Brokers > MaxBrokers {
 		return cfg, fmt.Errorf("brokers: %d is out of range, want 1 to %d", cfg.Brokers, MaxBrokers)
+	}
+	if cfg.Controllers < 0 || cfg.Controllers > MaxControllers {
+		return cfg, fmt.Errorf("controllers: %d is out of range, want 0 to %d", cfg.Controllers, MaxControllers)
 	}
 	if cfg.Kafka == "" {
 		cfg.Kafka = DefaultKafka

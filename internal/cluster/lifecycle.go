@@ -29,9 +29,10 @@ func (c *Cluster) Stop() error {
 		return nil
 	}
 	c.stopOnce.Do(func() {
-		errs := make([]error, len(c.nodes))
+		all := c.allNodes()
+		errs := make([]error, len(all))
 		var wg sync.WaitGroup
-		for i, n := range c.nodes {
+		for i, n := range all {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -133,7 +134,7 @@ func (c *Cluster) Resume(id int) error {
 // cluster has nothing to remove.
 func (c *Cluster) RemoveData() error {
 	var errs []error
-	for _, n := range c.nodes {
+	for _, n := range c.allNodes() {
 		n.mu.Lock()
 		running := n.pid > 0 && n.done != nil && !closed(n.done)
 		n.mu.Unlock()

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,10 +18,9 @@ import (
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
-// brokerJVMArgs are the heap and GC settings of every broker JVM: a fixed,
-// modest heap so that three brokers fit beside the load generator.
+// brokerJVMArgs are the GC settings of every broker JVM; the heap is sized
+// per cluster from the machine's memory (memory.go, node.heap).
 var brokerJVMArgs = []string{
-	"-Xms512m", "-Xmx1g",
 	"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
 	"-XX:+ExitOnOutOfMemoryError",
 	"-Djava.awt.headless=true",
@@ -32,6 +32,7 @@ type node struct {
 	dir     string // Dir/node-<id>: server.properties and data
 	config  string // server.properties path
 	logPath string // Dir/broker-<id>.log
+	heap    int64  // -Xmx in bytes; 0 for maxHeap
 
 	mu   sync.Mutex
 	pid  int
@@ -134,7 +135,7 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 	if n.running() {
 		return fmt.Errorf("start node %d: already running", n.spec.ID)
 	}
-	args := append([]string{}, brokerJVMArgs...)
+	args := append(heapArgs(cmp.Or(n.heap, maxHeap)), brokerJVMArgs...)
 	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
 	args = append(args, "-cp", d.classpath, "kafka.Kafka", n.config)
 	log, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

@@ -12,9 +12,18 @@ import (
 // loopback is the only address embedded nodes bind to.
 const loopback = "127.0.0.1"
 
+// Node roles (process.roles) of a KRaft node.
+const (
+	roleCombined   = "broker,controller"
+	roleBroker     = "broker"
+	roleController = "controller"
+)
+
 // nodeSpec is what a node's configuration is rendered from.
 type nodeSpec struct {
-	ID             int
+	ID int
+	// Role is the node's process.roles; "" means roleCombined.
+	Role           string
 	ClientPort     int // PLAINTEXT listener
 	ControllerPort int // CONTROLLER listener
 	// ReplicationPort is the inter-broker listener: always direct, so that
@@ -38,24 +47,65 @@ func (n nodeSpec) ReplicationAddr() string {
 	return fmt.Sprintf("%s:%d", loopback, n.ReplicationPort)
 }
 
-// quorumVoters renders controller.quorum.voters for all nodes.
+// role returns the node's process.roles.
+func (n nodeSpec) role() string {
+	return cmp.Or(n.Role, roleCombined)
+}
+
+// isBroker and isController report whether the node serves clients and
+// whether it votes in the KRaft quorum.
+func (n nodeSpec) isBroker() bool     { return n.role() != roleController }
+func (n nodeSpec) isController() bool { return n.role() != roleBroker }
+
+// quorumVoters renders controller.quorum.voters: every controller (or
+// combined) node.
 func quorumVoters(nodes []nodeSpec) string {
-	voters := make([]string, len(nodes))
-	for i, n := range nodes {
-		voters[i] = fmt.Sprintf("%d@%s:%d", n.ID, loopback, n.ControllerPort)
+	var voters []string
+	for _, n := range nodes {
+		if n.isController() {
+			voters = append(voters, fmt.Sprintf("%d@%s:%d", n.ID, loopback, n.ControllerPort))
+		}
 	}
 	return strings.Join(voters, ",")
+}
+
+// countBrokers counts the nodes that serve clients.
+func countBrokers(nodes []nodeSpec) int {
+	n := 0
+	for _, s := range nodes {
+		if s.isBroker() {
+			n++
+		}
+	}
+	return n
+}
+
+// controllerOnly turns a node's properties into those of a controller-only
+// node: only the CONTROLLER listener, nothing advertised to clients, no
+// inter-broker listener.
+func controllerOnly(props map[string]string, self nodeSpec) {
+	props["listeners"] = fmt.Sprintf("CONTROLLER://%s:%d", loopback, self.ControllerPort)
+	props["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT"
+	delete(props, "advertised.listeners")
+	delete(props, "inter.broker.listener.name")
+}
+
+// brokerOnly removes the controller listener from a broker-only node.
+func brokerOnly(props map[string]string, self nodeSpec) {
+	props["listeners"] = fmt.Sprintf("PLAINTEXT://%s:%d,REPLICATION://%s:%d",
+		loopback, self.ClientPort, loopback, self.ReplicationPort)
 }
 
 // brokerProps returns the server.properties of node self in a cluster of
 // nodes, with extra applied last so that it overrides prodlab's choices.
 func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[string]string {
-	n := len(nodes)
-	rf := strconv.Itoa(min(n, 3))
+	rf := strconv.Itoa(min(countBrokers(nodes), 3))
 	props := map[string]string{
-		// KRaft combined mode: every node is broker and controller, with a
-		// static quorum of all nodes (no --standalone formatting needed).
-		"process.roles":            "broker,controller",
+		// KRaft combined mode by default: every node is broker and
+		// controller, with a static quorum of all nodes (no --standalone
+		// formatting needed). With separate controllers, the quorum is
+		// theirs and the other nodes are brokers only.
+		"process.roles":            self.role(),
 		"node.id":                  strconv.Itoa(self.ID),
 		"controller.quorum.voters": quorumVoters(nodes),
 		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,REPLICATION://%s:%d",
@@ -91,6 +141,12 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		// first group or transaction slow to start on a laptop.
 		"offsets.topic.num.partitions":         "5",
 		"transaction.state.log.num.partitions": "5",
+	}
+	switch self.role() {
+	case roleController:
+		controllerOnly(props, self)
+	case roleBroker:
+		brokerOnly(props, self)
 	}
 	for k, v := range extra {
 		props[k] = v

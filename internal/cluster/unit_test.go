@@ -105,6 +105,30 @@ func TestBrokerProps(t *testing.T) {
 			},
 		},
 		{
+			name:  "separate controllers: a broker-only node votes not, registers with the controllers",
+			nodes: withControllers(specs(3), 1),
+			self:  0,
+			want: map[string]string{
+				"process.roles":                    "broker",
+				"controller.quorum.voters":         "3@127.0.0.1:19113",
+				"listeners":                        "PLAINTEXT://127.0.0.1:19092,REPLICATION://127.0.0.1:19094",
+				"offsets.topic.replication.factor": "2",
+			},
+		},
+		{
+			name:  "separate controllers: a controller-only node has only its controller listener",
+			nodes: withControllers(specs(3), 1),
+			self:  2,
+			want: map[string]string{
+				"process.roles":                  "controller",
+				"controller.quorum.voters":       "3@127.0.0.1:19113",
+				"listeners":                      "CONTROLLER://127.0.0.1:19113",
+				"listener.security.protocol.map": "CONTROLLER:PLAINTEXT",
+				"advertised.listeners":           "",
+				"inter.broker.listener.name":     "",
+			},
+		},
+		{
 			name:  "extra properties override prodlab's and add new ones",
 			nodes: specs(1),
 			extra: map[string]string{"num.io.threads": "8", "message.max.bytes": "2097152"},
@@ -175,9 +199,10 @@ func TestNormalize(t *testing.T) {
 	}{
 		{"one broker, default Kafka", Config{Brokers: 1, Dir: "d"}, ""},
 		{"three brokers", Config{Brokers: 3, Dir: "d", Kafka: "3.9.1"}, ""},
-		{"zero brokers", Config{Brokers: 0, Dir: "d"}, "want 1 to 3"},
-		{"negative brokers", Config{Brokers: -1, Dir: "d"}, "want 1 to 3"},
-		{"four brokers", Config{Brokers: 4, Dir: "d"}, "want 1 to 3"},
+		{"zero brokers", Config{Brokers: 0, Dir: "d"}, "want 1 to 9"},
+		{"negative brokers", Config{Brokers: -1, Dir: "d"}, "want 1 to 9"},
+		{"ten brokers", Config{Brokers: 10, Dir: "d"}, "want 1 to 9"},
+		{"six controllers", Config{Brokers: 1, Controllers: 6, Dir: "d"}, "want 0 to 5"},
 		{"local distribution", Config{Brokers: 1, Dir: "d", Kafka: dist}, ""},
 		{"neither version nor distribution", Config{Brokers: 1, Dir: "d", Kafka: "latest"}, "neither a release version"},
 		{"no directory", Config{Brokers: 1}, "cluster directory"},
@@ -367,4 +392,16 @@ func TestWaitReadyTimeoutCarriesLogTail(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "exited") || time.Since(start) > 5*time.Second {
 		t.Errorf("waitReady on an exited node = %v after %v, want a quick 'exited' error", err, time.Since(start))
 	}
+}
+
+// withControllers makes the last n of nodes controllers and the others
+// brokers only.
+func withControllers(nodes []nodeSpec, n int) []nodeSpec {
+	for i := range nodes {
+		nodes[i].Role = roleBroker
+		if i >= len(nodes)-n {
+			nodes[i].Role = roleController
+		}
+	}
+	return nodes
 }

@@ -72,7 +72,7 @@ func (w *exitWatch) current() (ch chan struct{}, err *BrokerExitError, ones []*n
 // arms it; Start calls it once the cluster is ready, so a node that dies
 // while starting fails Start instead.
 func (c *Cluster) watchNodes() {
-	for _, n := range c.nodes {
+	for _, n := range c.allNodes() {
 		n.mu.Lock()
 		n.onExit = func(e *BrokerExitError) { c.watch.exited(n, e) }
 		n.mu.Unlock()

@@ -254,19 +254,26 @@ func (r *runner) closeDrivers() {
 type clusterGroup struct {
 	brokers int
 	kafka   string
-	scs     []spec.Scenario
+	// cluster is the whole cluster setting the group's scenarios share
+	// (controllers, broker configs, security, …).
+	cluster spec.Cluster
+	// n numbers the group (1, 2, …) to give each cluster its own directory.
+	n   int
+	scs []spec.Scenario
 }
 
 // groupByCluster keeps scenario order within a group and orders groups by
-// first appearance, so each cluster shape is started once.
+// first appearance, so each cluster is started once. Scenarios share a
+// cluster only when every cluster setting is equal (spec.Cluster.Key):
+// brokers, controllers, release, security and broker configs.
 func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 	var gs []*clusterGroup
 	idx := map[string]*clusterGroup{}
 	for _, sc := range scs {
-		k := fmt.Sprintf("%d|%s", sc.Exp.Cluster.Brokers, sc.Exp.Cluster.Kafka)
+		k := sc.Exp.Cluster.Key()
 		g, ok := idx[k]
 		if !ok {
-			g = &clusterGroup{brokers: sc.Exp.Cluster.Brokers, kafka: sc.Exp.Cluster.Kafka}
+			g = &clusterGroup{brokers: sc.Exp.Cluster.Brokers, kafka: sc.Exp.Cluster.Kafka, cluster: sc.Exp.Cluster, n: len(gs) + 1}
 			idx[k] = g
 			gs = append(gs, g)
 		}
@@ -372,6 +379,9 @@ func CheckExternal(scs []spec.Scenario) error {
 	for _, sc := range scs {
 		if sc.Exp.Network.ReplicationRTTMs > 0 {
 			p.add("network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc))
+		}
+		if len(sc.Exp.Cluster.Configs) > 0 || sc.Exp.Cluster.Controllers > 0 {
+			p.add("cluster.configs and cluster.controllers shape an embedded cluster; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}
 		for _, f := range sc.Exp.Faults {
 			if !isProxyFault(f) {

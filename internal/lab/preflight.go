@@ -29,6 +29,8 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool) error {
 	if !external {
 		if err := cluster.CheckKafkas(ctx, kafkas...); err != nil {
 			errs = append(errs, err)
+		} else if err := checkClusters(ctx, scs); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if err := driver.ResolveAll(ctx, clients); err != nil {

@@ -27,9 +27,12 @@ type TargetConfig struct {
 	// and whose cluster may ask for credentials prodlab's admin client does
 	// not have (SASL, TLS): `prodlab perf`. Version is then unknown ("").
 	SkipConnect bool
-	// Brokers and Kafka shape an embedded cluster (see cluster.Config).
-	Brokers int
-	Kafka   string
+	// Brokers, Controllers, Kafka and BrokerConfigs shape an embedded
+	// cluster (see cluster.Config; BrokerConfigs are its ExtraProps).
+	Brokers       int
+	Controllers   int
+	Kafka         string
+	BrokerConfigs map[string]string
 	// Dir holds an embedded cluster's data and logs; "" makes a temporary
 	// directory that Close removes.
 	Dir string
@@ -193,7 +196,7 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	brokers := max(t.cfg.Brokers, 1)
 	t.cfg.Logf("starting %d-broker Kafka %s cluster (logs in %s)", brokers, orDefault(t.cfg.Kafka, cluster.DefaultKafka), dir)
 	t0 := time.Now()
-	cfg := cluster.Config{Brokers: brokers, Kafka: t.cfg.Kafka, Dir: dir}
+	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs}
 	var proxyErr error
 	if t.net != nil {
 		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
@@ -350,8 +353,10 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 	return StartTarget(ctx, TargetConfig{
 		Bootstrap:          r.opts.Bootstrap,
 		Brokers:            g.brokers,
+		Controllers:        g.cluster.Controllers,
 		Kafka:              g.kafka,
-		Dir:                filepath.Join(r.opts.Dir, fmt.Sprintf("cluster-%d", g.brokers)),
+		BrokerConfigs:      g.cluster.Configs,
+		Dir:                filepath.Join(r.opts.Dir, clusterDirName(g)),
 		Proxies:            needsProxies(g.scs),
 		ReplicationProxies: needsReplicationProxies(g.scs),
 		WorkerJar:          r.opts.WorkerJar,
@@ -360,4 +365,15 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		Logf:               r.logf,
 		KeepData:           r.opts.KeepTopics,
 	})
+}
+
+// clusterDirName names a group's cluster directory in the run directory:
+// cluster-<brokers> for the first group, as before, and
+// cluster-<brokers>-<n> for the others, so that clusters that differ in
+// release or broker settings keep their own logs.
+func clusterDirName(g *clusterGroup) string {
+	if g.n <= 1 {
+		return fmt.Sprintf("cluster-%d", g.brokers)
+	}
+	return fmt.Sprintf("cluster-%d-%d", g.brokers, g.n)
 }

@@ -11,8 +11,10 @@ const (
 	DefaultClient = clients.Java
 	// DefaultBrokers is the cluster size used when the file names none.
 	DefaultBrokers = 1
-	// MaxBrokers is the largest embedded cluster prodlab starts.
-	MaxBrokers = 3
+	// MaxBrokers is the largest embedded cluster prodlab starts; whether
+	// that many fit in the machine's memory is checked before the run
+	// (cluster.CheckMemory).
+	MaxBrokers = 9
 	// DefaultPartitions and DefaultReplicationFactor shape the topic.
 	DefaultPartitions        = 1
 	DefaultReplicationFactor = 1

@@ -43,6 +43,7 @@ var settingFields = []field{
 	stringField("description", nil, func(e *Experiment) *string { return &e.Description }),
 	intField("cluster.brokers", 1, MaxBrokers, func(e *Experiment) *int { return &e.Cluster.Brokers }),
 	stringField("cluster.kafka", checkKafka, func(e *Experiment) *string { return &e.Cluster.Kafka }),
+	intField("cluster.controllers", 0, MaxControllers, func(e *Experiment) *int { return &e.Cluster.Controllers }),
 	stringField("cluster.security", checkSecurity, func(e *Experiment) *string { return &e.Cluster.Security }),
 	intField("topic.partitions", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Topic.Partitions }),
 	intField("topic.replication.factor", 1, math.MaxInt16, func(e *Experiment) *int { return &e.Topic.ReplicationFactor }),
@@ -151,6 +152,9 @@ func nestedForm(canonical string) string {
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
 		return fmt.Sprintf("topic: {configs: {%s: …}}", name)
 	}
+	if name, ok := strings.CutPrefix(canonical, clusterConfigsPrefix); ok {
+		return fmt.Sprintf("cluster: {configs: {%s: …}}", name)
+	}
 	if sec, leaf, ok := strings.Cut(canonical, "."); ok && (sec == "producer" || slices.Contains(sections, sec)) {
 		return fmt.Sprintf("%s: {%s: …}", sec, leaf)
 	}
@@ -169,6 +173,12 @@ func resolve(key string) (string, bool) {
 	if name, ok := strings.CutPrefix(key, topicConfigsPrefix); ok {
 		_, known := topicConfigs[name]
 		return key, known
+	}
+	if name, ok := strings.CutPrefix(key, clusterConfigsPrefix); ok {
+		if !isBrokerProp(name) {
+			return "", false
+		}
+		return key, true
 	}
 	if c, ok := shorthands[key]; ok {
 		return c, true
@@ -251,6 +261,9 @@ func normalize(canonical, raw, dir string) (string, error) {
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
 		return raw, checkConfig(name, raw, topicConfigs[name], topicRules)
 	}
+	if name, ok := strings.CutPrefix(canonical, clusterConfigsPrefix); ok {
+		return raw, checkBrokerValue(name, raw)
+	}
 	return "", fmt.Errorf("unknown key %q", canonical)
 }
 
@@ -266,6 +279,9 @@ func assign(e *Experiment, canonical, v string) {
 	}
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
 		e.Topic.Configs[name] = v
+	}
+	if name, ok := strings.CutPrefix(canonical, clusterConfigsPrefix); ok {
+		setBrokerConfig(e, name, v)
 	}
 }
 

@@ -291,7 +291,7 @@ func (p *fileParser) section(e *Experiment, sec string, n ast.Node) {
 			valid = append(valid, leaf)
 		}
 	}
-	if sec == "topic" {
+	if sec == "topic" || sec == "cluster" {
 		valid = append(valid, "configs")
 	}
 	for _, mv := range entries {
@@ -299,6 +299,8 @@ func (p *fileParser) section(e *Experiment, sec string, n ast.Node) {
 		switch {
 		case sec == "topic" && key == "configs":
 			p.configs(e, "topic.configs", topicConfigsPrefix, mv.Value, topicConfigNames())
+		case sec == "cluster" && key == "configs":
+			p.brokerConfigs(e, mv.Value)
 		case slices.Contains(valid, key):
 			p.setScalar(e, sec+"."+key, kpos, mv.Value)
 		case p.nestedEntry(e, sec, key, mv.Value, valid):

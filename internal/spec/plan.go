@@ -76,9 +76,9 @@ func trialSeconds(w Workload) float64 {
 // clusterLayouts counts the distinct clusters the scenarios run on; the
 // lab starts, and warms, each once.
 func clusterLayouts(scs []Scenario) int {
-	seen := map[Cluster]bool{}
+	seen := map[string]bool{}
 	for _, sc := range scs {
-		seen[sc.Exp.Cluster] = true
+		seen[sc.Exp.Cluster.Key()] = true
 	}
 	return len(seen)
 }

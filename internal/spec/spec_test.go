@@ -311,12 +311,12 @@ func TestValidation(t *testing.T) {
 				`x.yaml:11:8: unknown key "brokrs" in matrix value; did you mean "brokers"?`,
 			}},
 		// Types and ranges, with the valid range in the message.
-		{name: "ranges", src: "name: x\ncluster: {brokers: 4}\ntopic: {partitions: 0, replication.factor: 0}\n" +
+		{name: "ranges", src: "name: x\ncluster: {brokers: 10}\ntopic: {partitions: 0, replication.factor: 0}\n" +
 			"workload: {records: 0, record.size: 16777217, rate: -1, timeout.s: 0}\n" +
 			"network: {rtt.ms: 10001, jitter.ms: -1, bandwidth: -5, replication.rtt.ms: x}\n" +
 			"trials: 0\nwarmup: -1\naudit: maybe\n",
 			want: []string{
-				`x.yaml:2:20: cluster.brokers must be an integer in 1..3, got "4"`,
+				`x.yaml:2:20: cluster.brokers must be an integer in 1..9, got "10"`,
 				`x.yaml:3:21: topic.partitions must be an integer ≥ 1, got "0"`,
 				`x.yaml:3:44: topic.replication.factor must be an integer ≥ 1, got "0"`,
 				`x.yaml:4:21: workload.records must be an integer in 1..1000000000, got "0"`,
@@ -390,10 +390,10 @@ func TestValidation(t *testing.T) {
 				`x.yaml:6:3: matrix axes "brokers" and "cluster.brokers" both vary "cluster.brokers"`,
 			}},
 		// Matrix values are checked like any other value, at their position.
-		{name: "matrix values", src: "name: x\nmatrix:\n  compression.type: [none, lz5]\n  layout:\n    - {label: a, brokers: 9}\n",
+		{name: "matrix values", src: "name: x\nmatrix:\n  compression.type: [none, lz5]\n  layout:\n    - {label: a, brokers: 10}\n",
 			want: []string{
 				`x.yaml:3:28: compression.type must be one of none, gzip, snappy, lz4, zstd, got "lz5"`,
-				`x.yaml:5:27: cluster.brokers must be an integer in 1..3, got "9"`,
+				`x.yaml:5:27: cluster.brokers must be an integer in 1..9, got "10"`,
 			}},
 		// Contradictions in the base settings are reported once, at the key.
 		{name: "base contradictions", src: "name: x\nclient: franz-go\ncluster: {brokers: 1}\ntopic: {replication.factor: 2, configs: {min.insync.replicas: 3}}\n" +

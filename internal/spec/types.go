@@ -69,6 +69,12 @@ type Cluster struct {
 	// Kafka is a Kafka release version ("4.1.0") or the absolute path of a
 	// local Kafka distribution; "" means the pinned default release.
 	Kafka string
+	// Controllers, when positive, is the number of separate KRaft
+	// controller nodes; 0 makes every broker a combined broker+controller.
+	Controllers int
+	// Configs maps broker properties to values (cluster.configs), checked
+	// against the broker's own ConfigDef before the run starts.
+	Configs map[string]string
 	// Security is how clients reach the client listener: one of
 	// SecurityModes (plaintext, the default; ssl; sasl_plaintext;
 	// sasl_ssl, both SASL modes with SCRAM-SHA-512).
@@ -207,6 +213,7 @@ type Builtin struct {
 func (e *Experiment) clone() Experiment {
 	c := *e
 	c.Topic.Configs = cloneMap(e.Topic.Configs)
+	c.Cluster.Configs = cloneMap(e.Cluster.Configs)
 	c.Producer = cloneMap(e.Producer)
 	c.Faults = append([]Fault(nil), e.Faults...)
 	c.Matrix = nil

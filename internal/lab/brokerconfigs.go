@@ -1,0 +1,70 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// WorkerJar locates the Java worker for checks that run before the run
+// (the broker's config definitions): $PRODLAB_WORKER_JAR, else
+// prodlab-worker.jar beside the executable, else the Maven build's output.
+// It follows the rule of the cli's worker lookup.
+var WorkerJar = func() string {
+	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
+		return p
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "prodlab-worker.jar")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
+}
+
+// checkClusters refuses, before anything starts, embedded clusters that
+// cannot run as asked: more nodes than fit in memory, and broker properties
+// (cluster.configs) that the broker of the scenario's release or local
+// build does not define, each placed where it was set and with the closest
+// name the broker knows. Each release's definitions are read once.
+func checkClusters(ctx context.Context, scs []spec.Scenario) error {
+	var errs []error
+	defs := map[string]map[string]string{}
+	reported := map[string]bool{}
+	for _, sc := range scs {
+		c := sc.Exp.Cluster
+		if err := cluster.CheckMemory(c.Brokers, c.Controllers); err != nil && !reported[err.Error()] {
+			reported[err.Error()] = true
+			errs = append(errs, err)
+		}
+		names := sc.Exp.BrokerConfigNames()
+		if len(names) == 0 {
+			continue
+		}
+		def, ok := defs[c.Kafka]
+		if !ok {
+			var err error
+			if def, err = cluster.BrokerConfigDef(ctx, c.Kafka, WorkerJar()); err != nil {
+				return errors.Join(append(errs, err)...)
+			}
+			defs[c.Kafka] = def
+		}
+		known := slices.Collect(maps.Keys(def))
+		for _, n := range cluster.UnknownBrokerConfigs(def, names) {
+			// Once per property and release, where it is first set: a
+			// matrix axis would otherwise repeat it for every value.
+			if key := n + "@" + c.Kafka; !reported[key] {
+				reported[key] = true
+				errs = append(errs, sc.Exp.UnknownBrokerConfig(n, orDefault(c.Kafka, cluster.DefaultKafka), known))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,79 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGroupByClusterSettings checks that scenarios differing in broker
+// settings, controllers or release get clusters (and directories) of their
+// own, while equal settings share one.
+func TestGroupByClusterSettings(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string
+		groups []int    // scenarios per group
+		dirs   []string // cluster directory names
+	}{
+		{"one cluster", "name: x\ncluster: {configs: {num.io.threads: 4}}\nmatrix: {linger.ms: [0, 5]}\n", []int{2}, []string{"cluster-1"}},
+		{"broker setting axis", "name: x\nmatrix:\n  cluster.configs.num.network.threads: [3, 8]\n  linger.ms: [0, 5]\n", []int{2, 2}, []string{"cluster-1", "cluster-1-2"}},
+		{"release axis", "name: x\nmatrix: {cluster.kafka: [3.9.1, 4.4.0]}\n", []int{1, 1}, []string{"cluster-1", "cluster-1-2"}},
+		{"controllers axis", "name: x\ncluster: {brokers: 3}\nmatrix: {cluster.controllers: [0, 3]}\n", []int{1, 1}, []string{"cluster-3", "cluster-3-2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, scs := planYAML(t, "x.yaml", tt.src)
+			gs := groupByCluster(scs)
+			if len(gs) != len(tt.groups) {
+				t.Fatalf("%d groups, want %d", len(gs), len(tt.groups))
+			}
+			for i, g := range gs {
+				if len(g.scs) != tt.groups[i] || clusterDirName(g) != tt.dirs[i] {
+					t.Errorf("group %d: %d scenarios in %s, want %d in %s", i, len(g.scs), clusterDirName(g), tt.groups[i], tt.dirs[i])
+				}
+			}
+		})
+	}
+}
+
+// TestCheckClustersRefuses checks the checks made before anything starts:
+// an unknown broker property is placed and gets the closest name (from
+// cached definitions, so no JVM runs), and too many nodes for the memory
+// are refused.
+func TestCheckClustersRefuses(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("PRODLAB_CACHE", cache)
+	if err := os.MkdirAll(filepath.Join(cache, "broker-configs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	def := "num.io.threads\tINT\nnum.network.threads\tINT\n"
+	if err := os.WriteFile(filepath.Join(cache, "broker-configs", "4.4.0.tsv"), []byte(def), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"known", "name: x\ncluster: {kafka: 4.4.0, configs: {num.io.threads: 4}}\n", ""},
+		{"typo", "name: x\ncluster:\n  kafka: 4.4.0\n  configs: {num.netwrok.threads: 4}\n",
+			`x.yaml:4:13: cluster.configs: Kafka 4.4.0 does not define broker property "num.netwrok.threads"; did you mean "num.network.threads"?`},
+		{"matrix typo", "name: x\ncluster: {kafka: 4.4.0}\nmatrix:\n  cluster.configs.num.netwrok.threads: [1, 2]\n",
+			`x.yaml:4:41: cluster.configs: Kafka 4.4.0 does not define broker property "num.netwrok.threads"; did you mean "num.network.threads"?`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, scs := planYAML(t, "x.yaml", tt.src)
+			err := checkClusters(context.Background(), scs)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("checkClusters = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("checkClusters = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
