@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/keys"
 )
 
 // Trial is everything a driver needs to run one measured produce run.
@@ -27,6 +29,8 @@ type Trial struct {
 	Seed int64
 	// Tag names this producer run in each record's audit header.
 	Tag string
+	// Keys is the records' key space (package keys); keyless unless Keyed.
+	Keys keys.Space
 	// Timeout bounds the whole trial; a trial that exceeds it fails.
 	Timeout time.Duration
 	// Duration, when positive, makes a steady-state trial: the measured
@@ -99,6 +103,9 @@ type Result struct {
 	Effective map[string]string
 	// Metrics are client-reported figures (batch-size-avg, requests-in-flight, ...).
 	Metrics map[string]float64
+	// PartitionRecords counts the measured records acknowledged, by
+	// partition; partitions that got none are absent.
+	PartitionRecords map[int32]int64
 	// Acks records, per partition, which sequence numbers were acknowledged;
 	// nil unless the trial asked for audit headers.
 	Acks *AckLog

@@ -99,12 +99,13 @@ type franzRecord struct {
 	handoff    time.Time // monotonic hand-off time
 	intended   time.Time // rate-limited trials: when the record was due
 	hdr        []byte    // the audit header's value, reused
+	key        []byte    // the key's bytes, reused (Key stays nil when keyless)
 }
 
 // reset clears a finished record for reuse, keeping its buffers.
 func (r *franzRecord) reset() {
-	value, headers, hdr := r.Value[:0], r.Headers[:0], r.hdr[:0]
-	*r = franzRecord{hdr: hdr}
+	value, headers, hdr, key := r.Value[:0], r.Headers[:0], r.hdr[:0], r.key[:0]
+	*r = franzRecord{hdr: hdr, key: key}
 	r.Value, r.Headers = value, headers
 }
 

@@ -127,10 +127,14 @@ var franzProps = map[string]franzProp{
 		s.txnEvery = d
 		return nil
 	},
-	// Record keys are never set by prodlab's workloads, so whether the
-	// partitioner ignores them cannot change anything.
+	// partitioner.ignore.keys=true partitions keyed records as keyless
+	// ones (Java's built-in partitioner does the same): sticky, switching
+	// partition every 64 KiB, adaptive, keys not hashed.
 	"partitioner.ignore.keys": func(v string, s *franzSettings) error {
-		_, err := strconv.ParseBool(v)
+		ignore, err := strconv.ParseBool(v)
+		if err == nil && ignore {
+			s.opts = append(s.opts, kgo.RecordPartitioner(kgo.UniformBytesPartitioner(64<<10, true, false, nil)))
+		}
 		return err
 	},
 	"key.serializer":   serializerProp,

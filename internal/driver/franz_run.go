@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/keys"
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -21,6 +22,7 @@ type franzRun struct {
 	cl    *kgo.Client
 	hooks *franzHooks
 	gen   payload.Generator
+	keys  *keys.Sampler // nil when keyless
 	tally *franzTally
 	meter *progressMeter // nil unless the caller wants progress reports
 	txn   *franzTxn      // nil unless transactional
@@ -54,6 +56,10 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}
+	ks, err := keys.New(t.Keys, t.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("workload keys: %w", err)
+	}
 	hooks := &franzHooks{}
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(t.Bootstrap...),
@@ -69,7 +75,7 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 		cl.Close()
 		return nil, fmt.Errorf("connect to %v: %w", t.Bootstrap, err)
 	}
-	fr := &franzRun{t: t, s: s, cl: cl, hooks: hooks, gen: gen}
+	fr := &franzRun{t: t, s: s, cl: cl, hooks: hooks, gen: gen, keys: ks}
 	if s.txnID != "" {
 		if err := cl.BeginTransaction(); err != nil {
 			cl.Close()
@@ -100,7 +106,7 @@ const maxAckLogHint = 1 << 24
 // newFranzTally returns the tally for t. inflight, when non-nil, feeds the
 // timeline's in-flight figure.
 func newFranzTally(t Trial, inflight *inflightGauge) *franzTally {
-	ty := &franzTally{hist: NewLatencyHistogram(), errs: map[string]int64{}}
+	ty := &franzTally{hist: NewLatencyHistogram(), errs: map[string]int64{}, parts: map[int32]int64{}}
 	if t.Rate > 0 {
 		ty.intended = NewLatencyHistogram()
 	}
@@ -193,6 +199,10 @@ func (fr *franzRun) record(seq int64) *franzRecord {
 	r := fr.pool.Get().(*franzRecord)
 	r.seq = seq
 	r.Value = fr.gen.Next(seq, r.Value[:0])
+	if fr.keys != nil {
+		r.key = fr.keys.Append(r.key[:0], seq)
+		r.Key = r.key
+	}
 	if fr.t.Tag != "" {
 		r.hdr = auditheader.Append(r.hdr[:0], fr.t.Tag, seq)
 		r.Headers = append(r.Headers[:0], kgo.RecordHeader{Key: auditheader.Key, Value: r.hdr})
@@ -329,6 +339,7 @@ func (fr *franzRun) result() *Result {
 		Effective:         franzEffective(fr.cl, fr.s),
 		Metrics:           map[string]float64{},
 		Acks:              ty.acks,
+		PartitionRecords:  ty.parts,
 		WarmupSent:        fr.warmSent,
 		WarmupAcked:       ty.warmAck,
 		ClockStart:        fr.clockStart,

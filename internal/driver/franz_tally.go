@@ -73,6 +73,8 @@ type franzTally struct {
 	tl       *timeline
 	warmAck  int64
 	warmFail int64
+	// parts counts the measured records acknowledged by partition.
+	parts map[int32]int64
 	// intended measures from each record's intended send time (rate-limited
 	// trials only).
 	intended *hdrhistogram.Histogram
@@ -103,6 +105,7 @@ func (ty *franzTally) record(r *franzRecord, now time.Time, latUs int64, err err
 		ty.warmAck++
 	} else {
 		ty.acked++
+		ty.parts[r.Partition]++
 		_ = ty.hist.RecordValue(latUs)
 		if ty.intended != nil {
 			_ = ty.intended.RecordValue(max(now.Sub(r.intended).Microseconds(), 1))

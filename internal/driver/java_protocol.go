@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/keys"
 )
 
 // The Java worker protocol: one JSON object per line on the worker's stdin
@@ -34,6 +36,16 @@ type javaRequest struct {
 	WarmupRecords      int64 `json:"warmup_records,omitempty"`
 	WarmupMs           int64 `json:"warmup_ms,omitempty"`
 	TimelineIntervalMs int64 `json:"timeline_interval_ms,omitempty"`
+	// Keys is the records' key space; omitted for keyless records.
+	Keys *javaKeys `json:"keys,omitempty"`
+}
+
+// javaKeys is a run request's key space (package keys).
+type javaKeys struct {
+	Distribution string  `json:"distribution"`
+	Count        int64   `json:"count"`
+	Size         int     `json:"size"`
+	Exponent     float64 `json:"exponent,omitempty"`
 }
 
 // javaMessage is any line the worker writes; Op says which fields are set.
@@ -80,6 +92,9 @@ type javaMessage struct {
 	ClockStartEpochUs int64       `json:"clock_start_epoch_us"`
 	MeasuredFromNs    int64       `json:"measured_from_ns"`
 	Timeline          []javaPoint `json:"timeline"`
+	// PartitionRecords counts the measured records acknowledged by
+	// partition.
+	PartitionRecords map[int32]int64 `json:"partition_records"`
 }
 
 // javaPoint is one timeline point of a result: counts of its interval only.
@@ -151,7 +166,16 @@ func newRunRequest(id int64, t Trial) javaRequest {
 		WarmupRecords:      t.WarmupRecords,
 		WarmupMs:           positiveMillis(t.Warmup),
 		TimelineIntervalMs: positiveMillis(t.TimelineInterval),
+		Keys:               newJavaKeys(t.Keys),
 	}
+}
+
+// newJavaKeys is the request's key space, nil when keyless.
+func newJavaKeys(s keys.Space) *javaKeys {
+	if !s.Keyed() {
+		return nil
+	}
+	return &javaKeys{Distribution: s.Distribution, Count: s.Count, Size: s.Size, Exponent: s.Exponent}
 }
 
 // positiveMillis is d in whole milliseconds, at least 1 when d is positive
@@ -247,6 +271,7 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		ProduceRequests:   m.ProduceRequests,
 		Effective:         m.Effective,
 		Metrics:           m.Metrics,
+		PartitionRecords:  m.PartitionRecords,
 	}
 	if res.Errors == nil {
 		res.Errors = map[string]int64{}

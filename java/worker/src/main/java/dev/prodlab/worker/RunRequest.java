@@ -30,6 +30,11 @@ final class RunRequest {
     long warmupMs;
     /** When > 0, the result carries a timeline with one point per this many ms. */
     long timelineIntervalMs;
+    /** The key space ("none" for keyless records), see KeySampler. */
+    String keyDistribution = "none";
+    long keyCount;
+    int keySize;
+    double keyExponent;
 
     /**
      * Parses a run request. Property values may be JSON strings, numbers or
@@ -86,7 +91,29 @@ final class RunRequest {
         r.warmupRecords = getNonNegative(o, "warmup_records");
         r.warmupMs = getNonNegative(o, "warmup_ms");
         r.timelineIntervalMs = getNonNegative(o, "timeline_interval_ms");
+        parseKeys(o, r);
         return r;
+    }
+
+    /** Reads the optional "keys" object: distribution, count, size, exponent. */
+    private static void parseKeys(JsonObject o, RunRequest r) {
+        JsonElement k = o.get("keys");
+        if (k == null || k.isJsonNull()) {
+            return;
+        }
+        if (!k.isJsonObject()) {
+            throw new IllegalArgumentException("keys must be an object, got " + k);
+        }
+        JsonObject ko = k.getAsJsonObject();
+        r.keyDistribution = getString(ko, "distribution", "none");
+        r.keyCount = getNonNegative(ko, "count");
+        long size = getNonNegative(ko, "size");
+        if (size > KeySampler.MAX_SIZE) {
+            throw new IllegalArgumentException("keys.size out of range: " + size);
+        }
+        r.keySize = (int) size;
+        JsonElement ex = ko.get("exponent");
+        r.keyExponent = ex == null || ex.isJsonNull() ? 0 : ex.getAsDouble();
     }
 
     /** True when the trial begins with a warm-up. */

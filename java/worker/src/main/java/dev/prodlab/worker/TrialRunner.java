@@ -65,6 +65,8 @@ final class TrialRunner {
     private final AtomicLong warmupAcked = new AtomicLong();
     private final AtomicLong warmupFailed = new AtomicLong();
     private volatile long measuredFromSeq; // first measured seq; MAX until a warm-up ends
+    /** Measured records acknowledged, by partition. */
+    private final PartitionCounts partitionCounts = new PartitionCounts();
 
     // Callback state guarded by lock: the histograms, errors, audit bits, the
     // progress window and the timeline's open interval, all updated under the
@@ -240,8 +242,8 @@ final class TrialRunner {
     }
 
     /** What a valid request sets up before the producer starts. */
-    record Setup(Properties props, Map<String, String> effective, Payloads payloads, boolean transactional,
-            long txDurationMs) {}
+    record Setup(Properties props, Map<String, String> effective, Payloads payloads, KeySampler keys,
+            boolean transactional, long txDurationMs) {}
 
     private JsonObject runChecked() throws Exception {
         Setup setup = setup();
@@ -323,6 +325,12 @@ final class TrialRunner {
         } catch (IllegalArgumentException | java.io.IOException e) {
             throw new Rejected(e.getMessage(), "check workload payload and record.size");
         }
+        KeySampler keys;
+        try {
+            keys = KeySampler.create(req.keyDistribution, req.keyCount, req.keySize, req.keyExponent, req.seed);
+        } catch (IllegalArgumentException e) {
+            throw new Rejected(e.getMessage(), "check workload.keys");
+        }
         Properties props = producerProps(req);
         Map<String, String> effective;
         try {
@@ -331,7 +339,7 @@ final class TrialRunner {
             throw new Rejected(e.getMessage(), Hints.forConfigError(e.getMessage()));
         }
         boolean transactional = props.getProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "").length() > 0;
-        return new Setup(props, effective, payloads, transactional, txDuration);
+        return new Setup(props, effective, payloads, keys, transactional, txDuration);
     }
 
     /** Starts the trial's clock: now is the first send, warm-up included. */
@@ -366,6 +374,7 @@ final class TrialRunner {
     private final class SendLoop {
         private final KafkaProducer<byte[], byte[]> producer;
         private final Payloads payloads;
+        private final KeySampler keys; // null when keyless
         private final boolean transactional;
         private final long txNanos;
         private final byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
@@ -378,6 +387,7 @@ final class TrialRunner {
         SendLoop(KafkaProducer<byte[], byte[]> producer, Setup setup) {
             this.producer = producer;
             this.payloads = setup.payloads();
+            this.keys = setup.keys();
             this.transactional = setup.transactional();
             this.txNanos = setup.txDurationMs() * 1_000_000L;
         }
@@ -439,7 +449,8 @@ final class TrialRunner {
                 }
                 List<Header> headers = tracking ? List.of(new AuditHeader(auditValue(topicTag, seq))) : null;
                 ProducerRecord<byte[], byte[]> rec =
-                        new ProducerRecord<>(req.topic, null, null, null, payloads.next(seq), headers);
+                        new ProducerRecord<>(req.topic, null, null, keys == null ? null : keys.key(seq),
+                                payloads.next(seq), headers);
                 last = System.nanoTime();
                 try {
                     producer.send(rec, new Cb(seq, last, intended));
@@ -565,6 +576,9 @@ final class TrialRunner {
             }
             onAck(seq, clamp((now - start) / 1000), intended == 0 ? -1 : clamp((now - intended) / 1000),
                     Math.max(0, metadata.serializedValueSize()));
+            if (seq >= measuredFromSeq) {
+                partitionCounts.add(metadata.partition());
+            }
         }
     }
 
@@ -691,6 +705,7 @@ final class TrialRunner {
         if (timeline != null) {
             o.add("timeline", timeline.points());
         }
+        o.add("partition_records", partitionCounts.toJson());
         return o;
     }
 
