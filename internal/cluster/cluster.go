@@ -37,6 +37,7 @@ type Cluster struct {
 	stopOnce    sync.Once // Stop runs once
 	stopErr     error     // Stop's result
 	watch       exitWatch // unexpected broker exits (watch.go)
+	sec         *security // nil for plaintext (security.go)
 }
 
 // pickPorts chooses the nodes' ports; tests replace it to force a bind error.
@@ -68,6 +69,9 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{cfg: cfg, java: java, dist: d, version: d.version, heap: heap}
+	if c.sec, err = newSecurity(cfg.Security); err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		err = c.startOnce(ctx)
 		if err == nil {
@@ -111,7 +115,11 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		specs[i] = n.spec
 	}
 	for _, n := range c.allNodes() {
-		if err := n.writeConfig(brokerProps(specs, n.spec, c.cfg.ExtraProps)); err != nil {
+		props := brokerProps(specs, n.spec, c.cfg.ExtraProps)
+		if err := c.sec.secure(props, n.spec); err != nil {
+			return err
+		}
+		if err := n.writeConfig(props); err != nil {
 			return err
 		}
 	}
@@ -124,7 +132,7 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 			return err
 		}
 	}
-	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids())
+	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids(), c.ClientOpts()...)
 }
 
 // nodeSpec lays out node id on its three ports: brokers (ids 1..Brokers)
@@ -165,7 +173,7 @@ func (c *Cluster) formatAll(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = n.format(ctx, c.java, c.dist, c.clusterID)
+			errs[i] = n.format(ctx, c.java, c.dist, c.clusterID, c.sec.formatArgs()...)
 		}()
 	}
 	wg.Wait()

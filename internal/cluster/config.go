@@ -50,6 +50,9 @@ type Config struct {
 	// `prodlab cluster up`): own session, no parent-death signal, not in
 	// the proc registry.
 	Detached bool
+	// Security secures the client listener: SecurityPlaintext ("" too),
+	// SecuritySSL, SecuritySASLPlaintext or SecuritySASLSSL (security.go).
+	Security string
 	// ExtraProps are broker properties applied on top of prodlab's own,
 	// overriding them.
 	ExtraProps map[string]string

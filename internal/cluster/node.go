@@ -90,13 +90,14 @@ func (n *node) writeConfig(props map[string]string) error {
 	return nil
 }
 
-// format runs kafka-storage format for the node, appending the tool's
-// output to the broker log.
-func (n *node) format(ctx context.Context, java string, d dist, clusterID string) error {
+// format runs kafka-storage format for the node, with extra arguments
+// (SCRAM users), appending the tool's output to the broker log.
+func (n *node) format(ctx context.Context, java string, d dist, clusterID string, extra ...string) error {
 	// C1 only: the tool runs for a second, so fast JVM start-up matters more
 	// than peak speed.
-	cmd := exec.Command(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", d.classpath,
-		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", n.config)
+	args := []string{"-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", d.classpath,
+		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", n.config}
+	cmd := exec.Command(java, append(args, extra...)...)
 	cmd.Dir = n.dir
 	var out bytes.Buffer
 	cmd.Stdout = &out

@@ -27,17 +27,17 @@ type probe struct {
 // lists all of want (node ids), so each checked node is up, registered and
 // unfenced, and sees the others. It fails early when a checked node's
 // process exits, and on timeout; both errors carry the tail of the failing
-// node's log.
-func waitReady(ctx context.Context, timeout time.Duration, check []*node, want []int) error {
+// node's log. opts reach a secured client listener (TLS, SASL).
+func waitReady(ctx context.Context, timeout time.Duration, check []*node, want []int, opts ...kgo.Opt) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	probes := make([]*probe, len(check))
 	for i, n := range check {
-		cl, err := kgo.NewClient(
+		cl, err := kgo.NewClient(append([]kgo.Opt{
 			kgo.SeedBrokers(n.spec.Addr()),
 			kgo.DialTimeout(time.Second),
-			kgo.MetadataMinAge(10*time.Millisecond),
-		)
+			kgo.MetadataMinAge(10 * time.Millisecond),
+		}, opts...)...)
 		if err != nil {
 			return fmt.Errorf("readiness client for node %d: %w", n.spec.ID, err)
 		}
