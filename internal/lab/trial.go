@@ -82,6 +82,7 @@ func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, b
 		Records:    e.Workload.Records,
 		RecordSize: e.Workload.RecordSize,
 		Payload:    e.Workload.Payload,
+		Keys:       e.Workload.Keys,
 		Rate:       e.Workload.Rate,
 		Seed:       seed(sc, n, warm),
 		Timeout:    seconds(e.Workload.TimeoutS),
@@ -121,6 +122,7 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 	cpu1 := takeCPU(d, brokerPids(tgt))
 	if res != nil {
 		fillFromResult(rec, res)
+		rec.Partitions = results.PartitionSpread(res.PartitionRecords, e.Topic.Partitions)
 		fillTimeline(rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 	}

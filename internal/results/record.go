@@ -97,6 +97,9 @@ type Record struct {
 	WarmupRecords *Records `json:"warmup_records,omitempty"`
 	// Timeline is the trial on its own clock, warm-up included.
 	Timeline *Timeline `json:"timeline,omitempty"`
+	// Partitions is how the measured records spread over the topic's
+	// partitions (records_per_batch shows how thick their batches got).
+	Partitions *Partitions `json:"partitions,omitempty"`
 	// Steady is the steady-state check of the measured window's timeline.
 	Steady *Steady `json:"steady,omitempty"`
 	// CPU is what the trial cost in processor time.
