@@ -29,20 +29,26 @@ func (c *Cluster) Stop() error {
 		return nil
 	}
 	c.stopOnce.Do(func() {
-		all := c.allNodes()
-		errs := make([]error, len(all))
-		var wg sync.WaitGroup
-		for i, n := range all {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = n.stop(c.cfg.StopGrace)
-			}()
-		}
-		wg.Wait()
-		c.stopErr = errors.Join(errs...)
+		// Brokers before separate controllers: a broker's clean shutdown
+		// asks the controller quorum to move its leaderships away.
+		c.stopErr = errors.Join(stopNodes(c.nodes, c.cfg.StopGrace), stopNodes(c.controllers, c.cfg.StopGrace))
 	})
 	return c.stopErr
+}
+
+// stopNodes stops nodes in parallel (see node.stop).
+func stopNodes(nodes []*node, grace time.Duration) error {
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = n.stop(grace)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Kill SIGKILLs broker id and waits for it to die.
@@ -96,7 +102,7 @@ func (c *Cluster) Restart(ctx context.Context, id int) error {
 			want = append(want, m.spec.ID)
 		}
 	}
-	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want, c.ClientOpts()...); err != nil {
+	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want); err != nil {
 		return fmt.Errorf("restart broker %d: %w", id, err)
 	}
 	return nil
