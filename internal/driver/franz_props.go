@@ -22,6 +22,8 @@ type franzSettings struct {
 	txnID       string
 	// txnEvery is how often a transactional producer commits.
 	txnEvery time.Duration
+	// sec collects the security properties (franz_security.go).
+	sec franzSecurity
 }
 
 // franzProp maps one Java producer property to kgo options.
@@ -203,6 +205,11 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 		if err := f(strings.TrimSpace(props[k]), s); err != nil {
 			errs = append(errs, fmt.Sprintf("producer property %s: %v", k, err))
 		}
+	}
+	if secOpts, err := s.sec.opts(); err != nil {
+		errs = append(errs, err.Error())
+	} else {
+		s.opts = append(s.opts, secOpts...)
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
