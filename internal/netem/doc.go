@@ -19,6 +19,8 @@
 // broker addresses in Metadata and FindCoordinator responses (for clusters
 // whose advertised listeners cannot be changed) and cuts connections right
 // after a produce request reached the broker, to exercise producer retries.
+// Connections it cannot read (TLS) pass through unread (Config.Opaque,
+// passthrough.go), keeping only the delay line, jitter and bandwidth.
 package netem
 
 // Measurement notes and limits:

@@ -29,6 +29,12 @@ type Config struct {
 	Rewrite RewriteFunc
 	// Fault, if non-nil, cuts connections after produce requests.
 	Fault *Fault
+	// Opaque passes the bytes through without reading Kafka's framing, for
+	// connections the proxy cannot read (TLS): delay, jitter and bandwidth
+	// still apply, but no produce request is counted or timed, no
+	// response is rewritten and no fault can cut (see passthrough.go). It
+	// is decided per connection when the connection is accepted.
+	Opaque bool
 }
 
 // dialTimeout bounds connecting to the broker for each client connection.
@@ -183,6 +189,7 @@ func (p *Proxy) handle(client net.Conn) {
 		client:  client,
 		broker:  broker,
 		target:  target,
+		opaque:  p.config().Opaque,
 		pending: make(map[int32]*pendingReq),
 		up:      direction{src: client, dst: broker, q: newQueue(maxQueuedBytes), counter: &p.stats.bytesUp},
 		down:    direction{src: broker, dst: client, q: newQueue(maxQueuedBytes), counter: &p.stats.bytesDown},
@@ -230,6 +237,7 @@ type link struct {
 	done           chan struct{}
 	closeOnce      sync.Once
 	writers        atomic.Int32 // writers not yet finished by an orderly half-close
+	opaque         bool         // Config.Opaque when the connection was accepted
 
 	mu       sync.Mutex
 	pending  map[int32]*pendingReq
@@ -275,7 +283,7 @@ func (l *link) readUp() {
 		if len(data) > 0 {
 			now = time.Now()
 			cfg := l.p.config()
-			if scan.err == nil {
+			if scan.err == nil && !l.opaque {
 				if ferr := scan.feed(data, onRequest); ferr != nil {
 					l.p.events.add(EventFramingError, fmt.Sprintf("client %s → broker %s: %v", l.client.RemoteAddr(), l.target, ferr))
 				}
@@ -393,7 +401,11 @@ func (l *link) readDown() {
 	for {
 		direct := l.direct(d)
 		data, buf, err := d.read(direct, readBufSize)
-		if len(data) > 0 {
+		if len(data) > 0 && l.opaque {
+			if !l.passDown(d, data, buf, sched, direct) {
+				return
+			}
+		} else if len(data) > 0 {
 			now := time.Now()
 			cfg := l.p.config()
 			cut, ferr := scan.feed(data, l)
