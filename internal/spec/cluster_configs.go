@@ -120,7 +120,7 @@ func (c Cluster) Key() string {
 func (c Cluster) Extras() []string {
 	var out []string
 	if c.Controllers > 0 {
-		out = append(out, fmt.Sprintf("%d controllers", c.Controllers))
+		out = append(out, fmt.Sprintf("%d controller%s", c.Controllers, map[bool]string{true: "s"}[c.Controllers > 1]))
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.Configs)) {
 		out = append(out, k+"="+c.Configs[k])
