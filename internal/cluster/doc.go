@@ -1,8 +1,11 @@
 // Package cluster runs embedded KRaft Kafka clusters on 127.0.0.1 for
 // prodlab's experiments, and connects to external clusters (--bootstrap).
 //
-// An embedded cluster has one to three nodes, each both broker and
-// controller, on free loopback ports. The Kafka jars come from Maven Central
+// An embedded cluster has one to MaxBrokers brokers, each also a KRaft
+// controller unless Config.Controllers asks for separate controller nodes,
+// on free loopback ports; every node's heap is sized from the machine's
+// memory (memory.go). Broker properties (Config.ExtraProps) can be checked
+// beforehand against the broker's own definitions (BrokerConfigDef). The Kafka jars come from Maven Central
 // (through internal/maven, cached) or from a local Kafka distribution. Every
 // node writes its configuration and data under Config.Dir and its log to
 // Config.Dir/broker-<id>.log, never to the terminal.
