@@ -2,9 +2,14 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
 )
 
 // TestGroupByClusterSettings checks that scenarios differing in broker
@@ -75,5 +80,50 @@ func TestCheckClustersRefuses(t *testing.T) {
 				t.Fatalf("checkClusters = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestBrokerVersionsAndSettingsSideBySide runs one experiment whose matrix
+// crosses two broker releases with a broker setting: four clusters, one
+// after the other, each in its own directory, each trial recorded against
+// its release, and each broker started with its scenario's setting.
+func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts four Kafka clusters")
+	}
+	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\n" +
+		"matrix:\n  cluster.kafka: [3.9.1, 4.4.0]\n  cluster.configs.num.network.threads: [3, 5]\n"
+	exp, scs := planYAML(t, "sidebyside.yaml", src)
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log})
+	t.Logf("4 clusters, 4 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	for _, r := range recs {
+		if r.Error != "" || !strings.Contains(r.ScenarioID, "cluster.kafka="+r.Kafka) {
+			t.Errorf("record %s: kafka %q, error %q", r.ScenarioID, r.Kafka, r.Error)
+		}
+	}
+	for i, want := range []string{"3", "5", "3", "5"} {
+		name := "cluster-1"
+		if i > 0 {
+			name = fmt.Sprintf("cluster-1-%d", i+1)
+		}
+		props, err := os.ReadFile(filepath.Join(dir, name, "node-1", "server.properties"))
+		if err != nil || !strings.Contains(string(props), "num.network.threads="+want+"\n") {
+			t.Errorf("%s: num.network.threads=%s not in server.properties (%v)", name, want, err)
+		}
 	}
 }
