@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // connectTimeout bounds Connect when ctx has no deadline.
@@ -16,8 +18,8 @@ const connectTimeout = 15 * time.Second
 // --bootstrap): it lists the brokers from the metadata and guesses the
 // version from their ApiVersions. Stop on the result does nothing; Kill,
 // Restart, Pause, Resume and Shutdown return an error, since prodlab does
-// not own those processes.
-func Connect(ctx context.Context, bootstrap []string) (*Cluster, error) {
+// not own those processes. opts reach a secured cluster (TLS, SASL).
+func Connect(ctx context.Context, bootstrap []string, opts ...kgo.Opt) (*Cluster, error) {
 	if len(bootstrap) == 0 {
 		return nil, fmt.Errorf("connect: no bootstrap addresses")
 	}
@@ -26,7 +28,7 @@ func Connect(ctx context.Context, bootstrap []string) (*Cluster, error) {
 		ctx, cancel = context.WithTimeout(ctx, connectTimeout)
 		defer cancel()
 	}
-	a, err := NewAdmin(bootstrap)
+	a, err := NewAdmin(bootstrap, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(bootstrap, ","), err)
 	}

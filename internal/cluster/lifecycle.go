@@ -102,7 +102,7 @@ func (c *Cluster) Restart(ctx context.Context, id int) error {
 			want = append(want, m.spec.ID)
 		}
 	}
-	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want); err != nil {
+	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want, c.ClientOpts()...); err != nil {
 		return fmt.Errorf("restart broker %d: %w", id, err)
 	}
 	return nil

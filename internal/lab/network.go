@@ -35,6 +35,8 @@ func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
 		Jitter:    time.Duration(e.Network.JitterMs * float64(time.Millisecond)),
 		Bandwidth: e.Network.BandwidthMbit,
 		Rewrite:   rewrite,
+		// The proxies cannot read Kafka's framing inside TLS.
+		Opaque: spec.UsesTLS(e.Cluster.Security),
 	}
 	if e.Network.CutEvery > 0 {
 		cfg.Fault = &netem.Fault{EveryProduce: e.Network.CutEvery}

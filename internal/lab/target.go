@@ -33,6 +33,11 @@ type TargetConfig struct {
 	Controllers   int
 	Kafka         string
 	BrokerConfigs map[string]string
+	// Security secures an embedded cluster's client listener
+	// (cluster.security); ClientProps are an existing cluster's producer
+	// properties, whose security settings prodlab's own clients adopt.
+	Security    string
+	ClientProps map[string]string
 	// Dir holds an embedded cluster's data and logs; "" makes a temporary
 	// directory that Close removes.
 	Dir string
@@ -80,6 +85,8 @@ type Target struct {
 	// repl holds the proxies on the inter-broker listeners, when a scenario
 	// delays replication (network.replication.rtt.ms).
 	repl *netem.Set
+	// conn is how clients reach the brokers: TLS, SASL (security.go).
+	conn connection
 	// adm is the one admin client, on bootstrap.
 	adm *cluster.Admin
 	// drivers caches one driver per driver.Key; ownDrivers: Close closes them.
@@ -134,6 +141,11 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 		t.repl = netem.NewSet()
 	}
 	var err error
+	if len(cfg.Bootstrap) > 0 && !cfg.SkipConnect {
+		if t.conn, err = externalConnection(ctx, cfg.Bootstrap, cfg.ClientProps); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case cfg.SkipConnect:
 		t.bootstrap = append([]string(nil), cfg.Bootstrap...)
@@ -146,7 +158,10 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 		err = t.net.Check(ctx)
 	}
 	if err == nil {
-		t.adm, err = cluster.NewAdmin(t.bootstrap)
+		err = t.secure(ctx)
+	}
+	if err == nil {
+		t.adm, err = cluster.NewAdmin(t.bootstrap, t.conn.opts...)
 	}
 	if err != nil {
 		_ = t.Close()
@@ -161,7 +176,7 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 // connect reaches an external cluster; with proxies, clients bootstrap
 // through them and the proxies rewrite broker addresses in metadata.
 func (t *Target) connect(ctx context.Context) error {
-	c, err := cluster.Connect(ctx, t.cfg.Bootstrap)
+	c, err := cluster.Connect(ctx, t.cfg.Bootstrap, t.conn.opts...)
 	if err != nil {
 		return err
 	}
@@ -196,7 +211,7 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	brokers := max(t.cfg.Brokers, 1)
 	t.cfg.Logf("starting %d-broker Kafka %s cluster (logs in %s)", brokers, orDefault(t.cfg.Kafka, cluster.DefaultKafka), dir)
 	t0 := time.Now()
-	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs}
+	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security}
 	var proxyErr error
 	if t.net != nil {
 		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
@@ -356,6 +371,8 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		Controllers:        g.cluster.Controllers,
 		Kafka:              g.kafka,
 		BrokerConfigs:      g.cluster.Configs,
+		Security:           g.cluster.Security,
+		ClientProps:        g.scs[0].Exp.Producer,
 		Dir:                filepath.Join(r.opts.Dir, clusterDirName(g)),
 		Proxies:            needsProxies(g.scs),
 		ReplicationProxies: needsReplicationProxies(g.scs),

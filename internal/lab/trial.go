@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
@@ -52,12 +54,13 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 		bootstrap, proxied = tgt.direct, false
 	}
 	t := r.driverTrial(sc, n, warm, topic, bootstrap)
+	t.Props = driver.WithConnection(t.Props, tgt.conn.props)
 	if e.Audit || hasFaults(e) {
 		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
 	}
 	res, runErr := r.runMeasured(ctx, &rec, d, t, tgt, adm, e, proxied)
 	if t.Tag != "" && res != nil && ctx.Err() == nil {
-		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res); err != nil {
+		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res, tgt.conn.opts...); err != nil {
 			return r.failed(rec, err)
 		}
 	}
@@ -282,6 +285,7 @@ func scalar(v string) any {
 func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e spec.Experiment, since time.Time) {
 	st := tgt.net.Stats()
 	proxyFigures(net, st)
+	unreadUnderTLS(net, e)
 	// Each broker the producer wrote to is one pipelined connection.
 	conns := 0
 	for _, id := range tgt.net.IDs() {
@@ -303,7 +307,7 @@ func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Tar
 // audit reads the trial's topic back and records lost, duplicated,
 // reordered, phantom and foreign records. A partial read still records what
 // was verified, and fails the trial with the reason.
-func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result) error {
+func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result, opts ...kgo.Opt) error {
 	var out audit.Outcome
 	if res.Acks != nil {
 		out = res.Acks
@@ -312,7 +316,7 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []str
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	err := audit.ReadBack(actx, bootstrap, topic, c)
+	err := audit.ReadBack(actx, bootstrap, topic, c, audit.ClientOpts(opts...))
 	found := c.Result()
 	a := found.Record()
 	rec.Audit = &a
