@@ -158,7 +158,7 @@ func planRun(ctx context.Context, name string, f *runFlags) (*spec.Experiment, [
 			return nil, nil, nil, usage(err)
 		}
 	}
-	if err := lab.Preflight(ctx, scs, bootstrap != nil); err != nil {
+	if err := lab.Preflight(ctx, scs, bootstrap != nil, workerJar()); err != nil {
 		return nil, nil, nil, usage(err)
 	}
 	if err := checkWorkerJar(scs, workerJar()); err != nil {

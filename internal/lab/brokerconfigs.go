@@ -4,37 +4,18 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
-// WorkerJar locates the Java worker for checks that run before the run
-// (the broker's config definitions): $PRODLAB_WORKER_JAR, else
-// prodlab-worker.jar beside the executable, else the Maven build's output.
-// It follows the rule of the cli's worker lookup.
-var WorkerJar = func() string {
-	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
-		return p
-	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "prodlab-worker.jar")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
-}
-
 // checkClusters refuses, before anything starts, embedded clusters that
 // cannot run as asked: more nodes than fit in memory, and broker properties
 // (cluster.configs) that the broker of the scenario's release or local
 // build does not define, each placed where it was set and with the closest
 // name the broker knows. Each release's definitions are read once.
-func checkClusters(ctx context.Context, scs []spec.Scenario) error {
+func checkClusters(ctx context.Context, scs []spec.Scenario, workerJar string) error {
 	var errs []error
 	defs := map[string]map[string]string{}
 	reported := map[string]bool{}
@@ -51,7 +32,7 @@ func checkClusters(ctx context.Context, scs []spec.Scenario) error {
 		def, ok := defs[c.Kafka]
 		if !ok {
 			var err error
-			if def, err = cluster.BrokerConfigDef(ctx, c.Kafka, WorkerJar()); err != nil {
+			if def, err = cluster.BrokerConfigDef(ctx, c.Kafka, workerJar); err != nil {
 				return errors.Join(append(errs, err)...)
 			}
 			defs[c.Kafka] = def

@@ -69,7 +69,7 @@ func TestCheckClustersRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, scs := planYAML(t, "x.yaml", tt.src)
-			err := checkClusters(context.Background(), scs)
+			err := checkClusters(context.Background(), scs, "")
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("checkClusters = %v, want nil", err)

@@ -15,7 +15,8 @@ import (
 // (none with external, a --bootstrap cluster), and every distinct client
 // version. Each distinct problem is reported once, however many scenarios
 // share it. Resolved artifacts stay in the Maven cache for the run.
-func Preflight(ctx context.Context, scs []spec.Scenario, external bool) error {
+// workerJar runs the broker's config definitions (cluster.configs checks).
+func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJar string) error {
 	var kafkas, clients []string
 	for _, sc := range scs {
 		if k := sc.Exp.Cluster.Kafka; !slices.Contains(kafkas, k) {
@@ -29,7 +30,7 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool) error {
 	if !external {
 		if err := cluster.CheckKafkas(ctx, kafkas...); err != nil {
 			errs = append(errs, err)
-		} else if err := checkClusters(ctx, scs); err != nil {
+		} else if err := checkClusters(ctx, scs, workerJar); err != nil {
 			errs = append(errs, err)
 		}
 	}
