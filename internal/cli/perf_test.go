@@ -248,10 +248,11 @@ func TestPerfSecretsNeverPrinted(t *testing.T) {
 		}
 	}
 
-	// franz-go rejects the SASL properties: a usage error that names them.
+	// franz-go takes the SASL properties too; against a cluster that is
+	// not there (nothing starts) it fails, and nothing it prints may leak.
 	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"perf", "--client", "franz-go"}, args...), &stdout, &stderr); code != ExitUsage {
-		t.Errorf("exit %d, want %d (%s)", code, ExitUsage, stderr.String())
+	if code := run(append([]string{"perf", "--client", "franz-go", "--bootstrap-server", "127.0.0.1:1"}, args...), &stdout, &stderr); code == ExitOK {
+		t.Errorf("exit 0 against no cluster (%s)", stderr.String())
 	}
 	leaks(t, "output", stdout.String()+stderr.String())
 
