@@ -56,6 +56,7 @@ var settingFields = []field{
 	floatField("workload.warmup.s", 0, MaxDurationS, false, func(e *Experiment) *float64 { return &e.Workload.WarmupS }),
 	int64Field("workload.warmup.records", 0, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.WarmupRecords }),
 	keySpaceFields[0], keySpaceFields[1], keySpaceFields[2], keySpaceFields[3],
+	producersFields[0], producersFields[1],
 	floatField("timeline.interval.ms", 0, MaxTimelineIntervalMs, false, func(e *Experiment) *float64 { return &e.TimelineIntervalMs }),
 	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
 	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),

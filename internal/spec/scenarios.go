@@ -156,6 +156,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	}
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)
+	checkProducers(e, report)
 	checkLimits(e, report)
 	checkSecurityScenario(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {

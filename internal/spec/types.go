@@ -113,6 +113,12 @@ type Workload struct {
 	// Keys is the key space of the records (workload.keys); keyless by
 	// default.
 	Keys keys.Space
+	// Producers is the number of producer instances sharing the records
+	// and the rate (workload.producers, 1..MaxProducers; 0, the default,
+	// is one). Consumer reads the topic while it is written, for
+	// end-to-end latency (workload.consumer).
+	Producers int
+	Consumer  bool
 }
 
 // Network describes the impairments the proxies in front of the brokers add.

@@ -39,7 +39,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 			{Key: "duration.s", Value: number(e.Workload.DurationS)},
 			{Key: "warmup.s", Value: number(e.Workload.WarmupS)},
 			{Key: "warmup.records", Value: e.Workload.WarmupRecords},
-		}, keysYAML(e.Workload.Keys)...)},
+		}, append(keysYAML(e.Workload.Keys), producersYAML(e.Workload)...)...)},
 		{Key: "timeline", Value: yaml.MapSlice{
 			{Key: "interval.ms", Value: number(e.TimelineIntervalMs)},
 		}},

@@ -1,0 +1,43 @@
+package spec
+
+import "github.com/goccy/go-yaml"
+
+// MaxProducers bounds workload.producers. Every producer instance is its
+// own client with its own buffer (32 MB by default in Java) and
+// connections, all in prodlab's process or one worker JVM on a shared
+// 2-core machine: beyond a few dozen the figures measure the host's
+// scheduler, not Kafka.
+const MaxProducers = 64
+
+// producersFields are the settings of many producers and end-to-end
+// latency: workload.producers instances share the trial's records and
+// rate; workload.consumer reads the topic while it is written.
+var producersFields = []field{
+	withHint(intField("workload.producers", 1, MaxProducers, func(e *Experiment) *int { return &e.Workload.Producers }),
+		"the limit is there because each producer is its own client, buffer and connections on this one host"),
+	boolField("workload.consumer", func(e *Experiment) *bool { return &e.Workload.Consumer }),
+}
+
+// checkProducers refuses a burst with fewer records than producers: some
+// producer would have nothing to send.
+func checkProducers(e *Experiment, report func(keys []string, format string, args ...any)) {
+	w := e.Workload
+	if w.Producers > 1 && w.DurationS <= 0 && w.Records < int64(w.Producers) {
+		report([]string{"workload.records", "workload.producers"},
+			"workload.records %d is fewer than workload.producers %d: every producer needs at least one record", w.Records, w.Producers)
+	}
+}
+
+// producersYAML is workload.producers and workload.consumer as YAML()
+// writes them: nothing for the defaults (one producer, no consumer), so
+// that files without them read as before.
+func producersYAML(w Workload) yaml.MapSlice {
+	var out yaml.MapSlice
+	if w.Producers > 1 {
+		out = append(out, yaml.MapItem{Key: "producers", Value: w.Producers})
+	}
+	if w.Consumer {
+		out = append(out, yaml.MapItem{Key: "consumer", Value: true})
+	}
+	return out
+}
