@@ -183,7 +183,7 @@ func (p *perfPlan) totals(res *driver.Result) perfTotals {
 // removes.
 func perfTarget(ctx context.Context, p *perfPlan, logw io.Writer) (*lab.Target, error) {
 	if len(p.bootstrap) > 0 {
-		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, WorkerJar: workerJar()})
+		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, ClientProps: p.props, WorkerJar: workerJar()})
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()

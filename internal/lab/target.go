@@ -24,8 +24,9 @@ type TargetConfig struct {
 	Bootstrap []string
 	// SkipConnect uses Bootstrap as given, without listing the cluster's
 	// brokers first (cluster.Connect). For callers that need no proxies
-	// and whose cluster may ask for credentials prodlab's admin client does
-	// not have (SASL, TLS): `prodlab perf`. Version is then unknown ("").
+	// and whose cluster may ask for credentials prodlab's admin client
+	// cannot take from ClientProps (a JKS truststore): `prodlab perf`.
+	// Version is then unknown ("").
 	SkipConnect bool
 	// Brokers, Controllers, Kafka and BrokerConfigs shape an embedded
 	// cluster (see cluster.Config; BrokerConfigs are its ExtraProps).
@@ -141,8 +142,8 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 		t.repl = netem.NewSet()
 	}
 	var err error
-	if len(cfg.Bootstrap) > 0 && !cfg.SkipConnect {
-		if t.conn, err = externalConnection(ctx, cfg.Bootstrap, cfg.ClientProps); err != nil {
+	if len(cfg.Bootstrap) > 0 {
+		if t.conn, err = externalConnection(ctx, cfg.Bootstrap, cfg.ClientProps, cfg.SkipConnect); err != nil {
 			return nil, err
 		}
 	}
