@@ -37,7 +37,7 @@ func (p *progress) done() bool { return p.next >= p.end }
 // Any failure is an *IncompleteError saying what was verified: c then holds
 // the counts for the records read so far, and c.Result() is still valid
 // (records not read yet show up as lost).
-func ReadBack(ctx context.Context, bootstrap []string, topic string, c *Checker, opts ...Option) error {
+func ReadBack(ctx context.Context, bootstrap []string, topic string, c Observer, opts ...Option) error {
 	cfg := defaultReadConfig()
 	for _, o := range opts {
 		o(&cfg)
@@ -183,7 +183,7 @@ func listRange(ctx context.Context, adm *kadm.Client, topic string, committed bo
 type reader struct {
 	topic string
 	parts map[int32]*progress
-	c     *Checker
+	c     Observer
 }
 
 func (r *reader) done() bool {

@@ -4,7 +4,10 @@
 // the drivers need not import the audit.
 package auditheader
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Key is the record header that carries a producer run's tag and a
 // record's sequence number, as ASCII "<tag>/<seq>". Both drivers write it.
@@ -53,4 +56,30 @@ func ParseBytes(v []byte) (tag []byte, seq int64, ok bool) {
 		}
 	}
 	return v[:i], seq, true
+}
+
+// TimeKey is the record header that carries a record's hand-off time to
+// its producer, as ASCII microseconds since the Unix epoch. Both drivers
+// write it when an end-to-end latency consumer reads the trial's topic
+// (and only then: it costs a header per record); the consumer subtracts it
+// from its own clock, the same host's.
+const TimeKey = "prodlab-t"
+
+// AppendTime appends the TimeKey header value for t to dst.
+func AppendTime(dst []byte, t time.Time) []byte {
+	return strconv.AppendInt(dst, t.UnixMicro(), 10)
+}
+
+// ParseTime parses a TimeKey header value into µs since the epoch.
+func ParseTime(v []byte) (us int64, ok bool) {
+	if len(v) == 0 || len(v) > 18 { // 18 digits cannot overflow an int64
+		return 0, false
+	}
+	for _, d := range v {
+		if d < '0' || d > '9' {
+			return 0, false
+		}
+		us = us*10 + int64(d-'0')
+	}
+	return us, true
 }

@@ -3,6 +3,7 @@ package auditheader
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -46,5 +47,18 @@ func TestParse(t *testing.T) {
 				t.Errorf("Parse(%q) = %q, %d, %v; want %q, %d, %v", tt.in, tag, seq, ok, tt.tag, tt.seq, tt.ok)
 			}
 		})
+	}
+}
+
+// TestTime round-trips hand-off times and refuses what is not one.
+func TestTime(t *testing.T) {
+	now := time.UnixMicro(1_763_900_000_123_456)
+	if us, ok := ParseTime(AppendTime(nil, now)); !ok || us != now.UnixMicro() {
+		t.Errorf("round trip: %d %v, want %d", us, ok, now.UnixMicro())
+	}
+	for _, bad := range []string{"", "-5", "12a", "1234567890123456789"} {
+		if _, ok := ParseTime([]byte(bad)); ok {
+			t.Errorf("ParseTime(%q) accepted", bad)
+		}
 	}
 }

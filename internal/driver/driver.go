@@ -31,6 +31,13 @@ type Trial struct {
 	Tag string
 	// Keys is the records' key space (package keys); keyless unless Keyed.
 	Keys keys.Space
+	// Producers is the number of producer instances (each its own client,
+	// buffer and connections) sharing Records, WarmupRecords and Rate;
+	// 0 is one. See producers.go.
+	Producers int
+	// StampHandoff adds to every record the header auditheader.TimeKey
+	// with its hand-off time, for an end-to-end latency consumer.
+	StampHandoff bool
 	// Timeout bounds the whole trial; a trial that exceeds it fails.
 	Timeout time.Duration
 	// Duration, when positive, makes a steady-state trial: the measured
@@ -123,6 +130,10 @@ type Result struct {
 	// Timeline holds one point per Trial.TimelineInterval, in time order,
 	// covering the warm-up and the measured window; nil when not asked.
 	Timeline []Interval
+	// Producers holds each producer's own figures when the trial ran
+	// several (Trial.Producers > 1); the fields above are their merge and
+	// Acks is nil (each producer has its own).
+	Producers []ProducerResult
 }
 
 // AuditSent is the number of sequence numbers the trial handed out,

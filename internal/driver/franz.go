@@ -66,7 +66,18 @@ func FranzVersion() string {
 // first measured hand-off to the return of Flush, when every record has been
 // acknowledged or has failed (for a transactional producer, to the end of
 // its final commit, as before).
+//
+// With Trial.Producers > 1, each producer is its own kgo client running
+// its share of the trial concurrently (see producers.go).
 func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
+	if producerCount(t) > 1 {
+		return runShared(ctx, t, f.runOne)
+	}
+	return f.runOne(ctx, t)
+}
+
+// runOne runs a trial through one client.
+func (f *Franz) runOne(ctx context.Context, t Trial) (*Result, error) {
 	if t.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
@@ -99,13 +110,14 @@ type franzRecord struct {
 	handoff    time.Time // monotonic hand-off time
 	intended   time.Time // rate-limited trials: when the record was due
 	hdr        []byte    // the audit header's value, reused
+	stamp      []byte    // the hand-off time header's value, reused
 	key        []byte    // the key's bytes, reused (Key stays nil when keyless)
 }
 
 // reset clears a finished record for reuse, keeping its buffers.
 func (r *franzRecord) reset() {
-	value, headers, hdr, key := r.Value[:0], r.Headers[:0], r.hdr[:0], r.key[:0]
-	*r = franzRecord{hdr: hdr, key: key}
+	value, headers, hdr, key, stamp := r.Value[:0], r.Headers[:0], r.hdr[:0], r.key[:0], r.stamp[:0]
+	*r = franzRecord{hdr: hdr, key: key, stamp: stamp}
 	r.Value, r.Headers = value, headers
 }
 

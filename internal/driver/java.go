@@ -214,6 +214,8 @@ func CheckJava(name string, props map[string]string) error {
 
 // Run implements Driver. A configuration the Java client rejects returns a
 // *JavaError carrying the client's message and a hint; the worker stays up.
+// With Trial.Producers > 1 the worker runs one KafkaProducer per producer
+// in its JVM, concurrently (java_producers.go).
 func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 	if err := j.Check(t.Props); err != nil {
 		return nil, err
@@ -228,12 +230,17 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	j.nextID++
 	id := j.nextID
+	req, toResult := newRunRequest(id, t), (*javaMessage).toResult
+	if producerCount(t) > 1 {
+		req, toResult = newSharedRunRequest(id, t), (*javaMessage).toSharedResult
+		j.nextID += int64(len(req.Producers))
+	}
 	mark := j.log.mark()
-	m, err := j.roundTrip(ctx, newRunRequest(id, t), "result", t.Timeout+javaTrialSlack, t.Progress)
+	m, err := j.roundTrip(ctx, req, "result", t.Timeout+javaTrialSlack, progressRouter(req, t.Progress))
 	if err != nil {
 		return nil, j.explainErr(err, mark)
 	}
-	res, err := m.toResult(t)
+	res, err := toResult(m, t)
 	if err != nil {
 		return nil, j.explainErr(err, mark)
 	}
@@ -279,7 +286,7 @@ func (j *Java) explainFailed(res *Result, mark int) {
 // passing the worker's progress messages for req to progress (if non-nil)
 // on the way. If ctx ends first, a run is cancelled and given javaCancelGrace to report;
 // if limit (>0) passes, or the grace ends, the worker is killed.
-func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limit time.Duration, progress func(Progress)) (*javaMessage, error) {
+func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limit time.Duration, progress func(id int64, p Progress)) (*javaMessage, error) {
 	line, err := encodeJavaRequest(req)
 	if err != nil {
 		return nil, err
@@ -307,9 +314,9 @@ func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limi
 					return nil, ctx.Err()
 				}
 				return m, nil
-			case m.Op == "progress" && m.ID == req.ID:
+			case m.Op == "progress" && ownsID(req, m.ID):
 				if progress != nil && grace == nil {
-					progress(m.progress())
+					progress(m.ID, m.progress())
 				}
 			case m.Op == "error":
 				return nil, fmt.Errorf("%s: java worker: %s", j.Name(), m.Error)

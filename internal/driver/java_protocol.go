@@ -38,6 +38,11 @@ type javaRequest struct {
 	TimelineIntervalMs int64 `json:"timeline_interval_ms,omitempty"`
 	// Keys is the records' key space; omitted for keyless records.
 	Keys *javaKeys `json:"keys,omitempty"`
+	// Stamp adds the hand-off time header (auditheader.TimeKey).
+	Stamp bool `json:"stamp,omitempty"`
+	// Producers, when set, runs one producer per sub-request concurrently
+	// (see java_producers.go); the other run fields are then unused.
+	Producers []javaRequest `json:"producers,omitempty"`
 }
 
 // javaKeys is a run request's key space (package keys).
@@ -95,6 +100,9 @@ type javaMessage struct {
 	// PartitionRecords counts the measured records acknowledged by
 	// partition.
 	PartitionRecords map[int32]int64 `json:"partition_records"`
+	// Producers holds each producer's result, in order, when the request
+	// had producers.
+	Producers []*javaMessage `json:"producers"`
 }
 
 // javaPoint is one timeline point of a result: counts of its interval only.
@@ -167,6 +175,7 @@ func newRunRequest(id int64, t Trial) javaRequest {
 		WarmupMs:           positiveMillis(t.Warmup),
 		TimelineIntervalMs: positiveMillis(t.TimelineInterval),
 		Keys:               newJavaKeys(t.Keys),
+		Stamp:              t.StampHandoff,
 	}
 }
 

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -26,7 +27,8 @@ public final class Main {
 
     private final Protocol out;
     private final BlockingQueue<JsonObject> requests = new LinkedBlockingQueue<>();
-    private volatile TrialRunner current;
+    /** The trial's runners (one per producer) while a run is in progress; empty otherwise. */
+    private volatile List<TrialRunner> current = List.of();
 
     Main(OutputStream protocolOut) {
         this.out = new Protocol(protocolOut);
@@ -102,6 +104,9 @@ public final class Main {
     }
 
     private JsonObject run(JsonObject msg) {
+        if (msg.has("producers")) {
+            return SharedRun.run(msg, out, rs -> current = rs);
+        }
         RunRequest req;
         try {
             req = RunRequest.parse(msg);
@@ -115,11 +120,11 @@ public final class Main {
             return Protocol.failure(id, "bad run request: " + e.getMessage(), "this is a prodlab bug");
         }
         TrialRunner r = new TrialRunner(req, out);
-        current = r;
+        current = List.of(r);
         try {
             return r.run();
         } finally {
-            current = null;
+            current = List.of();
         }
     }
 
@@ -141,20 +146,14 @@ public final class Main {
                 }
                 String op = req.has("op") && req.get("op").isJsonPrimitive() ? req.get("op").getAsString() : "";
                 if (op.equals("cancel") || op.equals("exit")) {
-                    TrialRunner r = current;
-                    if (r != null) {
-                        r.cancel();
-                    }
+                    current.forEach(TrialRunner::cancel);
                 }
                 requests.add(req);
             }
         } catch (IOException e) {
             System.err.println("prodlab-worker: reading stdin: " + e);
         }
-        TrialRunner r = current;
-        if (r != null) {
-            r.cancel(); // nobody is listening any more
-        }
+        current.forEach(TrialRunner::cancel); // nobody is listening any more
         requests.add(EOF);
     }
 }

@@ -35,6 +35,8 @@ final class RunRequest {
     long keyCount;
     int keySize;
     double keyExponent;
+    /** When true, every record carries its hand-off time (StampHeader) for an end-to-end consumer. */
+    boolean stamp;
 
     /**
      * Parses a run request. Property values may be JSON strings, numbers or
@@ -92,6 +94,7 @@ final class RunRequest {
         r.warmupMs = getNonNegative(o, "warmup_ms");
         r.timelineIntervalMs = getNonNegative(o, "timeline_interval_ms");
         parseKeys(o, r);
+        r.stamp = o.has("stamp") && !o.get("stamp").isJsonNull() && o.get("stamp").getAsBoolean();
         return r;
     }
 

@@ -380,6 +380,8 @@ final class TrialRunner {
         private final byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
         private final double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
         private final long maxSeq = tracking ? Integer.MAX_VALUE : Long.MAX_VALUE;
+        /** Wall-clock µs since the epoch at nanoTime 0: stamps cost one clock read. */
+        private final long epochBaseUs = epochMicros(0);
         private long txStart;
         long commits;
         long aborts;
@@ -447,7 +449,7 @@ final class TrialRunner {
                     producer.beginTransaction();
                     txStart = System.nanoTime();
                 }
-                List<Header> headers = tracking ? List.of(new AuditHeader(auditValue(topicTag, seq))) : null;
+                List<Header> headers = headers(seq);
                 ProducerRecord<byte[], byte[]> rec =
                         new ProducerRecord<>(req.topic, null, null, keys == null ? null : keys.key(seq),
                                 payloads.next(seq), headers);
@@ -460,6 +462,21 @@ final class TrialRunner {
                 }
             }
             return seq;
+        }
+
+        /**
+         * The headers of record seq: the audit header when tracking, the
+         * hand-off time when stamping (taken now, just before the send's
+         * own clock reading, so end-to-end latency never starts after
+         * send→ack does); null when neither.
+         */
+        private List<Header> headers(long seq) {
+            Header audit = tracking ? new AuditHeader(auditValue(topicTag, seq)) : null;
+            if (!req.stamp) {
+                return audit == null ? null : List.of(audit);
+            }
+            Header stamp = StampHeader.of(epochBaseUs + System.nanoTime() / 1000);
+            return audit == null ? List.of(stamp) : List.of(audit, stamp);
         }
 
         /** Parks until nanoTime reaches t; false when the trial was aborted meanwhile. */
