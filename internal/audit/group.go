@@ -12,6 +12,20 @@ type Observer interface {
 	Observe(partition int32, offset int64, headers []kgo.RecordHeader)
 }
 
+// nilObserver reports whether o is nil, also as a nil *Checker or *Group
+// in the interface.
+func nilObserver(o Observer) bool {
+	switch v := o.(type) {
+	case nil:
+		return true
+	case *Checker:
+		return v == nil
+	case *Group:
+		return v == nil
+	}
+	return false
+}
+
 // Group checks several producer runs that wrote the same topic (a trial's
 // producer instances, each with its own tag and sequence): every record
 // goes to the checker of its tag, so each producer's sequence is checked

@@ -48,7 +48,7 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c Observer,
 	if len(bootstrap) == 0 {
 		return notListed(errors.New("no bootstrap servers"))
 	}
-	if c == nil {
+	if nilObserver(c) {
 		return notListed(errors.New("nil checker"))
 	}
 
