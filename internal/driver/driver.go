@@ -35,8 +35,9 @@ type Trial struct {
 	// buffer and connections) sharing Records, WarmupRecords and Rate;
 	// 0 is one. See producers.go.
 	Producers int
-	// StampHandoff adds to every record the header auditheader.TimeKey
-	// with its hand-off time, for an end-to-end latency consumer.
+	// StampHandoff adds to every measured record (not the warm-up's) the
+	// header auditheader.TimeKey with its hand-off time, for an
+	// end-to-end latency consumer.
 	StampHandoff bool
 	// Timeout bounds the whole trial; a trial that exceeds it fails.
 	Timeout time.Duration

@@ -184,6 +184,10 @@ func (fr *franzRun) produce(ctx context.Context) error {
 			}
 		}
 		r.intended = fr.pace.due(seq)
+		if fr.t.StampHandoff && !warming { // warm-up records stay out of end-to-end figures
+			r.stamp = auditheader.AppendTime(r.stamp[:0], now)
+			r.Headers = append(r.Headers, kgo.RecordHeader{Key: auditheader.TimeKey, Value: r.stamp})
+		}
 		if warming {
 			fr.warmSent++
 		} else {
@@ -223,10 +227,6 @@ func (fr *franzRun) handOff(ctx context.Context, r *franzRecord, now time.Time) 
 	// to 1 ms to every latency.
 	r.handoff = now
 	r.Timestamp = now
-	if fr.t.StampHandoff {
-		r.stamp = auditheader.AppendTime(r.stamp[:0], now)
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: auditheader.TimeKey, Value: r.stamp})
-	}
 	fr.cl.Produce(ctx, &r.Record, fr.promise)
 }
 

@@ -87,10 +87,13 @@ func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, b
 		Payload:    e.Workload.Payload,
 		Keys:       e.Workload.Keys,
 		Rate:       e.Workload.Rate,
-		Seed:       seed(sc, n, warm),
-		Timeout:    seconds(e.Workload.TimeoutS),
-		Duration:   seconds(e.Workload.DurationS),
-		Warmup:     seconds(e.Workload.WarmupS),
+		// Many producers and the end-to-end consumer's stamps (e2e.go).
+		Producers:    e.Workload.Producers,
+		StampHandoff: e.Workload.Consumer,
+		Seed:         seed(sc, n, warm),
+		Timeout:      seconds(e.Workload.TimeoutS),
+		Duration:     seconds(e.Workload.DurationS),
+		Warmup:       seconds(e.Workload.WarmupS),
 		// A time-bounded warm-up alone would be capped by records 0.
 		WarmupRecords:    warmupRecords(e.Workload),
 		TimelineInterval: e.TimelineInterval(),
@@ -117,6 +120,10 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 		tgt.repl.SetConfig(replicationConfig(e))
 		tgt.repl.ResetStats()
 	}
+	cons, err := startE2E(ctx, e, t, tgt)
+	if err != nil {
+		return nil, err
+	}
 	started := time.Now()
 	cpu0 := takeCPU(d, brokerPids(tgt))
 	faults := r.startFaults(ctx, tgt, adm, t.Topic, e)
@@ -128,7 +135,9 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 		rec.Partitions = results.PartitionSpread(res.PartitionRecords, e.Topic.Partitions)
 		fillTimeline(rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
+		fillProducers(rec, res)
 	}
+	r.stopE2E(ctx, rec, cons, res)
 	net := results.NoNetwork()
 	if proxied {
 		r.fillNetwork(rec, &net, tgt, e, started)
@@ -308,16 +317,12 @@ func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Tar
 // reordered, phantom and foreign records. A partial read still records what
 // was verified, and fails the trial with the reason.
 func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result, opts ...kgo.Opt) error {
-	var out audit.Outcome
-	if res.Acks != nil {
-		out = res.Acks
-	}
-	c := audit.NewChecker(tag, res.AuditSent(), out)
+	c, result := auditObserver(tag, res)
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	t0 := time.Now()
 	err := audit.ReadBack(actx, bootstrap, topic, c, audit.ClientOpts(opts...))
-	found := c.Result()
+	found := result()
 	a := found.Record()
 	rec.Audit = &a
 	rec.AuditS = time.Since(t0).Seconds()

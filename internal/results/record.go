@@ -111,6 +111,13 @@ type Record struct {
 	// Warmed is how the cluster was warmed before the measured rounds of
 	// this trial's cluster: rounds, seconds, and whether it got steady.
 	Warmed *Warmed `json:"warmed,omitempty"`
+	// LatencyE2EMs (workload.consumer) runs from each measured record's
+	// hand-off to its producer until prodlab's consumer has it, on the
+	// same host clock; HistogramE2E is its histogram, encoded as Histogram.
+	LatencyE2EMs *Latency `json:"latency_e2e_ms,omitempty"`
+	HistogramE2E string   `json:"histogram_e2e,omitempty"`
+	// Producers (workload.producers > 1) is each producer instance's share.
+	Producers []Producer `json:"producers,omitempty"`
 }
 
 // Warmed is the outcome of the warm-up rounds of one cluster.
@@ -156,6 +163,9 @@ type TimelinePoint struct {
 	// Histogram is the interval's latency histogram (µs), encoded as
 	// Record.Histogram, so points can be merged exactly.
 	Histogram string `json:"histogram,omitempty"`
+	// Lag (workload.consumer) is the end-to-end consumer's lag at the
+	// interval's end: records in the log it had not consumed.
+	Lag *int64 `json:"lag,omitempty"`
 }
 
 // Steady is the verdict of stats' steady-state rule on the interval

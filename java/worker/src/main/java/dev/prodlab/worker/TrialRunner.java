@@ -449,7 +449,7 @@ final class TrialRunner {
                     producer.beginTransaction();
                     txStart = System.nanoTime();
                 }
-                List<Header> headers = headers(seq);
+                List<Header> headers = headers(seq, warmup);
                 ProducerRecord<byte[], byte[]> rec =
                         new ProducerRecord<>(req.topic, null, null, keys == null ? null : keys.key(seq),
                                 payloads.next(seq), headers);
@@ -466,13 +466,14 @@ final class TrialRunner {
 
         /**
          * The headers of record seq: the audit header when tracking, the
-         * hand-off time when stamping (taken now, just before the send's
-         * own clock reading, so end-to-end latency never starts after
-         * send→ack does); null when neither.
+         * hand-off time when stamping a measured record (taken now, just
+         * before the send's own clock reading, so end-to-end latency never
+         * starts after send→ack does; warm-up records get none, to stay out
+         * of the end-to-end figures); null when neither.
          */
-        private List<Header> headers(long seq) {
+        private List<Header> headers(long seq, boolean warmup) {
             Header audit = tracking ? new AuditHeader(auditValue(topicTag, seq)) : null;
-            if (!req.stamp) {
+            if (!req.stamp || warmup) {
                 return audit == null ? null : List.of(audit);
             }
             Header stamp = StampHeader.of(epochBaseUs + System.nanoTime() / 1000);

@@ -1,0 +1,100 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// TestProducersEndToEnd runs one and two producer instances with both
+// clients on the shared broker, at a steady 5,000 records/s in total, with the end-to-end consumer on and every
+// record audited: two producers are audited clean (each its own
+// sequence), each producer reports its own throughput, and end-to-end
+// latency is at least send→ack latency at every percentile (allowing the
+// histograms' 0.1 % precision), with the consumer's lag on the timeline.
+func TestProducersEndToEnd(t *testing.T) {
+	const n = 10000
+	recs, err := runYAML(t, `
+name: producers-e2e
+topic: {partitions: 3}
+workload: {records: 10000, record.size: 200, payload: json, warmup.records: 1000, rate: 5000, consumer: true}
+timeline: {interval.ms: 200}
+producer: {acks: all, linger.ms: 5}
+audit: true
+matrix:
+  client: [java, franz-go]
+  workload.producers: [1, 2]
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, r := range recs {
+		if r.Warmup {
+			continue
+		}
+		seen++
+		t.Logf("%s: %s, %.0f records/s, send→ack %+v, e2e %+v, producers %+v, audit %+v",
+			r.ScenarioID, r.Status, r.Throughput.RecordsPerS, r.LatencyMs, r.LatencyE2EMs, r.Producers, r.Audit)
+		if r.Status != results.StatusOK || r.Records.Acked != n {
+			t.Errorf("%s: status %s %s, %+v", r.ScenarioID, r.Status, r.Error, r.Records)
+		}
+		if a := r.Audit; a == nil || a.Acked != n+1000 || a.Lost+a.Duplicates+a.Reordered+a.Phantom+a.Foreign != 0 {
+			t.Errorf("%s: audit %+v, want %d acked and clean", r.ScenarioID, a, n+1000)
+		}
+		wantProducers := 0
+		if strings.Contains(r.ScenarioID, "producers=2") {
+			wantProducers = 2
+		}
+		if len(r.Producers) != wantProducers {
+			t.Errorf("%s: %d producer figures, want %d", r.ScenarioID, len(r.Producers), wantProducers)
+		}
+		for i, p := range r.Producers {
+			if p.RecordsPerS <= 0 || p.Records.Acked != n/2 {
+				t.Errorf("%s: producer %d: %+v, want %d acked at a positive rate", r.ScenarioID, i+1, p, n/2)
+			}
+		}
+		checkE2E(t, r)
+	}
+	if seen != 4 {
+		t.Errorf("%d measured trials, want 4", seen)
+	}
+}
+
+// checkE2E checks a record's end-to-end figures against its send→ack
+// ones, percentile by percentile, from the histograms themselves.
+func checkE2E(t *testing.T, r results.Record) {
+	t.Helper()
+	if r.LatencyE2EMs == nil || r.HistogramE2E == "" {
+		t.Errorf("%s: no end-to-end latency", r.ScenarioID)
+		return
+	}
+	e2e, err := stats.DecodeHistogram(r.HistogramE2E)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack, err := stats.DecodeHistogram(r.Histogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e2e.TotalCount() != r.Records.Acked {
+		t.Errorf("%s: %d end-to-end latencies, want one per measured record (%d)", r.ScenarioID, e2e.TotalCount(), r.Records.Acked)
+	}
+	for _, q := range []float64{50, 90, 95, 99, 99.9, 100} {
+		a, b := ack.ValueAtQuantile(q), e2e.ValueAtQuantile(q)
+		if float64(b) < float64(a)*(1-0.001) {
+			t.Errorf("%s: p%v end-to-end %d µs < send→ack %d µs", r.ScenarioID, q, b, a)
+		}
+	}
+	lags := 0
+	for _, p := range r.Timeline.Points {
+		if p.Lag != nil {
+			lags++
+		}
+	}
+	if lags == 0 {
+		t.Errorf("%s: no timeline point has the consumer's lag", r.ScenarioID)
+	}
+}
