@@ -286,6 +286,9 @@ func franzEffective(cl *kgo.Client, s *franzSettings) map[string]string {
 		}
 		eff["compression.type"] = strings.Join(names, ",")
 	}
+	if s.sec.protocol != "" {
+		eff["security.protocol"] = s.sec.protocol
+	}
 	if s.txnID != "" {
 		eff["transactional.id"] = s.txnID
 		eff["transaction.duration.ms"] = strconv.FormatInt(s.txnEvery.Milliseconds(), 10)

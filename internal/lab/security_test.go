@@ -60,7 +60,7 @@ matrix:
 		t.Errorf("%d scenarios measured, want 8", len(by))
 	}
 	for id, r := range by {
-		if strings.Contains(id, "client=java") && r.EffectiveConfig["security.protocol"] == "" {
+		if r.EffectiveConfig["security.protocol"] == "" {
 			t.Errorf("%s: security.protocol not in the effective config", id)
 		}
 		for k, v := range r.EffectiveConfig {
