@@ -105,7 +105,8 @@ func withSecurity(doc yaml.MapSlice, mode string) yaml.MapSlice {
 	for i, item := range doc {
 		if item.Key == "cluster" {
 			if sec, ok := item.Value.(yaml.MapSlice); ok {
-				doc[i].Value = append(sec, yaml.MapItem{Key: "security", Value: mode})
+				sec = append(sec, yaml.MapItem{Key: "security", Value: mode})
+				doc[i].Value = sec
 			}
 		}
 	}
