@@ -276,6 +276,7 @@ var columns = []column{
 		text: figure(func(s *scenario) stats.Summary { return s.Ratio }, ratio),
 		sum:  func(s *scenario) stats.Summary { return s.Ratio }},
 	partitionColumns[0], partitionColumns[1],
+	producerColumns[0], producerColumns[1],
 	// CPU cost: processor time per MB acknowledged, warm-up included.
 	{head: "CLIENT CPU ms/MB", md: "client CPU ms/MB", csv: "client_cpu_ms_per_mb", unit: "ms/MB", in: inAll,
 		when: func(scs []scenario) bool { return anyN(scs, func(s *scenario) stats.Summary { return s.CPUClient }) },
