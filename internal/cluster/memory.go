@@ -92,3 +92,11 @@ func parseMemAvailable(r io.Reader) (int64, error) {
 func heapArgs(heap int64) []string {
 	return []string{fmt.Sprintf("-Xms%dm", heap>>21), fmt.Sprintf("-Xmx%dm", heap>>20)}
 }
+
+// FitTogether reports whether nodes Kafka JVMs (of several clusters) can
+// run at once with the full heap each, so that a run may keep several
+// clusters up and alternate between them.
+func FitTogether(nodes int) bool {
+	h, err := HeapFor(nodes)
+	return err == nil && h == maxHeap
+}

@@ -91,7 +91,7 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four Kafka clusters")
 	}
-	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\n" +
+	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\ntrials: 2\n" +
 		"matrix:\n  cluster.kafka: [3.9.1, 4.4.0]\n  cluster.configs.num.network.threads: [3, 5]\n"
 	exp, scs := planYAML(t, "sidebyside.yaml", src)
 	dir := t.TempDir()
@@ -100,7 +100,7 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log})
-	t.Logf("4 clusters, 4 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
+	t.Logf("4 clusters, 8 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,22 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 4 {
-		t.Fatalf("%d records, want 4", len(recs))
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8", len(recs))
+	}
+	// The four clusters are up together and the rounds alternate between
+	// them: round 0 in scenario order, round 1 reversed.
+	for i, r := range recs {
+		want := scs[i%4].ID
+		if i >= 4 {
+			want = scs[7-i].ID
+		}
+		if r.ScenarioID != want || r.Trial != i/4 {
+			t.Errorf("record %d: %s trial %d, want %s trial %d", i, r.ScenarioID, r.Trial, want, i/4)
+		}
+	}
+	if !strings.Contains(log.String(), "rounds alternate") {
+		t.Error("the log does not say the rounds alternate between clusters")
 	}
 	for _, r := range recs {
 		if r.Error != "" || !strings.Contains(r.ScenarioID, "cluster.kafka="+r.Kafka) {

@@ -158,15 +158,23 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	}
 	r.bar = progress.New(opts.Log, r.total)
 	defer r.closeDrivers()
+	var todo []*clusterGroup
 	for _, g := range groupByCluster(scs) {
-		if ctx.Err() != nil {
-			break
-		}
 		if r.groupDone(g) {
 			r.logf("resume: every measured trial of %s was run before", label(g.scs[0]))
 			continue
 		}
-		r.runGroup(ctx, g)
+		todo = append(todo, g)
+	}
+	if r.alternates(todo) {
+		r.runAlternating(ctx, todo)
+	} else {
+		for _, g := range todo {
+			if ctx.Err() != nil {
+				break
+			}
+			r.runGroup(ctx, g)
+		}
 	}
 	if err := w.Close(); err != nil {
 		return nil, err
@@ -260,7 +268,13 @@ type clusterGroup struct {
 	// n numbers the group (1, 2, …) to give each cluster its own directory.
 	n   int
 	scs []spec.Scenario
+	// prefix names the group in log lines when several clusters alternate.
+	prefix string
 }
+
+// logPrefix starts a log line about the group ("" when only one cluster
+// runs at a time).
+func (g *clusterGroup) logPrefix() string { return g.prefix }
 
 // groupByCluster keeps scenario order within a group and orders groups by
 // first appearance, so each cluster is started once. Scenarios share a
@@ -286,12 +300,32 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 // rounds (see rounds.go), under the target's supervision: a cluster lost
 // to unexpected broker exits stops the group.
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
+	tgt, ok := r.startGroup(ctx, g)
+	if !ok {
+		return
+	}
+	defer r.closeTarget(tgt)
+	adm := tgt.Admin()
+	// A broker that exits unexpectedly fails its trial; the target brings
+	// it back once, and the second time gives the cluster up, which stops
+	// the group here (watch.go).
+	gctx, stop := tgt.Supervise(ctx)
+	defer stop()
+	r.warmed = r.warmUp(gctx, adm, tgt, g)
+	r.measure(gctx, adm, tgt, g)
+	r.noteLost(ctx, g, tgt)
+}
+
+// startGroup starts g's cluster. When it does not start, every scenario
+// of g is recorded failed with the reason (nothing, when the user
+// interrupted the start) and ok is false.
+func (r *runner) startGroup(ctx context.Context, g *clusterGroup) (tgt *Target, ok bool) {
 	tgt, err := r.startCluster(ctx, g)
 	if err != nil && ctx.Err() != nil {
 		// The user stopped the start: no trial failed, and the brokers'
 		// logs (which the start error quotes) would only bury that.
 		r.logf("interrupted while the cluster started")
-		return
+		return nil, false
 	}
 	if err != nil {
 		r.logf("cluster failed: %v", err)
@@ -301,28 +335,27 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
 			r.bar.Done("FAILED: cluster did not start")
 			r.record(failedRecord(r, sc, 0, "", fmt.Errorf("cluster: %w", err)))
 		}
-		return
+		return nil, false
 	}
-	defer func() {
-		if err := tgt.Close(); err != nil {
-			r.logf("stop cluster: %v", err)
-		}
-	}()
-	adm := tgt.Admin()
-	// A broker that exits unexpectedly fails its trial; the target brings
-	// it back once, and the second time gives the cluster up, which stops
-	// the group here (watch.go).
-	gctx, stop := tgt.Supervise(ctx)
-	defer stop()
-	r.warmed = r.warmUp(gctx, adm, tgt, g)
-	r.measure(gctx, adm, tgt, g)
+	return tgt, true
+}
+
+// closeTarget stops a group's cluster, logging a failure to.
+func (r *runner) closeTarget(tgt *Target) {
+	if err := tgt.Close(); err != nil {
+		r.logf("stop cluster: %v", err)
+	}
+}
+
+// noteLost records g's scenarios as not run when its cluster was lost.
+func (r *runner) noteLost(ctx context.Context, g *clusterGroup, tgt *Target) {
 	if lost := tgt.Lost(); lost != nil && ctx.Err() == nil {
 		r.recordNotRun(g, tgt, lost)
 	}
 }
 
-func reversed(s []spec.Scenario) []spec.Scenario {
-	out := make([]spec.Scenario, len(s))
+func reversed[T any](s []T) []T {
+	out := make([]T, len(s))
 	for i := range s {
 		out[len(s)-1-i] = s[i]
 	}

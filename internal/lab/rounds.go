@@ -16,13 +16,14 @@ import (
 // flat (stats.Warmed) for the trial to count as warm.
 const warmWindow = 5
 
-// order is a round's scenario order: A B C on even rounds, C B A on odd
-// ones, so that drift between rounds does not favour one scenario.
-func order(scs []spec.Scenario, round int) []spec.Scenario {
+// order is a round's order of scenarios (or clusters): A B C on even
+// rounds, C B A on odd ones, so that drift between rounds does not favour
+// one of them.
+func order[T any](xs []T, round int) []T {
 	if round%2 == 1 {
-		return reversed(scs)
+		return reversed(xs)
 	}
-	return scs
+	return xs
 }
 
 // warmUp runs the group's unmeasured rounds: a fixed count (warmup: N), or
@@ -102,57 +103,79 @@ func warm(rec results.Record, sendFor time.Duration) bool {
 	return stats.Warmed(stats.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)
 }
 
+// measuring is where a group's measured rounds stand: its share of the
+// budget of trials: auto, the time its rounds took so far, and whether it
+// is done.
+type measuring struct {
+	budget, spent time.Duration
+	done          bool
+}
+
+// newMeasuring starts the measured rounds of g.
+func (r *runner) newMeasuring(g *clusterGroup) *measuring {
+	e := r.exp
+	if e.TrialsAuto {
+		for _, sc := range g.scs { // nothing is known before the first round
+			r.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
+		}
+	}
+	return &measuring{budget: time.Duration(e.BudgetS * float64(len(g.scs)) / float64(r.nScenarios) * float64(time.Second))}
+}
+
 // measure runs the group's measured rounds: trials: N of them, or under
 // trials: auto rounds until every planned comparison within the group (and
 // every scenario that is in none) reaches the target precision, the
 // group's share of the budget is spent, or spec.MaxAutoRounds have run.
 // The rule looks at interval widths only, never at significance.
 func (r *runner) measure(ctx context.Context, adm *cluster.Admin, tgt *Target, g *clusterGroup) {
-	e := r.exp
-	budget := time.Duration(e.BudgetS * float64(len(g.scs)) / float64(r.nScenarios) * float64(time.Second))
-	if e.TrialsAuto {
-		for _, sc := range g.scs { // nothing is known before the first round
-			r.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
-		}
+	m := r.newMeasuring(g)
+	for round := 0; ctx.Err() == nil && !m.done; round++ {
+		r.measureRound(ctx, adm, tgt, g, m, round)
 	}
-	t0 := time.Now()
-	for round := 0; ctx.Err() == nil; round++ {
-		if !e.TrialsAuto && round >= e.Trials {
+}
+
+// measureRound runs measured round number round of g (scenarios in
+// alternating order) and decides whether g is done (see measure).
+func (r *runner) measureRound(ctx context.Context, adm *cluster.Admin, tgt *Target, g *clusterGroup, m *measuring, round int) {
+	e := r.exp
+	if !e.TrialsAuto && round >= e.Trials {
+		m.done = true
+		return
+	}
+	rt0 := time.Now()
+	for _, sc := range order(g.scs, round) {
+		if ctx.Err() != nil {
+			m.done = true
 			return
 		}
-		rt0 := time.Now()
-		for _, sc := range order(g.scs, round) {
-			if ctx.Err() != nil {
-				return
-			}
-			if r.alreadyRun(sc, round) {
-				continue
-			}
-			rec := r.trial(ctx, adm, tgt, sc, round, false)
-			if e.TrialsAuto {
-				r.judgeWith(rec, g) // so the last round's records carry the final state
-			}
-			r.record(rec)
-		}
-		if !e.TrialsAuto {
+		if r.alreadyRun(sc, round) {
 			continue
 		}
-		met, worst := r.updatePrecision(g)
-		elapsed, last := time.Since(t0), time.Since(rt0)
-		switch {
-		case met:
-			r.logf("precision reached after %d rounds (%.0fs): every interval within ±%.1f %% (widest ±%.1f %%)", round+1, elapsed.Seconds(), e.Precision*100, worst*100)
-			return
-		case elapsed+last > budget:
-			r.logf("budget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
-				budget.Round(time.Second), round+1, pctOrUnknown(worst), e.Precision*100)
-			return
-		case round+1 >= spec.MaxAutoRounds:
-			r.logf("stopped at %d rounds (the most trials: auto runs): widest interval %s", round+1, pctOrUnknown(worst))
-			return
-		default:
-			r.logf("round %d: widest interval %s (target ±%.1f %%)", round+1, pctOrUnknown(worst), e.Precision*100)
+		rec := r.trial(ctx, adm, tgt, sc, round, false)
+		if e.TrialsAuto {
+			r.judgeWith(rec, g) // so the last round's records carry the final state
 		}
+		r.record(rec)
+	}
+	if !e.TrialsAuto {
+		m.done = round+1 >= e.Trials
+		return
+	}
+	last := time.Since(rt0)
+	m.spent += last
+	met, worst := r.updatePrecision(g)
+	m.done = true
+	switch {
+	case met:
+		r.logf("%sprecision reached after %d rounds (%.0fs): every interval within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), round+1, m.spent.Seconds(), e.Precision*100, worst*100)
+	case m.spent+last > m.budget:
+		r.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
+			g.logPrefix(), m.budget.Round(time.Second), round+1, pctOrUnknown(worst), e.Precision*100)
+	case round+1 >= spec.MaxAutoRounds:
+		r.logf("%sstopped at %d rounds (the most trials: auto runs): widest interval %s", g.logPrefix(), round+1, pctOrUnknown(worst))
+	default:
+		m.done = false
+		r.logf("%sround %d: widest interval %s (target ±%.1f %%)", g.logPrefix(), round+1, pctOrUnknown(worst), e.Precision*100)
 	}
 }
 
