@@ -119,6 +119,9 @@ func (c Cluster) Key() string {
 // release, for the dry run: "3 controllers", "num.network.threads=8".
 func (c Cluster) Extras() []string {
 	var out []string
+	if c.Security != "" && c.Security != SecurityPlaintext {
+		out = append(out, c.Security)
+	}
 	if c.Controllers > 0 {
 		out = append(out, fmt.Sprintf("%d controller%s", c.Controllers, map[bool]string{true: "s"}[c.Controllers > 1]))
 	}
