@@ -2,10 +2,11 @@ package spec
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/prodlab/prodlab/internal/maven"
 )
 
 // Security modes of cluster.security: how clients reach an embedded
@@ -21,9 +22,9 @@ const (
 // SecurityModes lists every cluster.security value, default first.
 var SecurityModes = []string{SecurityPlaintext, SecuritySSL, SecuritySASLPlaintext, SecuritySASLSSL}
 
-// scramSinceKafka is the first Kafka release whose storage tool adds SCRAM
+// scramSince is the first Kafka release (major, minor) whose storage tool adds SCRAM
 // users at format time (KIP-900), which is how prodlab creates its user.
-const scramSinceKafka = "3.5"
+var scramSince = [2]int{3, 5}
 
 // checkSecurity normalizes a cluster.security value: one of SecurityModes,
 // case-insensitive (Kafka's own spelling, SASL_SSL, is accepted too). An
@@ -54,7 +55,7 @@ func UsesSASL(mode string) bool {
 // checkSecurityScenario reports the combinations of cluster.security that
 // cannot work: a connection cut under TLS (the proxies cannot see Kafka's
 // framing inside TLS, so they cannot tell a produce request), and SCRAM on
-// a Kafka release older than scramSinceKafka.
+// a Kafka release older than scramSince.
 func checkSecurityScenario(e *Experiment, report reportFunc) {
 	mode := e.Cluster.Security
 	if UsesTLS(mode) {
@@ -70,29 +71,10 @@ func checkSecurityScenario(e *Experiment, report reportFunc) {
 			}
 		}
 	}
-	if UsesSASL(mode) && versionRE.MatchString(e.Cluster.Kafka) && olderThan(e.Cluster.Kafka, scramSinceKafka) {
+	if v, ok := maven.ParseVersion(e.Cluster.Kafka); UsesSASL(mode) && ok && !v.AtLeast(scramSince[0], scramSince[1]) {
 		report([]string{"cluster.security", "cluster.kafka"},
-			"cluster.security=%s needs Kafka %s or later (SCRAM users are added when the storage is formatted), got cluster.kafka %s", mode, scramSinceKafka, e.Cluster.Kafka)
+			"cluster.security=%s needs Kafka %d.%d or later (SCRAM users are added when the storage is formatted), got cluster.kafka %s", mode, scramSince[0], scramSince[1], e.Cluster.Kafka)
 	}
-}
-
-// olderThan compares the major.minor of a release version with min's.
-func olderThan(version, min string) bool {
-	a, b := majorMinor(version), majorMinor(min)
-	if a[0] != b[0] {
-		return a[0] < b[0]
-	}
-	return a[1] < b[1]
-}
-
-// majorMinor parses the first two numbers of a version ("3.9.1" → 3, 9).
-func majorMinor(v string) [2]int {
-	var out [2]int
-	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '-' })
-	for i := 0; i < 2 && i < len(parts); i++ {
-		out[i], _ = strconv.Atoi(parts[i])
-	}
-	return out
 }
 
 // withSecurity adds cluster.security to the cluster section of a YAML
