@@ -6,6 +6,8 @@ GO ?= go
 MVN ?= mvn -B -q
 WORKER_JAR := java/worker/target/prodlab-worker.jar
 WORKER_SRC := $(shell find java/worker/src/main java/worker/pom.xml -type f 2>/dev/null)
+AGENT_JAR := java/agent/target/prodlab-agent.jar
+AGENT_SRC := $(shell find java/agent/src/main java/agent/pom.xml -type f 2>/dev/null)
 EXPERIMENT ?= batching
 # Packages run one at a time (-p 1): integration tests start JVMs and the
 # netem timing tests need the cores; 2 cores shared by both would flake.
@@ -16,13 +18,18 @@ GOTEST_TIMEOUT ?= 18m
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: bin/prodlab bin/prodlab-worker.jar ## build prodlab and the Java worker
+build: bin/prodlab bin/prodlab-worker.jar bin/prodlab-agent.jar ## build prodlab, the Java worker and the KIP-1269 agent
 
 bin/prodlab: $(shell find cmd internal experiments -type f) go.mod go.sum
 	$(GO) build -ldflags "$(LDFLAGS)" -o $@ ./cmd/prodlab
 
 bin/prodlab-worker.jar: $(WORKER_SRC)
 	@if [ -f java/worker/pom.xml ]; then $(MVN) -f java/worker/pom.xml package -DskipTests && mkdir -p bin && cp $(WORKER_JAR) $@; else mkdir -p bin && touch $@; fi
+
+# The KIP-1269 emulation agent (java/agent): -javaagent of brokers and workers
+# when a scenario has a kip1269 section.
+bin/prodlab-agent.jar: $(AGENT_SRC)
+	$(MVN) -f java/agent/pom.xml package -DskipTests && mkdir -p bin && cp $(AGENT_JAR) $@
 
 run: build ## run the default experiment (EXPERIMENT=batching) on an embedded cluster
 	./bin/prodlab run $(EXPERIMENT)
@@ -36,6 +43,7 @@ test-go:
 
 test-java:
 	@if [ -f java/worker/pom.xml ]; then mvn -B -ntp -f java/worker/pom.xml test | grep -E "Tests run|FAIL|ERROR|BUILD"; test $${PIPESTATUS[0]} -eq 0; fi
+	mvn -B -ntp -f java/agent/pom.xml test | grep -E "Tests run|FAIL|ERROR|BUILD"; test $${PIPESTATUS[0]} -eq 0
 
 bench: build ## paired, interleaved benchmarks; writes bench/RESULTS.md
 	./bench/run.sh
@@ -47,4 +55,4 @@ lint: ## gofmt, go vet and golangci-lint (installed with go install on first use
 	PATH=$$($(GO) env GOPATH)/bin:$$PATH golangci-lint run ./...
 
 clean: ## remove build output
-	rm -rf bin java/worker/target
+	rm -rf bin java/worker/target java/agent/target
