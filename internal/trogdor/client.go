@@ -1,0 +1,148 @@
+package trogdor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Client talks to a Trogdor coordinator's REST API.
+type Client struct {
+	// URL is the coordinator's base URL, e.g. http://127.0.0.1:8889.
+	URL  string
+	HTTP *http.Client
+}
+
+// NewClient returns a client for the coordinator at url with a 10 s request
+// timeout.
+func NewClient(url string) *Client {
+	return &Client{URL: strings.TrimRight(url, "/"), HTTP: &http.Client{Timeout: 10 * time.Second}}
+}
+
+// CoordinatorStatus is GET /coordinator/status.
+type CoordinatorStatus struct {
+	ServerStartMs int64 `json:"serverStartMs"`
+}
+
+// Task is one entry of GET /coordinator/tasks: its state (PENDING, RUNNING,
+// STOPPING, DONE), its spec, its error ("" when it succeeded or is not done)
+// and its status: for a task on several nodes, an object keyed by node name.
+type Task struct {
+	State     string          `json:"state"`
+	Spec      json.RawMessage `json:"spec"`
+	StartedMs int64           `json:"startedMs,omitempty"`
+	DoneMs    int64           `json:"doneMs,omitempty"`
+	Cancelled bool            `json:"cancelled,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Status    json.RawMessage `json:"status,omitempty"`
+}
+
+// Done reports whether the task has finished, successfully or not.
+func (t Task) Done() bool { return t.State == "DONE" }
+
+// Status fetches the coordinator's status; it fails when the coordinator
+// does not answer.
+func (c *Client) Status(ctx context.Context) (CoordinatorStatus, error) {
+	var s CoordinatorStatus
+	err := c.do(ctx, http.MethodGet, "/coordinator/status", nil, &s)
+	return s, err
+}
+
+// Tasks fetches every task the coordinator knows, by id.
+func (c *Client) Tasks(ctx context.Context) (map[string]Task, error) {
+	var r struct {
+		Tasks map[string]Task `json:"tasks"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/coordinator/tasks", nil, &r); err != nil {
+		return nil, err
+	}
+	return r.Tasks, nil
+}
+
+// Task fetches one task; it fails when the coordinator does not know id.
+func (c *Client) Task(ctx context.Context, id string) (Task, error) {
+	tasks, err := c.Tasks(ctx)
+	if err != nil {
+		return Task{}, err
+	}
+	t, ok := tasks[id]
+	if !ok {
+		return Task{}, fmt.Errorf("trogdor task %q: the coordinator at %s does not know it", id, c.URL)
+	}
+	return t, nil
+}
+
+// CreateTask asks the coordinator to create task id with spec, a JSON object
+// naming its Java class ("class") and its start time and duration.
+func (c *Client) CreateTask(ctx context.Context, id string, spec any) error {
+	body := map[string]any{"id": id, "spec": spec}
+	return c.do(ctx, http.MethodPost, "/coordinator/task/create", body, nil)
+}
+
+// StopTask asks the coordinator to stop task id on its nodes.
+func (c *Client) StopTask(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPut, "/coordinator/task/stop", map[string]any{"id": id}, nil)
+}
+
+// WaitTask polls task id every interval until it is done or ctx ends.
+func (c *Client) WaitTask(ctx context.Context, id string, interval time.Duration) (Task, error) {
+	for {
+		t, err := c.Task(ctx, id)
+		if err == nil && t.Done() {
+			return t, nil
+		}
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				err = fmt.Errorf("trogdor task %q still %s", id, t.State)
+			}
+			return t, fmt.Errorf("wait for trogdor task %q: %w (%v)", id, ctx.Err(), err)
+		case <-time.After(interval):
+		}
+	}
+}
+
+// do sends one request with an optional JSON body and decodes a JSON answer
+// into out (when not nil). A status other than 2xx is an error carrying the
+// coordinator's message.
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		data, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("trogdor %s %s: encode request: %w", method, path, err)
+		}
+		body = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.URL+path, body)
+	if err != nil {
+		return fmt.Errorf("trogdor %s %s: %w", method, path, err)
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return fmt.Errorf("trogdor coordinator %s: %w", c.URL, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("trogdor %s %s: read answer: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("trogdor %s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("trogdor %s %s: decode answer: %w", method, path, err)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package trogdor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/testjar"
+)
+
+// nodeResult is the part of a worker result the test checks.
+type nodeResult struct {
+	Op        string `json:"op"`
+	OK        bool   `json:"ok"`
+	Error     string `json:"error"`
+	Sent      int64  `json:"sent"`
+	Acked     int64  `json:"acked"`
+	Failed    int64  `json:"failed"`
+	Histogram string `json:"histogram"`
+}
+
+// TestFleetRunsProduceTask starts a local fleet (coordinator + 2 agents) and
+// a one-broker cluster, creates a ProduceTaskSpec over both agents through
+// the coordinator's REST API, and checks that each node acknowledged every
+// record and published an encoded histogram; then that Stop leaves no
+// daemon running.
+func TestFleetRunsProduceTask(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Kafka and Trogdor JVMs; skipped with -short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	jar := testjar.WorkerJar(t)
+	cl, err := cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("start cluster: %v", err)
+	}
+	t.Cleanup(func() { _ = cl.Stop() })
+	const topic = "trogdor-it"
+	createTopic(ctx, t, cl.Bootstrap(), topic)
+
+	f, err := Start(ctx, Config{Agents: 2, WorkerJar: jar, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("start fleet: %v", err)
+	}
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = f.Stop()
+		}
+	})
+	state := StateOf(f)
+
+	c := NewClient(f.URL())
+	if _, err := c.Status(ctx); err != nil {
+		t.Fatalf("coordinator status: %v", err)
+	}
+	const records = 5000
+	spec := map[string]any{
+		"class":      "dev.prodlab.worker.trogdor.ProduceTaskSpec",
+		"startMs":    time.Now().UnixMilli(),
+		"durationMs": 60_000,
+		"nodes":      []string{AgentName(1), AgentName(2)},
+		"run": map[string]any{
+			"bootstrap": strings.Join(cl.Bootstrap(), ","), "topic": topic,
+			"props":   map[string]string{"acks": "all", "linger.ms": "5"},
+			"records": records, "record_size": 100, "tag": "it",
+		},
+	}
+	if err := c.CreateTask(ctx, "produce-1", spec); err != nil {
+		t.Fatalf("create task: %v", err)
+	}
+	task, err := c.WaitTask(ctx, "produce-1", 200*time.Millisecond)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	if task.Error != "" {
+		t.Fatalf("task error: %s\nstatus %s", task.Error, task.Status)
+	}
+	var perNode map[string]nodeResult
+	if err := json.Unmarshal(task.Status, &perNode); err != nil {
+		t.Fatalf("task status %s: %v", task.Status, err)
+	}
+	for _, name := range []string{AgentName(1), AgentName(2)} {
+		r, ok := perNode[name]
+		if !ok {
+			t.Errorf("no status from %s: %s", name, task.Status)
+			continue
+		}
+		if r.Op != "result" || !r.OK || r.Acked != records || r.Failed != 0 || !strings.HasPrefix(r.Histogram, "HIST") {
+			t.Errorf("%s: op %s ok %v error %q acked %d of %d, failed %d, histogram %.8q", name, r.Op, r.OK, r.Error, r.Acked, records, r.Failed, r.Histogram)
+		}
+		t.Logf("%s: acked %d of %d, failed %d, histogram %d chars", name, r.Acked, records, r.Failed, len(r.Histogram))
+	}
+
+	if err := f.Stop(); err != nil {
+		t.Fatalf("stop fleet: %v", err)
+	}
+	stopped = true
+	if live := state.LiveNodes(); len(live) != 0 {
+		t.Errorf("after Stop, still running: %+v", live)
+	}
+}
+
+// createTopic makes a 3-partition topic (the test cluster does not
+// auto-create topics).
+func createTopic(ctx context.Context, t *testing.T, bootstrap []string, topic string) {
+	t.Helper()
+	a, err := cluster.NewAdmin(bootstrap)
+	if err != nil {
+		t.Fatalf("admin: %v", err)
+	}
+	defer a.Close()
+	if err := a.CreateTopic(ctx, topic, 3, 1, nil); err != nil {
+		t.Fatal(fmt.Errorf("create topic %s: %w", topic, err))
+	}
+}
