@@ -16,6 +16,10 @@ type Experiment struct {
 	Workload    Workload
 	// Client is "franz-go", "java" or "java@<kafka-clients version>".
 	Client string
+	// KIP1269LiftClientCap (kip1269.lift.client.cap) runs the Java worker
+	// with prodlab's agent lifting the producer's "idempotence needs at
+	// most 5 requests in flight" check, and nothing else.
+	KIP1269LiftClientCap bool
 	// Producer maps Java producer property names (and prodlab's extensions,
 	// see MaxBufferedRecords) to their values.
 	Producer map[string]string
@@ -79,6 +83,12 @@ type Cluster struct {
 	// SecurityModes (plaintext, the default; ssl; sasl_plaintext;
 	// sasl_ssl, both SASL modes with SCRAM-SHA-512).
 	Security string
+	// KIP1269Retain, when positive, is the batches of sequence metadata
+	// every broker retains per producer and partition (kip1269.retain),
+	// set by prodlab's agent on stock releases; 0 leaves brokers unpatched.
+	// It is a cluster setting so that scenarios differing in it get their
+	// own clusters (Key).
+	KIP1269Retain int
 }
 
 // Topic describes the topic created fresh for every trial.
