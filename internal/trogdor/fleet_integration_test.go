@@ -97,6 +97,25 @@ func TestFleetRunsProduceTask(t *testing.T) {
 		t.Logf("%s: acked %d of %d, failed %d, histogram %d chars", name, r.Acked, records, r.Failed, len(r.Histogram))
 	}
 
+	// A trial the worker refuses ends the task with the node's reason.
+	bad := map[string]any{
+		"class": spec["class"], "startMs": time.Now().UnixMilli(), "durationMs": 60_000,
+		"nodes": []string{AgentName(2)},
+		"run": map[string]any{"bootstrap": strings.Join(cl.Bootstrap(), ","), "topic": topic,
+			"props": map[string]string{"acks": "bogus"}, "records": 10, "record_size": 100},
+	}
+	if err := c.CreateTask(ctx, "produce-bad", bad); err != nil {
+		t.Fatalf("create task: %v", err)
+	}
+	task, err = c.WaitTask(ctx, "produce-bad", 200*time.Millisecond)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	if !strings.Contains(task.Error, "trial failed") || !strings.Contains(task.Error, "acks") {
+		t.Errorf("refused trial: task error %q, want the worker's reason about acks", task.Error)
+	}
+	t.Logf("refused trial: %s", task.Error)
+
 	if err := f.Stop(); err != nil {
 		t.Fatalf("stop fleet: %v", err)
 	}
