@@ -104,6 +104,7 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 		return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
 	})
 	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
+	root.AddCommand(newTrogdorCmd())
 	requireSubcommand(root)
 	return root
 }
