@@ -103,6 +103,9 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		spec := c.nodeSpec(i+1, ports[3*i:3*i+3])
 		n := newNode(c.cfg.Dir, spec)
 		n.heap = c.heap
+		if n.jvmExtra, err = agentArgs(c.cfg, c.dist.version); err != nil {
+			return err
+		}
 		// A retry must not find the storage formatted by the first attempt.
 		if err := os.RemoveAll(n.dir); err != nil {
 			return fmt.Errorf("clear directory of node %d: %w", spec.ID, err)

@@ -56,6 +56,12 @@ type Config struct {
 	// ExtraProps are broker properties applied on top of prodlab's own,
 	// overriding them.
 	ExtraProps map[string]string
+	// KIP1269Retain, when positive, starts every node with prodlab's agent
+	// (Agent) making stock brokers retain that many batches of sequence
+	// metadata per producer and partition (KIP-1269 emulation, kip1269.go).
+	KIP1269Retain int
+	// Agent is the path of prodlab-agent.jar, needed with KIP1269Retain.
+	Agent string
 	// ReadyTimeout bounds how long Start and Restart wait for the brokers to
 	// appear in the metadata; default 90s.
 	ReadyTimeout time.Duration

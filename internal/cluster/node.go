@@ -33,6 +33,9 @@ type node struct {
 	config  string // server.properties path
 	logPath string // Dir/broker-<id>.log
 	heap    int64  // -Xmx in bytes; 0 for maxHeap
+	// jvmExtra are JVM options before the class path: prodlab's agent
+	// when the cluster emulates KIP-1269 (kip1269.go).
+	jvmExtra []string
 
 	mu   sync.Mutex
 	pid  int
@@ -138,6 +141,7 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 	}
 	args := append(heapArgs(cmp.Or(n.heap, maxHeap)), brokerJVMArgs...)
 	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
+	args = append(args, n.jvmExtra...)
 	args = append(args, "-cp", d.classpath, "kafka.Kafka", n.config)
 	log, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {

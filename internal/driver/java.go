@@ -89,7 +89,14 @@ func NewJava(ctx context.Context, version, workerJar, logDir string) (*Java, err
 
 // startJava starts the worker with the given class path and says hello.
 func startJava(ctx context.Context, version string, classpath []string, logDir string) (*Java, error) {
+	return startJavaWith(ctx, version, classpath, logDir, nil, "java-"+version+".log")
+}
+
+// startJavaWith is startJava with extra JVM options (prodlab's agent, see
+// java_agent.go) and the name of the worker's log in logDir.
+func startJavaWith(ctx context.Context, version string, classpath []string, logDir string, jvm []string, logName string) (*Java, error) {
 	args := strings.Fields(os.Getenv("PRODLAB_WORKER_JVM_OPTS"))
+	args = append(args, jvm...)
 	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
 	cmd := exec.Command("java", args...)
 	j := &Java{version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
@@ -98,7 +105,7 @@ func startJava(ctx context.Context, version string, classpath []string, logDir s
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("java driver: %w", err)
 		}
-		logPath = filepath.Join(logDir, "java-"+version+".log")
+		logPath = filepath.Join(logDir, logName)
 	}
 	var err error
 	if j.log, err = newLogLines(logPath); err != nil {

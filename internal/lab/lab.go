@@ -414,6 +414,7 @@ func CheckExternal(scs []spec.Scenario) error {
 			p.add("network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc))
 		}
 		checkExternalSecurity(sc, &p)
+		checkExternalKIP1269(sc, &p)
 		if len(sc.Exp.Cluster.Configs) > 0 || sc.Exp.Cluster.Controllers > 0 {
 			p.add("cluster.configs and cluster.controllers shape an embedded cluster; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}

@@ -52,6 +52,9 @@ type TargetConfig struct {
 	// WorkerJar is the Java worker jar for java clients; LogDir receives
 	// their logs ("" for none).
 	WorkerJar, LogDir string
+	// KIP1269Retain, when positive, starts embedded brokers with prodlab's
+	// agent retaining that many batches per producer and partition.
+	KIP1269Retain int
 	// Drivers, if not nil, is a driver cache shared with other targets
 	// (and closed by its owner); otherwise the Target keeps its own and
 	// closes it in Close.
@@ -212,7 +215,8 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	brokers := max(t.cfg.Brokers, 1)
 	t.cfg.Logf("starting %d-broker Kafka %s cluster (logs in %s)", brokers, orDefault(t.cfg.Kafka, cluster.DefaultKafka), dir)
 	t0 := time.Now()
-	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security}
+	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security,
+		KIP1269Retain: t.cfg.KIP1269Retain, Agent: driver.AgentJar(t.cfg.WorkerJar)}
 	var proxyErr error
 	if t.net != nil {
 		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
@@ -373,6 +377,7 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		Kafka:              g.kafka,
 		BrokerConfigs:      g.cluster.Configs,
 		Security:           g.cluster.Security,
+		KIP1269Retain:      g.cluster.KIP1269Retain,
 		ClientProps:        g.scs[0].Exp.Producer,
 		Dir:                filepath.Join(r.opts.Dir, clusterDirName(g)),
 		Proxies:            needsProxies(g.scs),

@@ -35,7 +35,7 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 	rec.Topic = topic
 	r.bar.Start(r.done-1, label(sc)+warmNote(warm), n)
 
-	d, err := tgt.Driver(ctx, e.Client)
+	d, err := tgt.DriverFor(ctx, &e)
 	if err != nil {
 		return r.failed(rec, err)
 	}
@@ -221,6 +221,7 @@ func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Re
 		Client:       sc.Exp.Client,
 		Kafka:        kafka,
 		RecordSize:   sc.Exp.Workload.RecordSize,
+		Emulated:     sc.Exp.KIP1269Label(),
 		StartedAt:    time.Now().UTC().Format(time.RFC3339Nano),
 	}
 }

@@ -118,6 +118,9 @@ type Record struct {
 	HistogramE2E string   `json:"histogram_e2e,omitempty"`
 	// Producers (workload.producers > 1) is each producer instance's share.
 	Producers []Producer `json:"producers,omitempty"`
+	// Emulated names what prodlab patched for the trial, e.g. "emulated
+	// KIP-1269: broker retains 20, client cap lifted"; "" for stock Kafka.
+	Emulated string `json:"emulated,omitempty"`
 }
 
 // Warmed is the outcome of the warm-up rounds of one cluster.

@@ -1,0 +1,38 @@
+package cluster
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// KIP-1269 emulation: prodlab's agent (java/agent, bin/prodlab-agent.jar)
+// rewrites ProducerStateEntry.addBatchMetadata on every node so that brokers
+// retain Config.KIP1269Retain batches per producer and partition instead of
+// the stock five. The agent checks the bytecode itself and makes the JVM exit
+// with its reason on a release it does not recognise; the node's log holds
+// that line and what it patched.
+
+// KIP1269RetainProperty is the system property the agent reads.
+const KIP1269RetainProperty = "prodlab.kip1269.retain"
+
+// agentArgs are the JVM options that load the agent on a node, none when the
+// cluster does not emulate KIP-1269. release names the Kafka release in the
+// agent's messages.
+func agentArgs(cfg Config, release string) ([]string, error) {
+	if cfg.KIP1269Retain <= 0 {
+		return nil, nil
+	}
+	if cfg.Agent == "" {
+		return nil, fmt.Errorf("KIP-1269 emulation (retain %d) needs prodlab's agent jar, and none was given", cfg.KIP1269Retain)
+	}
+	if _, err := os.Stat(cfg.Agent); err != nil {
+		return nil, fmt.Errorf("KIP-1269 emulation needs prodlab's agent (build it with 'make build'): %w", err)
+	}
+	return []string{
+		"-javaagent:" + cfg.Agent + "=broker",
+		"-D" + KIP1269RetainProperty + "=" + strconv.Itoa(cfg.KIP1269Retain),
+		"-Dprodlab.kafka.release=" + cmp.Or(release, cfg.Kafka, DefaultKafka),
+	}, nil
+}

@@ -1,0 +1,64 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/prodlab/prodlab/internal/clients"
+)
+
+// AgentJarName is the file name of prodlab's agent (java/agent), built next
+// to the worker jar by 'make build'.
+const AgentJarName = "prodlab-agent.jar"
+
+// AgentJar finds prodlab's agent: $PRODLAB_AGENT_JAR, else next to the
+// worker jar, else the Maven module's build output.
+func AgentJar(workerJar string) string {
+	if p := os.Getenv("PRODLAB_AGENT_JAR"); p != "" {
+		return p
+	}
+	if workerJar != "" {
+		p := filepath.Join(filepath.Dir(workerJar), AgentJarName)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join("java", "agent", "target", AgentJarName)
+}
+
+// LiftedKey names the driver of a client whose idempotence cap is lifted:
+// a worker JVM of its own, apart from the stock one of Key.
+func LiftedKey(client, brokerRelease string) string {
+	return Key(client, brokerRelease) + "+kip1269"
+}
+
+// NewLifted starts a Java worker whose producer accepts idempotence with
+// more than 5 requests in flight (KIP-1269 emulation): the JVM runs with
+// prodlab's agent in client mode, which rewrites that one check in
+// ProducerConfig and refuses to start on a release it does not recognise.
+// Its log is java-<release>-kip1269.log.
+func NewLifted(ctx context.Context, client, brokerRelease, workerJar, logDir string) (Driver, error) {
+	c, err := clients.Parse(client)
+	if err != nil {
+		return nil, err
+	}
+	if c.Kind.Name != clients.Java {
+		return nil, fmt.Errorf("the idempotence cap can only be lifted in the Java client, not %s", client)
+	}
+	agent := AgentJar(workerJar)
+	if _, err := os.Stat(agent); err != nil {
+		return nil, fmt.Errorf("lifting the client cap needs prodlab's agent (build it with 'make build', or point PRODLAB_AGENT_JAR at it): %w", err)
+	}
+	release := c.Release(brokerRelease)
+	cp, err := javaClassPath(ctx, release, workerJar)
+	if err != nil {
+		return nil, err
+	}
+	j, err := startJavaWith(ctx, release, cp, logDir, []string{"-javaagent:" + agent + "=client"}, "java-"+release+"-kip1269.log")
+	if err != nil {
+		return nil, fmt.Errorf("start the Java worker (client cap lifted) for kafka-clients %s: %w", release, err)
+	}
+	return j, nil
+}
