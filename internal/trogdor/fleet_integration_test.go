@@ -23,15 +23,30 @@ type nodeResult struct {
 	Histogram string `json:"histogram"`
 }
 
-// TestFleetRunsProduceTask starts a local fleet (coordinator + 2 agents) and
-// a one-broker cluster, creates a ProduceTaskSpec over both agents through
-// the coordinator's REST API, and checks that each node acknowledged every
-// record and published an encoded histogram; then that Stop leaves no
-// daemon running.
+// TestFleetRunsProduceTask starts a local fleet (coordinator + 2 agents) of
+// the default trogdor release and a one-broker cluster, creates a
+// ProduceTaskSpec over both agents through the coordinator's REST API, and
+// checks that each node acknowledged every record and published an encoded
+// histogram, and that a trial the worker refuses ends its task with the
+// node's reason; then that Stop leaves no daemon running.
 func TestFleetRunsProduceTask(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Kafka and Trogdor JVMs; skipped with -short")
 	}
+	runFleetTrial(t, DefaultRelease, true)
+}
+
+// TestFleetRunsProduceTaskOnTrogdor39 is the same trial on the agents of an
+// older trogdor release (3.9.1, whose task API is the same).
+func TestFleetRunsProduceTaskOnTrogdor39(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Kafka and Trogdor JVMs; skipped with -short")
+	}
+	runFleetTrial(t, "3.9.1", false)
+}
+
+// runFleetTrial is the body of the fleet tests for one trogdor release.
+func runFleetTrial(t *testing.T, release string, checkRefusal bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	jar := testjar.WorkerJar(t)
@@ -43,7 +58,7 @@ func TestFleetRunsProduceTask(t *testing.T) {
 	const topic = "trogdor-it"
 	createTopic(ctx, t, cl.Bootstrap(), topic)
 
-	f, err := Start(ctx, Config{Agents: 2, WorkerJar: jar, Dir: t.TempDir()})
+	f, err := Start(ctx, Config{Agents: 2, Release: release, WorkerJar: jar, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatalf("start fleet: %v", err)
 	}
@@ -97,24 +112,9 @@ func TestFleetRunsProduceTask(t *testing.T) {
 		t.Logf("%s: acked %d of %d, failed %d, histogram %d chars", name, r.Acked, records, r.Failed, len(r.Histogram))
 	}
 
-	// A trial the worker refuses ends the task with the node's reason.
-	bad := map[string]any{
-		"class": spec["class"], "startMs": time.Now().UnixMilli(), "durationMs": 60_000,
-		"nodes": []string{AgentName(2)},
-		"run": map[string]any{"bootstrap": strings.Join(cl.Bootstrap(), ","), "topic": topic,
-			"props": map[string]string{"acks": "bogus"}, "records": 10, "record_size": 100},
+	if checkRefusal {
+		checkRefused(ctx, t, c, cl.Bootstrap(), topic)
 	}
-	if err := c.CreateTask(ctx, "produce-bad", bad); err != nil {
-		t.Fatalf("create task: %v", err)
-	}
-	task, err = c.WaitTask(ctx, "produce-bad", 200*time.Millisecond)
-	if err != nil {
-		t.Fatalf("wait: %v", err)
-	}
-	if !strings.Contains(task.Error, "trial failed") || !strings.Contains(task.Error, "acks") {
-		t.Errorf("refused trial: task error %q, want the worker's reason about acks", task.Error)
-	}
-	t.Logf("refused trial: %s", task.Error)
 
 	if err := f.Stop(); err != nil {
 		t.Fatalf("stop fleet: %v", err)
@@ -123,6 +123,29 @@ func TestFleetRunsProduceTask(t *testing.T) {
 	if live := state.LiveNodes(); len(live) != 0 {
 		t.Errorf("after Stop, still running: %+v", live)
 	}
+}
+
+// checkRefused runs a trial the worker refuses (acks=bogus) on one agent and
+// checks that the task ends with the node's reason.
+func checkRefused(ctx context.Context, t *testing.T, c *Client, bootstrap []string, topic string) {
+	t.Helper()
+	bad := map[string]any{
+		"class": "dev.prodlab.worker.trogdor.ProduceTaskSpec", "startMs": time.Now().UnixMilli(), "durationMs": 60_000,
+		"nodes": []string{AgentName(2)},
+		"run": map[string]any{"bootstrap": strings.Join(bootstrap, ","), "topic": topic,
+			"props": map[string]string{"acks": "bogus"}, "records": 10, "record_size": 100},
+	}
+	if err := c.CreateTask(ctx, "produce-bad", bad); err != nil {
+		t.Fatalf("create task: %v", err)
+	}
+	task, err := c.WaitTask(ctx, "produce-bad", 200*time.Millisecond)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	if !strings.Contains(task.Error, "trial failed") || !strings.Contains(task.Error, "acks") {
+		t.Errorf("refused trial: task error %q, want the worker's reason about acks", task.Error)
+	}
+	t.Logf("refused trial: %s", task.Error)
 }
 
 // createTopic makes a 3-partition topic (the test cluster does not
