@@ -1,0 +1,123 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// TestCheckExternalKIP1269: any kip1269 key is refused on --bootstrap
+// clusters (prodlab does not patch brokers it did not start); without the
+// section the check has nothing to say.
+func TestCheckExternalKIP1269(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      string // substring of the error; "" = accepted
+	}{
+		{"absent", "name: x\n", ""},
+		{"retain", "name: x\nkip1269: {retain: 20}\n", "does not patch brokers it did not start"},
+		{"client cap", "name: x\nkip1269: {lift.client.cap: true}\n", "does not patch brokers it did not start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, scs := planYAML(t, "x.yaml", tc.src)
+			err := CheckExternal(scs)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("err = %v, want none", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestKIP1269LiftedAudited runs the Java idempotent producer with 10
+// requests in flight (cap lifted by prodlab's agent) against a broker
+// retaining 20 batches, under reply-swallowing connection cuts: the trial
+// succeeds, the audit is clean, the proxies saw more than 5 requests in
+// flight on one connection, and the record says it was emulated.
+func TestKIP1269LiftedAudited(t *testing.T) {
+	if _, err := os.Stat(driver.AgentJar(workerJarForTest(t))); err != nil {
+		t.Fatalf("prodlab's agent is not built (make bin/prodlab-agent.jar): %v", err)
+	}
+	recs, dir, err := runYAMLDir(t, `
+name: kip1269
+topic: {partitions: 1}
+workload: {records: 5000, record.size: 100, payload: random}
+client: java
+producer: {acks: all, enable.idempotence: true, max.in.flight.requests.per.connection: 10, linger.ms: 0, batch.size: 1024}
+network: {rtt.ms: 10}
+kip1269: {retain: 20, lift.client.cap: true}
+faults: [{type: connection.cut, every: 40}]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	checkAudit(t, r, 5000)
+	if want := "emulated KIP-1269: broker retains 20, client cap lifted"; r.Emulated != want {
+		t.Errorf("emulated %q, want %q", r.Emulated, want)
+	}
+	if !strings.Contains(eventKinds(r), "cut") {
+		t.Errorf("events %s lack a cut", eventKinds(r))
+	}
+	if got := r.Network["max_in_flight"]; got <= 5 {
+		t.Errorf("max in flight %v on one connection, want more than 5 with the cap lifted", got)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "cluster-*", "broker-*.log"))
+	patched := false
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		patched = patched || strings.Contains(string(data), "prodlab-agent: patched ProducerStateEntry.addBatchMetadata: retains 20 batches")
+	}
+	if !patched {
+		t.Errorf("no broker log in %v says the agent patched ProducerStateEntry", logs)
+	}
+	t.Logf("max in flight %v, throughput %.0f records/s, events %s", r.Network["max_in_flight"], r.Throughput.RecordsPerS, eventKinds(r))
+}
+
+// runYAMLDir is runYAML on an embedded cluster, also returning the run
+// directory so that a test can read the broker logs.
+func runYAMLDir(t *testing.T, src string) ([]results.Record, string, error) {
+	t.Helper()
+	needCluster(t)
+	exp, scs := planYAML(t, t.Name()+".yaml", src)
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, runErr := Run(ctx, exp, scs, Options{Dir: dir, WorkerJar: workerJarForTest(t), Log: &log})
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("run log:\n%s", log.String())
+	return recs, dir, runErr
+}
+
+// TestKIP1269StockClientRefuses is the check able to fail: without the
+// agent, the same producer settings are refused by the Java client itself.
+func TestKIP1269StockClientRefuses(t *testing.T) {
+	recs, _ := runYAML(t, `
+name: kip1269-stock
+workload: {records: 100, record.size: 100, payload: random}
+client: java
+producer: {acks: all, enable.idempotence: true, max.in.flight.requests.per.connection: 10}
+`, false)
+	if len(recs) == 0 {
+		t.Fatal("no record")
+	}
+	r := recs[0]
+	if r.Status == results.StatusOK || !strings.Contains(r.Error, "at most 5") {
+		t.Errorf("status %s, error %q: want the client's own refusal of more than 5 in flight", r.Status, r.Error)
+	}
+	if r.Emulated != "" {
+		t.Errorf("emulated %q on a stock client", r.Emulated)
+	}
+}
