@@ -114,6 +114,7 @@ func runFleetTrial(t *testing.T, release string, checkRefusal bool) {
 
 	if checkRefusal {
 		checkRefused(ctx, t, c, cl.Bootstrap(), topic)
+		checkStopped(ctx, t, c, cl.Bootstrap(), topic)
 	}
 
 	if err := f.Stop(); err != nil {
@@ -146,6 +147,50 @@ func checkRefused(ctx context.Context, t *testing.T, c *Client, bootstrap []stri
 		t.Errorf("refused trial: task error %q, want the worker's reason about acks", task.Error)
 	}
 	t.Logf("refused trial: %s", task.Error)
+}
+
+// checkStopped starts a long rate-limited trial on one agent, stops its task
+// once it runs and checks that the task ends soon, cancelled, with the
+// trial's partial result as the node's status.
+func checkStopped(ctx context.Context, t *testing.T, c *Client, bootstrap []string, topic string) {
+	t.Helper()
+	const records = 1_000_000
+	long := map[string]any{
+		"class": "dev.prodlab.worker.trogdor.ProduceTaskSpec", "startMs": time.Now().UnixMilli(), "durationMs": 600_000,
+		"nodes": []string{AgentName(1)},
+		"run": map[string]any{"bootstrap": strings.Join(bootstrap, ","), "topic": topic,
+			"records": records, "record_size": 100, "rate": 1000},
+	}
+	if err := c.CreateTask(ctx, "produce-long", long); err != nil {
+		t.Fatalf("create task: %v", err)
+	}
+	for {
+		task, err := c.Task(ctx, "produce-long")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.State == "RUNNING" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	began := time.Now()
+	if err := c.StopTask(ctx, "produce-long"); err != nil {
+		t.Fatalf("stop task: %v", err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	task, err := c.WaitTask(wctx, "produce-long", 100*time.Millisecond)
+	if err != nil {
+		t.Fatalf("stopped task: %v", err)
+	}
+	var r nodeResult
+	_ = json.Unmarshal(task.Status, &r)
+	if !task.Cancelled || r.Sent >= records {
+		t.Errorf("stopped task: cancelled %v, sent %d of %d, status %.200s", task.Cancelled, r.Sent, records, task.Status)
+	}
+	t.Logf("stopped task: done %v after the stop, cancelled %v, node status %s with %d sent", time.Since(began).Round(time.Millisecond), task.Cancelled, r.Op, r.Sent)
 }
 
 // createTopic makes a 3-partition topic (the test cluster does not
