@@ -301,6 +301,7 @@ var columns = []column{
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),
 	audit("REORD", "REORD", "reordered", func(a *results.Audit) int64 { return a.Reordered }),
 	audit("PHANTOM", "PHANTOM", "phantom", func(a *results.Audit) int64 { return a.Phantom }),
+	emulatedColumn,
 }
 
 // anyN reports whether some scenario has a measured sum.
