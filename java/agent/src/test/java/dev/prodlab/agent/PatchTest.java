@@ -23,12 +23,13 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Rewrites the real classes of the supported releases (read from the local
- * Maven repository) and checks the constant became the setting; classes with
+ * Rewrites the real classes of the supported releases (their jars copied
+ * to target/kafka-jars by the build) and checks the constant became the setting; classes with
  * another layout are refused.
  */
 class PatchTest {
-    static final Path M2 = Path.of(System.getProperty("prodlab.m2", System.getProperty("user.home") + "/.m2/repository"));
+    /** Where the build copied the releases' jars (pom.xml, maven-dependency-plugin). */
+    static final Path JARS = Path.of(System.getProperty("prodlab.kafkajars", "target/kafka-jars"));
 
     static Stream<Arguments> releases() {
         return Stream.of("3.9.1", "4.4.0").flatMap(v -> Stream.of(
@@ -38,9 +39,9 @@ class PatchTest {
     }
 
     static byte[] classFrom(String artifact, String version, String owner) throws IOException {
-        Path jar = M2.resolve("org/apache/kafka/" + artifact + "/" + version + "/" + artifact + "-" + version + ".jar");
+        Path jar = JARS.resolve(artifact + "-" + version + ".jar");
         if (!Files.exists(jar)) {
-            throw new IOException("missing " + jar + ": run mvn dependency:get -Dartifact=org.apache.kafka:" + artifact + ":" + version);
+            throw new IOException("missing " + jar + ": run the tests with Maven (mvn test), which copies it there");
         }
         try (JarFile jf = new JarFile(jar.toFile()); InputStream in = jf.getInputStream(jf.getEntry(owner + ".class"))) {
             return in.readAllBytes();
