@@ -34,6 +34,15 @@ public final class Main {
         this.out = new Protocol(protocolOut);
     }
 
+    /**
+     * Serves the protocol from in to out inside the calling JVM (a Trogdor
+     * agent's task runs the worker this way) and returns the exit code when
+     * in ends; the same loop as main's.
+     */
+    public static int serveEmbedded(InputStream in, OutputStream out) {
+        return new Main(out).serve(in);
+    }
+
     /** The argument that makes the worker print its client's ConfigDef and exit. */
     static final String CONFIG_DEF = "configdef";
 

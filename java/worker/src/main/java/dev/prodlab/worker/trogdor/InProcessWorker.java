@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.CountDownLatch;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
@@ -16,10 +14,6 @@ import java.util.function.Consumer;
  * written to a pipe, answers are handed back line by line. It reuses the
  * worker exactly as `client: java` drives it (SharedRun, TrialRunner), so a
  * Trogdor trial and a direct one measure the same code.
- *
- * <p>Main's constructor and serve loop are package-private; they are reached
- * by reflection (same module, the unnamed one) until the worker offers a
- * public entry point.
  */
 final class InProcessWorker implements AutoCloseable {
     private final RequestStream requests;
@@ -31,27 +25,13 @@ final class InProcessWorker implements AutoCloseable {
     }
 
     /** Starts the loop, sends one request line and passes every answer line to onLine. */
-    static InProcessWorker start(String request, Consumer<String> onLine) throws Exception {
+    static InProcessWorker start(String request, Consumer<String> onLine) {
         RequestStream requests = new RequestStream((request + "\n").getBytes(StandardCharsets.UTF_8));
-        Object main = newMain(new LineStream(onLine));
-        Method serve = Main.class.getDeclaredMethod("serve", InputStream.class);
-        serve.setAccessible(true);
-        Thread loop = new Thread(() -> {
-            try {
-                serve.invoke(main, requests);
-            } catch (ReflectiveOperationException e) {
-                onLine.accept("{\"op\":\"error\",\"error\":\"worker loop: " + e.getCause() + "\"}");
-            }
-        }, "prodlab-trogdor-worker");
+        OutputStream out = new LineStream(onLine);
+        Thread loop = new Thread(() -> Main.serveEmbedded(requests, out), "prodlab-trogdor-worker");
         loop.setDaemon(true);
         loop.start();
         return new InProcessWorker(requests, loop);
-    }
-
-    private static Object newMain(OutputStream out) throws ReflectiveOperationException {
-        Constructor<Main> c = Main.class.getDeclaredConstructor(OutputStream.class);
-        c.setAccessible(true);
-        return c.newInstance(out);
     }
 
     /** Ends the input: a running trial is cancelled, then the loop returns. */
