@@ -43,6 +43,7 @@ func TestCheckExternalKIP1269(t *testing.T) {
 // succeeds, the audit is clean, the proxies saw more than 5 requests in
 // flight on one connection, and the record says it was emulated.
 func TestKIP1269LiftedAudited(t *testing.T) {
+	needCluster(t) // skips in -short mode, before looking for jars
 	if _, err := os.Stat(driver.AgentJar(workerJarForTest(t))); err != nil {
 		t.Fatalf("prodlab's agent is not built (make bin/prodlab-agent.jar): %v", err)
 	}
