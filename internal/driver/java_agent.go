@@ -14,15 +14,24 @@ import (
 const AgentJarName = "prodlab-agent.jar"
 
 // AgentJar finds prodlab's agent: $PRODLAB_AGENT_JAR, else next to the
-// worker jar, else the Maven module's build output.
+// worker jar (bin/), else the agent module's build output beside the
+// worker's (java/agent/target), else java/agent/target under the working
+// directory.
 func AgentJar(workerJar string) string {
 	if p := os.Getenv("PRODLAB_AGENT_JAR"); p != "" {
 		return p
 	}
 	if workerJar != "" {
-		p := filepath.Join(filepath.Dir(workerJar), AgentJarName)
-		if _, err := os.Stat(p); err == nil {
-			return p
+		dir := filepath.Dir(workerJar)
+		// bin/ holds both; a worker from java/worker/target has the
+		// agent's module beside its own.
+		for _, p := range []string{
+			filepath.Join(dir, AgentJarName),
+			filepath.Join(dir, "..", "..", "agent", "target", AgentJarName),
+		} {
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
 		}
 	}
 	return filepath.Join("java", "agent", "target", AgentJarName)
