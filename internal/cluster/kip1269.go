@@ -1,10 +1,14 @@
 package cluster
 
 import (
+	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
+	"strings"
 )
 
 // KIP-1269 emulation: prodlab's agent (java/agent, bin/prodlab-agent.jar)
@@ -35,4 +39,36 @@ func agentArgs(cfg Config, release string) ([]string, error) {
 		"-D" + KIP1269RetainProperty + "=" + strconv.Itoa(cfg.KIP1269Retain),
 		"-Dprodlab.kafka.release=" + cmp.Or(release, cfg.Kafka, DefaultKafka),
 	}, nil
+}
+
+// agentMainClass verifies a release without patching it (Agent.main).
+const agentMainClass = "dev.prodlab.agent.Agent"
+
+// CheckAgent runs the agent's check against the broker class path of kafka
+// (a release, "" for DefaultKafka, or a local distribution) before anything starts: it fails,
+// with the agent's own reason naming the release, when the agent does not
+// recognise that release's ProducerStateEntry.
+func CheckAgent(ctx context.Context, kafka, agent string, retain int) error {
+	if _, err := os.Stat(agent); err != nil {
+		return fmt.Errorf("KIP-1269 emulation needs prodlab's agent (build it with 'make build', or point PRODLAB_AGENT_JAR at it): %w", err)
+	}
+	java, err := javaPath()
+	if err != nil {
+		return err
+	}
+	kafka = cmp.Or(kafka, DefaultKafka)
+	d, err := resolveDist(ctx, kafka)
+	if err != nil {
+		return err
+	}
+	release := cmp.Or(d.version, kafka)
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, java, "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+		"-D"+KIP1269RetainProperty+"="+strconv.Itoa(retain), "-Dprodlab.kafka.release="+release,
+		"-cp", agent+string(os.PathListSeparator)+d.classpath, agentMainClass, "broker")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("kip1269.retain on Kafka %s: %s", release, strings.TrimSpace(lastLines(out.String(), 3)))
+	}
+	return nil
 }

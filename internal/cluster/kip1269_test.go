@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,62 @@ func TestAgentArgs(t *testing.T) {
 			}
 			if s := strings.Join(got, " "); s != tc.want {
 				t.Errorf("args %q, want %q", s, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckAgent runs the agent's check against real class paths: a
+// supported release passes; a distribution without the class is refused
+// before anything starts, naming the release.
+func TestCheckAgent(t *testing.T) {
+	agent, err := filepath.Abs(filepath.Join("..", "..", "bin", "prodlab-agent.jar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(agent); err != nil {
+		t.Skipf("prodlab's agent is not built (make bin/prodlab-agent.jar): %v", err)
+	}
+	clientsJar, err := filepath.Glob(filepath.Join(os.Getenv("HOME"), ".m2", "repository", "org", "apache", "kafka", "kafka-clients", "*", "kafka-clients-*.jar"))
+	if err != nil || len(clientsJar) == 0 {
+		t.Skip("no kafka-clients jar in the local Maven repository")
+	}
+	odd := t.TempDir()
+	data, err := os.ReadFile(clientsJar[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(odd, "libs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(odd, "libs", "kafka-clients-9.9.9.jar"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, kafka string
+		retain      int
+		err         string
+	}{
+		{"supported release", DefaultKafka, 20, ""},
+		{"the default release", "", 20, ""},
+		{"3.9.1", "3.9.1", 5, ""},
+		{"distribution without ProducerStateEntry", odd, 20, "this Kafka release is not supported"},
+		{"agent missing", DefaultKafka, 20, "needs prodlab's agent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := agent
+			if tc.name == "agent missing" {
+				a += ".gone"
+			}
+			err := CheckAgent(context.Background(), tc.kafka, a, tc.retain)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("err = %v, want %q", err, tc.err)
+			}
+			if err != nil {
+				t.Log(err)
 			}
 		})
 	}

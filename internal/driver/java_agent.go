@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/clients"
 )
@@ -70,4 +72,30 @@ func NewLifted(ctx context.Context, client, brokerRelease, workerJar, logDir str
 		return nil, fmt.Errorf("start the Java worker (client cap lifted) for kafka-clients %s: %w", release, err)
 	}
 	return j, nil
+}
+
+// CheckLifted runs the agent's check against the kafka-clients release a
+// client name selects, before anything starts: it fails, with the agent's
+// own reason naming the release, when the agent does not recognise that
+// release's ProducerConfig.
+func CheckLifted(ctx context.Context, client, brokerRelease, workerJar string) error {
+	c, err := clients.Parse(client)
+	if err != nil {
+		return err
+	}
+	agent := AgentJar(workerJar)
+	if _, err := os.Stat(agent); err != nil {
+		return fmt.Errorf("kip1269.lift.client.cap needs prodlab's agent (build it with 'make build', or point PRODLAB_AGENT_JAR at it): %w", err)
+	}
+	release := c.Release(brokerRelease)
+	cp, err := javaClassPath(ctx, release, workerJar)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "java", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+		"-cp", strings.Join(append([]string{agent}, cp...), string(os.PathListSeparator)), "dev.prodlab.agent.Agent", "client")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("kip1269.lift.client.cap on kafka-clients %s: %s", release, strings.TrimSpace(string(out)))
+	}
+	return nil
 }

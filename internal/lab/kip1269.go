@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
@@ -48,4 +49,31 @@ func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment) (driver.Driv
 	w := &watchedDriver{Driver: d, t: t}
 	t.watched[key] = w
 	return w, nil
+}
+
+// checkKIP1269Agents runs the agent's own check, before anything starts,
+// against every release the emulation will patch: each distinct Kafka
+// release (or distribution) with kip1269.retain and each distinct Java
+// client release with kip1269.lift.client.cap. A release the agent does
+// not recognise is refused with the agent's reason, once.
+func checkKIP1269Agents(ctx context.Context, scs []spec.Scenario, workerJar string) error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, sc := range scs {
+		c := sc.Exp.Cluster
+		if c.KIP1269Retain > 0 && !seen["broker "+c.Kafka] {
+			seen["broker "+c.Kafka] = true
+			if err := cluster.CheckAgent(ctx, c.Kafka, driver.AgentJar(workerJar), c.KIP1269Retain); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		release := cluster.ReleaseOrDefault(c.Kafka)
+		if key := "client " + driver.Key(sc.Exp.Client, release); sc.Exp.KIP1269LiftClientCap && !seen[key] {
+			seen[key] = true
+			if err := driver.CheckLifted(ctx, sc.Exp.Client, release, workerJar); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -32,6 +32,8 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 			errs = append(errs, err)
 		} else if err := checkClusters(ctx, scs, workerJar); err != nil {
 			errs = append(errs, err)
+		} else if err := checkKIP1269Agents(ctx, scs, workerJar); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if err := driver.ResolveAll(ctx, clients); err != nil {

@@ -55,14 +55,36 @@ public final class Agent {
         }
     }
 
+    /**
+     * Checks, without patching anything, that the release on the class path
+     * can be patched: {@code java -cp prodlab-agent.jar:<kafka jars>
+     * dev.prodlab.agent.Agent broker|client} prints what it would change and
+     * exits 0, or prints the refusal and exits 1. prodlab runs it before
+     * anything starts.
+     */
+    public static void main(String[] args) {
+        try {
+            Patch patch = verify(args.length == 1 ? args[0] : String.join(" ", args));
+            System.out.println("prodlab-agent: can patch " + describe(patch));
+        } catch (RefusedException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        }
+    }
+
     /** Verifies the class on the class path and registers the transformer; throws RefusedException. */
     static void install(String args, Instrumentation inst) {
-        Patch patch = patchFor(args, System.getProperty(RETAIN_PROPERTY));
-        String release = named(release(ClassLoader.getSystemResource(patch.owner + ".class")));
-        byte[] original = read(patch.owner, release);
-        patch.apply(original, release); // verify now: a refusal stops the JVM before Kafka starts
+        Patch patch = verify(args);
         inst.addTransformer(new Transformer(patch));
-        System.err.println("prodlab-agent: will patch " + describe(patch) + " in " + release);
+        System.err.println("prodlab-agent: will patch " + describe(patch) + " in " + named(release(ClassLoader.getSystemResource(patch.owner + ".class"))));
+    }
+
+    /** Reads the class the mode patches from the class path and checks its layout; throws RefusedException. */
+    static Patch verify(String mode) {
+        Patch patch = patchFor(mode, System.getProperty(RETAIN_PROPERTY));
+        String release = named(release(ClassLoader.getSystemResource(patch.owner + ".class")));
+        patch.apply(read(patch.owner, release), release); // a refusal throws before anything is patched
+        return patch;
     }
 
     /** The patch for the agent argument: "broker" (with the retain property) or "client". */
