@@ -122,6 +122,9 @@ func (c Cluster) Extras() []string {
 	if c.Security != "" && c.Security != SecurityPlaintext {
 		out = append(out, c.Security)
 	}
+	if c.KIP1269Retain > 0 {
+		out = append(out, fmt.Sprintf("kip1269.retain=%d", c.KIP1269Retain))
+	}
 	if c.Controllers > 0 {
 		out = append(out, fmt.Sprintf("%d controller%s", c.Controllers, map[bool]string{true: "s"}[c.Controllers > 1]))
 	}
