@@ -101,7 +101,7 @@ func (c *Client) WaitTask(ctx context.Context, id string, interval time.Duration
 			if err == nil {
 				err = fmt.Errorf("trogdor task %q still %s", id, t.State)
 			}
-			return t, fmt.Errorf("wait for trogdor task %q: %w (%v)", id, ctx.Err(), err)
+			return t, fmt.Errorf("wait for trogdor task %q: %w (%w)", id, ctx.Err(), err)
 		case <-time.After(interval):
 		}
 	}
