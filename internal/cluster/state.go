@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/statefile"
 )
 
 // State is what `prodlab cluster up` records about a detached cluster, so
@@ -48,33 +48,15 @@ func SaveState(path string, c *Cluster) error {
 		Brokers:   c.Brokers(),
 		Started:   time.Now().UTC(),
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode cluster state: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save cluster state: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("save cluster state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("save cluster state: %w", err)
-	}
-	return nil
+	return statefile.Save(path, "cluster state", s)
 }
 
 // LoadState reads a state file written by SaveState. A missing file gives
 // an error that matches os.ErrNotExist (no cluster is up).
 func LoadState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("load cluster state: %w", err)
-	}
 	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("load cluster state %s: %w", path, err)
+	if err := statefile.Load(path, "cluster state", &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

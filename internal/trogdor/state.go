@@ -1,7 +1,6 @@
 package trogdor
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/statefile"
 )
 
 // State is what `prodlab trogdor up` records about a detached fleet, so that
@@ -44,33 +44,15 @@ func StateOf(f *Fleet) State {
 
 // SaveState writes s to path as JSON, atomically (temporary file, rename).
 func SaveState(path string, s State) error {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode trogdor state: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save trogdor state: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("save trogdor state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("save trogdor state: %w", err)
-	}
-	return nil
+	return statefile.Save(path, "trogdor state", s)
 }
 
 // LoadState reads a state file written by SaveState. A missing file gives an
 // error that matches os.ErrNotExist (no fleet is up).
 func LoadState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("load trogdor state: %w", err)
-	}
 	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("load trogdor state %s: %w", path, err)
+	if err := statefile.Load(path, "trogdor state", &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
@@ -158,29 +140,11 @@ func waitGone(nodes []Node, d time.Duration) {
 
 // ErrStateLocked is returned (wrapped) by LockState when another process
 // holds the lock.
-var ErrStateLocked = errors.New("trogdor state is locked")
+var ErrStateLocked = statefile.ErrLocked
 
-// LockState takes an exclusive flock(2) on path+".lock" without waiting, so
-// that `trogdor up` and `trogdor down` never race on the state file; the
-// kernel drops it if its holder dies. Call unlock when done.
+// LockState takes the lock of the state file at path, so that `trogdor up`
+// and `trogdor down` never race on it (see statefile.Lock). Call unlock
+// when done.
 func LockState(path string) (unlock func(), err error) {
-	lock := path + ".lock"
-	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
-		return nil, fmt.Errorf("lock trogdor state: %w", err)
-	}
-	f, err := os.OpenFile(lock, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock trogdor state: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		_ = f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: another prodlab trogdor up or down holds %s; wait for it to finish, then try again", ErrStateLocked, lock)
-		}
-		return nil, fmt.Errorf("lock trogdor state %s: %w", lock, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		_ = f.Close()
-	}, nil
+	return statefile.Lock(path, "trogdor state", "prodlab trogdor up or down")
 }
