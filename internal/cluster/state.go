@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/maven"
@@ -76,14 +74,10 @@ func (s *State) LiveBrokers() []Broker {
 // a Kafka JVM whose command line names a file under the cluster directory.
 // It guards against signalling an unrelated process that reused a pid.
 func (s *State) owns(pid int) bool {
-	if !proc.Alive(pid) || s.Dir == "" {
+	args, ok := proc.Cmdline(pid)
+	if !ok || !proc.Alive(pid) || s.Dir == "" {
 		return false
 	}
-	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
-		return false
-	}
-	args := strings.Split(string(cmdline), "\x00")
 	hasMain, hasDir := false, false
 	for _, a := range args {
 		if a == "kafka.Kafka" {
@@ -101,39 +95,17 @@ func (s *State) owns(pid int) bool {
 // another program, are left alone.
 func StopState(s *State) error {
 	live := s.LiveBrokers()
-	for _, b := range live {
-		// Detached brokers lead their own session and process group.
-		_ = proc.Signal(b.PID, syscall.SIGTERM)
-		_ = proc.Signal(b.PID, syscall.SIGCONT)
-	}
-	deadline := time.Now().Add(defaultStopGrace)
-	for time.Now().Before(deadline) && anyAlive(live) {
-		time.Sleep(100 * time.Millisecond)
+	pids := make([]int, len(live))
+	for i, b := range live {
+		pids[i] = b.PID
 	}
 	var errs []error
-	for _, b := range live {
-		if proc.Alive(b.PID) {
-			_ = proc.Signal(b.PID, syscall.SIGKILL)
-		}
-	}
-	deadline = time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && anyAlive(live) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	for _, b := range live {
-		if proc.Alive(b.PID) {
-			errs = append(errs, fmt.Errorf("broker %d (pid %d) still running after SIGKILL", b.ID, b.PID))
+	for _, pid := range proc.StopDetached(pids, defaultStopGrace) {
+		for _, b := range live {
+			if b.PID == pid {
+				errs = append(errs, fmt.Errorf("broker %d (pid %d) still running after SIGKILL", b.ID, b.PID))
+			}
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// anyAlive reports whether any of the brokers' processes still runs.
-func anyAlive(brokers []Broker) bool {
-	for _, b := range brokers {
-		if proc.Alive(b.PID) {
-			return true
-		}
-	}
-	return false
 }

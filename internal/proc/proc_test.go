@@ -192,3 +192,28 @@ func TestNoOrphans(t *testing.T) {
 		})
 	}
 }
+
+// TestStopDetached: a detached process that ignores SIGTERM is killed after
+// the grace period, one that exits on SIGTERM is not; Cmdline reads a live
+// process's arguments and none of a gone one.
+func TestStopDetached(t *testing.T) {
+	stubborn := exec.Command("sh", "-c", "trap '' TERM; sleep 30")
+	polite := exec.Command("sleep", "30")
+	for _, c := range []*exec.Cmd{stubborn, polite} {
+		if err := StartDetached(c); err != nil {
+			t.Fatal(err)
+		}
+		go func(c *exec.Cmd) { _ = c.Wait() }(c)
+	}
+	if args, ok := Cmdline(polite.Process.Pid); !ok || len(args) != 2 || args[0] != "sleep" {
+		t.Errorf("Cmdline = %q, %v; want [sleep 30]", args, ok)
+	}
+	time.Sleep(100 * time.Millisecond) // let the shell install its trap
+	left := StopDetached([]int{stubborn.Process.Pid, polite.Process.Pid}, 300*time.Millisecond)
+	if len(left) != 0 || Alive(stubborn.Process.Pid) || Alive(polite.Process.Pid) {
+		t.Errorf("still alive after StopDetached: %v", left)
+	}
+	if _, ok := Cmdline(polite.Process.Pid); ok {
+		t.Error("Cmdline of a gone process")
+	}
+}

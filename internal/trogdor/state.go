@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/maven"
@@ -75,14 +72,11 @@ func (s *State) LiveNodes() []Node {
 // Trogdor JVM whose command line names the fleet's config file. It guards
 // against signalling an unrelated process that reused a pid.
 func (s *State) owns(pid int) bool {
-	if pid <= 0 || !proc.Alive(pid) || s.Dir == "" {
+	args, ok := proc.Cmdline(pid)
+	if !ok || !proc.Alive(pid) || s.Dir == "" {
 		return false
 	}
-	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
-		return false
-	}
-	return ownsCmdline(strings.Split(string(cmdline), "\x00"), filepath.Join(s.Dir, "trogdor.json"))
+	return ownsCmdline(args, filepath.Join(s.Dir, "trogdor.json"))
 }
 
 // ownsCmdline reports whether args run a Trogdor daemon with config file cfg.
@@ -104,38 +98,19 @@ func ownsCmdline(args []string, cfg string) bool {
 // another program, are left alone.
 func StopState(s *State) error {
 	live := s.LiveNodes()
-	for _, n := range live {
-		_ = proc.Signal(n.PID, syscall.SIGTERM) // each leads its own session and group
+	pids := make([]int, len(live))
+	for i, n := range live {
+		pids[i] = n.PID
 	}
-	waitGone(live, stopGrace)
-	for _, n := range live {
-		if proc.Alive(n.PID) {
-			_ = proc.Signal(n.PID, syscall.SIGKILL)
-		}
-	}
-	waitGone(live, 5*time.Second)
 	var errs []error
-	for _, n := range live {
-		if proc.Alive(n.PID) {
-			errs = append(errs, fmt.Errorf("trogdor %s (pid %d) still running after SIGKILL", n.Name, n.PID))
+	for _, pid := range proc.StopDetached(pids, stopGrace) {
+		for _, n := range live {
+			if n.PID == pid {
+				errs = append(errs, fmt.Errorf("trogdor %s (pid %d) still running after SIGKILL", n.Name, n.PID))
+			}
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// waitGone waits up to d for every node's process to end.
-func waitGone(nodes []Node, d time.Duration) {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		alive := false
-		for _, n := range nodes {
-			alive = alive || proc.Alive(n.PID)
-		}
-		if !alive {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // ErrStateLocked is returned (wrapped) by LockState when another process
