@@ -82,12 +82,7 @@ func TestKeySpaceYAML(t *testing.T) {
 		"name: x\nworkload: {keys: {distribution: zipf, count: 50, size: 3, zipf.exponent: 1.5}}\n",
 		"name: x\nworkload: {keys: {count: 7}}\n",
 	} {
-		e := mustParse(t, src)
-		out, err := e.YAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back := mustParse(t, string(out))
+		e, back, out := roundTrip(t, src)
 		if back.Workload.Keys != e.Workload.Keys {
 			t.Errorf("%q: read back %+v, want %+v\n%s", src, back.Workload.Keys, e.Workload.Keys, out)
 		}

@@ -83,15 +83,10 @@ func TestKIP1269YAML(t *testing.T) {
 		"name: x\nkip1269: {retain: 20}\n",
 		"name: x\nkip1269: {retain: 7, lift.client.cap: true}\n",
 	} {
-		e := mustParse(t, src)
-		out, err := e.YAML()
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, back, out := roundTrip(t, src)
 		if strings.Contains(string(out), "kip1269") != e.KIP1269() {
 			t.Errorf("%q: section written = %v, want %v\n%s", src, !e.KIP1269(), e.KIP1269(), out)
 		}
-		back := mustParse(t, string(out))
 		if back.Cluster.KIP1269Retain != e.Cluster.KIP1269Retain || back.KIP1269LiftClientCap != e.KIP1269LiftClientCap {
 			t.Errorf("%q: read back %d/%v\n%s", src, back.Cluster.KIP1269Retain, back.KIP1269LiftClientCap, out)
 		}

@@ -64,12 +64,7 @@ func TestProducersYAML(t *testing.T) {
 		"name: x\nworkload: {producers: 3}\n",
 		"name: x\nworkload: {producers: 2, consumer: true}\n",
 	} {
-		e := mustParse(t, src)
-		out, err := e.YAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back := mustParse(t, string(out))
+		e, back, out := roundTrip(t, src)
 		if back.Workload.Producers != e.Workload.Producers || back.Workload.Consumer != e.Workload.Consumer {
 			t.Errorf("%q: read back %+v, want %+v\n%s", src, back.Workload, e.Workload, out)
 		}

@@ -141,3 +141,15 @@ func TestAcceptedKafkaValues(t *testing.T) {
 		{"partitions", "name: x\ntopic: {partitions: 9999}\n"},
 	})
 }
+
+// roundTrip parses src, writes it with YAML() and parses that again, for
+// tests that a section survives the saved experiment.yaml.
+func roundTrip(t *testing.T, src string) (e, back *Experiment, out []byte) {
+	t.Helper()
+	e = mustParse(t, src)
+	out, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, mustParse(t, string(out)), out
+}
