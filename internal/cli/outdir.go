@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -72,10 +73,29 @@ func sameExperiment(dir string, exp *spec.Experiment) error {
 		return err
 	}
 	if !bytes.Equal(saved, now) {
-		return fmt.Errorf("--resume: %s holds another experiment than %s with these --set values (compare %s with 'prodlab run … --dry-run'): resume with the same experiment and settings, or choose another --out",
-			dir, exp.Name, filepath.Join(dir, results.ExperimentFile))
+		return fmt.Errorf("--resume: %s holds another experiment than %s with these --set values (%s): resume with the same experiment and settings, or choose another --out",
+			dir, exp.Name, firstDifference(filepath.Join(dir, results.ExperimentFile), saved, now))
 	}
 	return nil
+}
+
+// firstDifference names the first line where the saved experiment (file)
+// and the one given now differ, so the user sees which setting changed.
+func firstDifference(file string, saved, now []byte) string {
+	a, b := strings.Split(string(saved), "\n"), strings.Split(string(now), "\n")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("%s:%d has %q, this run %q", file, i+1, strings.TrimSpace(x), strings.TrimSpace(y))
+		}
+	}
+	return file + " differs"
 }
 
 // probeWritable creates and removes a file in dir, so that a read-only

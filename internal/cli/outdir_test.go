@@ -34,7 +34,7 @@ func TestPrepareRunDir(t *testing.T) {
 		{"empty directory", t.TempDir(), exp, false, ""},
 		{"holds a run", held, exp, false, "already holds a run"},
 		{"resume same", held, exp, true, ""},
-		{"resume another experiment", held, other, true, "another experiment"},
+		{"resume another experiment", held, other, true, `has "records: 10", this run "records: 11"`},
 		{"resume nothing", filepath.Join(tmp, "none"), exp, true, "holds no run"},
 		{"resume without --out", "", exp, true, "name the directory"},
 		{"a file", filepath.Join(tmp, "file"), exp, false, "cannot create"},
