@@ -205,7 +205,15 @@ func TestStopDetached(t *testing.T) {
 		}
 		go func(c *exec.Cmd) { _ = c.Wait() }(c)
 	}
-	if args, ok := Cmdline(polite.Process.Pid); !ok || len(args) != 2 || args[0] != "sleep" {
+	// Until the child has exec'd, its command line is its parent's or empty.
+	var args []string
+	var ok bool
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if args, ok = Cmdline(polite.Process.Pid); ok && len(args) == 2 && args[0] == "sleep" {
+			break
+		}
+	}
+	if !ok || len(args) != 2 || args[0] != "sleep" {
 		t.Errorf("Cmdline = %q, %v; want [sleep 30]", args, ok)
 	}
 	time.Sleep(100 * time.Millisecond) // let the shell install its trap
