@@ -271,7 +271,7 @@ final class TrialRunner {
             sampler.halt();
             if (cutter != null) {
                 cutter.halt();
-                cutAt(end);
+                cutLast(end);
             }
             JsonObject o = measurements(end);
             addClientFigures(o, producer, setup.effective(), loop.commits, loop.aborts, sampler.maxInFlight);
@@ -665,6 +665,20 @@ final class TrialRunner {
         long inFlightNow = inFlight == null || Double.isNaN(v) ? -1 : (long) v;
         timeline.cut(now - clockStart, warmupSent.get() + sent.get(), valueOf(retryMetric), inFlightNow,
                 measuredFromNs());
+    }
+
+    /**
+     * Cuts the timeline's last interval at nanoTime end, after cutting any
+     * boundary the halted cutter had not reached yet (a late wake-up on a busy
+     * machine), so that only the last point is partial and none is longer
+     * than the interval.
+     */
+    void cutLast(long end) {
+        long boundary;
+        while ((boundary = clockStart + timeline.nextBoundaryNs()) < end) {
+            cutAt(boundary);
+        }
+        cutAt(end);
     }
 
     /** Wall-clock µs since the epoch of a System.nanoTime() value. */
