@@ -64,7 +64,15 @@ func TestLock(t *testing.T) {
 				}
 			}
 			release()
-			unlock, err := Lock(path, "cluster state", "prodlab cluster up or down")
+			// A killed holder's lock goes with its last file descriptor,
+			// when the kernel has finished its exit (sleep, flock's child,
+			// is not the process Wait reaps): allow that 2 s.
+			var unlock func()
+			for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if unlock, err = Lock(path, "cluster state", "prodlab cluster up or down"); err == nil || time.Now().After(deadline) {
+					break
+				}
+			}
 			if err != nil {
 				t.Fatalf("Lock after release = %v", err)
 			}
