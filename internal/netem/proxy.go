@@ -60,6 +60,17 @@ type Proxy struct {
 	wg        sync.WaitGroup
 }
 
+// IsLoopback reports whether host names this machine's loopback interface
+// ("localhost", 127.0.0.0/8, ::1): the only addresses prodlab's servers
+// listen on, and the only ones a proxy or a local fleet can be reached at.
+func IsLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // Listen binds a proxy to listen, which must be a loopback address ("" host
 // means 127.0.0.1). It binds before Serve so that the address can be
 // advertised before the broker starts. If a fixed port is taken, it falls
@@ -72,7 +83,7 @@ func Listen(listen string) (*Proxy, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !IsLoopback(host) {
 		return nil, fmt.Errorf("netem: listen address %q: only loopback addresses are allowed", listen)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
