@@ -58,6 +58,7 @@ var settingFields = []field{
 	keySpaceFields[0], keySpaceFields[1], keySpaceFields[2], keySpaceFields[3],
 	producersFields[0], producersFields[1],
 	kip1269Fields[0], kip1269Fields[1],
+	trogdorFields[0], trogdorFields[1], trogdorFields[2],
 	floatField("timeline.interval.ms", 0, MaxTimelineIntervalMs, false, func(e *Experiment) *float64 { return &e.TimelineIntervalMs }),
 	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
 	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),
@@ -87,7 +88,7 @@ var fieldByKey = func() map[string]field {
 
 // sections are the keys of the top level of a file that hold a mapping of
 // fixed settings, and the canonical prefix of their entries.
-var sections = []string{"cluster", "topic", "workload", "network", "timeline", "expect", "kip1269"}
+var sections = []string{"cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor"}
 
 // shorthands maps a bare leaf ("record.size") to its canonical key
 // ("workload.record.size") when the leaf is unique among the sections.

@@ -79,19 +79,25 @@ func (e *Experiment) KIP1269() bool {
 
 // KIP1269Label is the honest label of a result from a patched broker or
 // client, e.g. "emulated KIP-1269: broker retains 20, client cap lifted";
-// "" when nothing is patched.
-func (e *Experiment) KIP1269Label() string {
-	var parts []string
-	if n := e.Cluster.KIP1269Retain; n > 0 {
-		parts = append(parts, fmt.Sprintf("broker retains %d", n))
+// "" when nothing is patched. native is the broker property of a Kafka that
+// implements the KIP itself (cluster.NativeKIP1269), which then sets the
+// retention instead of the agent: "KIP-1269 build:
+// producer.state.batches.to.retain=20; emulated KIP-1269: client cap
+// lifted". "" for a stock Kafka.
+func (e *Experiment) KIP1269Label(native string) string {
+	var parts, emulated []string
+	if n := e.Cluster.KIP1269Retain; n > 0 && native != "" {
+		parts = append(parts, fmt.Sprintf("KIP-1269 build: %s=%d", native, n))
+	} else if n > 0 {
+		emulated = append(emulated, fmt.Sprintf("broker retains %d", n))
 	}
 	if e.KIP1269LiftClientCap {
-		parts = append(parts, "client cap lifted")
+		emulated = append(emulated, "client cap lifted")
 	}
-	if len(parts) == 0 {
-		return ""
+	if len(emulated) > 0 {
+		parts = append(parts, "emulated KIP-1269: "+strings.Join(emulated, ", "))
 	}
-	return "emulated KIP-1269: " + strings.Join(parts, ", ")
+	return strings.Join(parts, "; ")
 }
 
 // withKIP1269 adds the kip1269 section to a YAML document when the

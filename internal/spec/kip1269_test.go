@@ -39,7 +39,7 @@ func TestKIP1269Accepted(t *testing.T) {
 			}
 			keys := map[string]bool{}
 			for i, sc := range scs {
-				got := kc{sc.Exp.Cluster.KIP1269Retain, sc.Exp.KIP1269LiftClientCap, sc.Exp.KIP1269Label()}
+				got := kc{sc.Exp.Cluster.KIP1269Retain, sc.Exp.KIP1269LiftClientCap, sc.Exp.KIP1269Label("")}
 				if got != tc.want[i] {
 					t.Errorf("scenario %s: %+v, want %+v", sc.ID, got, tc.want[i])
 				}
@@ -50,6 +50,30 @@ func TestKIP1269Accepted(t *testing.T) {
 			}
 			if len(keys) != len(scs) {
 				t.Errorf("%d cluster keys for %d scenarios retaining differently", len(keys), len(scs))
+			}
+		})
+	}
+}
+
+// TestKIP1269LabelNative labels a Kafka that implements KIP-1269 itself:
+// its property, not the agent, set the retention, and only what the agent
+// still patches (the client) says "emulated".
+func TestKIP1269LabelNative(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, native, want string
+	}{
+		{"build, client stock", "name: x\nkip1269: {retain: 20}\n", "producer.state.batches.to.retain",
+			"KIP-1269 build: producer.state.batches.to.retain=20"},
+		{"build, client cap lifted", "name: x\nkip1269: {retain: 20, lift.client.cap: true}\n", "producer.state.batches.to.retain",
+			"KIP-1269 build: producer.state.batches.to.retain=20; emulated KIP-1269: client cap lifted"},
+		{"stock", "name: x\nkip1269: {retain: 20, lift.client.cap: true}\n", "",
+			"emulated KIP-1269: broker retains 20, client cap lifted"},
+		{"build, client only", "name: x\nkip1269: {lift.client.cap: true}\n", "producer.state.batches.to.retain",
+			"emulated KIP-1269: client cap lifted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mustParse(t, tc.src).KIP1269Label(tc.native); got != tc.want {
+				t.Errorf("label %q, want %q", got, tc.want)
 			}
 		})
 	}

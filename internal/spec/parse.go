@@ -18,7 +18,7 @@ import (
 var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
-	"precision", "budget", "equivalence", "compare", "matrix", "kip1269",
+	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -92,7 +92,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":
 			p.compare(e, mv.Value)
-		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269":
+		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor":
 			p.section(e, key, mv.Value)
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())

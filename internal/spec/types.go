@@ -20,6 +20,9 @@ type Experiment struct {
 	// with prodlab's agent lifting the producer's "idempotence needs at
 	// most 5 requests in flight" check, and nothing else.
 	KIP1269LiftClientCap bool
+	// Trogdor, when its coordinator is set, runs the trials on a Trogdor
+	// fleet's agents (trogdor.go).
+	Trogdor Trogdor
 	// Producer maps Java producer property names (and prodlab's extensions,
 	// see MaxBufferedRecords) to their values.
 	Producer map[string]string

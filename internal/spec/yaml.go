@@ -63,6 +63,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 	doc = withSecurity(doc, e.Cluster.Security)
 	doc = withClusterShape(doc, e.Cluster)
 	doc = withKIP1269(doc, e)
+	doc = withTrogdor(doc, e)
 	doc = append(doc, e.roundsYAML()...)
 	if len(e.Compare) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(e.Compare)})
