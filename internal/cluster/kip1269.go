@@ -72,3 +72,32 @@ func CheckAgent(ctx context.Context, kafka, agent string, retain int) error {
 	}
 	return nil
 }
+
+// kip1269Properties are the names KIP-1269's broker setting has had: the
+// topic-level property with a server default it was renamed to during the
+// vote, and its first, broker-level name.
+var kip1269Properties = []string{"producer.state.batches.to.retain", "max.idempotence.batches.to.retain"}
+
+// KIP1269Property returns the property of a Kafka whose broker config
+// definitions def implement KIP-1269, "" for a stock Kafka.
+func KIP1269Property(def map[string]string) string {
+	for _, p := range kip1269Properties {
+		if _, ok := def[p]; ok {
+			return p
+		}
+	}
+	return ""
+}
+
+// NativeKIP1269 reports whether kafka (a release, "" for DefaultKafka, or a
+// local build's directory) implements KIP-1269, by its broker's own config
+// definitions: it returns the KIP's property, which then replaces the
+// agent, or "" for a stock Kafka. workerJar prints the definitions
+// (BrokerConfigDef: cached for releases, read afresh for a directory).
+func NativeKIP1269(ctx context.Context, kafka, workerJar string) (string, error) {
+	def, err := BrokerConfigDef(ctx, kafka, workerJar)
+	if err != nil {
+		return "", fmt.Errorf("kip1269.retain: does kafka %s implement KIP-1269? %w", cmp.Or(kafka, DefaultKafka), err)
+	}
+	return KIP1269Property(def), nil
+}

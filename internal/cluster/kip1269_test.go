@@ -104,3 +104,48 @@ func TestCheckAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestKIP1269Property tells a KIP-1269 build from a stock Kafka by its
+// broker config definitions, under either name the KIP has given its
+// setting.
+func TestKIP1269Property(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		def  map[string]string
+		want string
+	}{
+		{"stock", map[string]string{"producer.id.expiration.ms": "INT", "log.dirs": "STRING"}, ""},
+		{"the KIP's property", map[string]string{"producer.state.batches.to.retain": "INT"}, "producer.state.batches.to.retain"},
+		{"the KIP's first name", map[string]string{"max.idempotence.batches.to.retain": "INT"}, "max.idempotence.batches.to.retain"},
+		{"both: the current name", map[string]string{"max.idempotence.batches.to.retain": "INT", "producer.state.batches.to.retain": "INT"}, "producer.state.batches.to.retain"},
+		{"a prefix is not the property", map[string]string{"producer.state.batches.to.retain.ms": "LONG"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := KIP1269Property(tc.def); got != tc.want {
+				t.Errorf("KIP1269Property = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNativeKIP1269Stock asks a real stock release's broker: no released
+// Kafka implements KIP-1269, so the emulation must stay on for it.
+func TestNativeKIP1269Stock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	worker, err := filepath.Abs(filepath.Join("..", "..", "bin", "prodlab-worker.jar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(worker); err != nil {
+		t.Skipf("the Java worker is not built: %v", err)
+	}
+	got, err := NativeKIP1269(context.Background(), DefaultKafka, worker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" {
+		t.Errorf("Kafka %s implements KIP-1269 as %q? The emulation would be skipped", DefaultKafka, got)
+	}
+}
