@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -64,17 +65,20 @@ func (c *Client) Tasks(ctx context.Context) (map[string]Task, error) {
 	return r.Tasks, nil
 }
 
-// Task fetches one task; it fails when the coordinator does not know id.
+// Task fetches one task (GET /coordinator/tasks/{id}); it fails when the
+// coordinator does not know id.
 func (c *Client) Task(ctx context.Context, id string) (Task, error) {
-	tasks, err := c.Tasks(ctx)
-	if err != nil {
-		return Task{}, err
-	}
-	t, ok := tasks[id]
-	if !ok {
-		return Task{}, fmt.Errorf("trogdor task %q: the coordinator at %s does not know it", id, c.URL)
+	var t Task
+	if err := c.do(ctx, http.MethodGet, "/coordinator/tasks/"+url.PathEscape(id), nil, &t); err != nil {
+		return Task{}, fmt.Errorf("trogdor task %q: %w", id, err)
 	}
 	return t, nil
+}
+
+// DestroyTask makes the coordinator and its agents forget task id, so that
+// finished trials do not pile up in a long-lived fleet's memory.
+func (c *Client) DestroyTask(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/coordinator/tasks?taskId="+url.QueryEscape(id), nil, nil)
 }
 
 // CreateTask asks the coordinator to create task id with spec, a JSON object
@@ -145,4 +149,30 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		return fmt.Errorf("trogdor %s %s: decode answer: %w", method, path, err)
 	}
 	return nil
+}
+
+// AgentStatus is GET /agent/status of an agent: its workers by id.
+type AgentStatus struct {
+	ServerStartMs int64                  `json:"serverStartMs"`
+	Workers       map[string]AgentWorker `json:"workers"`
+}
+
+// AgentWorker is one worker of an agent: its state (STARTING, RUNNING,
+// STOPPING, DONE) and task.
+type AgentWorker struct {
+	State  string `json:"state"`
+	TaskID string `json:"taskId"`
+}
+
+// AgentStatus fetches an agent's status; the client's URL must be the
+// agent's (AgentURL).
+func (c *Client) AgentStatus(ctx context.Context) (AgentStatus, error) {
+	var s AgentStatus
+	err := c.do(ctx, http.MethodGet, "/agent/status", nil, &s)
+	return s, err
+}
+
+// AgentURL is the REST base URL of a local fleet's agent.
+func AgentURL(n Node) string {
+	return fmt.Sprintf("http://%s:%d", Loopback, n.Port)
 }

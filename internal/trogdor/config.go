@@ -30,7 +30,9 @@ func AgentName(i int) string { return fmt.Sprintf("agent-%d", i) }
 // process of the fleet reads the same file.
 func platformConfig(coordinator Node, agents []Node) ([]byte, error) {
 	nodes := map[string]map[string]any{
-		coordinator.Name: {"hostname": Loopback, "trogdor.coordinator.port": coordinator.Port},
+		// Agent port 0: without it the coordinator takes its own node for an
+		// agent on the default port 8888 and polls it every second.
+		coordinator.Name: {"hostname": Loopback, "trogdor.coordinator.port": coordinator.Port, "trogdor.agent.port": 0},
 	}
 	for _, a := range agents {
 		if _, dup := nodes[a.Name]; dup {

@@ -24,8 +24,13 @@ const DefaultRelease = "4.3.1"
 // MaxAgents bounds a local fleet: each agent is a JVM on this machine.
 const MaxAgents = 8
 
-// Java classes of Trogdor's daemons.
+// Java classes of Trogdor's daemons: prodlab's launcher
+// (dev.prodlab.worker.trogdor.LoopbackDaemon), which does what Trogdor's
+// own coordinator and agent mains do with the REST server on 127.0.0.1
+// only (theirs listen on every interface), and the mains themselves, which
+// fleets started by earlier prodlab versions run (ownsCmdline).
 const (
+	daemonMain      = "dev.prodlab.worker.trogdor.LoopbackDaemon"
 	coordinatorMain = "org.apache.kafka.trogdor.coordinator.Coordinator"
 	agentMain       = "org.apache.kafka.trogdor.agent.Agent"
 )
@@ -93,7 +98,8 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	return f, nil
 }
 
-// check refuses a config Start cannot run.
+// check refuses a config Start cannot run (and fills in defaults: the
+// release, an absolute Dir).
 func (cfg *Config) check() error {
 	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
 		return fmt.Errorf("trogdor fleet: agents must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
@@ -101,14 +107,36 @@ func (cfg *Config) check() error {
 	if cfg.Release == "" {
 		cfg.Release = DefaultRelease
 	}
-	if _, ok := maven.ParseVersion(cfg.Release); !ok {
-		return fmt.Errorf("trogdor fleet: release %q is not a Kafka release number such as %s", cfg.Release, DefaultRelease)
+	if err := CheckRelease(cfg.Release); err != nil {
+		return fmt.Errorf("trogdor fleet: %w", err)
 	}
 	if cfg.Dir == "" {
 		return errors.New("trogdor fleet: no directory given")
 	}
+	// The daemons run in Dir and read the config file by its path: a
+	// relative --dir would name another file there.
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return fmt.Errorf("trogdor fleet dir: %w", err)
+	}
+	cfg.Dir = abs
 	if _, err := os.Stat(cfg.WorkerJar); err != nil {
 		return fmt.Errorf("trogdor fleet: prodlab worker jar (build it with 'make bin/prodlab-worker.jar'): %w", err)
+	}
+	return nil
+}
+
+// CheckRelease refuses a trogdor release prodlab's task cannot run on,
+// for a local fleet and for the agents of any fleet: not a release
+// number, or older than 3.0, the oldest whose task API the task is built
+// for.
+func CheckRelease(release string) error {
+	v, ok := maven.ParseVersion(release)
+	if !ok {
+		return fmt.Errorf("release %q is not a Kafka release number such as %s", release, DefaultRelease)
+	}
+	if !v.AtLeast(3, 0) {
+		return fmt.Errorf("release %s is older than 3.0, the oldest whose task API prodlab's task is built for (tested on 3.9.1 and %s)", release, DefaultRelease)
 	}
 	return nil
 }
@@ -155,19 +183,20 @@ func (f *Fleet) configPath() string { return filepath.Join(f.Dir, "trogdor.json"
 
 // launch starts the coordinator, then every agent.
 func (f *Fleet) launch(java, classpath string) error {
-	if err := f.startNode(java, classpath, coordinatorMain, "--coordinator.config", &f.Coordinator); err != nil {
+	if err := f.startNode(java, classpath, "coordinator", &f.Coordinator); err != nil {
 		return err
 	}
 	for i := range f.Agents {
-		if err := f.startNode(java, classpath, agentMain, "--agent.config", &f.Agents[i]); err != nil {
+		if err := f.startNode(java, classpath, "agent", &f.Agents[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// startNode starts one daemon with its log in Dir/<name>.log.
-func (f *Fleet) startNode(java, classpath, main, configFlag string, n *Node) error {
+// startNode starts one daemon (role coordinator or agent) with its log in
+// Dir/<name>.log.
+func (f *Fleet) startNode(java, classpath, role string, n *Node) error {
 	n.Log = filepath.Join(f.Dir, n.Name+".log")
 	log, err := os.Create(n.Log)
 	if err != nil {
@@ -175,7 +204,7 @@ func (f *Fleet) startNode(java, classpath, main, configFlag string, n *Node) err
 	}
 	defer log.Close()
 	cmd := exec.Command(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.showDateTime=true",
-		"-cp", classpath, main, configFlag, f.configPath(), "--node-name", n.Name)
+		"-cp", classpath, daemonMain, role, f.configPath(), n.Name)
 	cmd.Dir = f.Dir
 	cmd.Stdout, cmd.Stderr = log, log
 	start := proc.Start

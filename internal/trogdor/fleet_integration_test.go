@@ -2,8 +2,12 @@ package trogdor
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +77,11 @@ func runFleetTrial(t *testing.T, release string, checkRefusal bool) {
 	c := NewClient(f.URL())
 	if _, err := c.Status(ctx); err != nil {
 		t.Fatalf("coordinator status: %v", err)
+	}
+	for _, n := range f.Nodes() {
+		if addrs := listeners(t, n.Port); len(addrs) != 1 || addrs[0] != "127.0.0.1" {
+			t.Errorf("%s listens on %v, want 127.0.0.1 only", n.Name, addrs)
+		}
 	}
 	const records = 5000
 	spec := map[string]any{
@@ -205,4 +214,42 @@ func createTopic(ctx context.Context, t *testing.T, bootstrap []string, topic st
 	if err := a.CreateTopic(ctx, topic, 3, 1, nil); err != nil {
 		t.Fatal(fmt.Errorf("create topic %s: %w", topic, err))
 	}
+}
+
+// listeners are the local addresses with a TCP socket listening on port,
+// read from /proc/net/tcp and tcp6 ("0.0.0.0" or "::" for every interface).
+func listeners(t *testing.T, port int) []string {
+	t.Helper()
+	var out []string
+	for _, file := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			host, p, ok := strings.Cut(f[1], ":")
+			if n, err := strconv.ParseInt(p, 16, 32); !ok || err != nil || int(n) != port {
+				continue
+			}
+			out = append(out, procAddr(host))
+		}
+	}
+	return out
+}
+
+// procAddr reads an address of /proc/net/tcp{,6}: hex, each 32-bit word in
+// host (little-endian) order.
+func procAddr(h string) string {
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b)%4 != 0 {
+		return h
+	}
+	for i := 0; i < len(b); i += 4 {
+		b[i], b[i+1], b[i+2], b[i+3] = b[i+3], b[i+2], b[i+1], b[i]
+	}
+	return net.IP(b).String()
 }

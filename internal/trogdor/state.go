@@ -83,7 +83,7 @@ func (s *State) owns(pid int) bool {
 func ownsCmdline(args []string, cfg string) bool {
 	hasMain, hasCfg := false, false
 	for _, a := range args {
-		if a == coordinatorMain || a == agentMain {
+		if a == daemonMain || a == coordinatorMain || a == agentMain {
 			hasMain = true
 		}
 		if a == cfg {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ func TestPlatformConfig(t *testing.T) {
 			name:   "two agents",
 			agents: []Node{{Name: "agent-1", Port: 9001}, {Name: "agent-2", Port: 9002}},
 			want: map[string]map[string]any{
-				"coordinator": {"hostname": Loopback, "trogdor.coordinator.port": 9000.0},
+				"coordinator": {"hostname": Loopback, "trogdor.coordinator.port": 9000.0, "trogdor.agent.port": 0.0},
 				"agent-1":     {"hostname": Loopback, "trogdor.agent.port": 9001.0},
 				"agent-2":     {"hostname": Loopback, "trogdor.agent.port": 9002.0},
 			},
@@ -78,6 +80,7 @@ func TestConfigCheck(t *testing.T) {
 		{"too many agents", Config{Agents: MaxAgents + 1, WorkerJar: jar, Dir: "d"}, "between 1 and"},
 		{"bad release", Config{Agents: 1, Release: "latest", WorkerJar: jar, Dir: "d"}, `"latest" is not a Kafka release`},
 		{"no dir", Config{Agents: 1, WorkerJar: jar}, "no directory"},
+		{"release before 3.0", Config{Agents: 1, Release: "2.8.2", WorkerJar: jar, Dir: "d"}, "older than 3.0"},
 		{"no worker jar", Config{Agents: 1, WorkerJar: jar + ".missing", Dir: "d"}, "worker jar"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +91,11 @@ func TestConfigCheck(t *testing.T) {
 				}
 				if tc.cfg.Release != DefaultRelease {
 					t.Errorf("release %q, want the default %s", tc.cfg.Release, DefaultRelease)
+				}
+				// The daemons run in Dir: a relative config path would
+				// name another file there.
+				if !filepath.IsAbs(tc.cfg.Dir) {
+					t.Errorf("dir %q left relative", tc.cfg.Dir)
 				}
 				return
 			}
@@ -105,6 +113,8 @@ func TestOwnsCmdline(t *testing.T) {
 		args []string
 		want bool
 	}{
+		{"launcher", []string{"java", "-cp", "x", daemonMain, "agent", cfg, "agent-1"}, true},
+		{"launcher, other fleet", []string{"java", "-cp", "x", daemonMain, "agent", "/e/trogdor.json", "agent-1"}, false},
 		{"agent", []string{"java", "-cp", "x", agentMain, "--agent.config", cfg, "--node-name", "agent-1"}, true},
 		{"coordinator", []string{"java", coordinatorMain, "--coordinator.config", cfg}, true},
 		{"other fleet", []string{"java", agentMain, "--agent.config", "/e/trogdor.json"}, false},
@@ -160,8 +170,15 @@ func TestClient(t *testing.T) {
 		switch r.Method + " " + r.URL.Path {
 		case "GET /coordinator/status":
 			_, _ = w.Write([]byte(`{"serverStartMs":42}`))
-		case "GET /coordinator/tasks":
-			_, _ = w.Write([]byte(`{"tasks":{"t1":{"state":"DONE","error":"","status":{"agent-1":{"ok":true}}},"t2":{"state":"RUNNING"}}}`))
+		case "GET /coordinator/tasks/t1":
+			_, _ = w.Write([]byte(`{"state":"DONE","error":"","status":{"agent-1":{"ok":true}}}`))
+		case "GET /coordinator/tasks/t2":
+			_, _ = w.Write([]byte(`{"state":"RUNNING"}`))
+		case "DELETE /coordinator/tasks":
+			if r.URL.Query().Get("taskId") != "t1" {
+				http.Error(w, "no taskId", http.StatusBadRequest)
+			}
+			_, _ = w.Write([]byte(`{}`))
 		case "POST /coordinator/task/create":
 			_ = json.NewDecoder(r.Body).Decode(&created)
 			_, _ = w.Write([]byte(`{}`))
@@ -192,7 +209,9 @@ func TestClient(t *testing.T) {
 			}
 			return err
 		}, ""},
-		{"unknown task", func() error { _, err := c.Task(ctx, "t9"); return err }, `"t9": the coordinator`},
+		{"unknown task", func() error { _, err := c.Task(ctx, "t9"); return err }, `trogdor task "t9"`},
+		{"destroy", func() error { return c.DestroyTask(ctx, "t1") }, ""},
+		{"destroy unknown", func() error { return c.DestroyTask(ctx, "t9") }, "400"},
 		{"create", func() error {
 			if err := c.CreateTask(ctx, "t3", map[string]any{"class": "X"}); err != nil {
 				return err
@@ -224,6 +243,48 @@ func TestClient(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestNodeStatuses splits task statuses by node: a task on one node is
+// that node's status itself, one on several is keyed by node; a probe's
+// status names its agent itself.
+func TestNodeStatuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, status string
+		nodes        []string
+		probe        bool
+		want         string // node=status pairs, sorted, or the error
+	}{
+		{"one node", `{"op":"result"}`, []string{"a"}, false, `a={"op":"result"}`},
+		{"two nodes", `{"a":{"op":"result"},"b":{"op":"progress"}}`, []string{"a", "b"}, false, `a={"op":"result"} b={"op":"progress"}`},
+		{"none yet", ``, []string{"a", "b"}, false, ``},
+		{"not keyed", `[1]`, []string{"a", "b"}, false, `want an object keyed by node`},
+		{"probe of one agent", `{"node":"a","task_api":1}`, nil, true, `a={"node":"a","task_api":1}`},
+		{"probe of two agents", `{"a":{"node":"a"},"b":{"node":"b"}}`, nil, true, `a={"node":"a"} b={"node":"b"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got map[string]json.RawMessage
+			var err error
+			if tc.probe {
+				got, err = probeStatuses(json.RawMessage(tc.status))
+			} else {
+				got, err = NodeStatuses(json.RawMessage(tc.status), tc.nodes)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("err %v, want %q", err, tc.want)
+				}
+				return
+			}
+			var parts []string
+			for _, n := range slices.Sorted(maps.Keys(got)) {
+				parts = append(parts, n+"="+string(got[n]))
+			}
+			if s := strings.Join(parts, " "); s != tc.want {
+				t.Errorf("got %q, want %q", s, tc.want)
 			}
 		})
 	}

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.trogdor.task.TaskController;
 import org.apache.kafka.trogdor.task.TaskSpec;
@@ -24,20 +26,34 @@ import org.apache.kafka.trogdor.task.TaskWorker;
  * "run" holds the fields of the worker's {"op":"run"} request (PROTOCOL.md);
  * every node runs the same request, with its node name appended to the audit
  * tag (tag/NODE) so that each node's records are audited on their own.
+ * "runs", when given, holds one whole request per node instead (its share of
+ * the records and rate, its own seed, producers and audit tag, as prodlab
+ * splits a trial over the nodes); a node without an entry there runs "run".
  */
 public final class ProduceTaskSpec extends TaskSpec {
     private final List<String> nodes;
     private final ObjectNode run;
+    private final Map<String, ObjectNode> runs;
 
     /** Built by Jackson from the task's JSON spec. */
     @JsonCreator
     public ProduceTaskSpec(@JsonProperty("startMs") long startMs,
             @JsonProperty("durationMs") long durationMs,
             @JsonProperty("nodes") List<String> nodes,
-            @JsonProperty("run") JsonNode run) {
+            @JsonProperty("run") JsonNode run,
+            @JsonProperty("runs") Map<String, JsonNode> runs) {
         super(startMs, durationMs);
         this.nodes = nodes == null ? List.of() : List.copyOf(nodes);
-        this.run = run != null && run.isObject() ? (ObjectNode) run.deepCopy() : JsonNodeFactory.instance.objectNode();
+        this.run = object(run);
+        Map<String, ObjectNode> own = new TreeMap<>();
+        if (runs != null) {
+            runs.forEach((node, r) -> own.put(node, object(r)));
+        }
+        this.runs = own;
+    }
+
+    private static ObjectNode object(JsonNode n) {
+        return n != null && n.isObject() ? (ObjectNode) n.deepCopy() : JsonNodeFactory.instance.objectNode();
     }
 
     /** The nodes the trial runs on. */
@@ -50,6 +66,25 @@ public final class ProduceTaskSpec extends TaskSpec {
     @JsonProperty
     public JsonNode run() {
         return run.deepCopy();
+    }
+
+    /** The per-node run requests (empty when every node runs {@link #run()}). */
+    @JsonProperty
+    public Map<String, JsonNode> runs() {
+        Map<String, JsonNode> out = new TreeMap<>();
+        runs.forEach((node, r) -> out.put(node, r.deepCopy()));
+        return out;
+    }
+
+    /** The run request of node: its own from "runs" (true), or the shared "run" (false). */
+    boolean hasOwnRun(String node) {
+        return runs.containsKey(node);
+    }
+
+    /** The run request node runs. */
+    JsonNode runOf(String node) {
+        ObjectNode own = runs.get(node);
+        return own != null ? own.deepCopy() : run.deepCopy();
     }
 
     /** The spec's nodes, as a set. */

@@ -35,7 +35,8 @@ final class ProduceTaskWorker implements TaskWorker {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("prodlab task " + id + " is already running");
         }
-        String request = runRequest(spec.run(), platform.curNode().name());
+        String node = platform.curNode().name();
+        String request = spec.hasOwnRun(node) ? ownRequest(spec.runOf(node)) : runRequest(spec.run(), node);
         worker = InProcessWorker.start(request, line -> onLine(line, status, done));
     }
 
@@ -48,6 +49,14 @@ final class ProduceTaskWorker implements TaskWorker {
         if (tag != null && tag.isTextual() && !tag.asText().isEmpty()) {
             req.put("tag", tag.asText() + "/" + node);
         }
+        return req.toString();
+    }
+
+    /** The {"op":"run"} line of a node's own request: id 1, its tag as prodlab named it. */
+    static String ownRequest(JsonNode run) {
+        ObjectNode req = ((ObjectNode) run.deepCopy());
+        req.put("op", "run");
+        req.put("id", 1);
         return req.toString();
     }
 
