@@ -29,6 +29,8 @@ type ProducerResult struct {
 	Elapsed time.Duration
 	// Acks is its ack log; nil without audit headers.
 	Acks *AckLog
+	// Node is the Trogdor agent that ran it; "" for a local trial.
+	Node string
 }
 
 // AuditSent is the number of sequence numbers the producer handed out.

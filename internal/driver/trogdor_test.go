@@ -1,0 +1,115 @@
+package driver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestNodeTrials spreads trials over nodes: at least one producer per node,
+// records, warm-up records and rate in proportion to each node's
+// producers, no record lost or counted twice, seeds never shared, and each
+// node's audit tag named after it.
+func TestNodeTrials(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		trial     Trial
+		nodes     []string
+		producers []int
+		records   []int64
+	}{
+		{"one per node", Trial{Records: 10, Rate: 100, Tag: "r"}, []string{"a", "b"}, []int{1, 1}, []int64{5, 5}},
+		{"odd records", Trial{Records: 11, Tag: "r"}, []string{"a", "b"}, []int{1, 1}, []int64{6, 5}},
+		{"more producers than nodes", Trial{Records: 30, Producers: 5, Tag: "r"}, []string{"a", "b"}, []int{3, 2}, []int64{18, 12}},
+		{"one node", Trial{Records: 7, Producers: 2}, []string{"a"}, []int{2}, []int64{7}},
+		{"three nodes", Trial{Records: 100, WarmupRecords: 9, Rate: 90}, []string{"a", "b", "c"}, []int{1, 1, 1}, []int64{34, 33, 33}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := nodeTrials(tc.trial, tc.nodes)
+			var records, warm int64
+			var rate float64
+			seeds := map[int64]bool{}
+			for i, s := range got {
+				if s.Producers != tc.producers[i] || s.Records != tc.records[i] {
+					t.Errorf("node %s: %d producers, %d records; want %d, %d", tc.nodes[i], s.Producers, s.Records, tc.producers[i], tc.records[i])
+				}
+				if tc.trial.Tag != "" && s.Tag != tc.trial.Tag+"/"+tc.nodes[i] {
+					t.Errorf("node %s: tag %q", tc.nodes[i], s.Tag)
+				}
+				if seeds[s.Seed] {
+					t.Errorf("node %s: seed %d shared with another node", tc.nodes[i], s.Seed)
+				}
+				seeds[s.Seed] = true
+				records, warm, rate = records+s.Records, warm+s.WarmupRecords, rate+s.Rate
+			}
+			if records != tc.trial.Records || warm != tc.trial.WarmupRecords {
+				t.Errorf("nodes share %d records and %d warm-up records, want %d and %d", records, warm, tc.trial.Records, tc.trial.WarmupRecords)
+			}
+			if d := rate - tc.trial.Rate; d > 1e-9 || d < -1e-9 {
+				t.Errorf("nodes share a rate of %v, want %v", rate, tc.trial.Rate)
+			}
+		})
+	}
+}
+
+// TestNodeResult reads a node's final status: a result line converts, and
+// a missing status, a progress line or a failed trial are errors with the
+// node's reason.
+func TestNodeResult(t *testing.T) {
+	share := Trial{Records: 3, RecordSize: 10}
+	for _, tc := range []struct {
+		name, status, err string
+		acked             int64
+	}{
+		{"result", `{"op":"result","id":1,"ok":true,"sent":3,"acked":3,"elapsed_ns":1000000}`, "", 3},
+		{"no status", ``, "never started the trial", 0},
+		{"progress only", `{"op":"progress","id":1,"sent":2,"acked":1,"elapsed_ns":2000000000}`, `last status was "progress" after 2s (2 sent, 1 acked)`, 0},
+		{"refused", `{"op":"result","id":1,"ok":false,"error":"Invalid value bogus for configuration acks"}`, "Invalid value bogus", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := nodeResult(json.RawMessage(tc.status), share)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Acked != tc.acked {
+				t.Errorf("acked %d, want %d", res.Acked, tc.acked)
+			}
+		})
+	}
+}
+
+// TestMergeNodes merges two nodes' results: counts add, the histogram
+// holds both nodes' records, and each producer names its node, a node
+// without a result included.
+func TestMergeNodes(t *testing.T) {
+	part := func(n int64, us int64) *Result {
+		h := NewLatencyHistogram()
+		for range n {
+			_ = h.RecordValue(us)
+		}
+		return &Result{Sent: n, Acked: n, Latency: h}
+	}
+	nodes := []string{"a", "b", "c"}
+	shares := nodeTrials(Trial{Records: 30, Tag: "r"}, nodes)
+	res := mergeNodes(nodes, shares, []*Result{part(10, 100), part(10, 300), nil})
+	if res.Acked != 20 || res.Latency.TotalCount() != 20 {
+		t.Errorf("merged %d acked, histogram of %d; want 20 and 20", res.Acked, res.Latency.TotalCount())
+	}
+	if len(res.Producers) != 3 {
+		t.Fatalf("%d producers, want 3", len(res.Producers))
+	}
+	for i, p := range res.Producers {
+		if p.Node != nodes[i] || p.Tag != "r/"+nodes[i] {
+			t.Errorf("producer %d: node %q tag %q", i, p.Node, p.Tag)
+		}
+	}
+	if res.Producers[2].Acked != 0 {
+		t.Errorf("the node without a result acked %d", res.Producers[2].Acked)
+	}
+}
