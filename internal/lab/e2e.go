@@ -91,6 +91,7 @@ func fillProducers(rec *results.Record, res *driver.Result) {
 			Records:     results.Records{Sent: p.Sent, Acked: p.Acked, Failed: p.Failed},
 			RecordsPerS: p.RecordsPerS(),
 			ElapsedS:    p.Elapsed.Seconds(),
+			Node:        p.Node,
 		})
 	}
 }

@@ -29,6 +29,11 @@ type faultAction struct {
 	// does not wait for a broker to restart); such a fault runs on a timer
 	// in startFaults.
 	down func(c *cluster.Cluster, id int) (up func(context.Context) error, err error)
+	// fleet, for a down fault that Trogdor can deliver too, is the Trogdor
+	// fault spec (class and its own fields; prodlab adds the times) that
+	// carries it out on agent node, the host of the broker: how the fault
+	// reaches an existing cluster's brokers from a fleet (fleetfaults.go).
+	fleet func(node string) map[string]any
 }
 
 // faultActions maps spec fault type names to their actions.
@@ -71,11 +76,14 @@ func (r *runner) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admi
 		if faultActions[ft.Type].down == nil {
 			continue
 		}
-		ft := ft
+		var fleet *Fleet // the fleet that delivers ft, if any
+		if fleetFault(spec.Scenario{Exp: e}, ft, tgt.cfg.Bootstrap != nil) {
+			fleet = tgt.cfg.Fleets.For(e.Trogdor)
+		}
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
-			r.injectBrokerFault(ctx, f, tgt, adm, topic, ft)
+			r.injectBrokerFault(ctx, f, tgt, adm, topic, ft, fleet)
 		}()
 	}
 	return f
@@ -91,7 +99,10 @@ func (f *faultRun) stop() []results.Event {
 	return f.events
 }
 
-func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault) {
+// injectBrokerFault takes a broker down at the fault's time and brings it
+// back after its delay: prodlab itself on an embedded cluster, or fleet
+// (not nil) on an existing one.
+func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault, fleet *Fleet) {
 	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
 		return
 	}
@@ -107,6 +118,10 @@ func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target
 	delay := time.Duration(ft.DelayMs * float64(time.Millisecond))
 	if delay <= 0 {
 		delay = defaultFaultDelay
+	}
+	if fleet != nil {
+		r.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)
+		return
 	}
 	up, err := faultActions[ft.Type].down(tgt.c, id)
 	if err != nil {

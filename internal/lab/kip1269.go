@@ -3,6 +3,9 @@ package lab
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"strconv"
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
@@ -12,7 +15,9 @@ import (
 // KIP-1269 emulation in the lab: clusters with kip1269.retain start their
 // brokers with prodlab's agent (TargetConfig.KIP1269Retain), scenarios with
 // kip1269.lift.client.cap get a Java worker of their own with the agent in
-// client mode (DriverFor), and every record says so (Record.Emulated).
+// client mode (DriverFor), and every record says so (Record.Emulated). A
+// Kafka that implements the KIP itself (a local build, by its broker config
+// definitions) gets the KIP's own property instead of the agent.
 
 // checkExternalKIP1269 refuses the emulation on an existing cluster:
 // prodlab does not patch brokers it did not start.
@@ -22,10 +27,17 @@ func checkExternalKIP1269(sc spec.Scenario, p *problems) {
 	}
 }
 
-// DriverFor returns the driver of an experiment's client: Driver's, or,
-// with kip1269.lift.client.cap, a Java worker of its own whose producer
-// accepts idempotence with more than 5 requests in flight.
+// DriverFor returns the driver of an experiment's client: its Trogdor
+// fleet's (trogdor.coordinator), Driver's, or, with
+// kip1269.lift.client.cap, a Java worker of its own whose producer accepts
+// idempotence with more than 5 requests in flight.
 func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment) (driver.Driver, error) {
+	if d := t.cfg.Fleets.For(e.Trogdor); d != nil {
+		if err := t.Recover(ctx); err != nil {
+			return nil, err
+		}
+		return t.watch("trogdor "+e.Trogdor.Key(), d.Trogdor), nil
+	}
 	if !e.KIP1269LiftClientCap {
 		return t.Driver(ctx, e.Client)
 	}
@@ -63,7 +75,7 @@ func checkKIP1269Agents(ctx context.Context, scs []spec.Scenario, workerJar stri
 		c := sc.Exp.Cluster
 		if c.KIP1269Retain > 0 && !seen["broker "+c.Kafka] {
 			seen["broker "+c.Kafka] = true
-			if err := cluster.CheckAgent(ctx, c.Kafka, driver.AgentJar(workerJar), c.KIP1269Retain); err != nil {
+			if err := checkKIP1269Broker(ctx, c, workerJar); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -76,4 +88,65 @@ func checkKIP1269Agents(ctx context.Context, scs []spec.Scenario, workerJar stri
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// nativeKIP1269 is cluster.NativeKIP1269; tests stand in a KIP-1269 build,
+// which no release is yet.
+var nativeKIP1269 = cluster.NativeKIP1269
+
+// checkKIP1269Broker checks, before anything starts, that the brokers of c
+// can retain c.KIP1269Retain batches: by the KIP's own property when c's
+// Kafka implements it (which cluster.configs must then leave to
+// kip1269.retain), otherwise by the agent, which must recognise the
+// release.
+func checkKIP1269Broker(ctx context.Context, c spec.Cluster, workerJar string) error {
+	prop, err := nativeKIP1269(ctx, c.Kafka, workerJar)
+	if err != nil {
+		return err
+	}
+	if prop == "" {
+		return cluster.CheckAgent(ctx, c.Kafka, driver.AgentJar(workerJar), c.KIP1269Retain)
+	}
+	if v, ok := c.Configs[prop]; ok {
+		return fmt.Errorf("kip1269.retain %d and cluster.configs %s=%s both set the retention of kafka %s, which implements KIP-1269 as %s: keep one", c.KIP1269Retain, prop, v, c.Kafka, prop)
+	}
+	return nil
+}
+
+// kip1269Cluster returns the broker configs and the agent's retention for
+// a group's cluster: the group's own, or, when its Kafka implements
+// KIP-1269 itself, the KIP's property set to kip1269.retain and no agent.
+// It remembers the property for the records' labels.
+func (r *runner) kip1269Cluster(ctx context.Context, g *clusterGroup) (map[string]string, int, error) {
+	c := g.cluster
+	if c.KIP1269Retain <= 0 || len(r.opts.Bootstrap) > 0 {
+		return c.Configs, c.KIP1269Retain, nil
+	}
+	prop, known := r.kip1269Native[c.Kafka]
+	if !known { // once per Kafka: a local build's definitions cost a JVM start
+		var err error
+		if prop, err = nativeKIP1269(ctx, c.Kafka, r.opts.WorkerJar); err != nil {
+			return nil, 0, err
+		}
+		if r.kip1269Native == nil {
+			r.kip1269Native = map[string]string{}
+		}
+		r.kip1269Native[c.Kafka] = prop
+	}
+	if prop == "" {
+		return c.Configs, c.KIP1269Retain, nil
+	}
+	r.logf("%skafka %s implements KIP-1269: its brokers retain %d batches by their own %s, without prodlab's agent", g.logPrefix(), c.Kafka, c.KIP1269Retain, prop)
+	return withKIP1269Property(c.Configs, prop, c.KIP1269Retain), 0, nil
+}
+
+// withKIP1269Property returns configs with prop set to retain, leaving
+// configs itself alone (the group's scenarios share it).
+func withKIP1269Property(configs map[string]string, prop string, retain int) map[string]string {
+	out := maps.Clone(configs)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[prop] = strconv.Itoa(retain)
+	return out
 }

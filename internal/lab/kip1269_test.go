@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestCheckExternalKIP1269: any kip1269 key is refused on --bootstrap
@@ -154,5 +156,75 @@ faults: [{type: connection.cut, every: 40}]
 			r.Status, r.Records.Acked, r.Records.Failed, r.Audit.Lost, r.Audit.Duplicates, r.Audit.Reordered, r.Errors, r.Error)
 	} else {
 		t.Logf("found: status %s, acked %d, failed %d; errors %v; %s", r.Status, r.Records.Acked, r.Records.Failed, r.Errors, r.Error)
+	}
+}
+
+// TestKIP1269Native stands in a Kafka build that implements KIP-1269 (no
+// release does yet; cluster.TestKIP1269Property reads the real config
+// definitions) and checks what the lab does with it: the KIP's property
+// carries kip1269.retain instead of the agent, cluster.configs may not set
+// it too, and the records say which half was emulated.
+func TestKIP1269Native(t *testing.T) {
+	const prop = "producer.state.batches.to.retain"
+	build := t.TempDir()
+	saved := nativeKIP1269
+	t.Cleanup(func() { nativeKIP1269 = saved })
+	asked := map[string]int{}
+	nativeKIP1269 = func(_ context.Context, kafka, _ string) (string, error) {
+		asked[kafka]++
+		if kafka == build {
+			return prop, nil
+		}
+		return "", nil
+	}
+	ctx := context.Background()
+	var log strings.Builder
+	r := &runner{bar: progress.New(&log, 0)}
+	group := func(kafka string, configs map[string]string) *clusterGroup {
+		return &clusterGroup{kafka: kafka, cluster: spec.Cluster{Kafka: kafka, KIP1269Retain: 20, Configs: configs}}
+	}
+
+	own := map[string]string{"num.io.threads": "4"}
+	configs, retain, err := r.kip1269Cluster(ctx, group(build, own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if retain != 0 || configs[prop] != "20" || configs["num.io.threads"] != "4" {
+		t.Errorf("KIP build: configs %v, agent retain %d; want %s=20 beside num.io.threads and no agent", configs, retain, prop)
+	}
+	if _, ok := own[prop]; ok {
+		t.Errorf("the group's own configs were changed: %v", own)
+	}
+	if !strings.Contains(log.String(), "implements KIP-1269") {
+		t.Errorf("no log line says the build implements the KIP: %q", log.String())
+	}
+	if got := r.kip1269Native[build]; got != prop {
+		t.Errorf("remembered property %q, want %q", got, prop)
+	}
+
+	if _, _, err := r.kip1269Cluster(ctx, group(build, own)); err != nil || asked[build] != 1 {
+		t.Errorf("a second cluster of the build: err %v, its definitions read %d times, want once per run", err, asked[build])
+	}
+
+	configs, retain, err = r.kip1269Cluster(ctx, group("4.4.0", own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if retain != 20 || len(configs) != 1 {
+		t.Errorf("stock: configs %v, agent retain %d; want the group's configs and the agent retaining 20", configs, retain)
+	}
+
+	if err := checkKIP1269Broker(ctx, group(build, nil).cluster, ""); err != nil {
+		t.Errorf("KIP build needs no agent, yet: %v", err)
+	}
+	err = checkKIP1269Broker(ctx, group(build, map[string]string{prop: "7"}).cluster, "")
+	if err == nil || !strings.Contains(err.Error(), "both set the retention") {
+		t.Errorf("kip1269.retain and cluster.configs %s together: err = %v, want refused", prop, err)
+	}
+
+	_, scs := planYAML(t, "x.yaml", "name: x\nkip1269: {retain: 20, lift.client.cap: true}\ncluster: {kafka: "+build+"}\n")
+	rec := baseRecord(&runner{exp: &scs[0].Exp, kip1269Native: r.kip1269Native}, scs[0], 1, "4.5.0-SNAPSHOT")
+	if want := "KIP-1269 build: " + prop + "=20; emulated KIP-1269: client cap lifted"; rec.Emulated != want {
+		t.Errorf("record label %q, want %q", rec.Emulated, want)
 	}
 }

@@ -41,6 +41,9 @@ type Options struct {
 	// Previous are the records of an unfinished run of the same experiment
 	// in Dir, when resuming it (--resume): their trials are not run again.
 	Previous []results.Record
+	// Fleets (PlanTrogdor) run the trials of the scenarios with a
+	// trogdor.coordinator on that fleet's agents instead of a local client.
+	Fleets Fleets
 }
 
 // Summary tells the caller how the run went; Records are every trial
@@ -246,6 +249,10 @@ type runner struct {
 	warmed *results.Warmed
 	// finishedBefore are the measured trials a resumed run already ran.
 	finishedBefore map[trialKey]bool
+	// kip1269Native maps each Kafka (cluster.kafka) with kip1269.retain to
+	// the KIP's broker property when it implements KIP-1269 itself, "" when
+	// it does not, asked once per run (kip1269.go).
+	kip1269Native map[string]string
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -419,7 +426,13 @@ func CheckExternal(scs []spec.Scenario) error {
 			p.add("cluster.configs and cluster.controllers shape an embedded cluster; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}
 		for _, f := range sc.Exp.Faults {
-			if !isProxyFault(f) {
+			switch {
+			case isProxyFault(f), fleetFault(sc, f, true):
+			case sc.Exp.Trogdor.Coordinator != "":
+				p.add(fmt.Sprintf("fault %s needs an embedded cluster (drop --bootstrap): on an existing cluster a Trogdor fleet delivers only %s", f.Type, fleetFaultTypes()), label(sc))
+			case faultActions[f.Type].fleet != nil:
+				p.add(fmt.Sprintf("fault %s needs an embedded cluster (drop --bootstrap), or a Trogdor fleet with an agent on the broker's host (trogdor.coordinator)", f.Type), label(sc))
+			default:
 				p.add(fmt.Sprintf("fault %s needs an embedded cluster (drop --bootstrap)", f.Type), label(sc))
 			}
 		}

@@ -18,6 +18,12 @@ func TestCheckExternal(t *testing.T) {
 		{"cuts", "name: x\nfaults: [{type: connection.cut, every: 5}]\n", ""},
 		// prodlab cannot signal another cluster's brokers.
 		{"kill", "name: x\nfaults: [{type: broker.kill, at.ms: 5}]\n", "fault broker.kill needs an embedded cluster"},
+		// Unless a Trogdor agent on the broker's host pauses it for prodlab
+		// (checked against the fleet by PlanTrogdor).
+		{"pause without a fleet", "name: x\nfaults: [{type: broker.pause, at.ms: 5}]\n", "or a Trogdor fleet with an agent on the broker's host"},
+		{"pause on a fleet", "name: x\ntrogdor: {coordinator: 'http://c:1'}\nfaults: [{type: broker.pause, at.ms: 5}]\n", ""},
+		{"kill on a fleet", "name: x\ntrogdor: {coordinator: 'http://c:1'}\nfaults: [{type: broker.kill, at.ms: 5}]\n",
+			"fault broker.kill needs an embedded cluster (drop --bootstrap): on an existing cluster a Trogdor fleet delivers only broker.pause"},
 		// Nor reroute its replication.
 		{"replication rtt", "name: x\nnetwork: {replication.rtt.ms: 20}\n", "network.replication.rtt.ms needs an embedded cluster"},
 	}

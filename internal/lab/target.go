@@ -55,6 +55,8 @@ type TargetConfig struct {
 	// KIP1269Retain, when positive, starts embedded brokers with prodlab's
 	// agent retaining that many batches per producer and partition.
 	KIP1269Retain int
+	// Fleets run the trials of scenarios on Trogdor fleets (trogdor.go).
+	Fleets Fleets
 	// Drivers, if not nil, is a driver cache shared with other targets
 	// (and closed by its owner); otherwise the Target keeps its own and
 	// closes it in Close.
@@ -310,9 +312,18 @@ func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, erro
 	if err != nil {
 		return nil, err
 	}
+	return t.watch(key, d), nil
+}
+
+// watch wraps d so that its trials run under the cluster's watch, once per
+// key.
+func (t *Target) watch(key string, d driver.Driver) driver.Driver {
+	if w, ok := t.watched[key]; ok {
+		return w
+	}
 	w := &watchedDriver{Driver: d, t: t}
 	t.watched[key] = w
-	return w, nil
+	return w
 }
 
 // cachedDriver returns the driver of key from the (possibly shared) cache,
@@ -370,14 +381,19 @@ func (t *Target) Close() error {
 // proxy in front of each broker when the group's scenarios need one. Its
 // drivers are the run's, shared between groups.
 func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, error) {
+	configs, retain, err := r.kip1269Cluster(ctx, g)
+	if err != nil {
+		return nil, err
+	}
 	return StartTarget(ctx, TargetConfig{
 		Bootstrap:          r.opts.Bootstrap,
 		Brokers:            g.brokers,
 		Controllers:        g.cluster.Controllers,
 		Kafka:              g.kafka,
-		BrokerConfigs:      g.cluster.Configs,
+		BrokerConfigs:      configs,
 		Security:           g.cluster.Security,
-		KIP1269Retain:      g.cluster.KIP1269Retain,
+		KIP1269Retain:      retain,
+		Fleets:             r.opts.Fleets,
 		ClientProps:        g.scs[0].Exp.Producer,
 		Dir:                filepath.Join(r.opts.Dir, clusterDirName(g)),
 		Proxies:            needsProxies(g.scs),

@@ -221,7 +221,7 @@ func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Re
 		Client:       sc.Exp.Client,
 		Kafka:        kafka,
 		RecordSize:   sc.Exp.Workload.RecordSize,
-		Emulated:     sc.Exp.KIP1269Label(),
+		Emulated:     sc.Exp.KIP1269Label(r.kip1269Native[sc.Exp.Cluster.Kafka]),
 		StartedAt:    time.Now().UTC().Format(time.RFC3339Nano),
 	}
 }

@@ -1,0 +1,260 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/trogdor"
+)
+
+// TestTrogdor runs trials on a real local Trogdor fleet (a coordinator and
+// two agents of trogdor 4.3.1, prodlab's worker jar on their class path)
+// against the shared broker: what PlanTrogdor refuses before anything
+// starts; a run of 2 producers on 2 agents, every record acknowledged and
+// audited clean, the merged histogram holding every node's records; Ctrl-C
+// stopping the task on the agents; and an agent killed mid-trial failing
+// the trial with that node's reason, the other node's figures kept.
+func TestTrogdor(t *testing.T) {
+	c := needCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	f, err := trogdor.Start(ctx, trogdor.Config{Agents: 2, WorkerJar: workerJarForTest(t), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("start fleet: %v", err)
+	}
+	defer func() { _ = f.Stop() }()
+
+	saved := ProbeWait
+	ProbeWait = 5 * time.Second
+	t.Cleanup(func() { ProbeWait = saved })
+	t.Run("refused before anything starts", func(t *testing.T) {
+		testTrogdorRefusals(ctx, t, f, c)
+	})
+	t.Run("2 producers on 2 agents, audited", func(t *testing.T) {
+		testTrogdorRun(ctx, t, f, c)
+	})
+	t.Run("broker.pause through Trogdor", func(t *testing.T) {
+		testTrogdorPause(ctx, t, f, c)
+	})
+	t.Run("cancel stops the task", func(t *testing.T) {
+		testTrogdorCancel(ctx, t, f, c)
+	})
+	t.Run("a node killed mid-trial", func(t *testing.T) {
+		testTrogdorNodeKilled(ctx, t, f, c)
+	})
+}
+
+const trogdorYAML = `
+name: trogdor
+topic: {partitions: 3}
+workload: {records: 6000, record.size: 200, payload: random}
+producer: {acks: all, linger.ms: 5}
+audit: true
+trials: 1
+`
+
+func testTrogdorRefusals(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	fleet := "trogdor: {coordinator: " + f.URL() + "}\n"
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"unreachable coordinator", "trogdor: {coordinator: http://127.0.0.1:1}\n", "trogdor coordinator http://127.0.0.1:1"},
+		{"unknown node", "trogdor: {coordinator: " + f.URL() + ", nodes: agent-9}\n", `node "agent-9" is not an agent of this fleet; its agents: agent-1, agent-2`},
+		{"franz-go", fleet + "client: franz-go\n", "Trogdor agents run the Java client (kafka-clients " + trogdor.DefaultRelease + ")"},
+		{"client release", fleet + "client: java@3.9.1\n", "the Trogdor agents run kafka-clients " + trogdor.DefaultRelease},
+		{"KIP-1269 client agent", fleet + "kip1269: {lift.client.cap: true}\n", "Trogdor agents are already running"},
+		{"per-node limit", "trogdor: {coordinator: " + f.URL() + ", max.producers.per.node: 2}\nmatrix: {workload.producers: [4, 6]}\n",
+			"scenario workload.producers=6: workload.producers 6 over 2 agents puts 3 on one agent, above trogdor.max.producers.per.node 2"},
+		{"accepted", fleet + "matrix: {trogdor.nodes: [agent-1, \"agent-1,agent-2\"]}\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, scs := planYAML(t, "x.yaml", trogdorYAML+tc.yaml)
+			fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				for i, want := range []string{"agent-1", "agent-1,agent-2"} {
+					if d := fleets.For(scs[i].Exp.Trogdor); d == nil || strings.Join(d.Nodes(), ",") != want {
+						t.Errorf("scenario %s: driver %v, want one on %s", scs[i].ID, d, want)
+					}
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func testTrogdorRun(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	r, fleets, scs := runOnFleet(ctx, t, c, trogdorYAML+"trogdor: {coordinator: "+f.URL()+"}\n")
+	d := fleets.For(scs[0].Exp.Trogdor)
+	if r.Status != results.StatusOK || r.Records.Acked != 6000 || r.Records.Failed != 0 {
+		t.Fatalf("record %s: %d acked, %d failed: %s", r.Status, r.Records.Acked, r.Records.Failed, r.Error)
+	}
+	if r.CPU != nil {
+		t.Errorf("client CPU %+v recorded for producers that ran on agents", r.CPU)
+	}
+	checkAudit(t, r, 6000)
+	var sum int64
+	for i, p := range r.Producers {
+		if want := trogdor.AgentName(i + 1); p.Node != want || p.Records.Acked != 3000 {
+			t.Errorf("producer %d: node %q, %d acked; want %s, 3000", i, p.Node, p.Records.Acked, want)
+		}
+		sum += p.Records.Acked
+	}
+	if len(r.Producers) != 2 || sum != r.Records.Acked {
+		t.Errorf("%d producers acking %d in all, the record %d", len(r.Producers), sum, r.Records.Acked)
+	}
+
+	// The merged histogram holds every node's records (the record keeps
+	// percentiles only, so ask the driver itself).
+	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-hist"), Props: map[string]string{"acks": "all"},
+		Records: 4000, RecordSize: 100, Payload: "random", Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes int64
+	for _, p := range res.Producers {
+		nodes += p.Acked
+	}
+	if res.Latency.TotalCount() != nodes || nodes != 4000 {
+		t.Errorf("merged histogram counts %d, the nodes acked %d, want 4000", res.Latency.TotalCount(), nodes)
+	}
+}
+
+func testTrogdorCancel(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	d := driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1", "agent-2"}, trogdor.DefaultRelease)
+	rctx, cancel := context.WithCancel(ctx)
+	time.AfterFunc(3*time.Second, cancel)
+	t0 := time.Now()
+	_, err := d.Run(rctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-cancel"), Props: map[string]string{"acks": "all"},
+		Records: 1_000_000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+	if took := time.Since(t0); took > 20*time.Second {
+		t.Errorf("cancelled after 3 s, Run returned after %s", took)
+	}
+	for _, a := range f.Agents {
+		if n := runningWorkers(ctx, t, a); n != 0 {
+			t.Errorf("agent %s still runs %d workers after the cancel", a.Name, n)
+		}
+	}
+}
+
+func testTrogdorNodeKilled(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	d := driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1", "agent-2"}, trogdor.DefaultRelease)
+	victim := f.Agents[1]
+	time.AfterFunc(4*time.Second, func() { _ = syscall.Kill(victim.PID, syscall.SIGKILL) })
+	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-kill"), Props: map[string]string{"acks": "all"},
+		Records: 8000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "node agent-2:") {
+		t.Fatalf("err = %v, want the trial failed by node agent-2", err)
+	}
+	t.Logf("failed as expected: %v", err)
+	if res == nil || len(res.Producers) != 2 || res.Producers[0].Acked != 4000 {
+		t.Fatalf("agent-1's figures not kept: %+v", res)
+	}
+}
+
+// runningWorkers counts the workers an agent reports as running.
+func runningWorkers(ctx context.Context, t *testing.T, a trogdor.Node) int {
+	t.Helper()
+	st, err := trogdor.NewClient(trogdor.AgentURL(a)).AgentStatus(ctx)
+	if err != nil {
+		t.Fatalf("agent %s status: %v", a.Name, err)
+	}
+	n := 0
+	for _, w := range st.Workers {
+		if w.State == "RUNNING" || w.State == "STARTING" {
+			n++
+		}
+	}
+	return n
+}
+
+// newTopic creates a 2-partition topic for a trial the test runs through
+// the driver itself (the lab creates its own).
+func newTopic(ctx context.Context, t *testing.T, c *cluster.Cluster, name string) string {
+	t.Helper()
+	adm, err := cluster.NewAdmin(c.Bootstrap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adm.Close()
+	if err := adm.CreateTopic(ctx, name, 2, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// testTrogdorPause pauses the existing cluster's broker through the fleet:
+// Trogdor's ProcessStopFault on the agent on the broker's host (loopback
+// here). The trial records both ends of the fault, its worst latency shows
+// the broker really stopped for the fault's 2 s, and the audit is clean. A
+// fleet without an agent on the broker's host is refused.
+func testTrogdorPause(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	src := trogdorYAML + "trogdor: {coordinator: " + f.URL() + ", nodes: agent-1}\n" +
+		"workload: {records: 20000, record.size: 200, payload: random, rate: 4000}\n" +
+		"faults: [{type: broker.pause, broker: 1, at.ms: 1000, delay.ms: 2000}]\n"
+	src = strings.Replace(src, "workload: {records: 6000, record.size: 200, payload: random}\n", "", 1)
+	r, _, scs := runOnFleet(ctx, t, c, src)
+	var kinds []string
+	for _, e := range r.Events {
+		kinds = append(kinds, e.Kind+": "+e.Detail)
+	}
+	got := strings.Join(kinds, "; ")
+	for _, want := range []string{"broker.pause: broker 1, by Trogdor's ProcessStopFaultSpec on agent agent-1", "recovered: broker 1 after broker.pause"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("events %q lack %q", got, want)
+		}
+	}
+	if r.Status != results.StatusOK || r.Records.Acked != 20000 {
+		t.Errorf("record %s, %d acked: %s", r.Status, r.Records.Acked, r.Error)
+	}
+	t.Logf("events: %s; worst latency %.0f ms, p50 %.1f ms", got, r.LatencyMs.Max, r.LatencyMs.P50)
+	if r.LatencyMs.Max < 1500 {
+		t.Errorf("worst latency %.0f ms: the broker was not stopped for the fault's 2 s", r.LatencyMs.Max)
+	}
+	checkAudit(t, r, 20000)
+
+	elsewhere := Fleets{scs[0].Exp.Trogdor.Key(): &Fleet{Trogdor: driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1"}, trogdor.DefaultRelease),
+		hosts: map[string]string{"agent-1": "10.99.0.1"}}}
+	err := checkFleetFaults(ctx, scs, elsewhere, c.Bootstrap())
+	if err == nil || !strings.Contains(err.Error(), "needs a Trogdor agent on its host, and no agent of") {
+		t.Errorf("a fleet without an agent on the broker's host: err = %v, want refused", err)
+	}
+}
+
+// runOnFleet plans the one-scenario experiment src on the fleet it names
+// and runs it against c (--bootstrap), returning its one record, the
+// fleets and the scenarios.
+func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (results.Record, Fleets, []spec.Scenario) {
+	t.Helper()
+	exp, scs := planYAML(t, t.Name()+".yaml", src)
+	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var log strings.Builder
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Fleets: fleets, WorkerJar: workerJarForTest(t), Log: &log}); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	recs, err := results.Read(dir)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, err %v", len(recs), err)
+	}
+	return recs[0], fleets, scs
+}

@@ -1,0 +1,54 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/trogdor"
+)
+
+// TestChooseAgents checks the agents a run may use against what the probe
+// found: every answering agent by default, and a refusal, with its
+// reason, for an unknown or silent node, another task API, mixed
+// kafka-clients releases and a trogdor release before 3.0.
+func TestChooseAgents(t *testing.T) {
+	agent := func(name, release string, api int) trogdor.AgentInfo {
+		return trogdor.AgentInfo{Node: name, Hostname: "127.0.0.1", KafkaClients: release, TaskAPI: api}
+	}
+	fleet := func(as ...trogdor.AgentInfo) trogdor.Probed {
+		f := trogdor.Probed{Answered: map[string]trogdor.AgentInfo{}, Known: []string{"a", "b", "c"}}
+		for _, a := range as {
+			f.Answered[a.Node] = a
+		}
+		return f
+	}
+	ok := fleet(agent("a", "4.3.1", trogdor.TaskAPI), agent("b", "4.3.1", trogdor.TaskAPI))
+	for _, tc := range []struct {
+		name  string
+		f     trogdor.Probed
+		named []string
+		want  string // the chosen nodes, or a substring of the refusal
+	}{
+		{"every agent that answered", ok, nil, "a,b"},
+		{"named", ok, []string{"b"}, "b"},
+		{"unknown", ok, []string{"z"}, `node "z" is not an agent of this fleet; its agents: a, b, c`},
+		{"silent", ok, []string{"c"}, "agent c did not answer the probe"},
+		{"another task API", fleet(agent("a", "4.3.1", trogdor.TaskAPI+1)), nil, "runs prodlab's Trogdor task API 2, this prodlab speaks 1"},
+		{"mixed releases", fleet(agent("a", "4.3.1", trogdor.TaskAPI), agent("b", "3.9.1", trogdor.TaskAPI)), nil,
+			"the agents run different kafka-clients releases (3.9.1 on b; 4.3.1 on a)"},
+		{"trogdor before 3.0", fleet(agent("a", "2.8.2", trogdor.TaskAPI)), nil, "the agents run kafka-clients 2.8.2: release 2.8.2 is older than 3.0, the oldest whose task API prodlab's task is built for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes, _, err := chooseAgents(tc.f, tc.named)
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if got := strings.Join(nodes, ","); got != tc.want {
+				t.Errorf("chose %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
