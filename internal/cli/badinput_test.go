@@ -385,6 +385,21 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("run flags", "--out reused without --resume", ExitUsage, "already holds a run", "run", "batching", "--out", "{prevrun}"),
 	)
 
+	// prodlab run --trogdor: the coordinator's address and the flags that
+	// need it, checked before any probe; an unreachable coordinator is
+	// refused by the probe, before anything starts.
+	add(
+		cmdRow("run --trogdor", "no scheme", ExitUsage, "--trogdor: want http://HOST:PORT (the coordinator's REST address)", "run", "batching", "--trogdor", "127.0.0.1:8889"),
+		cmdRow("run --trogdor", "no port", ExitUsage, "want http://HOST:PORT with a port", "run", "batching", "--trogdor", "http://127.0.0.1"),
+		cmdRow("run --trogdor", "a path", ExitUsage, "without a path or query", "run", "batching", "--trogdor", "http://127.0.0.1:8889/coordinator/status"),
+		cmdRow("run --trogdor", "nodes without --trogdor", ExitUsage, "--trogdor-nodes and --trogdor-max-producers-per-node need --trogdor URL", "run", "batching", "--trogdor-nodes", "agent-1"),
+		cmdRow("run --trogdor", "negative per-node limit", ExitUsage, "--trogdor-max-producers-per-node must be at least 0", "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-max-producers-per-node", "-1"),
+		cmdRow("run --trogdor", "a node twice", ExitUsage, `trogdor.nodes names agent "a" twice`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a,a"),
+		embedded(cmdRow("run --trogdor", "unreachable coordinator", ExitUsage, "trogdor coordinator http://127.0.0.1:1", "run", "batching", "--trogdor", "http://127.0.0.1:1")),
+		runFile("run --trogdor", "trogdor.nodes without a coordinator", "trogdor: {nodes: agent-1}\n", "trogdor.nodes needs trogdor.coordinator (or --trogdor URL)"),
+		runFile("run --trogdor", "trogdor.coordinator not a URL", "trogdor: {coordinator: coord}\n", "trogdor.coordinator: want http://HOST:PORT"),
+	)
+
 	// prodlab run: --bootstrap syntax (the list is the row's own).
 	for _, bs := range []struct{ in, want string }{
 		{"foo", `"foo" has no port`},
@@ -783,6 +798,8 @@ func badInputs(t *testing.T) []badInput {
 	// prodlab cluster.
 	add(
 		cmdRow("cluster", "unknown subcommand", ExitUsage, "unknown command", "cluster", "start"),
+		cmdRow("cluster", "trogdor up with a release before 3.0", ExitUsage, "release 2.8.2 is older than 3.0", "trogdor", "up", "--release", "2.8.2", "--dir", "{td}/fleet"),
+		cmdRow("cluster", "trogdor up with a release that is no number", ExitUsage, `release "latest" is not a Kafka release number`, "trogdor", "up", "--release", "latest", "--dir", "{td}/fleet"),
 		cmdRow("cluster", "up with zero brokers", ExitUsage, "--brokers must be between 1 and 9, got 0", "cluster", "up", "--brokers", "0"),
 		cmdRow("cluster", "up with ten brokers", ExitUsage, "--brokers must be between 1 and 9, got 10", "cluster", "up", "--brokers", "10"),
 		cmdRow("cluster", "up with negative brokers", ExitUsage, "--brokers must be between 1 and 9", "cluster", "up", "--brokers", "-1"),

@@ -15,12 +15,17 @@ import (
 // dryRun prints what `prodlab run` would do with exp, everything already
 // checked: the scenarios with their cluster and client, the planned
 // rounds and the run time to expect. Nothing starts.
-func dryRun(w io.Writer, exp *spec.Experiment, scs []spec.Scenario, f *runFlags) error {
+func dryRun(w io.Writer, plan runPlan, f *runFlags) error {
+	exp, scs := plan.exp, plan.scs
 	fmt.Fprintf(w, "dry run of %s: %d scenarios, %s; nothing started\n", exp.Name, len(scs), roundsText(exp))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tSCENARIO\tCLUSTER\tCLIENT")
 	for i, sc := range scs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, orBase(sc.ID), clusterText(sc.Exp.Cluster, f.bootstrap), sc.Exp.Client)
+		client := sc.Exp.Client
+		if d := plan.fleets.For(sc.Exp.Trogdor); d != nil {
+			client = d.Name()
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, orBase(sc.ID), clusterText(sc.Exp.Cluster, f.bootstrap), client)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -28,6 +29,21 @@ type runFlags struct {
 	format     string
 	resume     bool
 	dryRun     bool
+	// trogdor, trogdorNodes and trogdorMaxPerNode run the trials on a
+	// Trogdor fleet (lab.PlanTrogdor).
+	trogdor           string
+	trogdorNodes      []string
+	trogdorMaxPerNode int
+}
+
+// runPlan is everything planRun checked: the experiment, its scenarios,
+// the --bootstrap brokers (nil: embedded) and the Trogdor fleets' drivers
+// (nil: local clients only).
+type runPlan struct {
+	exp       *spec.Experiment
+	scs       []spec.Scenario
+	bootstrap []string
+	fleets    lab.Fleets
 }
 
 func newRunCmd() *cobra.Command {
@@ -52,6 +68,11 @@ there and prints the plan). A run directory (--out) that already holds a run
 is refused unless --resume continues it: same experiment and --set values,
 finished trials kept and not run again, interrupted ones run again.
 
+With --trogdor, every trial runs as one Trogdor task on the fleet's agents
+(workload.producers spread over them, at least one each): their results
+merge into the trial's record, each producer's figures kept with its node's
+name, and the audit reads every producer's records back.
+
 Exit codes: 0 every trial ok (or its audit found only what the experiment's
 expect: declares), 1 a trial or the run failed or was interrupted, 2 bad
 usage or input (nothing started), 3 an audit found lost, duplicated,
@@ -63,7 +84,8 @@ reordered or phantom records the experiment does not expect.`,
   prodlab run idempotence --set trials=5 --set warmup=1
   prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine
   prodlab run ./my.yaml --out results/mine --resume   # after Ctrl-C or a crash
-  prodlab run idempotence --dry-run                   # the scenarios and the time it will take`,
+  prodlab run idempotence --dry-run                   # the scenarios and the time it will take
+  prodlab run producers --trogdor http://127.0.0.1:8889   # producers on a Trogdor fleet's agents`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			name := "batching"
@@ -78,6 +100,9 @@ reordered or phantom records the experiment does not expect.`,
 	c.Flags().StringVar(&f.bootstrap, "bootstrap", "", "run against an existing cluster at HOST:PORT[,HOST:PORT] instead of starting one")
 	c.Flags().BoolVar(&f.keepTopics, "keep-topics", false, "keep each trial's topic after the run")
 	c.Flags().BoolVar(&f.resume, "resume", false, "continue the unfinished run in --out DIR: same experiment and --set values; finished trials are not run again")
+	c.Flags().StringVar(&f.trogdor, "trogdor", "", "run every trial on the agents of the Trogdor fleet whose coordinator is at http://HOST:PORT (sets trogdor.coordinator; see docs/distributed.md)")
+	c.Flags().StringSliceVar(&f.trogdorNodes, "trogdor-nodes", nil, "with --trogdor: the agents to run on, e.g. agent-1,agent-2 (sets trogdor.nodes; default: every agent that answers)")
+	c.Flags().IntVar(&f.trogdorMaxPerNode, "trogdor-max-producers-per-node", 0, "with --trogdor: refuse a scenario that would run more producer instances on one agent (sets trogdor.max.producers.per.node; 0: no limit)")
 	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "check everything, print the scenarios, rounds and an estimate of the run time, and start nothing")
 	addFormatFlag(c, &f.format)
 	return c
@@ -91,12 +116,13 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 		<-ctx.Done()
 		stop()
 	}()
-	exp, scs, bootstrap, err := planRun(ctx, name, f)
+	plan, err := planRun(ctx, name, f)
 	if err != nil {
 		return err
 	}
+	exp, scs := plan.exp, plan.scs
 	if f.dryRun {
-		return dryRun(c.OutOrStdout(), exp, scs, f)
+		return dryRun(c.OutOrStdout(), plan, f)
 	}
 	dir, err := prepareRunDir(f.out, exp, f.resume)
 	if err != nil {
@@ -108,7 +134,8 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	}
 	opts := lab.Options{
 		Dir:        dir,
-		Bootstrap:  bootstrap,
+		Bootstrap:  plan.bootstrap,
+		Fleets:     plan.fleets,
 		Log:        c.ErrOrStderr(),
 		KeepTopics: f.keepTopics,
 		WorkerJar:  workerJar(),
@@ -137,34 +164,41 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 // planRun loads, expands and checks the experiment and the flags, and
 // resolves the Kafka and client versions it names: everything that can be
 // refused is refused here (exit 2), before anything starts.
-func planRun(ctx context.Context, name string, f *runFlags) (*spec.Experiment, []spec.Scenario, []string, error) {
+func planRun(ctx context.Context, name string, f *runFlags) (runPlan, error) {
 	if err := checkFormat(f.format); err != nil {
-		return nil, nil, nil, err
+		return runPlan{}, err
 	}
-	exp, err := spec.Load(name, f.sets)
+	sets, err := trogdorSets(f)
 	if err != nil {
-		return nil, nil, nil, usage(err)
+		return runPlan{}, err
+	}
+	exp, err := spec.Load(name, append(slices.Clip(f.sets), sets...))
+	if err != nil {
+		return runPlan{}, usage(err)
 	}
 	scs, err := lab.Plan(exp)
 	if err != nil {
-		return nil, nil, nil, usage(err)
+		return runPlan{}, usage(err)
 	}
-	var bootstrap []string
+	p := runPlan{exp: exp, scs: scs}
 	if f.bootstrap != "" {
-		if bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
-			return nil, nil, nil, usage(fmt.Errorf("--bootstrap: %w", err))
+		if p.bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
+			return runPlan{}, usage(fmt.Errorf("--bootstrap: %w", err))
 		}
 		if err := lab.CheckExternal(scs); err != nil {
-			return nil, nil, nil, usage(err)
+			return runPlan{}, usage(err)
 		}
 	}
-	if err := lab.Preflight(ctx, scs, bootstrap != nil, workerJar()); err != nil {
-		return nil, nil, nil, usage(err)
+	if err := lab.Preflight(ctx, scs, p.bootstrap != nil, workerJar()); err != nil {
+		return runPlan{}, usage(err)
+	}
+	if p.fleets, err = lab.PlanTrogdor(ctx, scs, p.bootstrap); err != nil {
+		return runPlan{}, usage(err)
 	}
 	if err := checkWorkerJar(scs, workerJar()); err != nil {
-		return nil, nil, nil, err
+		return runPlan{}, err
 	}
-	return exp, scs, bootstrap, nil
+	return p, nil
 }
 
 // previousRecords reads what the run in dir recorded before, when resuming

@@ -22,7 +22,13 @@ func newTrogdorCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "trogdor",
 		Short: "Keep a local Trogdor fleet (coordinator + agents running prodlab's task) up between commands (up, status, down)",
+		Long: `Keep a local Trogdor fleet up between commands: a coordinator and N agents
+on 127.0.0.1, trogdor from Maven Central with prodlab's worker jar on their
+class path. prodlab run --trogdor URL then runs every trial as one Trogdor
+task over the agents (docs/distributed.md; a fleet of your own hosts works
+the same way).`,
 		Example: `  prodlab trogdor up --agents 2
+  prodlab run producers --trogdor "$(prodlab trogdor status --url)"
   prodlab trogdor status
   prodlab trogdor down`,
 	}
@@ -57,6 +63,9 @@ func newTrogdorUpCmd() *cobra.Command {
 			cfg := trogdor.Config{Agents: agents, Release: release, WorkerJar: workerJar(), Dir: dir, Detached: true}
 			if agents < 1 || agents > trogdor.MaxAgents {
 				return usage(fmt.Errorf("--agents must be between 1 and %d, got %d", trogdor.MaxAgents, agents))
+			}
+			if err := trogdor.CheckRelease(release); err != nil {
+				return usage(fmt.Errorf("--release: %w", err))
 			}
 			if _, err := os.Stat(cfg.WorkerJar); err != nil {
 				return usage(fmt.Errorf("the Java worker is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", cfg.WorkerJar))

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// trogdorSets turns the --trogdor flags into the trogdor section's keys,
+// which they set like --set does (so that the saved experiment, --resume
+// and the dry run see them), after checking them as flags.
+func trogdorSets(f *runFlags) ([]string, error) {
+	if f.trogdor == "" {
+		if len(f.trogdorNodes) > 0 || f.trogdorMaxPerNode != 0 {
+			return nil, usage(fmt.Errorf("--trogdor-nodes and --trogdor-max-producers-per-node need --trogdor URL"))
+		}
+		return nil, nil
+	}
+	if err := spec.CheckCoordinatorURL(f.trogdor); err != nil {
+		return nil, usage(fmt.Errorf("--trogdor: %w", err))
+	}
+	if f.trogdorMaxPerNode < 0 {
+		return nil, usage(fmt.Errorf("--trogdor-max-producers-per-node must be at least 0, got %d", f.trogdorMaxPerNode))
+	}
+	sets := []string{"trogdor.coordinator=" + f.trogdor}
+	if len(f.trogdorNodes) > 0 {
+		sets = append(sets, "trogdor.nodes="+strings.Join(f.trogdorNodes, ","))
+	}
+	if f.trogdorMaxPerNode > 0 {
+		sets = append(sets, "trogdor.max.producers.per.node="+strconv.Itoa(f.trogdorMaxPerNode))
+	}
+	return sets, nil
+}
