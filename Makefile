@@ -38,7 +38,7 @@ test: build test-go test-java ## build everything and run all tests
 
 test-go:
 	$(GO) vet ./...
-	@unformatted=$$(gofmt -l cmd internal experiments); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
 
 test-java:
@@ -49,7 +49,7 @@ bench: build ## paired, interleaved benchmarks; writes bench/RESULTS.md
 	./bench/run.sh
 
 lint: ## gofmt, go vet and golangci-lint (installed with go install on first use)
-	gofmt -l cmd internal experiments bench
+	gofmt -l cmd internal experiments bench deploy
 	$(GO) vet ./...
 	@command -v golangci-lint >/dev/null || test -x $$($(GO) env GOPATH)/bin/golangci-lint || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 	PATH=$$($(GO) env GOPATH)/bin:$$PATH golangci-lint run ./...
