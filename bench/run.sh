@@ -17,6 +17,8 @@
 #   10-13. answers (bench/answers.sh): an A/A pair's resolving power in 5
 #      minutes, a known effect's verdict, the time between trials, make run
 #      cold and warm
+#   14. Trogdor (bench/trogdor.sh): a trial on 1, 2, 3 agents of a local
+#      fleet, and one agent against the same trial run directly
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
 # BENCH_PAIRS (least pairs, default 11), BENCH_MAX_PAIRS (default 31),
@@ -218,6 +220,10 @@ BOOT="$BOOT" ./bench/audit.sh
 
 BOOT="$BOOT" BENCHTOOL="$BENCHTOOL" ./bench/answers.sh
 
+# --- 14: Trogdor ------------------------------------------------------------
+
+BOOT="$BOOT" ./bench/trogdor.sh
+
 # --- report ------------------------------------------------------------------
 
 # comparison_section N TITLE NAME MEDIAN GEO A_DESC B_DESC: one paired
@@ -277,6 +283,8 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   cat "$OUT/audit.md"
   echo
   cat "$OUT/answers.md"
+  echo
+  cat "$OUT/trogdor.md"
 } >"$RESULTS"
 echo "bench: wrote $RESULTS" >&2
 cat "$RESULTS" | sed -n '1,20p' >&2
