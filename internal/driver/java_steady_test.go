@@ -260,8 +260,16 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 				measuredPts++
 			}
 		}
-		if warmPts < 3 || measuredPts < 9 {
-			t.Errorf("%d warm-up and %d measured points, want ~4 and ~10", warmPts, measuredPts)
+		// Points are cut on 100 ms boundaries and a point is warm-up when it
+		// starts before the measured window: the split follows from
+		// MeasuredFrom and Elapsed, whose own bounds are checked above.
+		const interval = 100 * time.Millisecond
+		end := res.MeasuredFrom + res.Elapsed
+		wantWarm := int((res.MeasuredFrom + interval - 1) / interval)
+		wantMeasured := int((end+interval-1)/interval) - wantWarm
+		if warmPts != wantWarm || measuredPts != wantMeasured || warmPts < 4 || measuredPts < 6 {
+			t.Errorf("%d warm-up and %d measured points, want %d and %d (measured from %v for %v)",
+				warmPts, measuredPts, wantWarm, wantMeasured, res.MeasuredFrom, res.Elapsed)
 		}
 		if len(progress) > 0 {
 			if last := progress[len(progress)-1]; last.Sent <= warm || last.Elapsed <= res.MeasuredFrom {
