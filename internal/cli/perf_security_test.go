@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // TestPerfSecuredBootstrap runs `prodlab perf` with both clients against a
@@ -22,6 +23,8 @@ func TestPerfSecuredBootstrap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Kafka broker")
 	}
+	// The java row runs the worker; outside make test nothing else names it.
+	t.Setenv("PRODLAB_WORKER_JAR", testjar.WorkerJar(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	// Detached: run() kills every child process it registered when it
