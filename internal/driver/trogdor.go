@@ -164,9 +164,11 @@ func nodeTrials(t Trial, nodes []string) []Trial {
 // wait polls task id until it is done, passing the nodes' progress on.
 // Once one node has its result, the others get a grace period
 // (trogdorGrace) to report theirs: the nodes share the trial evenly and
-// started together, so a node still silent after it has died or hung, and
+// started together, so a node still silent by then has died or hung, and
 // the task is stopped to collect what the others measured. On ctx's end,
-// or when the trial outlives its timeout, the task is stopped too.
+// or when the trial outlives its timeout, the task is stopped too. When a
+// stop goes unanswered, the task as last polled stands in for it, and a
+// coordinator that stopped answering the polls is named.
 func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, error) {
 	deadline := time.NewTimer(trogdorStartLead + t.Timeout + javaTrialSlack)
 	defer deadline.Stop()
@@ -175,18 +177,21 @@ func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, e
 	prog := newProgressFan(len(d.nodes), t.Progress)
 	start := time.Now()
 	var firstResult time.Time
+	var seen trogdor.Task // the task as last polled
+	var pollErr error     // the last poll's error; nil once a poll answers
 	for {
 		task, err := d.c.Task(ctx, id)
-		if err == nil && task.Done() {
-			return task, nil
-		}
+		pollErr = err
 		if err == nil {
+			if task.Done() {
+				return task, nil
+			}
+			seen = task
 			if reported := d.observe(task, prog); firstResult.IsZero() && reported > 0 {
 				firstResult = time.Now()
 			}
 			if !firstResult.IsZero() && time.Since(firstResult) > trogdorGrace(firstResult.Sub(start)) {
-				last, _ := d.stop(id, trogdorGraceStopWait)
-				return last, nil // collect names the silent nodes
+				return d.stopOr(id, trogdorGraceStopWait, seen), nil // collect names the silent nodes
 			}
 		}
 		select {
@@ -196,17 +201,36 @@ func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, e
 			}
 			return trogdor.Task{}, fmt.Errorf("trogdor task %s stopped: %w", id, ctx.Err())
 		case <-deadline.C:
-			last, _ := d.stop(id, trogdorStopWait)
-			return trogdor.Task{}, fmt.Errorf("trogdor task %s: no result within %s: %s", id, t.Timeout+javaTrialSlack, d.silentNodes(last))
+			return trogdor.Task{}, d.lateError(id, t.Timeout+javaTrialSlack, pollErr, d.stopOr(id, trogdorStopWait, seen))
 		case <-tick.C:
 		}
 	}
 }
 
 // trogdorGrace is how long the other nodes may take to report once one
-// has, after a trial that took took so far: 10 s, or half of took.
+// has, after the trial has taken took so far: 10 s, or half of took.
 func trogdorGrace(took time.Duration) time.Duration {
 	return max(10*time.Second, took/2)
+}
+
+// lateError is the error of task id, stopped (as last) after no result
+// within limit: the coordinator's when it no longer answered the polls
+// (pollErr), else the nodes that never reported.
+func (d *Trogdor) lateError(id string, limit time.Duration, pollErr error, last trogdor.Task) error {
+	if pollErr != nil {
+		return fmt.Errorf("trogdor task %s: no result within %s; the coordinator no longer answers: %w", id, limit, pollErr)
+	}
+	return fmt.Errorf("trogdor task %s: no result within %s: %s", id, limit, d.silentNodes(last))
+}
+
+// stopOr stops task id (stop) and returns it as last read while stopping
+// (done or not), or seen, the task as last polled before, when the
+// coordinator did not answer the stop at all.
+func (d *Trogdor) stopOr(id string, wait time.Duration, seen trogdor.Task) trogdor.Task {
+	if last, _ := d.stop(id, wait); last.State != "" {
+		return last
+	}
+	return seen
 }
 
 // trogdorGraceStopWait bounds the wait for a task stopped because a node

@@ -2,8 +2,14 @@ package driver
 
 import (
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
 // TestNodeTrials spreads trials over nodes: at least one producer per node,
@@ -111,5 +117,58 @@ func TestMergeNodes(t *testing.T) {
 	}
 	if res.Producers[2].Acked != 0 {
 		t.Errorf("the node without a result acked %d", res.Producers[2].Acked)
+	}
+}
+
+// TestTrogdorStopOr: a task stopped after a node stayed silent is reported
+// as last read while stopping, or as last polled when the coordinator
+// answers neither the stop nor the polls; and a trial past its time names
+// the coordinator when it stopped answering, the silent nodes otherwise.
+// The coordinator is a stand-in: what is under test is what prodlab makes
+// of its answers.
+func TestTrogdorStopOr(t *testing.T) {
+	status := `{"a":{"op":"result","id":1,"ok":true},"b":{"op":"progress","id":1}}`
+	running := `{"state":"RUNNING","status":` + status + `}`
+	for _, tc := range []struct {
+		name       string
+		stop, poll int // HTTP status of the stop and of the polls
+		wantState  string
+		wantSilent string
+	}{
+		{"stop answered, task still running", http.StatusOK, http.StatusOK, "RUNNING", "node b never reported a result"},
+		{"coordinator gone", http.StatusInternalServerError, http.StatusInternalServerError, "SEEN", "node b never reported a result"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.Method == http.MethodPut && r.URL.Path == "/coordinator/task/stop":
+					w.WriteHeader(tc.stop)
+					_, _ = w.Write([]byte(`{}`))
+				case r.Method == http.MethodGet && r.URL.Path == "/coordinator/tasks/t":
+					w.WriteHeader(tc.poll)
+					_, _ = w.Write([]byte(running))
+				default:
+					http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+				}
+			}))
+			defer srv.Close()
+			d := NewTrogdor(trogdor.NewClient(srv.URL), []string{"a", "b"}, "4.3.1")
+			seen := trogdor.Task{State: "SEEN", Status: json.RawMessage(status)}
+			last := d.stopOr("t", 300*time.Millisecond, seen)
+			if last.State != tc.wantState {
+				t.Errorf("state %q, want %q", last.State, tc.wantState)
+			}
+			if got := d.silentNodes(last); got != tc.wantSilent {
+				t.Errorf("silent %q, want %q", got, tc.wantSilent)
+			}
+		})
+	}
+	d := NewTrogdor(nil, []string{"a", "b"}, "4.3.1")
+	last := trogdor.Task{State: "RUNNING", Status: json.RawMessage(status)}
+	if err := d.lateError("t", time.Minute, errors.New("connection refused"), last); !strings.Contains(err.Error(), "the coordinator no longer answers: connection refused") {
+		t.Errorf("coordinator gone: %v", err)
+	}
+	if err := d.lateError("t", time.Minute, nil, last); !strings.Contains(err.Error(), "no result within 1m0s: node b never reported a result") {
+		t.Errorf("silent node: %v", err)
 	}
 }
