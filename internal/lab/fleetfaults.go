@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -105,10 +106,12 @@ func brokerHost(b cluster.Broker) string {
 	return h
 }
 
-// agentHosts lists a fleet's agents with their hosts, for messages.
+// agentHosts lists every answering agent of a fleet with its host, for
+// messages: any of them may deliver a fault (agentOn), not only the
+// agents the trials run on.
 func agentHosts(d *Fleet) string {
 	var out []string
-	for _, n := range d.Nodes() {
+	for _, n := range slices.Sorted(maps.Keys(d.hosts)) {
 		out = append(out, n+" on "+d.host(n))
 	}
 	return strings.Join(out, ", ")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -50,5 +51,26 @@ func TestChooseAgents(t *testing.T) {
 				t.Errorf("chose %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFleetAgentsForFaults: a fault may be delivered by any agent that
+// answered the probe, not only by the agents the trials run on; loopback
+// hosts match each other; and the refusal's list names every agent.
+func TestFleetAgentsForFaults(t *testing.T) {
+	f := &Fleet{Trogdor: driver.NewTrogdor(nil, []string{"agent-1"}, "4.3.1"),
+		hosts: map[string]string{"agent-1": "127.0.0.1", "agent-3": "10.0.0.3", "agent-2": "10.0.0.2"}}
+	for _, tc := range []struct{ host, want string }{
+		{"10.0.0.3", "agent-3"},
+		{"10.0.0.2", "agent-2"},
+		{"localhost", "agent-1"},
+		{"10.0.0.9", ""},
+	} {
+		if got, ok := f.agentOn(tc.host); got != tc.want || ok != (tc.want != "") {
+			t.Errorf("agentOn(%s) = %q, %v; want %q", tc.host, got, ok, tc.want)
+		}
+	}
+	if got, want := agentHosts(f), "agent-1 on 127.0.0.1, agent-2 on 10.0.0.2, agent-3 on 10.0.0.3"; got != want {
+		t.Errorf("agentHosts = %q, want %q", got, want)
 	}
 }
