@@ -18,6 +18,11 @@ import (
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
+// BrokerMainClass is the main class of a Kafka broker's JVM: what prodlab
+// starts, what tells its brokers' processes apart (State.owns), and what a
+// Trogdor agent names to stop one (jcmd lists JVMs by it).
+const BrokerMainClass = "kafka.Kafka"
+
 // brokerJVMArgs are the GC settings of every broker JVM; the heap is sized
 // per cluster from the machine's memory (memory.go, node.heap).
 var brokerJVMArgs = []string{
@@ -142,7 +147,7 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 	args := append(heapArgs(cmp.Or(n.heap, maxHeap)), brokerJVMArgs...)
 	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
 	args = append(args, n.jvmExtra...)
-	args = append(args, "-cp", d.classpath, "kafka.Kafka", n.config)
+	args = append(args, "-cp", d.classpath, BrokerMainClass, n.config)
 	log, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("open log of node %d: %w", n.spec.ID, err)

@@ -80,7 +80,7 @@ func (s *State) owns(pid int) bool {
 	}
 	hasMain, hasDir := false, false
 	for _, a := range args {
-		if a == "kafka.Kafka" {
+		if a == BrokerMainClass {
 			hasMain = true
 		}
 		if strings.HasPrefix(a, s.Dir+string(filepath.Separator)) {

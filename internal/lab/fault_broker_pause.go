@@ -23,12 +23,8 @@ func init() {
 			return map[string]any{
 				"class":           "org.apache.kafka.trogdor.fault.ProcessStopFaultSpec",
 				"nodeNames":       []string{node},
-				"javaProcessName": brokerMainClass,
+				"javaProcessName": cluster.BrokerMainClass,
 			}
 		},
 	})
 }
-
-// brokerMainClass is the main class of a Kafka broker's JVM, as jcmd lists
-// it.
-const brokerMainClass = "kafka.Kafka"
