@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // TestAgentArgs checks the JVM options of a KIP-1269 cluster: none without
@@ -134,14 +136,7 @@ func TestNativeKIP1269Stock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a JVM")
 	}
-	worker, err := filepath.Abs(filepath.Join("..", "..", "bin", "prodlab-worker.jar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(worker); err != nil {
-		t.Skipf("the Java worker is not built: %v", err)
-	}
-	got, err := NativeKIP1269(context.Background(), DefaultKafka, worker)
+	got, err := NativeKIP1269(context.Background(), DefaultKafka, testjar.WorkerJar(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // TestAgentJar checks where the agent is looked for: the environment, then
@@ -51,10 +53,7 @@ func TestCheckLiftedReleases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts JVMs and may resolve kafka-clients from Maven Central")
 	}
-	worker, err := filepath.Abs(filepath.Join("..", "..", "bin", "prodlab-worker.jar"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	worker := testjar.WorkerJar(t)
 	if _, err := os.Stat(AgentJar(worker)); err != nil {
 		t.Skipf("prodlab's agent is not built: %v", err)
 	}

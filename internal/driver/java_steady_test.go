@@ -252,25 +252,10 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 			t.Errorf("clock start %v not within the Run call [%v, %v]", res.ClockStart, before, after)
 		}
 		checkTimeline(t, res, 100*time.Millisecond)
-		var warmPts, measuredPts int
-		for _, p := range res.Timeline {
-			if p.Warmup {
-				warmPts++
-			} else {
-				measuredPts++
-			}
-		}
-		// Points are cut on 100 ms boundaries and a point is warm-up when it
-		// starts before the measured window: the split follows from
-		// MeasuredFrom and Elapsed, whose own bounds are checked above.
-		const interval = 100 * time.Millisecond
-		end := res.MeasuredFrom + res.Elapsed
-		wantWarm := int((res.MeasuredFrom + interval - 1) / interval)
-		wantMeasured := int((end+interval-1)/interval) - wantWarm
-		if warmPts != wantWarm || measuredPts != wantMeasured || warmPts < 4 || measuredPts < 6 {
-			t.Errorf("%d warm-up and %d measured points, want %d and %d (measured from %v for %v)",
-				warmPts, measuredPts, wantWarm, wantMeasured, res.MeasuredFrom, res.Elapsed)
-		}
+		// How many points are warm-up and how many measured follows from
+		// checkTimeline (100 ms points from 0, warm-up exactly those that
+		// start before MeasuredFrom, the last ending the trial) and from
+		// the bounds on MeasuredFrom and Elapsed above.
 		if len(progress) > 0 {
 			if last := progress[len(progress)-1]; last.Sent <= warm || last.Elapsed <= res.MeasuredFrom {
 				t.Errorf("progress counts the whole stream: last report %+v", last)

@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -117,6 +118,24 @@ func TestMergeNodes(t *testing.T) {
 	}
 	if res.Producers[2].Acked != 0 {
 		t.Errorf("the node without a result acked %d", res.Producers[2].Acked)
+	}
+
+	// A node that ran two producers keeps each one's figures, with its
+	// node; the other node's single producer follows.
+	own := part(12, 200)
+	own.Producers = []ProducerResult{{Tag: "r/a/p0", Sent: 5, Acked: 5}, {Tag: "r/a/p1", Sent: 7, Acked: 7}}
+	nodes = []string{"a", "b"}
+	shares = nodeTrials(Trial{Records: 20, Producers: 3, Tag: "r"}, nodes)
+	res = mergeNodes(nodes, shares, []*Result{own, part(8, 100)})
+	var got []string
+	for _, p := range res.Producers {
+		got = append(got, fmt.Sprintf("%s@%s:%d", p.Tag, p.Node, p.Acked))
+	}
+	if s, want := strings.Join(got, " "), "r/a/p0@a:5 r/a/p1@a:7 r/b@b:8"; s != want {
+		t.Errorf("producers %s, want %s", s, want)
+	}
+	if res.Acked != 20 {
+		t.Errorf("merged %d acked, want 20", res.Acked)
 	}
 }
 

@@ -28,26 +28,28 @@ func TestChooseAgents(t *testing.T) {
 		name  string
 		f     trogdor.Probed
 		named []string
-		want  string // the chosen nodes, or a substring of the refusal
+		want  string // the chosen nodes and their release, "a,b@4.3.1"
+		err   string // a substring of the refusal; "" when the agents are accepted
 	}{
-		{"every agent that answered", ok, nil, "a,b"},
-		{"named", ok, []string{"b"}, "b"},
-		{"unknown", ok, []string{"z"}, `node "z" is not an agent of this fleet; its agents: a, b, c`},
-		{"silent", ok, []string{"c"}, "agent c did not answer the probe"},
-		{"another task API", fleet(agent("a", "4.3.1", trogdor.TaskAPI+1)), nil, "runs prodlab's Trogdor task API 2, this prodlab speaks 1"},
-		{"mixed releases", fleet(agent("a", "4.3.1", trogdor.TaskAPI), agent("b", "3.9.1", trogdor.TaskAPI)), nil,
+		{"every agent that answered", ok, nil, "a,b@4.3.1", ""},
+		{"named", ok, []string{"b"}, "b@4.3.1", ""},
+		{"named, other release", fleet(agent("a", "4.3.1", trogdor.TaskAPI), agent("b", "3.9.1", trogdor.TaskAPI)), []string{"b"}, "b@3.9.1", ""},
+		{"unknown", ok, []string{"z"}, "", `node "z" is not an agent of this fleet; its agents: a, b, c`},
+		{"silent", ok, []string{"c"}, "", "agent c did not answer the probe"},
+		{"another task API", fleet(agent("a", "4.3.1", trogdor.TaskAPI+1)), nil, "", "runs prodlab's Trogdor task API 2, this prodlab speaks 1"},
+		{"mixed releases", fleet(agent("a", "4.3.1", trogdor.TaskAPI), agent("b", "3.9.1", trogdor.TaskAPI)), nil, "",
 			"the agents run different kafka-clients releases (3.9.1 on b; 4.3.1 on a)"},
-		{"trogdor before 3.0", fleet(agent("a", "2.8.2", trogdor.TaskAPI)), nil, "the agents run kafka-clients 2.8.2: release 2.8.2 is older than 3.0, the oldest whose task API prodlab's task is built for"},
+		{"trogdor before 3.0", fleet(agent("a", "2.8.2", trogdor.TaskAPI)), nil, "", "the agents run kafka-clients 2.8.2: release 2.8.2 is older than 3.0, the oldest whose task API prodlab's task is built for"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			nodes, _, err := chooseAgents(tc.f, tc.named)
-			if err != nil {
-				if !strings.Contains(err.Error(), tc.want) {
-					t.Fatalf("err = %v, want %q", err, tc.want)
+			nodes, release, err := chooseAgents(tc.f, tc.named)
+			if tc.err != "" || err != nil {
+				if err == nil || tc.err == "" || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
 				}
 				return
 			}
-			if got := strings.Join(nodes, ","); got != tc.want {
+			if got := strings.Join(nodes, ",") + "@" + release; got != tc.want {
 				t.Errorf("chose %s, want %s", got, tc.want)
 			}
 		})

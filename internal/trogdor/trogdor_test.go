@@ -256,14 +256,16 @@ func TestNodeStatuses(t *testing.T) {
 		name, status string
 		nodes        []string
 		probe        bool
-		want         string // node=status pairs, sorted, or the error
+		want         string // node=status pairs, sorted
+		err          string // a substring of the error; "" when none is wanted
 	}{
-		{"one node", `{"op":"result"}`, []string{"a"}, false, `a={"op":"result"}`},
-		{"two nodes", `{"a":{"op":"result"},"b":{"op":"progress"}}`, []string{"a", "b"}, false, `a={"op":"result"} b={"op":"progress"}`},
-		{"none yet", ``, []string{"a", "b"}, false, ``},
-		{"not keyed", `[1]`, []string{"a", "b"}, false, `want an object keyed by node`},
-		{"probe of one agent", `{"node":"a","task_api":1}`, nil, true, `a={"node":"a","task_api":1}`},
-		{"probe of two agents", `{"a":{"node":"a"},"b":{"node":"b"}}`, nil, true, `a={"node":"a"} b={"node":"b"}`},
+		{"one node", `{"op":"result"}`, []string{"a"}, false, `a={"op":"result"}`, ""},
+		{"two nodes", `{"a":{"op":"result"},"b":{"op":"progress"}}`, []string{"a", "b"}, false, `a={"op":"result"} b={"op":"progress"}`, ""},
+		{"none yet", ``, []string{"a", "b"}, false, ``, ""},
+		{"null", `null`, []string{"a", "b"}, false, ``, ""},
+		{"not keyed", `[1]`, []string{"a", "b"}, false, ``, `want an object keyed by node`},
+		{"probe of one agent", `{"node":"a","task_api":1}`, nil, true, `a={"node":"a","task_api":1}`, ""},
+		{"probe of two agents", `{"a":{"node":"a"},"b":{"node":"b"}}`, nil, true, `a={"node":"a"} b={"node":"b"}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got map[string]json.RawMessage
@@ -273,9 +275,9 @@ func TestNodeStatuses(t *testing.T) {
 			} else {
 				got, err = NodeStatuses(json.RawMessage(tc.status), tc.nodes)
 			}
-			if err != nil {
-				if !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("err %v, want %q", err, tc.want)
+			if tc.err != "" || err != nil {
+				if err == nil || tc.err == "" || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("err %v, want %q", err, tc.err)
 				}
 				return
 			}
