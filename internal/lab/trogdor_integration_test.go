@@ -32,9 +32,6 @@ func TestTrogdor(t *testing.T) {
 	}
 	defer func() { _ = f.Stop() }()
 
-	saved := ProbeWait
-	ProbeWait = 5 * time.Second
-	t.Cleanup(func() { ProbeWait = saved })
 	t.Run("refused before anything starts", func(t *testing.T) {
 		testTrogdorRefusals(ctx, t, f, c)
 	})
@@ -136,15 +133,25 @@ func testTrogdorRun(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *clus
 func testTrogdorCancel(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
 	d := driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1", "agent-2"}, trogdor.DefaultRelease)
 	rctx, cancel := context.WithCancel(ctx)
-	time.AfterFunc(3*time.Second, cancel)
-	t0 := time.Now()
+	defer cancel()
+	// Cancel once the agents report records sent: the task is running.
+	var cancelledAt time.Time
+	var sentThen int64
 	_, err := d.Run(rctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-cancel"), Props: map[string]string{"acks": "all"},
-		Records: 1_000_000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want the cancellation", err)
+		Records: 1_000_000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute,
+		Progress: func(p driver.Progress) {
+			if cancelledAt.IsZero() && p.Sent >= 1000 {
+				cancelledAt, sentThen = time.Now(), p.Sent
+				cancel()
+			}
+		}})
+	if !errors.Is(err, context.Canceled) || cancelledAt.IsZero() {
+		t.Fatalf("err = %v (cancelled at %v), want the cancellation of a running task", err, cancelledAt)
 	}
-	if took := time.Since(t0); took > 20*time.Second {
-		t.Errorf("cancelled after 3 s, Run returned after %s", took)
+	// Stopping waits at most trogdorStopWait (15 s) and destroying the task
+	// 5 s more.
+	if took := time.Since(cancelledAt); took > 25*time.Second {
+		t.Errorf("cancelled with %d records sent, Run returned %s later", sentThen, took)
 	}
 	for _, a := range f.Agents {
 		if n := runningWorkers(ctx, t, a); n != 0 {
@@ -153,14 +160,27 @@ func testTrogdorCancel(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *c
 	}
 }
 
+// testTrogdorNodeKilled kills agent-2's JVM once the trial has sent 3000
+// of its 8000 records (each agent 500 a second): the trial fails naming
+// agent-2, whose last status was progress (it died mid-trial, not before
+// it started), and agent-1's 4000 records are kept.
 func testTrogdorNodeKilled(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
 	d := driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1", "agent-2"}, trogdor.DefaultRelease)
 	victim := f.Agents[1]
-	time.AfterFunc(4*time.Second, func() { _ = syscall.Kill(victim.PID, syscall.SIGKILL) })
+	killed := false
 	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-kill"), Props: map[string]string{"acks": "all"},
-		Records: 8000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute})
-	if err == nil || !strings.Contains(err.Error(), "node agent-2:") {
-		t.Fatalf("err = %v, want the trial failed by node agent-2", err)
+		Records: 8000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute,
+		Progress: func(p driver.Progress) {
+			if !killed && p.Sent >= 3000 {
+				killed = true
+				_ = syscall.Kill(victim.PID, syscall.SIGKILL)
+			}
+		}})
+	if !killed {
+		t.Fatalf("the trial ended before 3000 records were sent: %v", err)
+	}
+	if err == nil || !strings.Contains(err.Error(), `node agent-2: no result; its last status was "progress"`) {
+		t.Fatalf("err = %v, want the trial failed by node agent-2 mid-trial", err)
 	}
 	t.Logf("failed as expected: %v", err)
 	if res == nil || len(res.Producers) != 2 || res.Producers[0].Acked != 4000 {
