@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/results"
 )
 
 // Scenarios that need different clusters (brokers, release, broker
@@ -15,17 +14,6 @@ import (
 // and alternates between them round by round (cluster order reversed every
 // other round, as scenarios are within a cluster). Otherwise each cluster
 // runs all its rounds in turn, as it must when they do not fit.
-
-// live is one group's running cluster while clusters alternate.
-type live struct {
-	g      *clusterGroup
-	tgt    *Target
-	adm    *cluster.Admin
-	ctx    context.Context
-	stop   func()
-	warmed *results.Warmed
-	m      *measuring
-}
 
 // alternates reports whether the groups' rounds alternate between
 // clusters kept up together: more than one embedded cluster, rounds that
@@ -45,15 +33,14 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 	return true
 }
 
-// runAlternating starts every group's cluster, warms each, then runs
-// measured rounds across the clusters in alternating order until every
-// group is done (see measureRound).
+// runAlternating starts every group's session, warms each, then runs one
+// measured round of each group's schedule at a time, groups in
+// alternating order, until every schedule is done.
 func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
-	var lives []*live
+	var ss []*session
 	defer func() {
-		for _, l := range lives {
-			l.stop()
-			r.closeTarget(l.tgt)
+		for _, s := range ss {
+			r.endSession(s)
 		}
 	}()
 	for i, g := range gs {
@@ -61,33 +48,26 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 			return
 		}
 		g.prefix = fmt.Sprintf("cluster %d of %d: ", i+1, len(gs))
-		tgt, ok := r.startGroup(ctx, g)
-		if !ok {
-			continue
+		if s, ok := r.startSession(ctx, g); ok {
+			ss = append(ss, s)
 		}
-		gctx, stop := tgt.Supervise(ctx)
-		lives = append(lives, &live{g: g, tgt: tgt, adm: tgt.Admin(), ctx: gctx, stop: stop})
 	}
-	r.logf("%d clusters up: rounds alternate between them", len(lives))
-	for _, l := range lives {
-		l.warmed = r.warmUp(l.ctx, l.adm, l.tgt, l.g)
-		l.m = r.newMeasuring(l.g)
+	r.logf("%d clusters up: rounds alternate between them", len(ss))
+	for _, s := range ss {
+		s.warmed = r.warmUp(s)
 	}
-	for round := 0; ctx.Err() == nil; round++ {
-		pending := false
-		for _, l := range order(lives, round) {
-			if l.m.done || l.ctx.Err() != nil {
-				continue
+	pending := map[*session]bool{}
+	for _, s := range ss {
+		pending[s] = true
+	}
+	for round := 0; ctx.Err() == nil && len(pending) > 0; round++ {
+		for _, s := range order(ss, round) {
+			if pending[s] && (s.ctx.Err() != nil || !r.runRound(s, s.g.measured)) {
+				delete(pending, s)
 			}
-			r.warmed = l.warmed
-			r.measureRound(l.ctx, l.adm, l.tgt, l.g, l.m, round)
-			pending = pending || !l.m.done
-		}
-		if !pending {
-			break
 		}
 	}
-	for _, l := range lives {
-		r.noteLost(ctx, l.g, l.tgt)
+	for _, s := range ss {
+		r.noteLost(ctx, s)
 	}
 }

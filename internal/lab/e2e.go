@@ -45,13 +45,13 @@ func startE2E(ctx context.Context, e spec.Experiment, t driver.Trial, tgt *Targe
 // flushed and records its latency figures, and its lag on the timeline's
 // points. A consumer that did not catch up is logged: its figures cover
 // what it read.
-func (r *runner) stopE2E(ctx context.Context, rec *results.Record, c *e2e.Consumer, res *driver.Result) {
+func (x *executor) stopE2E(ctx context.Context, rec *results.Record, c *e2e.Consumer, res *driver.Result) {
 	if c == nil {
 		return
 	}
 	out, err := c.Stop(ctx)
 	if err != nil {
-		r.logf("%v", err)
+		x.logf("%v", err)
 	}
 	if out.Latency.TotalCount() > 0 {
 		l := stats.LatencyMs(out.Latency)

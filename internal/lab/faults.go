@@ -69,7 +69,7 @@ func (f *faultRun) event(kind, format string, args ...any) {
 }
 
 // startFaults schedules the broker faults of e relative to now.
-func (r *runner) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, topic string, e spec.Experiment) *faultRun {
+func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, topic string, e spec.Experiment) *faultRun {
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
 	for _, ft := range e.Faults {
@@ -83,7 +83,7 @@ func (r *runner) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admi
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
-			r.injectBrokerFault(ctx, f, tgt, adm, topic, ft, fleet)
+			x.injectBrokerFault(ctx, f, tgt, adm, topic, ft, fleet)
 		}()
 	}
 	return f
@@ -102,7 +102,7 @@ func (f *faultRun) stop() []results.Event {
 // injectBrokerFault takes a broker down at the fault's time and brings it
 // back after its delay: prodlab itself on an embedded cluster, or fleet
 // (not nil) on an existing one.
-func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault, fleet *Fleet) {
+func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault, fleet *Fleet) {
 	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
 		return
 	}
@@ -120,7 +120,7 @@ func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target
 		delay = defaultFaultDelay
 	}
 	if fleet != nil {
-		r.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)
+		x.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)
 		return
 	}
 	up, err := faultActions[ft.Type].down(tgt.c, id)
@@ -130,7 +130,7 @@ func (r *runner) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target
 	}
 	f.event(ft.Type, "broker %d", id)
 	sleepCtx(ctx, delay) // a trial that ends early still brings the broker back
-	if err := up(r.runContext()); err != nil {
+	if err := up(x.runContext()); err != nil {
 		f.event("error", "recover broker %d after %s: %v", id, ft.Type, err)
 		return
 	}
@@ -151,9 +151,9 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // runContext is the run's own context (done once the user interrupts), for
 // work that must outlive a trial but not the run.
-func (r *runner) runContext() context.Context {
-	if r.root == nil {
+func (x *executor) runContext() context.Context {
+	if x.root == nil {
 		return context.Background()
 	}
-	return r.root
+	return x.root
 }

@@ -121,7 +121,7 @@ func agentHosts(d *Fleet) string {
 // Trogdor fault task on the agent on the broker's host, starting now and
 // lasting delay, then waits for it to end (at most delay + 30 s) and
 // records both ends as events.
-func (r *runner) injectFleetFault(ctx context.Context, f *faultRun, tgt *Target, d *Fleet, ft spec.Fault, id int, delay time.Duration) {
+func (x *executor) injectFleetFault(ctx context.Context, f *faultRun, tgt *Target, d *Fleet, ft spec.Fault, id int, delay time.Duration) {
 	var host string
 	for _, b := range tgt.c.Brokers() {
 		if b.ID == id {
@@ -145,7 +145,7 @@ func (r *runner) injectFleetFault(ctx context.Context, f *faultRun, tgt *Target,
 	f.event(ft.Type, "broker %d, by Trogdor's %s on agent %s", id, shortClass(faultSpec["class"]), node)
 	// The fault ends on its own schedule even when the trial ends early:
 	// wait on the run's context, not the trial's.
-	wctx, cancel := context.WithTimeout(r.runContext(), delay+30*time.Second)
+	wctx, cancel := context.WithTimeout(x.runContext(), delay+30*time.Second)
 	defer cancel()
 	done, err := c.WaitTask(wctx, task, 100*time.Millisecond)
 	switch {

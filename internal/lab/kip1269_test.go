@@ -179,7 +179,7 @@ func TestKIP1269Native(t *testing.T) {
 	}
 	ctx := context.Background()
 	var log strings.Builder
-	r := &runner{bar: progress.New(&log, 0)}
+	r := &runner{ev: events{progressView(progress.New(&log, 0))}}
 	group := func(kafka string, configs map[string]string) *clusterGroup {
 		return &clusterGroup{kafka: kafka, cluster: spec.Cluster{Kafka: kafka, KIP1269Retain: 20, Configs: configs}}
 	}
@@ -223,7 +223,8 @@ func TestKIP1269Native(t *testing.T) {
 	}
 
 	_, scs := planYAML(t, "x.yaml", "name: x\nkip1269: {retain: 20, lift.client.cap: true}\ncluster: {kafka: "+build+"}\n")
-	rec := baseRecord(&runner{exp: &scs[0].Exp, kip1269Native: r.kip1269Native}, scs[0], 1, "4.5.0-SNAPSHOT")
+	x := &executor{experiment: scs[0].Exp.Name, kip1269Native: r.kip1269Native}
+	rec := x.baseRecord(scs[0], 1, "4.5.0-SNAPSHOT")
 	if want := "KIP-1269 build: " + prop + "=20; emulated KIP-1269: client cap lifted"; rec.Emulated != want {
 		t.Errorf("record label %q, want %q", rec.Emulated, want)
 	}

@@ -17,10 +17,10 @@ type trialKey struct {
 // them, and their measured trials are not run again. Interrupted trials
 // are run again; warm-up rounds are too, since the cluster is new.
 func (r *runner) resumeFrom(prev []results.Record) {
+	r.prev = prev
 	r.finishedBefore = map[trialKey]bool{}
 	for _, rec := range prev {
-		r.count(rec)
-		r.recs = append(r.recs, rec)
+		r.sum.add(rec)
 		if !rec.Warmup && rec.Status != results.StatusInterrupted {
 			r.finishedBefore[trialKey{rec.ScenarioID, rec.Trial}] = true
 		}
@@ -31,25 +31,4 @@ func (r *runner) resumeFrom(prev []results.Record) {
 // being resumed.
 func (r *runner) alreadyRun(sc spec.Scenario, n int) bool {
 	return r.finishedBefore[trialKey{sc.ID, n}]
-}
-
-// groupDone reports whether the run being resumed already finished every
-// measured trial of g (trials: N) or reached the target precision for it
-// (trials: auto), so its cluster need not start again.
-func (r *runner) groupDone(g *clusterGroup) bool {
-	if len(r.finishedBefore) == 0 {
-		return false
-	}
-	if r.exp.TrialsAuto {
-		met, _ := r.updatePrecision(g)
-		return met
-	}
-	for _, sc := range g.scs {
-		for n := range r.exp.Trials {
-			if !r.alreadyRun(sc, n) {
-				return false
-			}
-		}
-	}
-	return true
 }

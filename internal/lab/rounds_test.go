@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -50,8 +49,7 @@ func TestUpdatePrecision(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
-			r := &runner{exp: &spec.Experiment{Precision: 0.05, Equivalence: 0.05}, prec: map[string]results.Precision{},
-				cmps: []spec.Comparison{{Baseline: "a", Candidate: "b"}}, bar: progress.New(nil, 0)}
+			var recs []results.Record
 			for i := 0; i < tt.rounds; i++ {
 				drift := 1 + 0.3*rng.Float64() // moves the whole round
 				for _, id := range []string{"a", "b", "c"} {
@@ -59,15 +57,16 @@ func TestUpdatePrecision(t *testing.T) {
 					if id == "c" {
 						v = 1000 * (1 + tt.noise*rng.NormFloat64()) // no drift: judged alone
 					}
-					r.recs = append(r.recs, mk(id, i, v))
+					recs = append(recs, mk(id, i, v))
 				}
 			}
-			met, worst := r.updatePrecision(g)
-			if met != tt.want {
-				t.Errorf("met = %v (widest ±%.3f), want %v; per scenario %+v", met, worst, tt.want, r.prec)
+			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, Equivalence: 0.05}, g,
+				[]spec.Comparison{{Baseline: "a", Candidate: "b"}}, 3, recs)
+			if u.met != tt.want || u.finished() != tt.want {
+				t.Errorf("met = %v, finished = %v (widest ±%.3f), want %v; per scenario %+v", u.met, u.finished(), u.worst, tt.want, u.prec)
 			}
 			for _, id := range []string{"a", "b", "c"} {
-				p, ok := r.prec[id]
+				p, ok := u.prec[id]
 				if !ok || p.Target != 0.05 || (p.Met && (p.Reached < 0 || math.IsNaN(p.Reached))) {
 					t.Errorf("%s: precision %+v", id, p)
 				}

@@ -19,33 +19,70 @@ import (
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// trial runs one scenario once on a fresh topic and returns its record.
-// n numbers the trial among the scenario's warm-up (warm) or measured
-// trials.
-func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc spec.Scenario, n int, warm bool) results.Record {
-	r.done++
+// executor runs one trial at a time on a session and returns its record:
+// a fresh topic, the scenario's driver with its proxies, faults and
+// end-to-end consumer, CPU around it, the topic's size on disk and the
+// audit. It knows nothing of rounds: a scheduler decides what runs next.
+type executor struct {
+	// root is the run's context: once it is done, the user interrupted.
+	root       context.Context
+	run        string // the run directory's name
+	experiment string
+	keepTopics bool
+	ev         events
+	// kip1269Native is shared with the runner, which fills it as it
+	// starts clusters (kip1269.go), for each record's label.
+	kip1269Native map[string]string
+}
+
+// session is one started cluster that trials run on: its target, admin
+// client and the context its supervision ends when the cluster is lost.
+type session struct {
+	g    *clusterGroup
+	tgt  *Target
+	adm  *cluster.Admin
+	ctx  context.Context
+	stop func()
+	// warmed is the warm-up's outcome, written into each measured record.
+	warmed *results.Warmed
+}
+
+// trialSpec is one trial to run: trial n of scenario sc, among its warm-up
+// (warm) or measured trials.
+type trialSpec struct {
+	sc   spec.Scenario
+	n    int
+	warm bool
+}
+
+func (x *executor) logf(format string, args ...any) { x.ev.logf(format, args...) }
+
+// trial runs t on s's cluster on a fresh topic and returns its record and
+// the closing words of its progress line.
+func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.Record, string) {
+	sc, n, warm, tgt, adm := t.sc, t.n, t.warm, s.tgt, s.adm
 	e := sc.Exp
 	phase := "r"
 	if warm {
 		phase = "w"
 	}
-	topic := fmt.Sprintf("prodlab-%s-s%d-%s%d-%d", sanitize(r.exp.Name), sc.Index, phase, n, time.Now().UnixNano()%1e6)
-	rec := baseRecord(r, sc, n, tgt.version)
+	topic := fmt.Sprintf("prodlab-%s-s%d-%s%d-%d", sanitize(x.experiment), sc.Index, phase, n, time.Now().UnixNano()%1e6)
+	rec := x.baseRecord(sc, n, tgt.version)
 	rec.Warmup = warm
 	rec.Topic = topic
-	r.bar.Start(r.done-1, label(sc)+warmNote(warm), n)
+	x.ev.publish(Event{Kind: TrialStarted, Scenario: label(sc), Trial: n, Warmup: warm})
 
 	d, err := tgt.DriverFor(ctx, &e)
 	if err != nil {
-		return r.failed(rec, err)
+		return x.failed(rec, err)
 	}
 	if err := adm.CreateTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
-		return r.failed(rec, err)
+		return x.failed(rec, err)
 	}
-	if !r.opts.KeepTopics {
+	if !x.keepTopics {
 		defer func() {
 			if err := adm.DeleteTopic(context.Background(), topic); err != nil {
-				r.logf("%v", err)
+				x.logf("%v", err)
 			}
 		}()
 	}
@@ -53,30 +90,30 @@ func (r *runner) trial(ctx context.Context, adm *cluster.Admin, tgt *Target, sc 
 	if proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
 		bootstrap, proxied = tgt.direct, false
 	}
-	t := r.driverTrial(sc, n, warm, topic, bootstrap)
-	t.Props = driver.WithConnection(t.Props, tgt.conn.props)
+	dt := x.driverTrial(sc, n, warm, topic, bootstrap)
+	dt.Props = driver.WithConnection(dt.Props, tgt.conn.props)
 	if e.Audit || hasFaults(e) {
-		t.Tag = fmt.Sprintf("%s-s%d-%s%d", r.run, sc.Index, phase, n)
+		dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
 	}
-	res, runErr := r.runMeasured(ctx, &rec, d, t, tgt, adm, e, proxied)
-	if t.Tag != "" && res != nil && ctx.Err() == nil {
-		if err := r.audit(ctx, &rec, bootstrap, topic, t.Tag, res, tgt.conn.opts...); err != nil {
-			return r.failed(rec, err)
+	res, runErr := x.runMeasured(ctx, &rec, d, dt, tgt, adm, e, proxied)
+	if dt.Tag != "" && res != nil && ctx.Err() == nil {
+		if err := x.audit(ctx, &rec, bootstrap, topic, dt.Tag, res, tgt.conn.opts...); err != nil {
+			return x.failed(rec, err)
 		}
 	}
 	if runErr != nil {
-		return r.failed(rec, runErr)
+		return x.failed(rec, runErr)
 	}
 	if disk, err := adm.DiskBytes(ctx, topic, e.Topic.Partitions); err != nil {
-		r.logf("%v", err)
+		x.logf("%v", err)
 	} else {
 		rec.DiskBytes = disk
 	}
-	return r.finished(rec, d.Name(), e.Expect, res.Log)
+	return x.finished(rec, d.Name(), e.Expect, res.Log)
 }
 
 // driverTrial is what the driver is asked to run for trial n of sc.
-func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
+func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
 	e := sc.Exp
 	return driver.Trial{
 		Bootstrap:  bootstrap,
@@ -102,7 +139,7 @@ func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, b
 			if s := p.Elapsed.Seconds(); s > 0 {
 				rate = float64(p.Acked) / s
 			}
-			r.bar.Update(p.Sent, p.Acked, rate)
+			x.ev.publish(Event{Kind: TrialProgress, Sent: p.Sent, Acked: p.Acked, Rate: rate})
 		},
 	}
 }
@@ -110,7 +147,7 @@ func (r *runner) driverTrial(sc spec.Scenario, n int, warm bool, topic string, b
 // runMeasured runs the driver with the proxies set for the scenario, the
 // faults on their timers and CPU read around it, and fills the record with
 // what the driver, the proxies and the fault timers saw.
-func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.Driver, t driver.Trial,
+func (x *executor) runMeasured(ctx context.Context, rec *results.Record, d driver.Driver, t driver.Trial,
 	tgt *Target, adm *cluster.Admin, e spec.Experiment, proxied bool) (*driver.Result, error) {
 	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
@@ -126,7 +163,7 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 	}
 	started := time.Now()
 	cpu0 := takeCPU(d, brokerPids(tgt))
-	faults := r.startFaults(ctx, tgt, adm, t.Topic, e)
+	faults := x.startFaults(ctx, tgt, adm, t.Topic, e)
 	res, runErr := d.Run(ctx, t)
 	brokerEvents := faults.stop()
 	cpu1 := takeCPU(d, brokerPids(tgt))
@@ -137,10 +174,10 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
 		fillProducers(rec, res)
 	}
-	r.stopE2E(ctx, rec, cons, res)
+	x.stopE2E(ctx, rec, cons, res)
 	net := results.NoNetwork()
 	if proxied {
-		r.fillNetwork(rec, &net, tgt, e, started)
+		x.fillNetwork(rec, &net, tgt, e, started)
 	}
 	if tgt.repl != nil {
 		st := tgt.repl.Stats()
@@ -152,29 +189,27 @@ func (r *runner) runMeasured(ctx context.Context, rec *results.Record, d driver.
 	return res, runErr
 }
 
-// failed marks the record failed with err and ends its progress line. A
-// trial cut short because the user interrupted the run is marked
-// interrupted instead: err is then only the interrupt's echo
+// failed marks the record failed with err and says so in a progress
+// line's closing words. A trial cut short because the user interrupted the
+// run is marked interrupted instead: err is then only the interrupt's echo
 // ("context canceled") and would mislead.
-func (r *runner) failed(rec results.Record, err error) results.Record {
-	if r.root != nil && r.root.Err() != nil {
+func (x *executor) failed(rec results.Record, err error) (results.Record, string) {
+	if x.root != nil && x.root.Err() != nil {
 		rec.Status = results.StatusInterrupted
 		rec.Error = "interrupted before the trial finished"
-		r.bar.Done("interrupted")
-		return rec
+		return rec, "interrupted"
 	}
 	rec.Status = results.StatusFailed
 	rec.Error = err.Error()
-	r.bar.Done("FAILED: " + firstLine(err.Error()))
-	return rec
+	return rec, "FAILED: " + firstLine(err.Error())
 }
 
 // finished fails a trial whose records failed, marks it violated when its
-// audit found what the experiment does not expect (x), quotes the client's
-// log lines that explain failed records (clientLog), and ends its
-// progress line with its figures (and a steady-state warning, never
+// audit found what the experiment does not expect (want), quotes the
+// client's log lines that explain failed records (clientLog), and closes
+// its progress line with its figures (and a steady-state warning, never
 // hidden).
-func (r *runner) finished(rec results.Record, client string, x spec.Expect, clientLog string) results.Record {
+func (x *executor) finished(rec results.Record, client string, want spec.Expect, clientLog string) (results.Record, string) {
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
@@ -182,8 +217,8 @@ func (r *runner) finished(rec results.Record, client string, x spec.Expect, clie
 			rec.Error += "\n" + clientLog
 		}
 	}
-	checkDelivery(&rec, x)
-	r.bar.Update(rec.Records.Sent, rec.Records.Acked, rec.Throughput.RecordsPerS)
+	checkDelivery(&rec, want)
+	x.ev.publish(Event{Kind: TrialProgress, Sent: rec.Records.Sent, Acked: rec.Records.Acked, Rate: rec.Throughput.RecordsPerS})
 	note := ""
 	if rec.Steady != nil && !rec.Steady.OK {
 		note = ", NOT STEADY: " + rec.Steady.Reason
@@ -191,28 +226,20 @@ func (r *runner) finished(rec results.Record, client string, x spec.Expect, clie
 	if rec.Status == results.StatusViolated {
 		note += ", VIOLATED: " + rec.Error
 	}
-	r.bar.Done(fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
-		client, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note))
-	return rec
-}
-
-func warmNote(warm bool) string {
-	if warm {
-		return " (warm-up)"
-	}
-	return ""
+	return rec, fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
+		client, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note)
 }
 
 // baseRecord fills what is known about a trial before it runs.
-func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Record {
+func (x *executor) baseRecord(sc spec.Scenario, trial int, kafka string) results.Record {
 	vals := make(map[string]any, len(sc.Values))
 	for k, v := range sc.Values {
 		vals[k] = scalar(v)
 	}
 	return results.Record{
 		Schema:       results.Schema,
-		Run:          r.run,
-		Experiment:   r.exp.Name,
+		Run:          x.run,
+		Experiment:   x.experiment,
 		Scenario:     vals,
 		ScenarioKeys: sc.Keys,
 		ScenarioID:   sc.ID,
@@ -221,13 +248,14 @@ func baseRecord(r *runner, sc spec.Scenario, trial int, kafka string) results.Re
 		Client:       sc.Exp.Client,
 		Kafka:        kafka,
 		RecordSize:   sc.Exp.Workload.RecordSize,
-		Emulated:     sc.Exp.KIP1269Label(r.kip1269Native[sc.Exp.Cluster.Kafka]),
+		Emulated:     sc.Exp.KIP1269Label(x.kip1269Native[sc.Exp.Cluster.Kafka]),
 		StartedAt:    time.Now().UTC().Format(time.RFC3339Nano),
 	}
 }
 
-func failedRecord(r *runner, sc spec.Scenario, round int, kafka string, err error) results.Record {
-	rec := baseRecord(r, sc, round, kafka)
+// failedRecord is the record of a trial of sc that could not run, with why.
+func (x *executor) failedRecord(sc spec.Scenario, round int, kafka string, err error) results.Record {
+	rec := x.baseRecord(sc, round, kafka)
 	rec.Status = results.StatusFailed
 	rec.Error = err.Error()
 	return rec
@@ -292,7 +320,7 @@ func scalar(v string) any {
 
 // fillNetwork records what the proxies saw during the trial and the pipe
 // model's prediction into net, and any connection cuts into rec's events.
-func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e spec.Experiment, since time.Time) {
+func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e spec.Experiment, since time.Time) {
 	st := tgt.net.Stats()
 	proxyFigures(net, st)
 	unreadUnderTLS(net, e)
@@ -317,7 +345,7 @@ func (r *runner) fillNetwork(rec *results.Record, net *results.Network, tgt *Tar
 // audit reads the trial's topic back and records lost, duplicated,
 // reordered, phantom and foreign records. A partial read still records what
 // was verified, and fails the trial with the reason.
-func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result, opts ...kgo.Opt) error {
+func (x *executor) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result, opts ...kgo.Opt) error {
 	c, result := auditObserver(tag, res)
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
@@ -327,7 +355,7 @@ func (r *runner) audit(ctx context.Context, rec *results.Record, bootstrap []str
 	a := found.Record()
 	rec.Audit = &a
 	rec.AuditS = time.Since(t0).Seconds()
-	r.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
+	x.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
 		topic, found.Read, rec.AuditS, float64(found.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)

@@ -125,21 +125,21 @@ func (w *watchedDriver) CPUTime() (time.Duration, error) {
 	return selfCPU()
 }
 
-// recordNotRun records, after a group stopped because its cluster was
+// recordNotRun records, after a session stopped because its cluster was
 // lost, one failed record for each of its scenarios that did not just fail
 // with that reason, so the results say why they have fewer trials.
-func (r *runner) recordNotRun(g *clusterGroup, tgt *Target, lost error) {
+func (r *runner) recordNotRun(s *session, lost error) {
 	last := ""
-	if n := len(r.recs); n > 0 {
-		last = r.recs[n-1].ScenarioID
+	if n := len(r.sum.Records); n > 0 {
+		last = r.sum.Records[n-1].ScenarioID
 	}
-	for _, sc := range g.scs {
+	for _, sc := range s.g.scs {
 		if sc.ID == last {
 			continue
 		}
-		r.done++
-		r.bar.Start(r.done-1, label(sc), 0)
-		r.bar.Done("NOT RUN: cluster lost")
-		r.record(failedRecord(r, sc, 0, tgt.Version(), fmt.Errorf("not run: %w", lost)))
+		rec := r.x.failedRecord(sc, 0, s.tgt.Version(), fmt.Errorf("not run: %w", lost))
+		rec.Warmed = s.warmed
+		s.g.measured.observe(&rec)
+		r.publishUnrun(sc, rec, "NOT RUN: cluster lost")
 	}
 }

@@ -1,0 +1,213 @@
+package lab
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// untilPrecise is trials: auto for one cluster group: measured rounds
+// until every planned comparison within the group (and every scenario that
+// is in none) reaches the target precision, the group's share of the
+// budget is spent, or spec.MaxAutoRounds have run. The rule looks at
+// interval widths only, never at significance.
+type untilPrecise struct {
+	e    *spec.Experiment
+	g    *clusterGroup
+	cmps []spec.Comparison
+	skip func(spec.Scenario, int) bool
+	logf func(format string, args ...any)
+	// budget is the group's share of the run's budget; spent what its
+	// rounds took so far.
+	budget, spent time.Duration
+	round         int
+	roundStart    time.Time
+	done          bool
+	// recs are the group's measured trials so far; prec the rule's state
+	// per scenario, written into each record; met and worst its verdict.
+	recs  []results.Record
+	prec  map[string]results.Precision
+	met   bool
+	worst float64
+}
+
+// newUntilPrecise starts the measured rounds of g with its share of the
+// budget (by its number of scenarios out of nScenarios) and the measured
+// trials prev of a run being resumed.
+func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
+	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{},
+		budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios)), logf: func(string, ...any) {}}
+	for _, sc := range g.scs { // nothing is known before the first round
+		u.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
+	}
+	for _, rec := range prev {
+		if _, in := u.prec[rec.ScenarioID]; in && !rec.Warmup {
+			u.recs = append(u.recs, rec)
+		}
+	}
+	u.update()
+	return u
+}
+
+func (u *untilPrecise) next() ([]trialSpec, bool) {
+	if u.done {
+		return nil, false
+	}
+	u.roundStart = time.Now()
+	u.round++
+	return roundOf(u.g.scs, u.round-1, false, u.skip), true
+}
+
+// observe counts a measured trial and writes the precision its own trial
+// brought the group to into its record.
+func (u *untilPrecise) observe(rec *results.Record) {
+	u.recs = append(u.recs, *rec)
+	u.update()
+	if p, ok := u.prec[rec.ScenarioID]; ok {
+		rec.Precision = &p
+	}
+}
+
+// finished reports whether the trials of a resumed run already reach the
+// target precision.
+func (u *untilPrecise) finished() bool { return len(u.recs) > 0 && u.met }
+
+// endRound decides, after a round, whether the group is done, and says
+// why in the log.
+func (u *untilPrecise) endRound() {
+	e, g := u.e, u.g
+	last := time.Since(u.roundStart)
+	u.spent += last
+	u.done = true
+	switch {
+	case u.met:
+		u.logf("%sprecision reached after %d rounds (%.0fs): every interval within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.spent.Seconds(), e.Precision*100, u.worst*100)
+	case u.spent+last > u.budget:
+		u.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
+			g.logPrefix(), u.budget.Round(time.Second), u.round, pctOrUnknown(u.worst), e.Precision*100)
+	case u.round >= spec.MaxAutoRounds:
+		u.logf("%sstopped at %d rounds (the most trials: auto runs): widest interval %s", g.logPrefix(), u.round, pctOrUnknown(u.worst))
+	default:
+		u.done = false
+		u.logf("%sround %d: widest interval %s (target ±%.1f %%)", g.logPrefix(), u.round, pctOrUnknown(u.worst), e.Precision*100)
+	}
+}
+
+// update judges the group's measured trials so far by the stopping rule
+// and records, per scenario, the widest relative half-width of its
+// comparisons. A planned comparison within the group is judged paired by
+// round on its metric; a scenario in no such comparison by the interval of
+// its own mean throughput. met says whether all met the target, worst is
+// the widest half-width (NaN when some is not known yet, which counts as
+// not met).
+func (u *untilPrecise) update() {
+	sum, err := stats.ByScenario(u.recs)
+	if err != nil {
+		u.logf("precision: %v", err)
+		u.met, u.worst = false, math.NaN()
+		return
+	}
+	byID := make(map[string]*stats.ScenarioStats, len(sum))
+	for i := range sum {
+		byID[sum[i].ID] = &sum[i]
+	}
+	t := precisionTally{reached: map[string]float64{}, met: map[string]bool{}}
+	u.judgeComparisons(&t, byID)
+	for _, sc := range u.g.scs {
+		if _, judged := t.met[sc.ID]; !judged {
+			u.judgeAlone(&t, sc.ID, byID[sc.ID])
+		}
+	}
+	u.met, u.worst = true, 0
+	for _, id := range slices.Sorted(maps.Keys(t.reached)) {
+		hw := t.reached[id]
+		u.prec[id] = results.Precision{Target: u.e.Precision, Reached: finiteOr(hw, -1), Met: t.met[id]}
+		u.met = u.met && t.met[id]
+		if math.IsNaN(hw) || hw > u.worst {
+			u.worst = hw
+		}
+	}
+}
+
+// precisionTally keeps, per scenario, the widest half-width of the
+// intervals that judged it and whether every one met the target.
+type precisionTally struct {
+	reached map[string]float64
+	met     map[string]bool
+}
+
+// judge adds one interval's half-width hw (NaN when not tested) and
+// verdict met to scenario id.
+func (t *precisionTally) judge(id string, hw float64, met bool) {
+	if prev, seen := t.reached[id]; !seen || !(hw <= prev) { // NaN wins
+		t.reached[id] = hw
+	}
+	if prev, seen := t.met[id]; seen {
+		met = met && prev
+	}
+	t.met[id] = met
+}
+
+// judgeComparisons judges every planned comparison whose two scenarios are
+// in the group, paired by round on its metric.
+func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stats.ScenarioStats) {
+	rule := stats.StopRule{Target: u.e.Precision}
+	for _, c := range u.cmps {
+		if _, in := u.prec[c.Baseline]; !in {
+			continue
+		}
+		if _, in := u.prec[c.Candidate]; !in {
+			continue
+		}
+		a, b := byID[c.Baseline], byID[c.Candidate]
+		if a == nil || b == nil {
+			t.judge(c.Baseline, math.NaN(), false)
+			t.judge(c.Candidate, math.NaN(), false)
+			continue
+		}
+		m, ok := stats.MetricByKey(c.Metric)
+		if !ok {
+			m = stats.Metrics[0]
+		}
+		xs, ys := stats.Paired(a, b, m)
+		v := stats.ComparePaired(xs, ys, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence, Dir: m.Dir})
+		met := rule.Precise(v)
+		t.judge(c.Baseline, v.HalfWidth(), met)
+		t.judge(c.Candidate, v.HalfWidth(), met)
+	}
+}
+
+// judgeAlone judges a scenario in no comparison by its mean throughput's
+// relative half-width, on at least as many trials as a comparison needs
+// pairs.
+func (u *untilPrecise) judgeAlone(t *precisionTally, id string, s *stats.ScenarioStats) {
+	if s == nil {
+		t.judge(id, math.NaN(), false)
+		return
+	}
+	hw := s.Throughput.Err / s.Throughput.Mean
+	t.judge(id, hw, s.Throughput.N >= stats.DefaultMinPairs && hw <= u.e.Precision)
+}
+
+// pctOrUnknown writes a relative half-width as "±6.8 %", or says it is not
+// known yet (too few trials to test).
+func pctOrUnknown(hw float64) string {
+	if math.IsNaN(hw) {
+		return "not known yet"
+	}
+	return fmt.Sprintf("±%.1f %%", hw*100)
+}
+
+// finiteOr returns v, or alt when v is NaN or infinite (JSON has neither).
+func finiteOr(v, alt float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return alt
+	}
+	return v
+}

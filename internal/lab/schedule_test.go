@@ -1,0 +1,171 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// ids lists a round's trials as "a0 b0 c0".
+func ids(round []trialSpec) string {
+	var out []string
+	for _, t := range round {
+		out = append(out, t.sc.ID+string(rune('0'+t.n)))
+	}
+	return strings.Join(out, " ")
+}
+
+// TestFixedRounds hands out N rounds in alternating order, leaves out what
+// a resumed run finished, and is finished only when nothing is left.
+func TestFixedRounds(t *testing.T) {
+	scs := []spec.Scenario{{ID: "a"}, {ID: "b"}}
+	ranBefore := func(done ...string) func(spec.Scenario, int) bool {
+		return func(sc spec.Scenario, n int) bool {
+			for _, d := range done {
+				if d == sc.ID+string(rune('0'+n)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	tests := []struct {
+		name     string
+		rounds   int
+		skip     func(spec.Scenario, int) bool
+		want     []string
+		finished bool
+	}{
+		// A fresh run: every trial, order reversed every other round.
+		{"fresh", 3, nil, []string{"a0 b0", "b1 a1", "a2 b2"}, false},
+		// A resumed run skips what finished; a round may be empty.
+		{"resumed", 2, ranBefore("a0", "b0", "a1"), []string{"", "b1"}, false},
+		// Everything ran before: finished, so the cluster need not start.
+		{"all ran", 1, ranBefore("a0", "b0"), []string{""}, true},
+		{"none", 0, nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fixedRounds{scs: scs, rounds: tt.rounds, skip: tt.skip}
+			if got := f.finished(); got != tt.finished && tt.rounds > 0 {
+				t.Errorf("finished = %v, want %v", got, tt.finished)
+			}
+			var got []string
+			for {
+				round, ok := f.next()
+				if !ok {
+					break
+				}
+				got = append(got, ids(round))
+				if len(got) > 10 {
+					t.Fatal("more than 10 rounds")
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("rounds %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWarmup ends a burst warm-up once a round's throughput settles, keeps
+// going while it moves, and ends at its deadline however it moves.
+func TestWarmup(t *testing.T) {
+	burst := spec.Scenario{ID: "a"} // no duration: a burst
+	tests := []struct {
+		name       string
+		rates      []float64 // one trial per round
+		maxS       float64
+		wantRounds int
+		wantSteady bool
+	}{
+		// Round 1 has nothing to compare with; round 2 moved 2 %: warm.
+		{"settles", []float64{1000, 1020, 1000, 1000}, 60, 2, true},
+		// It moves 50 % a round, then settles.
+		{"moves then settles", []float64{1000, 1500, 750, 760}, 60, 4, true},
+		// Past its deadline after the first round: not steady.
+		{"deadline", []float64{1000, 2000, 4000}, 0, 1, false},
+		// A failed trial is never warm.
+		{"failure", []float64{1000, 0, 1000, 1010}, 60, 4, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := newWarmup([]spec.Scenario{burst}, tt.maxS)
+			for _, rate := range tt.rates {
+				round, ok := u.next()
+				if !ok {
+					break
+				}
+				if len(round) != 1 || !round[0].warm {
+					t.Fatalf("round %v: want one warm-up trial", round)
+				}
+				rec := results.Record{ScenarioID: "a", Status: results.StatusOK, Warmup: true, Throughput: results.Throughput{RecordsPerS: rate}}
+				if rate == 0 {
+					rec.Status = results.StatusFailed
+				}
+				u.observe(&rec)
+				u.endRound()
+			}
+			if _, more := u.next(); more {
+				t.Errorf("still warming after %d rounds", len(tt.rates))
+			}
+			w := u.outcome()
+			if w.Rounds != tt.wantRounds || w.Steady != tt.wantSteady || !w.Checked || !w.Auto {
+				t.Errorf("outcome %+v, want %d rounds, steady %v", *w, tt.wantRounds, tt.wantSteady)
+			}
+		})
+	}
+}
+
+// TestUntilPreciseStops stops on precision, on the budget, or at the most
+// rounds trials: auto runs, and says which in the log.
+func TestUntilPreciseStops(t *testing.T) {
+	tests := []struct {
+		name    string
+		noise   float64
+		budgetS float64
+		want    string
+		rounds  int
+	}{
+		// Steady figures: precise once the rule has its minimum of pairs.
+		{"precise", 0, 3600, "precision reached", 8},
+		// Noisy figures and no time: the budget ends it after one round.
+		{"budget", 0.5, 0, "budget", 1},
+		// Failing trials and time enough: no interval is ever known, and
+		// the most rounds end it.
+		{"most rounds", -1, 3600, "stopped at", spec.MaxAutoRounds},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}}}
+			var log []string
+			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, BudgetS: tt.budgetS}, g, nil, 1, nil)
+			u.logf = func(format string, args ...any) { log = append(log, format) }
+			rounds := 0
+			for ; rounds <= spec.MaxAutoRounds; rounds++ {
+				round, ok := u.next()
+				if !ok {
+					break
+				}
+				v := 1000.0
+				if rounds%2 == 1 {
+					v *= 1 + tt.noise
+				}
+				rec := results.Record{ScenarioID: "a", Trial: round[0].n, Status: results.StatusOK, Throughput: results.Throughput{RecordsPerS: v}}
+				if tt.noise < 0 {
+					rec.Status = results.StatusFailed
+				}
+				u.observe(&rec)
+				if rec.Precision == nil || rec.Precision.Target != 0.05 {
+					t.Fatalf("record carries precision %+v", rec.Precision)
+				}
+				u.endRound()
+			}
+			if rounds != tt.rounds || len(log) == 0 || !strings.Contains(log[len(log)-1], tt.want) {
+				t.Errorf("%d rounds, last log %q; want %d rounds ending with %q", rounds, log, tt.rounds, tt.want)
+			}
+		})
+	}
+}
