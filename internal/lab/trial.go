@@ -86,18 +86,18 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 			}
 		}()
 	}
-	bootstrap, proxied := tgt.bootstrap, tgt.net != nil
-	if proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
-		bootstrap, proxied = tgt.direct, false
+	tr := &trialRun{s: s, e: e, d: d, bootstrap: tgt.bootstrap, proxied: tgt.net != nil}
+	if tr.proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
+		tr.bootstrap, tr.proxied = tgt.direct, false
 	}
-	dt := x.driverTrial(sc, n, warm, topic, bootstrap)
-	dt.Props = driver.WithConnection(dt.Props, tgt.conn.props)
+	tr.dt = x.driverTrial(sc, n, warm, topic, tr.bootstrap)
+	tr.dt.Props = driver.WithConnection(tr.dt.Props, tgt.conn.props)
 	if e.Audit || hasFaults(e) {
-		dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
+		tr.dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
 	}
-	res, runErr := x.runMeasured(ctx, &rec, d, dt, tgt, adm, e, proxied)
-	if dt.Tag != "" && res != nil && ctx.Err() == nil {
-		if err := x.audit(ctx, &rec, bootstrap, topic, dt.Tag, res, tgt.conn.opts...); err != nil {
+	res, runErr := x.runMeasured(ctx, &rec, tr)
+	if tr.dt.Tag != "" && res != nil && ctx.Err() == nil {
+		if err := x.audit(ctx, &rec, tr.bootstrap, topic, tr.dt.Tag, res, tgt.conn.opts...); err != nil {
 			return x.failed(rec, err)
 		}
 	}
@@ -144,11 +144,23 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 	}
 }
 
+// trialRun is one trial underway: the session it runs on, its scenario's
+// settings, its driver and what the driver is asked to do, and the path to
+// the brokers (through the proxies or not).
+type trialRun struct {
+	s         *session
+	e         spec.Experiment
+	d         driver.Driver
+	dt        driver.Trial
+	bootstrap []string
+	proxied   bool
+}
+
 // runMeasured runs the driver with the proxies set for the scenario, the
 // faults on their timers and CPU read around it, and fills the record with
 // what the driver, the proxies and the fault timers saw.
-func (x *executor) runMeasured(ctx context.Context, rec *results.Record, d driver.Driver, t driver.Trial,
-	tgt *Target, adm *cluster.Admin, e spec.Experiment, proxied bool) (*driver.Result, error) {
+func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *trialRun) (*driver.Result, error) {
+	tgt, adm, e, d, t, proxied := tr.s.tgt, tr.s.adm, tr.e, tr.d, tr.dt, tr.proxied
 	if proxied {
 		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
 		tgt.net.ResetStats()
