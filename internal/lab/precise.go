@@ -35,6 +35,10 @@ type untilPrecise struct {
 	prec  map[string]results.Precision
 	met   bool
 	worst float64
+	// pairs is the fewest measured trials of a scenario of the group;
+	// nCmp and nAlone count the intervals the rule judged: paired ones of
+	// planned comparisons, and scenarios' own means.
+	pairs, nCmp, nAlone int
 }
 
 // newUntilPrecise starts the measured rounds of g with its share of the
@@ -87,16 +91,45 @@ func (u *untilPrecise) endRound() {
 	u.done = true
 	switch {
 	case u.met:
-		u.logf("%sprecision reached after %d rounds (%.0fs): every interval within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.spent.Seconds(), e.Precision*100, u.worst*100)
+		u.logf("%sprecision reached after %d rounds (%.0fs): %s within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.spent.Seconds(), u.judged(), e.Precision*100, u.worst*100)
 	case u.spent+last > u.budget:
 		u.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
-			g.logPrefix(), u.budget.Round(time.Second), u.round, pctOrUnknown(u.worst), e.Precision*100)
+			g.logPrefix(), u.budget.Round(time.Second), u.round, u.widest(), e.Precision*100)
 	case u.round >= spec.MaxAutoRounds:
-		u.logf("%sstopped at %d rounds (the most trials: auto runs): widest interval %s", g.logPrefix(), u.round, pctOrUnknown(u.worst))
+		u.logf("%sstopped at %d rounds (the most trials: auto runs): widest interval %s", g.logPrefix(), u.round, u.widest())
 	default:
 		u.done = false
-		u.logf("%sround %d: widest interval %s (target ±%.1f %%)", g.logPrefix(), u.round, pctOrUnknown(u.worst), e.Precision*100)
+		u.logf("%sround %d: widest interval %s (target ±%.1f %%)", g.logPrefix(), u.round, u.widest(), e.Precision*100)
 	}
+}
+
+// widest writes the widest relative half-width as "±6.8 %", or says it is
+// not known yet: some interval could not be tested, or it rests on fewer
+// rounds than the rule needs, when its width means little.
+func (u *untilPrecise) widest() string {
+	if u.pairs < stats.DefaultMinPairs {
+		return fmt.Sprintf("not known yet (%d of the %d rounds the rule needs)", u.pairs, stats.DefaultMinPairs)
+	}
+	return pctOrUnknown(u.worst)
+}
+
+// judged names the intervals the rule judged, for the closing line.
+func (u *untilPrecise) judged() string {
+	cmps := fmt.Sprintf("%d planned comparisons' paired intervals", u.nCmp)
+	if u.nCmp == 1 {
+		cmps = "the planned comparison's paired interval"
+	}
+	alone := fmt.Sprintf("%d scenarios' own mean throughput", u.nAlone)
+	if u.nAlone == 1 {
+		alone = "1 scenario's own mean throughput"
+	}
+	switch {
+	case u.nCmp == 0:
+		return "each scenario's own mean throughput (no comparison declared)"
+	case u.nAlone == 0:
+		return cmps
+	}
+	return cmps + " and " + alone + " (in no comparison)"
 }
 
 // update judges the group's measured trials so far by the stopping rule
@@ -118,10 +151,17 @@ func (u *untilPrecise) update() {
 		byID[sum[i].ID] = &sum[i]
 	}
 	t := precisionTally{reached: map[string]float64{}, met: map[string]bool{}}
-	u.judgeComparisons(&t, byID)
+	u.nCmp = u.judgeComparisons(&t, byID)
+	u.nAlone, u.pairs = 0, math.MaxInt
 	for _, sc := range u.g.scs {
+		n := 0
+		if s := byID[sc.ID]; s != nil {
+			n = s.Throughput.N
+		}
+		u.pairs = min(u.pairs, n)
 		if _, judged := t.met[sc.ID]; !judged {
 			u.judgeAlone(&t, sc.ID, byID[sc.ID])
+			u.nAlone++
 		}
 	}
 	u.met, u.worst = true, 0
@@ -155,8 +195,8 @@ func (t *precisionTally) judge(id string, hw float64, met bool) {
 }
 
 // judgeComparisons judges every planned comparison whose two scenarios are
-// in the group, paired by round on its metric.
-func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stats.ScenarioStats) {
+// in the group, paired by round on its metric, and counts them.
+func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stats.ScenarioStats) (n int) {
 	rule := stats.StopRule{Target: u.e.Precision}
 	for _, c := range u.cmps {
 		if _, in := u.prec[c.Baseline]; !in {
@@ -165,6 +205,7 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stat
 		if _, in := u.prec[c.Candidate]; !in {
 			continue
 		}
+		n++
 		a, b := byID[c.Baseline], byID[c.Candidate]
 		if a == nil || b == nil {
 			t.judge(c.Baseline, math.NaN(), false)
@@ -181,6 +222,7 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stat
 		t.judge(c.Baseline, v.HalfWidth(), met)
 		t.judge(c.Candidate, v.HalfWidth(), met)
 	}
+	return n
 }
 
 // judgeAlone judges a scenario in no comparison by its mean throughput's

@@ -65,6 +65,9 @@ func TestUpdatePrecision(t *testing.T) {
 			if u.met != tt.want || u.finished() != tt.want {
 				t.Errorf("met = %v, finished = %v (widest ±%.3f), want %v; per scenario %+v", u.met, u.finished(), u.worst, tt.want, u.prec)
 			}
+			if want := "the planned comparison's paired interval and 1 scenario's own mean throughput (in no comparison)"; u.judged() != want {
+				t.Errorf("judged %q, want %q", u.judged(), want)
+			}
 			for _, id := range []string{"a", "b", "c"} {
 				p, ok := u.prec[id]
 				if !ok || p.Target != 0.05 || (p.Met && (p.Reached < 0 || math.IsNaN(p.Reached))) {

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -129,10 +130,12 @@ func TestUntilPreciseStops(t *testing.T) {
 		want    string
 		rounds  int
 	}{
-		// Steady figures: precise once the rule has its minimum of pairs.
-		{"precise", 0, 3600, "precision reached", 8},
-		// Noisy figures and no time: the budget ends it after one round.
-		{"budget", 0.5, 0, "budget", 1},
+		// Steady figures: precise once the rule has its minimum of pairs,
+		// and the closing line says which intervals it judged.
+		{"precise", 0, 3600, "precision reached after 8 rounds (0s): each scenario's own mean throughput (no comparison declared) within ±5.0 %", 8},
+		// Noisy figures and no time: the budget ends it after one round,
+		// too early for an interval to mean anything.
+		{"budget", 0.5, 0, "widest interval not known yet (1 of the 8 rounds the rule needs)", 1},
 		// Failing trials and time enough: no interval is ever known, and
 		// the most rounds end it.
 		{"most rounds", -1, 3600, "stopped at", spec.MaxAutoRounds},
@@ -142,7 +145,7 @@ func TestUntilPreciseStops(t *testing.T) {
 			g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}}}
 			var log []string
 			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, BudgetS: tt.budgetS}, g, nil, 1, nil)
-			u.logf = func(format string, args ...any) { log = append(log, format) }
+			u.logf = func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
 			rounds := 0
 			for ; rounds <= spec.MaxAutoRounds; rounds++ {
 				round, ok := u.next()
