@@ -79,9 +79,6 @@ func (a *Admin) Close() { a.cl.Close() }
 // Kadm is the underlying kadm client, for requests Admin does not wrap.
 func (a *Admin) Kadm() *kadm.Client { return a.adm }
 
-// SetTrace sends per-step durations to w (nil: off).
-func (a *Admin) SetTrace(w io.Writer) { a.trace = w }
-
 // step logs how long one admin step took, when tracing.
 func (a *Admin) step(name, topic string, start time.Time, err error) {
 	if a.trace == nil {

@@ -38,23 +38,12 @@ type Probed struct {
 	Known    []string
 }
 
-// Silent are the agents of the topology that did not answer the probe.
-func (f Probed) Silent() []string {
-	var out []string
-	for _, n := range f.Known {
-		if _, ok := f.Answered[n]; !ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // Probe asks every agent of the coordinator at c what it is, through one
 // ProbeTaskSpec task, waiting at most wait for the agents to answer. It
 // fails when the coordinator does not answer, when it cannot create the
 // task (its class path lacks prodlab's worker jar, or its Trogdor task API
-// differs), or when no agent answers; agents that stay silent are listed
-// in Probed.Silent.
+// differs), or when no agent answers; agents that stay silent are in
+// Probed.Known and not in Probed.Answered.
 func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 	f := Probed{URL: c.URL, Answered: map[string]AgentInfo{}}
 	if _, err := c.Status(ctx); err != nil {
