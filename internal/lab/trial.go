@@ -183,7 +183,7 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		fillFromResult(rec, res)
 		rec.Partitions = results.PartitionSpread(res.PartitionRecords, e.Topic.Partitions)
 		fillTimeline(rec, res, t.Duration)
-		rec.CPU = cpuCost(cpu0, cpu1, (res.Acked+res.WarmupAcked)*int64(e.Workload.RecordSize))
+		rec.CPU = cpuCost(cpu0, cpu1, ackedBytes(res, res.Acked+res.WarmupAcked, e.Workload.RecordSize))
 		fillProducers(rec, res)
 	}
 	x.stopE2E(ctx, rec, cons, res)
@@ -282,7 +282,7 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ElapsedS = res.Elapsed.Seconds()
 	if s := rec.ElapsedS; s > 0 {
 		rec.Throughput.RecordsPerS = float64(res.Acked) / s
-		rec.Throughput.MBPerS = results.MBPerS(res.Acked*int64(rec.RecordSize), res.Elapsed)
+		rec.Throughput.MBPerS = results.MBPerS(ackedBytes(res, res.Acked, rec.RecordSize), res.Elapsed)
 	}
 	if res.Latency != nil {
 		rec.LatencyMs = stats.LatencyMs(res.Latency)
@@ -307,6 +307,22 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ProduceRequests = res.ProduceRequests
 	rec.EffectiveConfig = secret.Mask(res.Effective)
 	rec.ClientMetrics = res.Metrics
+}
+
+// ackedBytes is the value bytes of n of the trial's acknowledged records:
+// n times their mean size as the timeline counted it (the records of a
+// file: payload differ in size), or times recordSize when the timeline
+// did not count every acknowledgement.
+func ackedBytes(res *driver.Result, n int64, recordSize int) int64 {
+	var acked, bytes int64
+	for _, iv := range res.Timeline {
+		acked += iv.Acked
+		bytes += iv.AckedBytes
+	}
+	if acked == 0 || acked != res.Acked+res.WarmupAcked {
+		return n * int64(recordSize)
+	}
+	return int64(math.Round(float64(n) * float64(bytes) / float64(acked)))
 }
 
 func sanitize(s string) string {
