@@ -7,11 +7,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// CSV writes one row per scenario (order of first appearance, warm-ups left
+// csv renders v as CSV: one row per scenario (order of first appearance, warm-ups left
 // out) under a header, for spreadsheets and scripts: scenario_id, one
 // column per matrix key, trials (successful, counted), failed_trials,
 // status ("ok", "partial" or "failed"), error (the first failure's
@@ -24,15 +23,6 @@ import (
 // (no thousands separators, '.' decimals, shortest exact form); with one
 // trial sd and err are "NaN" (undefined), and a figure never measured
 // (every trial failed) is empty.
-func CSV(w io.Writer, recs []results.Record) error {
-	v, err := newView(recs, nil)
-	if err != nil {
-		return fmt.Errorf("csv: %w", err)
-	}
-	return v.csv(w)
-}
-
-// csv renders v as CSV.
 func (v *view) csv(w io.Writer) error {
 	all := make([]*stats.ScenarioStats, len(v.scs))
 	for i := range v.scs {

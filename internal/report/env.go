@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -11,20 +10,6 @@ import (
 // Env is the environment a run was measured in; it is
 // results.Environment, saved in the run directory when the run starts.
 type Env = results.Environment
-
-// Environment gathers the current machine's environment (see
-// results.GatherEnvironment) with the versions recs name.
-//
-// Deprecated: it describes the machine rendering the report, which for an
-// old run is the wrong host. The run should save its environment when it
-// starts (results.WriteEnvironment) and WriteRun renders that one; this
-// stays until lab and cli do so.
-func Environment(recs []results.Record) Env {
-	e := results.GatherEnvironment(context.Background(), "")
-	e.Kafka = distinct(recs, func(r results.Record) string { return r.Kafka })
-	e.Clients = distinct(recs, func(r results.Record) string { return r.Client })
-	return e
-}
 
 // distinct returns the non-empty values of f over recs, in order.
 func distinct(recs []results.Record, f func(results.Record) string) []string {

@@ -169,28 +169,6 @@ func HTML(w io.Writer, in HTMLInput) error {
 	return nil
 }
 
-// WriteRunHTML writes dir/report.html for recs, with dir/experiment.yaml
-// and dir/plan.json when present, and the environment dir saved, or else
-// env. It writes a temporary file and renames it, so a reader never sees
-// half a report.
-//
-// Deprecated: use WriteRun, which never describes the current machine as
-// the run's.
-func WriteRunHTML(dir string, recs []results.Record, env Env) error {
-	saved, ok, err := results.ReadEnvironment(dir)
-	if err != nil {
-		return fmt.Errorf("html report: %w", err)
-	}
-	if ok {
-		env = saved
-	}
-	plan, err := readPlan(dir)
-	if err != nil {
-		return fmt.Errorf("html report: %w", err)
-	}
-	return writeHTML(dir, recs, &env, plan)
-}
-
 // writeHTML writes dir/report.html whole.
 func writeHTML(dir string, recs []results.Record, env *Env, plan *results.Plan) error {
 	y, err := os.ReadFile(filepath.Join(dir, results.ExperimentFile))

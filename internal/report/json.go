@@ -5,22 +5,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// JSON writes an indented JSON array of stats.ScenarioStats, one object
+// json renders v as an indented JSON array of stats.ScenarioStats, one object
 // per scenario in order of first appearance, warm-ups left out. Figures
 // that are undefined (the error of a single trial) are null.
-func JSON(w io.Writer, recs []results.Record) error {
-	v, err := newView(recs, nil)
-	if err != nil {
-		return fmt.Errorf("json: %w", err)
-	}
-	return v.json(w)
-}
-
-// json renders v's scenarios as JSON (Findings are not part of it: the
+// v's scenarios as JSON (Findings are not part of it: the
 // array is what scripts read).
 func (v *view) json(w io.Writer) error {
 	scs := make([]stats.ScenarioStats, len(v.scs))

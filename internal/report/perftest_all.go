@@ -4,26 +4,16 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/prodlab/prodlab/internal/results"
 )
 
-// PerfTest writes one kafka-producer-perf-test final line per scenario
+// perfTest renders v as one kafka-producer-perf-test final line per scenario
 // (see PerfTestTotal), each after a "# <scenario>" comment line, which
 // scripts written for perf-test skip. With several trials the line holds
 // the means of the successful ones (records rounded to an integer) and the
 // merged-histogram latencies, and the comment says how many trials it
 // summarises; a scenario whose every trial failed gets only its comment,
 // ending in the error.
-func PerfTest(w io.Writer, recs []results.Record) error {
-	v, err := newView(recs, nil)
-	if err != nil {
-		return fmt.Errorf("perf-test: %w", err)
-	}
-	return v.perfTest(w)
-}
-
-// perfTest renders v as perf-test lines.
+// v as perf-test lines.
 func (v *view) perfTest(w io.Writer) error {
 	for i := range v.scs {
 		s := v.scs[i].ScenarioStats
