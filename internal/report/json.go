@@ -10,9 +10,8 @@ import (
 
 // json renders v as an indented JSON array of stats.ScenarioStats, one object
 // per scenario in order of first appearance, warm-ups left out. Figures
-// that are undefined (the error of a single trial) are null.
-// v's scenarios as JSON (Findings are not part of it: the
-// array is what scripts read).
+// that are undefined (the error of a single trial) are null. Findings are
+// not part of it: the array is what scripts read.
 func (v *view) json(w io.Writer) error {
 	scs := make([]stats.ScenarioStats, len(v.scs))
 	for i := range v.scs {

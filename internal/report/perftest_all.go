@@ -13,7 +13,6 @@ import (
 // merged-histogram latencies, and the comment says how many trials it
 // summarises; a scenario whose every trial failed gets only its comment,
 // ending in the error.
-// v as perf-test lines.
 func (v *view) perfTest(w io.Writer) error {
 	for i := range v.scs {
 		s := v.scs[i].ScenarioStats
