@@ -17,7 +17,7 @@ import (
 // rounds and the run time to expect. Nothing starts.
 func dryRun(w io.Writer, plan runPlan, f *runFlags) error {
 	exp, scs := plan.exp, plan.scs
-	fmt.Fprintf(w, "dry run of %s: %d scenarios, %s; nothing started\n", exp.Name, len(scs), roundsText(exp))
+	fmt.Fprintf(w, "dry run of %s: %d scenarios, %s; nothing started\n", exp.Name, len(scs), exp.RoundsText())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tSCENARIO\tCLUSTER\tCLIENT")
 	for i, sc := range scs {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -142,7 +141,7 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 		Version:    Version,
 		Previous:   previous,
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), roundsText(exp), dir)
+	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), exp.RoundsText(), dir)
 	sum, err := lab.Run(ctx, exp, scs, opts)
 	if err != nil && sum == nil {
 		return err
@@ -216,21 +215,6 @@ func previousRecords(c *cobra.Command, dir string, resume bool) ([]results.Recor
 		previous = []results.Record{}
 	}
 	return previous, nil
-}
-
-// roundsText says how many trials each scenario gets, warm-up first.
-func roundsText(exp *spec.Experiment) string {
-	warm := ""
-	switch {
-	case exp.WarmupAuto:
-		warm = fmt.Sprintf("warm-up rounds until steady (at most %gs), then ", exp.WarmupMaxS)
-	case exp.Warmup > 0:
-		warm = fmt.Sprintf("%d warm-up round%s, then ", exp.Warmup, map[bool]string{true: "s"}[exp.Warmup > 1])
-	}
-	if exp.TrialsAuto {
-		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", exp.Precision*100, time.Duration(exp.BudgetS*float64(time.Second)))
-	}
-	return warm + fmt.Sprintf("%d trials", exp.Trials)
 }
 
 // workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the

@@ -107,19 +107,23 @@ func (e *Experiment) checkPlan(scs []Scenario, c *collector) {
 		}
 	}
 	c.add(at.errorf("the run is planned to take %s, more than the limit of %s (%d scenarios, %s); lower trials, the matrix or workload.duration.s",
-		longDuration(total), longDuration(MaxPlannedDuration.Seconds()), len(scs), e.roundsText()))
+		longDuration(total), longDuration(MaxPlannedDuration.Seconds()), len(scs), e.RoundsText()))
 }
 
-// roundsText says how many rounds the plan counts, for messages.
-func (e *Experiment) roundsText() string {
+// RoundsText says how many trials each scenario gets, warm-up first, for
+// messages (the plan's limit, `run`'s first line, `--dry-run`).
+func (e *Experiment) RoundsText() string {
+	warm := ""
 	switch {
-	case e.TrialsAuto:
-		return "trials: auto within budget " + fmtSeconds(e.BudgetS)
 	case e.WarmupAuto:
-		return fmt.Sprintf("%d rounds after warm-up", e.Trials)
-	default:
-		return fmt.Sprintf("%d rounds", e.Warmup+e.Trials)
+		warm = fmt.Sprintf("warm-up rounds until steady (at most %gs), then ", e.WarmupMaxS)
+	case e.Warmup > 0:
+		warm = fmt.Sprintf("%d warm-up round%s, then ", e.Warmup, map[bool]string{true: "s"}[e.Warmup > 1])
 	}
+	if e.TrialsAuto {
+		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS))
+	}
+	return warm + fmt.Sprintf("%d trials", e.Trials)
 }
 
 // longDuration writes seconds for messages: days past two days, else a Go

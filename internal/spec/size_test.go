@@ -20,7 +20,7 @@ func TestRefusedSizes(t *testing.T) {
 			want: []string{`x.yaml:5:3: matrix expands to 1100 scenarios, more than the limit of 1000; drop values or split the experiment`}},
 		// Each setting within its limits, the product of them is not.
 		{name: "planned duration", src: "name: x\nworkload: {duration.s: 3600, timeout.s: 4000}\ntrials: 200\nmatrix:\n  linger.ms: [0, 5]\n",
-			want: []string{`x.yaml:3:1: the run is planned to take 17 days, more than the limit of 7 days (2 scenarios, 200 rounds); lower trials, the matrix or workload.duration.s`}},
+			want: []string{`x.yaml:3:1: the run is planned to take 17 days, more than the limit of 7 days (2 scenarios, 200 trials); lower trials, the matrix or workload.duration.s`}},
 	}
 	runRefusals(t, tests)
 }
