@@ -217,12 +217,7 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 // compare tests metric m of the pair, paired by round or with Welch's test.
 func (p *comparePair) compare(m stats.Metric) (a, b stats.Summary, v stats.Verdict) {
 	a, b = m.Of(&p.a), m.Of(&p.b)
-	o := stats.Options{Level: p.level, Margin: p.margin, Dir: m.Dir}
-	if p.paired {
-		xs, ys := stats.Paired(&p.a, &p.b, m)
-		return a, b, stats.ComparePaired(xs, ys, o)
-	}
-	return a, b, stats.Compare(a, b, o)
+	return a, b, stats.Judge(&p.a, &p.b, m, p.paired, stats.Options{Level: p.level, Margin: p.margin})
 }
 
 // comparisonJSON is one pair in compare --format json.

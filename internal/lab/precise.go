@@ -216,8 +216,7 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stat
 		if !ok {
 			m = stats.Metrics[0]
 		}
-		xs, ys := stats.Paired(a, b, m)
-		v := stats.ComparePaired(xs, ys, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence, Dir: m.Dir})
+		v := stats.Judge(a, b, m, true, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence})
 		met := rule.Precise(v)
 		t.judge(c.Baseline, v.HalfWidth(), met)
 		t.judge(c.Candidate, v.HalfWidth(), met)

@@ -70,13 +70,7 @@ func findings(scs []scenario, p results.Plan) []Finding {
 			out = append(out, notTestedFinding(c, a, b, "the candidate has no successful trials"))
 			continue
 		}
-		var v stats.Verdict
-		xs, ys := stats.Paired(a.ScenarioStats, b.ScenarioStats, m)
-		if len(xs) >= 2 {
-			v = stats.ComparePaired(xs, ys, o)
-		} else {
-			v = stats.Compare(m.Of(a.ScenarioStats), m.Of(b.ScenarioStats), o)
-		}
+		v := stats.Judge(a.ScenarioStats, b.ScenarioStats, m, true, o)
 		f := Finding{Question: c.Question, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
 			Published: c.Published, Verdict: v}
 		f.Sentence = sentence(a, b, v)

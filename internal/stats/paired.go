@@ -91,3 +91,17 @@ func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
 	}
 	return xs, ys
 }
+
+// Judge compares metric m of b with a, the one place that chooses the
+// test: paired by round (ComparePaired) when the two ran side by side in
+// one run (sideBySide) and share at least two rounds, else Welch's test
+// on their summaries (Compare). o.Dir is taken from m.
+func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o Options) Verdict {
+	o.Dir = m.Dir
+	if sideBySide {
+		if xs, ys := Paired(a, b, m); len(xs) >= 2 {
+			return ComparePaired(xs, ys, o)
+		}
+	}
+	return Compare(m.Of(a), m.Of(b), o)
+}

@@ -161,3 +161,40 @@ func TestVerdictJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestJudge pairs by round only when the scenarios ran side by side and
+// share at least two rounds; otherwise it takes Welch's test.
+func TestJudge(t *testing.T) {
+	mk := func(n int, ids ...int) []results.Record {
+		var recs []results.Record
+		for _, i := range ids {
+			recs = append(recs, trial(t, "a", i, 1000+float64(i)), trial(t, "b", i, float64(n)+float64(i)*3))
+		}
+		return recs
+	}
+	tests := []struct {
+		name       string
+		recs       []results.Record
+		sideBySide bool
+		want       string
+		pairs      int
+	}{
+		{"side by side", mk(1100, 0, 1, 2, 3), true, PairedTest, 4},
+		// One shared round cannot be paired: Welch on the summaries.
+		{"one round", mk(1100, 0), true, WelchTest, 0},
+		// Two runs: trial numbers do not pair.
+		{"two runs", mk(1100, 0, 1, 2, 3), false, WelchTest, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, err := ByScenario(tt.recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := Judge(&sum[0], &sum[1], Metrics[0], tt.sideBySide, Options{Level: DefaultConfidence, Margin: 0.05})
+			if v.Test != tt.want || v.Pairs != tt.pairs {
+				t.Errorf("test %q with %d pairs, want %q with %d", v.Test, v.Pairs, tt.want, tt.pairs)
+			}
+		})
+	}
+}
