@@ -203,7 +203,7 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s%s\n",
 			p.title, p.aName, p.a.Trials, p.bName, p.b.Trials, stats.Percent(p.level), how)
 		fmt.Fprintln(tw, "  METRIC\tA\tB\tB vs A\tVERDICT")
-		for _, m := range stats.Metrics {
+		for _, m := range p.metrics() {
 			a, b, v := p.compare(m)
 			fmt.Fprintf(tw, "  %s (%s)\t%s\t%s\t%s\t%s\n", m.Name, m.Unit, a, b, relDiff(v), v.Text)
 		}
@@ -214,9 +214,22 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 	return nil
 }
 
+// metrics are the metrics the pair is compared on: every registered one
+// that either side measured (the always-present figures, and CPU or
+// intended-send-time latency when the trials have them).
+func (p *comparePair) metrics() []stats.Metric {
+	var out []stats.Metric
+	for _, m := range stats.Metrics {
+		if m.Of != nil || m.Summary(&p.a).N > 0 || m.Summary(&p.b).N > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // compare tests metric m of the pair, paired by round or with Welch's test.
 func (p *comparePair) compare(m stats.Metric) (a, b stats.Summary, v stats.Verdict) {
-	a, b = m.Of(&p.a), m.Of(&p.b)
+	a, b = m.Summary(&p.a), m.Summary(&p.b)
 	return a, b, stats.Judge(&p.a, &p.b, m, p.paired, stats.Options{Level: p.level, Margin: p.margin})
 }
 
@@ -244,7 +257,7 @@ func writeComparisonJSON(w io.Writer, pairs []comparePair) error {
 	for i := range pairs {
 		p := &pairs[i]
 		c := comparisonJSON{Title: p.title, A: p.aName, B: p.bName, Paired: p.paired}
-		for _, m := range stats.Metrics {
+		for _, m := range p.metrics() {
 			a, b, v := p.compare(m)
 			c.Metrics = append(c.Metrics, metricJSON{Name: m.Name, Unit: m.Unit, A: a, B: b, Verdict: v})
 		}

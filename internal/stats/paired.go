@@ -85,8 +85,12 @@ func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
 	}
 	for i := range a.counted {
 		if rb, ok := byTrial[a.counted[i].Trial]; ok {
-			xs = append(xs, m.Trial(&a.counted[i]))
-			ys = append(ys, m.Trial(rb))
+			x, y := m.Trial(&a.counted[i]), m.Trial(rb)
+			if math.IsNaN(x) || math.IsNaN(y) {
+				continue // a trial that did not measure m
+			}
+			xs = append(xs, x)
+			ys = append(ys, y)
 		}
 	}
 	return xs, ys
@@ -103,5 +107,5 @@ func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o Options) Verdict {
 			return ComparePaired(xs, ys, o)
 		}
 	}
-	return Compare(m.Of(a), m.Of(b), o)
+	return Compare(m.Summary(a), m.Summary(b), o)
 }

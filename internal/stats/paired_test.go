@@ -198,3 +198,41 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryMetrics summarises a metric without a ScenarioStats field
+// from its trials, leaves out trials that did not measure it, and pairs
+// only rounds where both sides did.
+func TestRegistryMetrics(t *testing.T) {
+	cpu := func(id string, n int, ms float64) results.Record {
+		r := trial(t, id, n, 1000)
+		if ms > 0 {
+			r.CPU = &results.CPU{ClientMsPerMB: ms, BrokersMsPerMB: 2 * ms}
+		}
+		return r
+	}
+	recs := []results.Record{cpu("a", 0, 10), cpu("b", 0, 12), cpu("a", 1, 11), cpu("b", 1, 0), cpu("a", 2, 9), cpu("b", 2, 11), cpu("a", 3, 10), cpu("b", 3, 13)}
+	sum, err := ByScenario(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := MetricByKey("cpu.total")
+	if !ok {
+		t.Fatal("cpu.total is not registered")
+	}
+	if s := m.Summary(&sum[0]); s.N != 4 || math.Abs(s.Mean-30) > 1e-9 {
+		t.Errorf("a: cpu.total %+v, want 4 trials, mean 30", s)
+	}
+	if s := m.Summary(&sum[1]); s.N != 3 || math.Abs(s.Mean-36) > 1e-9 {
+		t.Errorf("b: cpu.total %+v, want 3 trials (one unmeasured), mean 36", s)
+	}
+	xs, _ := Paired(&sum[0], &sum[1], m)
+	if len(xs) != 3 {
+		t.Errorf("%d pairs, want 3 (round 1 of b did not measure CPU)", len(xs))
+	}
+	if v := Judge(&sum[0], &sum[1], m, true, Options{Level: DefaultConfidence, Margin: 0.05}); v.Kind != KindHigher {
+		t.Errorf("b's CPU is 20 %% higher in every round, verdict %q (%s)", v.Kind, v.Text)
+	}
+	if s := Metrics[len(Metrics)-1].Summary(&ScenarioStats{}); s.N != 0 {
+		t.Errorf("no trials: %+v", s)
+	}
+}

@@ -84,9 +84,11 @@ type Metric struct {
 	Name string // e.g. "throughput"
 	Unit string // e.g. "msg/s"
 	Dir  Direction
-	// Of returns the metric's Summary in a ScenarioStats.
+	// Of returns the metric's Summary in a ScenarioStats; nil: the
+	// summary of Trial over the counted trials (see Summary).
 	Of func(*ScenarioStats) Summary
-	// Trial returns the metric's value in one trial's record.
+	// Trial returns the metric's value in one trial's record, NaN when the
+	// trial did not measure it.
 	Trial func(*results.Record) float64
 }
 
@@ -106,6 +108,56 @@ var Metrics = []Metric{
 		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
 	{"disk", "disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes },
 		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
+	// A metric whose Of is nil is summarised from its Trial values: one
+	// entry here is all a figure both clients measure needs.
+	{"p50.intended", "latency p50 from the intended send time", "ms", LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P50 })},
+	{"p99.intended", "latency p99 from the intended send time", "ms", LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"p99.e2e", "end-to-end latency p99", "ms", LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"cpu.client", "client CPU", "ms/MB", LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
+	{"cpu.brokers", "brokers' CPU", "ms/MB", LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
+	{"cpu.total", "CPU, client and brokers", "ms/MB", LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB + c.BrokersMsPerMB })},
+}
+
+// latencyOf reads one figure of an optional latency of a record.
+func latencyOf(l func(*results.Record) *results.Latency, f func(*results.Latency) float64) func(*results.Record) float64 {
+	return func(r *results.Record) float64 {
+		if v := l(r); v != nil {
+			return f(v)
+		}
+		return math.NaN()
+	}
+}
+
+// cpuOf reads one CPU-per-MB figure of a record (NaN when CPU was not
+// measured, or was 0: no MB acknowledged).
+func cpuOf(f func(*results.CPU) float64) func(*results.Record) float64 {
+	return func(r *results.Record) float64 {
+		if r.CPU == nil || f(r.CPU) <= 0 {
+			return math.NaN()
+		}
+		return f(r.CPU)
+	}
+}
+
+// Summary is m's summary in s: Of's, or the summary of Trial over the
+// counted trials that measured it.
+func (m Metric) Summary(s *ScenarioStats) Summary {
+	if m.Of != nil {
+		return m.Of(s)
+	}
+	var xs []float64
+	for i := range s.counted {
+		if v := m.Trial(&s.counted[i]); !math.IsNaN(v) {
+			xs = append(xs, v)
+		}
+	}
+	return Summarize(xs, DefaultConfidence)
 }
 
 // MetricByKey returns the metric named key (see Metric.Key).
