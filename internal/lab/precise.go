@@ -29,9 +29,12 @@ type untilPrecise struct {
 	round         int
 	roundStart    time.Time
 	done          bool
-	// recs are the group's measured trials so far; prec the rule's state
-	// per scenario, written into each record; met and worst its verdict.
-	recs  []results.Record
+	// recs are the group's measured trials so far, by scenario, and byID
+	// their summaries, each updated when its scenario gets a trial; prec
+	// the rule's state per scenario, written into each record; met and
+	// worst its verdict.
+	recs  map[string][]results.Record
+	byID  map[string]*stats.ScenarioStats
 	prec  map[string]results.Precision
 	met   bool
 	worst float64
@@ -46,14 +49,18 @@ type untilPrecise struct {
 // trials prev of a run being resumed.
 func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
 	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{},
+		recs: map[string][]results.Record{}, byID: map[string]*stats.ScenarioStats{},
 		budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios)), logf: func(string, ...any) {}}
 	for _, sc := range g.scs { // nothing is known before the first round
 		u.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
 	}
 	for _, rec := range prev {
 		if _, in := u.prec[rec.ScenarioID]; in && !rec.Warmup {
-			u.recs = append(u.recs, rec)
+			u.recs[rec.ScenarioID] = append(u.recs[rec.ScenarioID], rec)
 		}
+	}
+	for id := range u.recs {
+		u.summarise(id)
 	}
 	u.update()
 	return u
@@ -71,7 +78,8 @@ func (u *untilPrecise) next() ([]trialSpec, bool) {
 // observe counts a measured trial and writes the precision its own trial
 // brought the group to into its record.
 func (u *untilPrecise) observe(rec *results.Record) {
-	u.recs = append(u.recs, *rec)
+	u.recs[rec.ScenarioID] = append(u.recs[rec.ScenarioID], *rec)
+	u.summarise(rec.ScenarioID)
 	u.update()
 	if p, ok := u.prec[rec.ScenarioID]; ok {
 		rec.Precision = &p
@@ -81,6 +89,21 @@ func (u *untilPrecise) observe(rec *results.Record) {
 // finished reports whether the trials of a resumed run already reach the
 // target precision.
 func (u *untilPrecise) finished() bool { return len(u.recs) > 0 && u.met }
+
+// summarise updates scenario id's summary from its trials; the other
+// scenarios' summaries stand.
+func (u *untilPrecise) summarise(id string) {
+	sum, err := stats.ByScenario(u.recs[id])
+	switch {
+	case err != nil:
+		u.logf("precision: %v", err)
+		delete(u.byID, id)
+	case len(sum) == 1:
+		u.byID[id] = &sum[0]
+	default: // no counted trial yet
+		delete(u.byID, id)
+	}
+}
 
 // endRound decides, after a round, whether the group is done, and says
 // why in the log.
@@ -140,16 +163,7 @@ func (u *untilPrecise) judged() string {
 // the widest half-width (NaN when some is not known yet, which counts as
 // not met).
 func (u *untilPrecise) update() {
-	sum, err := stats.ByScenario(u.recs)
-	if err != nil {
-		u.logf("precision: %v", err)
-		u.met, u.worst = false, math.NaN()
-		return
-	}
-	byID := make(map[string]*stats.ScenarioStats, len(sum))
-	for i := range sum {
-		byID[sum[i].ID] = &sum[i]
-	}
+	byID := u.byID
 	t := precisionTally{reached: map[string]float64{}, met: map[string]bool{}}
 	u.nCmp = u.judgeComparisons(&t, byID)
 	u.nAlone, u.pairs = 0, math.MaxInt
