@@ -85,16 +85,14 @@ func (t perfTotals) add(o perfTotals) perfTotals {
 // line renders totals as perf-test's final line's figures; steady marks
 // the steady-state line perf-test adds after a warm-up.
 func (t perfTotals) line(steady bool) report.PerfTotal {
-	l := report.PerfTotal{
-		Records: t.acked,
-		MBPerS:  results.MBPerS(t.bytes, t.elapsed),
-		Latency: stats.LatencyMs(t.latency),
-		Steady:  steady,
+	tp := results.ThroughputOf(t.acked, t.bytes, t.elapsed)
+	return report.PerfTotal{
+		Records:     t.acked,
+		RecordsPerS: tp.RecordsPerS,
+		MBPerS:      tp.MBPerS,
+		Latency:     stats.LatencyMs(t.latency),
+		Steady:      steady,
 	}
-	if s := t.elapsed.Seconds(); s > 0 {
-		l.RecordsPerS = float64(t.acked) / s
-	}
-	return l
 }
 
 // printPerfTotal writes perf-test's final line; steady marks the

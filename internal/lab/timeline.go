@@ -141,6 +141,5 @@ func windowThroughput(rec *results.Record, window []results.TimelinePoint) {
 	if ms <= 0 {
 		return
 	}
-	s := ms / 1000
-	rec.Throughput = results.Throughput{RecordsPerS: float64(acked) / s, MBPerS: float64(bytes) / s / results.MB}
+	rec.Throughput = results.ThroughputOf(acked, bytes, time.Duration(ms*float64(time.Millisecond)))
 }

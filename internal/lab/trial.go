@@ -280,10 +280,7 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.Records = results.Records{Sent: res.Sent, Acked: res.Acked, Failed: res.Failed}
 	rec.Errors = res.Errors
 	rec.ElapsedS = res.Elapsed.Seconds()
-	if s := rec.ElapsedS; s > 0 {
-		rec.Throughput.RecordsPerS = float64(res.Acked) / s
-		rec.Throughput.MBPerS = results.MBPerS(ackedBytes(res, res.Acked, rec.RecordSize), res.Elapsed)
-	}
+	rec.Throughput = results.ThroughputOf(res.Acked, ackedBytes(res, res.Acked, rec.RecordSize), res.Elapsed)
 	if res.Latency != nil {
 		rec.LatencyMs = stats.LatencyMs(res.Latency)
 		if enc, err := stats.EncodeHistogram(res.Latency); err == nil {

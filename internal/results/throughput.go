@@ -16,3 +16,15 @@ func MBPerS(bytes int64, elapsed time.Duration) float64 {
 	}
 	return float64(bytes) / s / MB
 }
+
+// ThroughputOf is the one definition of a trial's throughput: acked
+// records and their value bytes over elapsed, zero when no time passed.
+// The lab (whole trial, or a steady state's sending window) and `perf`
+// both use it.
+func ThroughputOf(acked, bytes int64, elapsed time.Duration) Throughput {
+	s := elapsed.Seconds()
+	if s <= 0 {
+		return Throughput{}
+	}
+	return Throughput{RecordsPerS: float64(acked) / s, MBPerS: MBPerS(bytes, elapsed)}
+}
