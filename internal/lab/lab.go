@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -158,7 +159,7 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 	r := &runner{exp: exp, opts: opts, drivers: map[string]driver.Driver{}, cmps: cmps, nScenarios: len(scs),
 		kip1269Native: map[string]string{}}
 	r.x = &executor{root: ctx, run: filepath.Base(opts.Dir), experiment: exp.Name, keepTopics: opts.KeepTopics,
-		kip1269Native: r.kip1269Native}
+		kip1269Native: r.kip1269Native, model: model.Pipe{}}
 	if opts.Previous != nil {
 		r.resumeFrom(opts.Previous)
 	}

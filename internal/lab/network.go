@@ -1,9 +1,7 @@
 package lab
 
 import (
-	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/netem"
@@ -62,22 +60,6 @@ func proxyFigures(n *results.Network, st netem.Stats) {
 	n.RTTP50Ms, n.RTTP99Ms = st.RTTp50Ms, st.RTTp99Ms
 	n.Connections = float64(st.Connections)
 	n.BytesUp, n.BytesDown = float64(st.BytesUp), float64(st.BytesDown)
-}
-
-// modelMBps predicts the throughput a pipe allows, in MB/s (2^20):
-// min(bandwidth, in-flight × mean request bytes / RTT). It returns NaN when
-// there is no round trip to model.
-func modelMBps(e spec.Experiment, eff map[string]string, meanRequestBytes float64) float64 {
-	rtt := e.Network.RTTMs / 1000
-	inflight, err := strconv.Atoi(eff["max.in.flight.requests.per.connection"])
-	if rtt <= 0 || err != nil || meanRequestBytes <= 0 {
-		return math.NaN()
-	}
-	m := float64(inflight) * meanRequestBytes / rtt / (1 << 20)
-	if bw := e.Network.BandwidthMbit; bw > 0 {
-		m = math.Min(m, bw*1e6/8/(1<<20))
-	}
-	return m
 }
 
 // hasFaults reports whether a scenario injects any fault, which turns the

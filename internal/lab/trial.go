@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -30,6 +31,9 @@ type executor struct {
 	experiment string
 	keepTopics bool
 	ev         events
+	// model predicts what the emulated path allows, beside the measured
+	// figure (network.model_mb_per_s).
+	model model.Model
 	// kip1269Native is shared with the runner, which fills it as it
 	// starts clusters (kip1269.go), for each record's label.
 	kip1269Native map[string]string
@@ -356,7 +360,9 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 			conns++
 		}
 	}
-	if m := modelMBps(e, rec.EffectiveConfig, st.MeanRequestBytes); !math.IsNaN(m) && conns > 0 {
+	inflight, _ := strconv.Atoi(rec.EffectiveConfig["max.in.flight.requests.per.connection"])
+	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: inflight, MeanRequestBytes: st.MeanRequestBytes}
+	if m := x.model.MBps(path); !math.IsNaN(m) && conns > 0 {
 		net.ModelMBps = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {
