@@ -113,9 +113,31 @@ func HTML(w io.Writer, in HTMLInput) error {
 			p.Findings = append(p.Findings, pageFinding{Question: orQuestion(f), Sentence: f.Sentence, Kind: f.Kind, Published: f.Published})
 		}
 	}
-	// One column per matrix key rather than a long "k=v k=v" label; a
-	// zero-width space after each dot lets long property names wrap.
-	keys := matrixKeys(all)
+	if p.Title == "" {
+		p.Title = defaultTitle(in.Records)
+	}
+	p.table(v.scs, matrixKeys(all), shown(inHTML, v.scs))
+	// The SVG is built from escaped text only (see esc in svg.go).
+	for _, c := range charts(all) {
+		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
+	}
+	for _, c := range timelineCharts(v.scs) {
+		p.Timelines = append(p.Timelines, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	return nil
+}
+
+// table fills the page's results table: one column per matrix key rather
+// than a long "k=v k=v" label (a zero-width space after each dot lets long
+// property names wrap), then the registry's columns and the status.
+func (p *page) table(scs []scenario, keys []string, cols []column) {
 	for _, k := range keys {
 		p.Header = append(p.Header, strings.ReplaceAll(k, ".", ".\u200b"))
 	}
@@ -123,16 +145,12 @@ func HTML(w io.Writer, in HTMLInput) error {
 		p.Header = append(p.Header, "SCENARIO")
 	}
 	p.KeyCols = max(len(keys), 1)
-	cols := shown(inHTML, v.scs)
 	for _, c := range cols {
 		p.Header = append(p.Header, c.head)
 	}
 	p.Header = append(p.Header, "STATUS")
-	if p.Title == "" {
-		p.Title = defaultTitle(in.Records)
-	}
-	for i := range v.scs {
-		s := &v.scs[i]
+	for i := range scs {
+		s := &scs[i]
 		row := pageRow{}
 		for _, k := range keys {
 			val, ok := s.Values[k]
@@ -152,21 +170,6 @@ func HTML(w io.Writer, in HTMLInput) error {
 		row.Failed = len(s.Failures) > 0 || len(s.Violated) > 0
 		p.Rows = append(p.Rows, row)
 	}
-	// The SVG is built from escaped text only (see esc in svg.go).
-	for _, c := range charts(all) {
-		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
-	}
-	for _, c := range timelineCharts(v.scs) {
-		p.Timelines = append(p.Timelines, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
-	}
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, p); err != nil {
-		return fmt.Errorf("html report: %w", err)
-	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write html report: %w", err)
-	}
-	return nil
 }
 
 // writeHTML writes dir/report.html whole.
