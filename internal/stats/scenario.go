@@ -238,7 +238,21 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 	if len(s.Keys) == 0 {
 		s.Keys = slices.Sorted(maps.Keys(first.Scenario))
 	}
-	var ok []results.Record
+	ok := s.classify(trials)
+	s.summarizeFigures(ok)
+	if len(ok) == 0 {
+		return s, nil
+	}
+	if err := s.mergeLatency(ok); err != nil {
+		return s, err
+	}
+	s.Audit = auditTotals(ok)
+	return s, nil
+}
+
+// classify sorts a scenario's trials into counted (returned, and kept for
+// pairing), violated, failed and interrupted.
+func (s *ScenarioStats) classify(trials []results.Record) (ok []results.Record) {
 	for _, r := range trials {
 		f := Failure{Trial: r.Trial, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed}
 		switch {
@@ -255,6 +269,12 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 	}
 	s.Trials = len(ok)
 	s.counted = ok
+	return ok
+}
+
+// summarizeFigures summarises each per-trial figure over the counted
+// trials ok.
+func (s *ScenarioStats) summarizeFigures(ok []results.Record) {
 	sum := func(f func(results.Record) float64) Summary {
 		xs := make([]float64, len(ok))
 		for i, r := range ok {
@@ -277,10 +297,12 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 	s.DiskBytes = sum(func(r results.Record) float64 { return float64(r.DiskBytes) })
 	s.Ratio = sum(func(r results.Record) float64 { return r.CompressionRatio })
 	s.Network = networkSummaries(ok)
+}
 
-	if len(ok) == 0 {
-		return s, nil
-	}
+// mergeLatency merges the counted trials' histograms into the scenario's
+// latency, or, when some trial has none, takes the means of their
+// percentiles (and the largest max).
+func (s *ScenarioStats) mergeLatency(ok []results.Record) error {
 	hs := make([]*hdrhistogram.Histogram, 0, len(ok))
 	for _, r := range ok {
 		if r.Histogram == "" {
@@ -289,7 +311,7 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 		}
 		h, err := DecodeHistogram(r.Histogram)
 		if err != nil {
-			return s, fmt.Errorf("scenario %s trial %d: %w", id, r.Trial, err)
+			return fmt.Errorf("scenario %s trial %d: %w", s.ID, r.Trial, err)
 		}
 		hs = append(hs, h)
 	}
@@ -303,21 +325,27 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 			s.Latency.Max = max(s.Latency.Max, r.LatencyMs.Max)
 		}
 	}
+	return nil
+}
+
+// auditTotals adds up the audits of the trials that ran one (nil: none).
+func auditTotals(ok []results.Record) *results.Audit {
+	var a *results.Audit
 	for _, r := range ok {
 		if r.Audit == nil {
 			continue
 		}
-		if s.Audit == nil {
-			s.Audit = &results.Audit{}
+		if a == nil {
+			a = &results.Audit{}
 		}
-		s.Audit.Acked += r.Audit.Acked
-		s.Audit.Lost += r.Audit.Lost
-		s.Audit.Duplicates += r.Audit.Duplicates
-		s.Audit.Reordered += r.Audit.Reordered
-		s.Audit.Phantom += r.Audit.Phantom
-		s.Audit.Foreign += r.Audit.Foreign
+		a.Acked += r.Audit.Acked
+		a.Lost += r.Audit.Lost
+		a.Duplicates += r.Audit.Duplicates
+		a.Reordered += r.Audit.Reordered
+		a.Phantom += r.Audit.Phantom
+		a.Foreign += r.Audit.Foreign
 	}
-	return s, nil
+	return a
 }
 
 // networkSummaries summarises each "network" figure present in every trial.
