@@ -202,10 +202,6 @@ func audit(head, md, csv string, f func(*results.Audit) int64) column {
 		}}
 }
 
-// f1 renders one decimal; f0 none.
-func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
-
 // columns is the registry, in display order.
 var columns = []column{
 	{head: "TRIALS", md: "trials", unit: "trials", in: inText,
@@ -345,3 +341,7 @@ func steadyNotes(scs []scenario) []string {
 	}
 	return out
 }
+
+// f1 renders one decimal; f0 none.
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
