@@ -85,19 +85,29 @@ func TestPipelining(t *testing.T) {
 
 // TestJitterKeepsOrder sends numbered messages at RTT 20 ms ± 8 ms: each
 // comes back in order, with a round trip within [RTT-2J, RTT+2J] (each
-// direction may move by ±J) plus 2 ms of slack.
+// direction may move by ±J) plus 2 ms of slack. None may be early; one of
+// the 30 may be late, since a late wake-up of the test or the proxy on a
+// busy 2-core machine only ever lengthens a round trip (a CI run saw one
+// at 43.8 ms), while a jitter that exceeds its bound puts many out.
 func TestJitterKeepsOrder(t *testing.T) {
 	const rtt, jitter = 20 * time.Millisecond, 8 * time.Millisecond
 	p := startProxy(t, startEcho(t), Config{RTT: rtt, Jitter: jitter})
 	c := dial(t, p.Addr())
 	var lo, hi time.Duration = time.Hour, 0
 	var spread bool
+	var late []time.Duration
 	for i := range 30 {
 		d := roundTrip(t, c, 8+i)
 		lo, hi = min(lo, d), max(hi, d)
-		if d < rtt-2*jitter-2*time.Millisecond || d > rtt+2*jitter+2*time.Millisecond {
-			t.Errorf("round trip %d: %v outside %v ± %v", i, d, rtt, 2*jitter)
+		if d < rtt-2*jitter-2*time.Millisecond {
+			t.Errorf("round trip %d: %v below %v - %v", i, d, rtt, 2*jitter)
 		}
+		if d > rtt+2*jitter+2*time.Millisecond {
+			late = append(late, d)
+		}
+	}
+	if len(late) > 1 {
+		t.Errorf("%d of 30 round trips above %v + %v: %v", len(late), rtt, 2*jitter, late)
 	}
 	spread = hi-lo > 2*time.Millisecond
 	t.Logf("jittered round trips within [%v, %v]", lo, hi)
