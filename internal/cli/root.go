@@ -1,7 +1,7 @@
 // Package cli holds prodlab's cobra commands, flag parsing and exit codes.
-// Commands are thin: they parse, call lab/report/cluster, and map errors to
-// exit codes (0 ok, 1 run failure, 2 usage or input error, 3 delivery
-// violated).
+// Commands are thin: they turn flags into app requests, render the
+// answers (through report), and map errors to exit codes (0 ok, 1 run
+// failure, 2 usage or input error, 3 delivery violated).
 package cli
 
 import (
@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
@@ -67,9 +67,9 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &u):
+	case errors.As(err, &u), app.IsInput(err):
 		return ExitUsage
-	case errors.Is(err, lab.ErrViolated):
+	case errors.Is(err, app.ErrViolated):
 		return ExitViolated
 	}
 	return ExitFailure

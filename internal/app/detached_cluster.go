@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/cluster"
+)
+
+// Cluster is the embedded Kafka cluster kept up by `prodlab cluster up`.
+var Cluster = Detached{
+	Noun: "cluster", Command: "cluster", NodeNoun: "broker",
+	CountName: "--brokers", ReleaseName: "--kafka",
+	MaxCount: cluster.MaxBrokers, DefaultRelease: cluster.DefaultKafka,
+	svc: clusterService{},
+}
+
+// clusterService is the service behind Cluster.
+type clusterService struct{}
+
+func (clusterService) statePath() string { return cluster.DefaultStatePath() }
+
+func (clusterService) lock(path string) (func(), error) { return cluster.LockState(path) }
+
+func (clusterService) running(path string) (string, bool) {
+	s, err := cluster.LoadState(path)
+	if err != nil || len(s.LiveBrokers()) == 0 {
+		return "", false
+	}
+	return strings.Join(s.Bootstrap, ","), true
+}
+
+func (clusterService) check(ctx context.Context, req UpRequest) error {
+	if err := cluster.CheckMemory(req.Count, 0); err != nil {
+		return fmt.Errorf("%s: %w", Cluster.CountName, err)
+	}
+	if err := cluster.CheckKafka(ctx, req.Release); err != nil {
+		return fmt.Errorf("%s: %w", Cluster.ReleaseName, err)
+	}
+	return nil
+}
+
+func (clusterService) start(ctx context.Context, path string, req UpRequest) (Up, error) {
+	cl, err := cluster.Start(ctx, cluster.Config{Brokers: req.Count, Kafka: req.Release, Dir: req.Dir, Detached: true})
+	if err != nil {
+		return Up{}, err
+	}
+	if err := cluster.SaveState(path, cl); err != nil {
+		_ = cl.Stop()
+		return Up{}, err
+	}
+	return Up{
+		Address: strings.Join(cl.Bootstrap(), ","),
+		Note:    fmt.Sprintf("Kafka %s with %d broker(s) is up; logs in %s", cl.Version(), req.Count, req.Dir),
+	}, nil
+}
+
+func (clusterService) status(_ context.Context, path string) (*Status, error) {
+	s, err := cluster.LoadState(path)
+	if err != nil {
+		return nil, err
+	}
+	live := map[int]bool{}
+	for _, b := range s.LiveBrokers() {
+		live[b.ID] = true
+	}
+	st := &Status{Title: "Kafka " + s.Version, AddressName: "bootstrap", Address: strings.Join(s.Bootstrap, ","), Dir: s.Dir}
+	for _, b := range s.Brokers {
+		st.Nodes = append(st.Nodes, NodeStatus{Name: fmt.Sprintf("broker %d", b.ID), Addr: b.Addr, PID: b.PID, Running: live[b.ID]})
+	}
+	return st, nil
+}
+
+func (clusterService) stop(path string) error {
+	s, err := cluster.LoadState(path)
+	if err != nil {
+		return err
+	}
+	return cluster.StopState(s)
+}
