@@ -174,4 +174,3 @@ func newDownCmd(h detachedHelp) *cobra.Command {
 		},
 	}
 }
-
