@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -163,7 +164,7 @@ func comparePairs(args []string, scenarios bool, warn io.Writer) ([]comparePair,
 // readStats reads a run directory's results (leniently, warning on warn of
 // each line it skips; see readRun) and summarises its scenarios.
 func readStats(dir string, warn io.Writer) ([]stats.ScenarioStats, error) {
-	recs, err := readRun(dir, warn)
+	recs, err := app.ReadRun(dir, warn)
 	if err != nil {
 		return nil, err
 	}

@@ -35,3 +35,14 @@ matrix:
 		t.Errorf("--dry-run created %s (%v)", out, err)
 	}
 }
+
+// putFile writes content to path, creating its directory.
+func putFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/lab"
@@ -183,11 +184,11 @@ func (p *perfPlan) totals(res *driver.Result) perfTotals {
 // removes.
 func perfTarget(ctx context.Context, p *perfPlan, logw io.Writer) (*lab.Target, error) {
 	if len(p.bootstrap) > 0 {
-		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, ClientProps: p.props, WorkerJar: workerJar()})
+		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, ClientProps: p.props, WorkerJar: app.WorkerJar()})
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	tgt, err := lab.StartTarget(sctx, lab.TargetConfig{Brokers: 1, WorkerJar: workerJar()})
+	tgt, err := lab.StartTarget(sctx, lab.TargetConfig{Brokers: 1, WorkerJar: app.WorkerJar()})
 	if err != nil {
 		return nil, fmt.Errorf("embedded cluster: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/payload"
@@ -296,7 +297,7 @@ func newPerfPlan(f *perfFlags) *perfPlan {
 // takePerfBootstrap removes bootstrap.servers from props and returns the
 // addresses to reach: the flag (--bootstrap-server) when given, else the
 // property (a pasted perf-test command has it there), checked by
-// parseBootstrap; nil means an embedded cluster. A list given but not
+// app.ParseBootstrap; nil means an embedded cluster. A list given but not
 // valid (",", "foo", "127.0.0.1:99999") is a problem reported under the
 // name it was given as, never an embedded cluster instead. The drivers
 // get the bootstrap through the trial, not as a property.
@@ -309,7 +310,7 @@ func takePerfBootstrap(flag string, flagSet bool, props map[string]string, bad f
 	} else if !fromProp {
 		return nil
 	}
-	addrs, err := parseBootstrap(bs)
+	addrs, err := app.ParseBootstrap(bs)
 	if err != nil {
 		bad("%s: %v", source, err)
 		return nil

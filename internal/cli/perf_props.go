@@ -11,7 +11,7 @@ import (
 )
 
 // perfPropsUnchecked are producer properties perf handles itself, so the
-// experiment checks do not apply: the bootstrap list (parseBootstrap) and
+// experiment checks do not apply: the bootstrap list (app.ParseBootstrap) and
 // the serializers (perf-test replaces them with byte-array ones).
 var perfPropsUnchecked = map[string]bool{
 	"bootstrap.servers": true,

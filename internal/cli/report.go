@@ -2,13 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/report"
-	"github.com/prodlab/prodlab/internal/results"
 )
 
 // reportFlags are the options of prodlab report.
@@ -36,7 +35,7 @@ With --html, also regenerate table.txt and report.html in the run directory.`,
 			if err := checkFormat(f.format); err != nil {
 				return err
 			}
-			recs, err := readRun(args[0], c.ErrOrStderr())
+			recs, err := app.ReadRun(args[0], c.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -53,20 +52,4 @@ With --html, also regenerate table.txt and report.html in the run directory.`,
 	addFormatFlag(c, &f.format)
 	c.Flags().BoolVar(&f.html, "html", false, "also regenerate table.txt and report.html in RUN_DIR")
 	return c
-}
-
-// readRun reads the records of run directory dir leniently: a line that
-// cannot be used (the fragment a full disk or a crash left, a record of an
-// unknown schema) costs that line only, not the run, and gets one warning
-// line on warn. A results file that cannot be read is a usage error.
-func readRun(dir string, warn io.Writer) ([]results.Record, error) {
-	recs, skipped, err := results.ReadAll(dir)
-	if err != nil {
-		return nil, usage(err) // it names the file: "read results: open …"
-	}
-	path := filepath.Join(dir, results.ResultsFile)
-	for _, s := range skipped {
-		fmt.Fprintf(warn, "prodlab: warning: %s: skipped %s\n", path, s)
-	}
-	return recs, nil
 }

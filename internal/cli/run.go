@@ -2,22 +2,20 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 type runFlags struct {
@@ -29,20 +27,10 @@ type runFlags struct {
 	resume     bool
 	dryRun     bool
 	// trogdor, trogdorNodes and trogdorMaxPerNode run the trials on a
-	// Trogdor fleet (lab.PlanTrogdor).
+	// Trogdor fleet (app.PlanRun).
 	trogdor           string
 	trogdorNodes      []string
 	trogdorMaxPerNode int
-}
-
-// runPlan is everything planRun checked: the experiment, its scenarios,
-// the --bootstrap brokers (nil: embedded) and the Trogdor fleets' drivers
-// (nil: local clients only).
-type runPlan struct {
-	exp       *spec.Experiment
-	scs       []spec.Scenario
-	bootstrap []string
-	fleets    lab.Fleets
 }
 
 func newRunCmd() *cobra.Command {
@@ -119,130 +107,65 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	exp, scs := plan.exp, plan.scs
 	if f.dryRun {
-		return dryRun(c.OutOrStdout(), plan, f)
+		return dryRun(c.OutOrStdout(), plan)
 	}
-	dir, err := prepareRunDir(f.out, exp, f.resume)
-	if err != nil {
-		return err
-	}
-	previous, err := previousRecords(c, dir, f.resume)
-	if err != nil {
-		return err
-	}
-	opts := lab.Options{
-		Dir:        dir,
-		Bootstrap:  plan.bootstrap,
-		Fleets:     plan.fleets,
-		Log:        c.ErrOrStderr(),
-		KeepTopics: f.keepTopics,
-		WorkerJar:  workerJar(),
-		Version:    Version,
-		Previous:   previous,
-	}
-	fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(scs), exp.RoundsText(), dir)
-	sum, err := lab.Run(ctx, exp, scs, opts)
-	if err != nil && sum == nil {
+	exp := plan.Exp
+	ans, err := app.Run(ctx, plan, c.ErrOrStderr(), func(dir string) {
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: running %s: %d scenarios × %s; results in %s\n", exp.Name, len(plan.Scenarios), exp.RoundsText(), dir)
+	})
+	if ans == nil {
 		return err
 	}
 	interrupted := ctx.Err() != nil
-	if len(sum.Records) > 0 || !interrupted {
-		if rerr := report.WriteRun(dir, sum.Records, c.OutOrStdout(), f.format); rerr != nil {
+	if len(ans.Records) > 0 || !interrupted {
+		if rerr := report.WriteRun(ans.Dir, ans.Records, c.OutOrStdout(), f.format); rerr != nil {
 			return rerr
 		}
-		fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(dir, results.ResultsFile))
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(ans.Dir, results.ResultsFile))
 	}
 	if interrupted {
 		fmt.Fprintf(c.ErrOrStderr(), "prodlab: interrupted after %d trials; continue with: prodlab run %s --out %s --resume (and the same --set values)\n",
-			len(sum.Records), name, dir)
+			len(ans.Records), name, ans.Dir)
 	}
 	return err
 }
 
-// planRun loads, expands and checks the experiment and the flags, and
-// resolves the Kafka and client versions it names: everything that can be
-// refused is refused here (exit 2), before anything starts.
-func planRun(ctx context.Context, name string, f *runFlags) (runPlan, error) {
+// planRun turns the flags into a run request and has app check it:
+// everything that can be refused is refused here (exit 2), before
+// anything starts.
+func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 	if err := checkFormat(f.format); err != nil {
-		return runPlan{}, err
+		return nil, err
 	}
 	sets, err := trogdorSets(f)
 	if err != nil {
-		return runPlan{}, err
-	}
-	exp, err := spec.Load(name, append(slices.Clip(f.sets), sets...))
-	if err != nil {
-		return runPlan{}, usage(err)
-	}
-	scs, err := lab.Plan(exp)
-	if err != nil {
-		return runPlan{}, usage(err)
-	}
-	p := runPlan{exp: exp, scs: scs}
-	if f.bootstrap != "" {
-		if p.bootstrap, err = parseBootstrap(f.bootstrap); err != nil {
-			return runPlan{}, usage(fmt.Errorf("--bootstrap: %w", err))
-		}
-		if err := lab.CheckExternal(scs); err != nil {
-			return runPlan{}, usage(err)
-		}
-	}
-	if err := lab.Preflight(ctx, scs, p.bootstrap != nil, workerJar()); err != nil {
-		return runPlan{}, usage(err)
-	}
-	if p.fleets, err = lab.PlanTrogdor(ctx, scs, p.bootstrap); err != nil {
-		return runPlan{}, usage(err)
-	}
-	if err := checkWorkerJar(scs, workerJar()); err != nil {
-		return runPlan{}, err
-	}
-	return p, nil
-}
-
-// previousRecords reads what the run in dir recorded before, when resuming
-// it; a run that stopped before its first trial has none.
-func previousRecords(c *cobra.Command, dir string, resume bool) ([]results.Record, error) {
-	if !resume {
-		return nil, nil
-	}
-	previous, err := readRun(dir, c.ErrOrStderr())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "prodlab: resuming %s: %d trials recorded before\n", dir, len(previous))
-	if previous == nil {
-		previous = []results.Record{}
-	}
-	return previous, nil
+	return app.PlanRun(ctx, app.RunRequest{
+		Experiment: name,
+		Sets:       append(slices.Clip(f.sets), sets...),
+		Bootstrap:  f.bootstrap,
+		Out:        f.out,
+		Resume:     f.resume,
+		KeepTopics: f.keepTopics,
+		Version:    Version,
+	})
 }
 
-// workerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the
-// executable, or in the source tree's build output.
-func workerJar() string {
-	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
-		return p
+// dryRun prints what `prodlab run` would do, everything already checked:
+// the scenarios with their cluster and client, the planned rounds and the
+// run time to expect. Nothing starts.
+func dryRun(w io.Writer, plan *app.Plan) error {
+	fmt.Fprintf(w, "dry run of %s: %d scenarios, %s; nothing started\n", plan.Exp.Name, len(plan.Scenarios), plan.Exp.RoundsText())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tSCENARIO\tCLUSTER\tCLIENT")
+	for i, r := range plan.Rows() {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.Scenario, r.Cluster, r.Client)
 	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "prodlab-worker.jar")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
-}
-
-// checkWorkerJar fails before anything starts when a scenario needs the
-// Java client and the worker jar is missing.
-func checkWorkerJar(scs []spec.Scenario, jar string) error {
-	for _, sc := range scs {
-		if !driver.NeedsWorker(sc.Exp.Client) {
-			continue
-		}
-		if _, err := os.Stat(jar); err != nil {
-			return fmt.Errorf("client %s needs the Java worker, which is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", sc.Exp.Client, jar)
-		}
-		return nil
-	}
+	fmt.Fprintf(w, "planned time: %s\n", plan.Estimate())
 	return nil
 }

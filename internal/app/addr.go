@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// parseBootstrap reads a bootstrap list, HOST:PORT[,HOST:PORT...], as
+// ParseBootstrap reads a bootstrap list, HOST:PORT[,HOST:PORT...], as
 // given to --bootstrap, --bootstrap-server or bootstrap.servers, and
 // returns the addresses in order. It exists so that a mistyped address is
 // refused before anything starts, with a message saying how to write it,
@@ -19,7 +19,7 @@ import (
 // in brackets: [::1]:9092) and a port in 1..65535. Blanks around an
 // address are dropped, as the Java client drops them; an empty entry is a
 // mistake. The messages do not name the flag: callers add it.
-func parseBootstrap(s string) ([]string, error) {
+func ParseBootstrap(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("no address given: write HOST:PORT[,HOST:PORT], e.g. 127.0.0.1:9092")
 	}

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"slices"
@@ -48,15 +48,15 @@ func TestParseBootstrap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := parseBootstrap(tt.in)
+			got, err := ParseBootstrap(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("parseBootstrap(%q) = %v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+					t.Errorf("ParseBootstrap(%q) = %v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || !slices.Equal(got, tt.want) {
-				t.Errorf("parseBootstrap(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+				t.Errorf("ParseBootstrap(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
-package cli
+package app
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,15 +67,14 @@ func TestPrepareRunDirReadOnly(t *testing.T) {
 
 func checkUsage(t *testing.T, err error, want string) {
 	t.Helper()
-	var u usageError
 	switch {
 	case want == "" && err != nil:
 		t.Fatalf("refused: %v", err)
 	case want == "":
 	case err == nil:
 		t.Fatalf("accepted, want an error with %q", want)
-	case !errors.As(err, &u):
-		t.Errorf("error %v is not a usage error (exit 2)", err)
+	case !IsInput(err):
+		t.Errorf("error %v is not an input error (exit 2)", err)
 	case !strings.Contains(err.Error(), want):
 		t.Errorf("error %q lacks %q", err, want)
 	}

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"bytes"
@@ -23,30 +23,30 @@ import (
 func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error) {
 	if out == "" {
 		if resume {
-			return "", usage(errors.New("--resume continues the run in --out DIR: name the directory"))
+			return "", invalid(errors.New("--resume continues the run in --out DIR: name the directory"))
 		}
 		dir, err := results.NewRunDir("results", exp.Name, time.Now())
 		if err != nil {
-			return "", usage(err)
+			return "", invalid(err)
 		}
 		return dir, nil
 	}
 	held := holdsRun(out)
 	switch {
 	case held && !resume:
-		return "", usage(fmt.Errorf("--out %s already holds a run (%s): choose another directory, or add --resume to continue that run", out, results.ExperimentFile))
+		return "", invalid(fmt.Errorf("--out %s already holds a run (%s): choose another directory, or add --resume to continue that run", out, results.ExperimentFile))
 	case !held && resume:
-		return "", usage(fmt.Errorf("--resume: %s holds no run to continue (no %s)", out, results.ExperimentFile))
+		return "", invalid(fmt.Errorf("--resume: %s holds no run to continue (no %s)", out, results.ExperimentFile))
 	case held:
 		if err := sameExperiment(out, exp); err != nil {
-			return "", usage(err)
+			return "", invalid(err)
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return "", usage(fmt.Errorf("--out %s: cannot create the run directory: %w", out, err))
+		return "", invalid(fmt.Errorf("--out %s: cannot create the run directory: %w", out, err))
 	}
 	if err := probeWritable(out); err != nil {
-		return "", usage(fmt.Errorf("--out %s: cannot write in the run directory: %w", out, err))
+		return "", invalid(fmt.Errorf("--out %s: cannot write in the run directory: %w", out, err))
 	}
 	return out, nil
 }

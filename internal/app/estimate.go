@@ -1,58 +1,53 @@
-package cli
+package app
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
-// dryRun prints what `prodlab run` would do with exp, everything already
-// checked: the scenarios with their cluster and client, the planned
-// rounds and the run time to expect. Nothing starts.
-func dryRun(w io.Writer, plan runPlan, f *runFlags) error {
-	exp, scs := plan.exp, plan.scs
-	fmt.Fprintf(w, "dry run of %s: %d scenarios, %s; nothing started\n", exp.Name, len(scs), exp.RoundsText())
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tSCENARIO\tCLUSTER\tCLIENT")
-	for i, sc := range scs {
+// PlanRow is one scenario of a plan as a dry run shows it: where it runs
+// and with which client.
+type PlanRow struct {
+	Scenario, Cluster, Client string
+}
+
+// Rows lists the plan's scenarios in order.
+func (p *Plan) Rows() []PlanRow {
+	rows := make([]PlanRow, 0, len(p.Scenarios))
+	for _, sc := range p.Scenarios {
 		client := sc.Exp.Client
-		if d := plan.fleets.For(sc.Exp.Trogdor); d != nil {
+		if d := p.fleets.For(sc.Exp.Trogdor); d != nil {
 			client = d.Name()
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, orBase(sc.ID), clusterText(sc.Exp.Cluster, f.bootstrap), client)
+		rows = append(rows, PlanRow{Scenario: orBase(sc.ID), Cluster: clusterText(sc.Exp.Cluster, p.req.Bootstrap), Client: client})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "planned time: %s\n", plannedText(exp, scs, f.bootstrap != ""))
-	return nil
+	return rows
 }
 
 // clusterStartS is about how long an embedded cluster takes to start here
 // (the lab's logs say "cluster ready in 10.4s").
 const clusterStartS = 10
 
-// plannedText says how long the run will take: spec's estimate of the
+// Estimate says how long the run will take: spec's estimate of the
 // trials plus the clusters' starts, flagged as a lower bound when a
 // scenario is an unthrottled burst (its send time is known only once it
 // runs) and as a ceiling under trials: auto (the budget).
-func plannedText(exp *spec.Experiment, scs []spec.Scenario, external bool) string {
-	d := exp.PlannedDuration()
-	if !external {
-		d += time.Duration(len(clusterShapes(scs))*clusterStartS) * time.Second
+func (p *Plan) Estimate() string {
+	d := p.Exp.PlannedDuration()
+	if p.Bootstrap == nil {
+		d += time.Duration(len(clusterShapes(p.Scenarios))*clusterStartS) * time.Second
 	}
 	s := "about " + d.Round(time.Second).String()
 	var notes []string
-	if exp.TrialsAuto {
+	if p.Exp.TrialsAuto {
 		notes = append(notes, "at most: trials: auto stops earlier once every comparison is precise")
 	}
-	for _, sc := range scs {
+	for _, sc := range p.Scenarios {
 		if !sc.Exp.Steady() && sc.Exp.Workload.Rate == 0 {
 			notes = append(notes, "at least: unthrottled bursts last as long as the cluster takes to absorb their records")
 			break

@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// RunRequest asks for an experiment run: a built-in name or a YAML file,
+// with --set style overrides, on an embedded cluster or Bootstrap's.
+type RunRequest struct {
+	Experiment string
+	Sets       []string
+	// Bootstrap is "HOST:PORT[,HOST:PORT]" of the user's cluster; "" starts
+	// embedded ones.
+	Bootstrap string
+	// Out is the run directory ("": a fresh results/<time>-<name>); Resume
+	// continues the run already in it.
+	Out        string
+	Resume     bool
+	KeepTopics bool
+	// Version is prodlab's, recorded with the results.
+	Version string
+}
+
+// Plan is a checked run: everything that can be refused was refused
+// (InputError) before anything starts.
+type Plan struct {
+	Exp       *spec.Experiment
+	Scenarios []spec.Scenario
+	// Bootstrap is the user's cluster; nil: embedded.
+	Bootstrap []string
+	fleets    lab.Fleets
+	req       RunRequest
+}
+
+// PlanRun loads, expands and checks the experiment and the request, and
+// resolves the Kafka and client versions it names.
+func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
+	exp, err := spec.Load(req.Experiment, req.Sets)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	scs, err := lab.Plan(exp)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	p := &Plan{Exp: exp, Scenarios: scs, req: req}
+	if req.Bootstrap != "" {
+		if p.Bootstrap, err = ParseBootstrap(req.Bootstrap); err != nil {
+			return nil, invalid(fmt.Errorf("--bootstrap: %w", err))
+		}
+		if err := lab.CheckExternal(scs); err != nil {
+			return nil, invalid(err)
+		}
+	}
+	if err := lab.Preflight(ctx, scs, p.Bootstrap != nil, WorkerJar()); err != nil {
+		return nil, invalid(err)
+	}
+	if p.fleets, err = lab.PlanTrogdor(ctx, scs, p.Bootstrap); err != nil {
+		return nil, invalid(err)
+	}
+	if err := checkWorkerJar(scs, WorkerJar()); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// RunAnswer is what a run left: its directory and the records of every
+// trial (those of a resumed run's earlier sessions included).
+type RunAnswer struct {
+	Dir     string
+	Records []results.Record
+}
+
+// Run prepares the run directory (refusing one that holds another run,
+// InputError) and runs the plan, logging progress to log. announce, if
+// not nil, is called with the directory before the first trial. An
+// interrupted run returns what it recorded with ctx's error.
+func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string)) (*RunAnswer, error) {
+	dir, err := prepareRunDir(p.req.Out, p.Exp, p.req.Resume)
+	if err != nil {
+		return nil, err
+	}
+	previous, err := previousRecords(dir, p.req.Resume, log)
+	if err != nil {
+		return nil, err
+	}
+	opts := lab.Options{
+		Dir:        dir,
+		Bootstrap:  p.Bootstrap,
+		Fleets:     p.fleets,
+		Log:        log,
+		KeepTopics: p.req.KeepTopics,
+		WorkerJar:  WorkerJar(),
+		Version:    p.req.Version,
+		Previous:   previous,
+	}
+	if announce != nil {
+		announce(dir)
+	}
+	sum, err := lab.Run(ctx, p.Exp, p.Scenarios, opts)
+	if sum == nil {
+		return nil, err
+	}
+	return &RunAnswer{Dir: dir, Records: sum.Records}, err
+}
+
+// previousRecords reads what the run in dir recorded before, when resuming
+// it; a run that stopped before its first trial has none.
+func previousRecords(dir string, resume bool, log io.Writer) ([]results.Record, error) {
+	if !resume {
+		return nil, nil
+	}
+	previous, err := ReadRun(dir, log)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	fmt.Fprintf(log, "prodlab: resuming %s: %d trials recorded before\n", dir, len(previous))
+	if previous == nil {
+		previous = []results.Record{}
+	}
+	return previous, nil
+}
+
+// ReadRun reads the records of run directory dir leniently: a line that
+// cannot be used (the fragment a full disk or a crash left, a record of an
+// unknown schema) costs that line only, not the run, and gets one warning
+// line on warn. A results file that cannot be read is an InputError.
+func ReadRun(dir string, warn io.Writer) ([]results.Record, error) {
+	recs, skipped, err := results.ReadAll(dir)
+	if err != nil {
+		return nil, invalid(err) // it names the file: "read results: open …"
+	}
+	path := filepath.Join(dir, results.ResultsFile)
+	for _, s := range skipped {
+		fmt.Fprintf(warn, "prodlab: warning: %s: skipped %s\n", path, s)
+	}
+	return recs, nil
+}
+
+// checkWorkerJar fails before anything starts when a scenario needs the
+// Java client and the worker jar is missing.
+func checkWorkerJar(scs []spec.Scenario, jar string) error {
+	for _, sc := range scs {
+		if !driver.NeedsWorker(sc.Exp.Client) {
+			continue
+		}
+		if _, err := os.Stat(jar); err != nil {
+			return fmt.Errorf("client %s needs the Java worker, which is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", sc.Exp.Client, jar)
+		}
+		return nil
+	}
+	return nil
+}
