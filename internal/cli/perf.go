@@ -1,22 +1,15 @@
 package cli
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/prodlab/prodlab/internal/app"
-	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/report"
 )
 
 // newPerfCmd is `prodlab perf`: kafka-producer-perf-test's command line and
@@ -91,130 +84,16 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 	return c
 }
 
-// runPerf runs a validated perf plan: cluster, topic, client, warm-up and
-// measured trials, output.
+// runPerf runs a validated perf plan (app.Perf) and prints the client's
+// metrics when asked, secrets hidden from every line.
 func runPerf(c *cobra.Command, p *perfPlan) error {
 	out := p.redact.writer(c.OutOrStdout())
 	logw := p.redact.writer(c.ErrOrStderr())
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	tgt, err := perfTarget(ctx, p, logw)
-	if err != nil {
-		return err
+	ans, err := app.Perf(ctx, p.request(), out, logw)
+	if ans != nil && p.printMetrics {
+		report.PerfMetrics(out, ans.Metrics)
 	}
-	defer func() {
-		if err := tgt.Close(); err != nil {
-			fmt.Fprintf(logw, "prodlab perf: stop embedded cluster: %v\n", err)
-		}
-	}()
-	fmt.Fprintf(logw, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
-		p.records, p.topic, p.client, describeProps(p.props))
-	if err := perfTopic(ctx, tgt, p, logw); err != nil {
-		return err
-	}
-	d, err := tgt.Driver(ctx, p.client)
-	if err != nil {
-		return err
-	}
-
-	trial := func(records, seed int64) driver.Trial {
-		w := &windowPrinter{w: out, every: perfWindowEvery, recordBytes: p.meanRecordBytes()}
-		return driver.Trial{
-			Bootstrap:  tgt.Bootstrap(),
-			Topic:      p.topic,
-			Props:      p.props,
-			Records:    records,
-			RecordSize: p.recordSize,
-			Payload:    p.payload,
-			Rate:       p.rate,
-			Seed:       seed,
-			Timeout:    p.timeout,
-			Progress:   w.add,
-		}
-	}
-	var warm perfTotals
-	if p.warmup > 0 {
-		fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", p.warmup)
-		res, err := d.Run(ctx, trial(p.warmup, 1))
-		if err != nil {
-			return fmt.Errorf("warm-up trial: %w", err)
-		}
-		warm = p.totals(res)
-		fmt.Fprintln(out, "In steady state.")
-	}
-	res, err := d.Run(ctx, trial(p.records-p.warmup, 0))
-	if err != nil {
-		return fmt.Errorf("trial: %w", err)
-	}
-	steady := p.totals(res)
-	if p.warmup > 0 {
-		printPerfTotal(out, warm.add(steady), false)
-		printPerfTotal(out, steady, true)
-	} else {
-		printPerfTotal(out, steady, false)
-	}
-	if p.printMetrics {
-		printPerfMetrics(out, res.Metrics)
-	}
-	if failed := warm.failed + steady.failed; failed > 0 {
-		msg := driver.TopErrors(res.Errors, 3)
-		if msg == "" {
-			msg = "no error message"
-		}
-		return fmt.Errorf("%d records failed: %s", failed, msg)
-	}
-	return nil
-}
-
-// totals extracts the final-line figures of one trial.
-func (p *perfPlan) totals(res *driver.Result) perfTotals {
-	return perfTotals{
-		acked:   res.Acked,
-		failed:  res.Failed,
-		bytes:   p.valueBytes(res.Acked),
-		elapsed: res.Elapsed,
-		latency: res.Latency,
-	}
-}
-
-// perfTarget reaches the plan's bootstrap as given (its credentials are
-// the producer's, which prodlab's admin client may lack), or starts a fresh
-// embedded 1-broker cluster in a temporary directory that Close stops and
-// removes.
-func perfTarget(ctx context.Context, p *perfPlan, logw io.Writer) (*lab.Target, error) {
-	if len(p.bootstrap) > 0 {
-		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: p.bootstrap, SkipConnect: true, ClientProps: p.props, WorkerJar: app.WorkerJar()})
-	}
-	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	tgt, err := lab.StartTarget(sctx, lab.TargetConfig{Brokers: 1, WorkerJar: app.WorkerJar()})
-	if err != nil {
-		return nil, fmt.Errorf("embedded cluster: %w", err)
-	}
-	fmt.Fprintf(logw, "prodlab perf: started Kafka %s on %s (embedded; stopped at the end)\n",
-		tgt.Version(), strings.Join(tgt.Bootstrap(), ","))
-	return tgt, nil
-}
-
-// perfTopic creates the topic with --partitions partitions (replication
-// factor: the broker's default) unless it exists, and waits until it is
-// served (lab.Target.EnsureTopic), so the clock does not include topic
-// creation. A topic not served in time is an error. A topic prodlab
-// cannot create (a cluster that needs credentials its admin client does
-// not have: SASL, TLS) gets a warning instead: the producer may still
-// create or find it.
-func perfTopic(ctx context.Context, tgt *lab.Target, p *perfPlan, logw io.Writer) error {
-	created, err := tgt.EnsureTopic(ctx, p.topic, p.partitions, -1, nil)
-	var notServed *cluster.NotServedError
-	switch {
-	case created:
-		fmt.Fprintf(logw, "prodlab perf: created topic %s with %d partition(s)\n", p.topic, p.partitions)
-		return err
-	case err == nil, errors.As(err, &notServed):
-		return err
-	default:
-		fmt.Fprintf(logw, "prodlab perf: could not create topic %s (%v); producing anyway\n", p.topic, err)
-		return nil
-	}
+	return err
 }

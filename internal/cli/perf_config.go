@@ -15,7 +15,6 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -61,7 +60,7 @@ type perfPlan struct {
 	records    int64 // total, warm-up included (perf-test's --num-records)
 	warmup     int64
 	recordSize int    // 0 with a payload file
-	payload    string // payload kind for driver.Trial
+	payload    string // payload kind (app.PerfRequest.Payload)
 	// fileSizes are the payload file's record sizes in the order the
 	// driver cycles them (nil without a payload file).
 	fileSizes    []int
@@ -109,8 +108,8 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	p.props = props
 	p.redact = newRedactor(props)
 
-	if err := driver.Check(p.client, props); err != nil {
-		return nil, usage(p.redact.err(err))
+	if err := app.CheckProducer(p.client, props); err != nil {
+		return nil, p.redact.err(err)
 	}
 	if err := p.usePayload(f); err != nil {
 		return nil, usage(err)
@@ -433,40 +432,20 @@ func splitPayloadFile(path, delimiter string) (string, []int, error) {
 	return tmp, sizes, nil
 }
 
-// valueBytes is the total value size of records 0..n-1 of a trial.
-func (p *perfPlan) valueBytes(n int64) int64 {
-	if p.fileSizes == nil {
-		return n * int64(p.recordSize)
+// request is the plan as app runs it.
+func (p *perfPlan) request() app.PerfRequest {
+	return app.PerfRequest{
+		Topic:      p.topic,
+		Records:    p.records,
+		Warmup:     p.warmup,
+		RecordSize: p.recordSize,
+		Payload:    p.payload,
+		FileSizes:  p.fileSizes,
+		Rate:       p.rate,
+		Props:      p.props,
+		Bootstrap:  p.bootstrap,
+		Client:     p.client,
+		Partitions: p.partitions,
+		Timeout:    p.timeout,
 	}
-	k := int64(len(p.fileSizes))
-	var cycle, prefix int64
-	for i, s := range p.fileSizes {
-		cycle += int64(s)
-		if int64(i) < n%k {
-			prefix += int64(s)
-		}
-	}
-	return n/k*cycle + prefix
-}
-
-// meanRecordBytes is the mean value size, for the periodic lines' MB/sec.
-func (p *perfPlan) meanRecordBytes() float64 {
-	if p.fileSizes == nil {
-		return float64(p.recordSize)
-	}
-	return float64(p.valueBytes(int64(len(p.fileSizes)))) / float64(len(p.fileSizes))
-}
-
-// describeProps renders the producer properties sorted, secrets hidden.
-func describeProps(props map[string]string) string {
-	keys := slices.Sorted(maps.Keys(props))
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := props[k]
-		if isSecretKey(k) {
-			v = "[hidden]"
-		}
-		parts[i] = k + "=" + v
-	}
-	return strings.Join(parts, " ")
 }

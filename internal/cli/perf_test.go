@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"github.com/prodlab/prodlab/internal/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,7 @@ func TestPerfFlags(t *testing.T) {
 					t.Fatalf("plan %+v", p)
 				}
 				// alpha bravo charlie alpha bravo charlie ... (10 records)
-				if got := p.valueBytes(10); got != 3*(5+5+7)+5 {
+				if got := p.request().ValueBytes(10); got != 3*(5+5+7)+5 {
 					t.Errorf("valueBytes(10) = %d", got)
 				}
 				if _, err := os.Stat(strings.TrimPrefix(p.payload, "file:")); !os.IsNotExist(err) {
@@ -262,7 +263,7 @@ func TestPerfSecretsNeverPrinted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desc := describeProps(p.props)
+	desc := app.DescribeProps(p.props)
 	leaks(t, "property listing", desc)
 	if !strings.Contains(desc, "sasl.jaas.config=[hidden]") || !strings.Contains(desc, "security.protocol=SASL_SSL") {
 		t.Errorf("property listing %q", desc)

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// perfTotals are a trial's (or several trials') figures for the final line.
+type perfTotals struct {
+	acked   int64
+	failed  int64
+	bytes   int64 // value bytes of the acknowledged records
+	elapsed time.Duration
+	latency *hdrhistogram.Histogram
+}
+
+// totals extracts the final-line figures of one trial.
+func (req PerfRequest) totals(res *driver.Result) perfTotals {
+	return perfTotals{
+		acked:   res.Acked,
+		failed:  res.Failed,
+		bytes:   req.ValueBytes(res.Acked),
+		elapsed: res.Elapsed,
+		latency: res.Latency,
+	}
+}
+
+// add merges another trial's totals (the warm-up's and the measured one's
+// make perf-test's overall line).
+func (t perfTotals) add(o perfTotals) perfTotals {
+	return perfTotals{
+		acked:   t.acked + o.acked,
+		failed:  t.failed + o.failed,
+		bytes:   t.bytes + o.bytes,
+		elapsed: t.elapsed + o.elapsed,
+		latency: stats.Merge(t.latency, o.latency),
+	}
+}
+
+// line renders totals as perf-test's final line's figures; steady marks
+// the steady-state line perf-test adds after a warm-up.
+func (t perfTotals) line(steady bool) report.PerfTotal {
+	tp := results.ThroughputOf(t.acked, t.bytes, t.elapsed)
+	return report.PerfTotal{
+		Records:     t.acked,
+		RecordsPerS: tp.RecordsPerS,
+		MBPerS:      tp.MBPerS,
+		Latency:     stats.LatencyMs(t.latency),
+		Steady:      steady,
+	}
+}
