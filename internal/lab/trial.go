@@ -362,8 +362,8 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 	}
 	inflight, _ := strconv.Atoi(rec.EffectiveConfig["max.in.flight.requests.per.connection"])
 	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: inflight, MeanRequestBytes: st.MeanRequestBytes}
-	if m := x.model.MBps(path); !math.IsNaN(m) && conns > 0 {
-		net.ModelMBps = m * float64(conns)
+	if m := x.model.MBPerS(path); !math.IsNaN(m) && conns > 0 {
+		net.ModelMBPerS = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {
 		if ev.Time.Before(since) {

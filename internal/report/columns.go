@@ -171,7 +171,7 @@ func hasNetwork(of func(results.Network) float64) func([]scenario) bool {
 var (
 	maxInFlight = func(n results.Network) float64 { return n.MaxInFlight }
 	rttP50Ms    = func(n results.Network) float64 { return n.RTTP50Ms }
-	modelMBps   = func(n results.Network) float64 { return n.ModelMBps }
+	modelMBPerS = func(n results.Network) float64 { return n.ModelMBPerS }
 )
 
 // hasAudit is the audit columns' condition.
@@ -242,8 +242,8 @@ var columns = []column{
 		},
 		sum: func(s *scenario) stats.Summary { return s.Throughput }},
 	{head: "MB/S", md: "MB/s", csv: "mb_per_s", unit: "MB/s", in: inAll,
-		text: figure(func(s *scenario) stats.Summary { return s.MBps }, f1),
-		sum:  func(s *scenario) stats.Summary { return s.MBps }},
+		text: figure(func(s *scenario) stats.Summary { return s.MBPerS }, f1),
+		sum:  func(s *scenario) stats.Summary { return s.MBPerS }},
 	{head: "P50 ms", md: "p50 ms", csv: "p50_ms", unit: "ms", in: inAll,
 		text:  latency(func(s *scenario) float64 { return s.Latency.P50 }, func(s *scenario) stats.Summary { return s.P50 }),
 		sum:   func(s *scenario) stats.Summary { return s.P50 },
@@ -290,8 +290,8 @@ var columns = []column{
 		when: hasNetwork(maxInFlight),
 		text: figure(network(rttP50Ms), f1), sum: network(rttP50Ms)},
 	{head: "MODEL MB/S", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
-		when: hasNetwork(modelMBps),
-		text: figure(network(modelMBps), f1), sum: network(modelMBps)},
+		when: hasNetwork(modelMBPerS),
+		text: figure(network(modelMBPerS), f1), sum: network(modelMBPerS)},
 	// The delivery audit: totals over the counted trials.
 	audit("LOST", "LOST", "lost", func(a *results.Audit) int64 { return a.Lost }),
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),

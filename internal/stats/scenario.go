@@ -39,7 +39,7 @@ type ScenarioStats struct {
 	FailedRecords Summary `json:"failed_records"`
 	ElapsedS      Summary `json:"elapsed_s"`
 	Throughput    Summary `json:"records_per_s"`
-	MBps          Summary `json:"mb_per_s"`
+	MBPerS        Summary `json:"mb_per_s"`
 
 	// Latency is from the merged histograms (ms); when some counted trial
 	// has no histogram it is the mean of the per-trial figures instead.
@@ -96,7 +96,7 @@ type Metric struct {
 var Metrics = []Metric{
 	{"throughput", "throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput },
 		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
-	{"mb_per_s", "throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps },
+	{"mb_per_s", "throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBPerS },
 		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
 	{"p50", "latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
 		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
@@ -287,7 +287,7 @@ func (s *ScenarioStats) summarizeFigures(ok []results.Record) {
 	s.FailedRecords = sum(func(r results.Record) float64 { return float64(r.Records.Failed) })
 	s.ElapsedS = sum(func(r results.Record) float64 { return r.ElapsedS })
 	s.Throughput = sum(func(r results.Record) float64 { return r.Throughput.RecordsPerS })
-	s.MBps = sum(func(r results.Record) float64 { return r.Throughput.MBPerS })
+	s.MBPerS = sum(func(r results.Record) float64 { return r.Throughput.MBPerS })
 	s.P50 = sum(func(r results.Record) float64 { return r.LatencyMs.P50 })
 	s.P95 = sum(func(r results.Record) float64 { return r.LatencyMs.P95 })
 	s.P99 = sum(func(r results.Record) float64 { return r.LatencyMs.P99 })
