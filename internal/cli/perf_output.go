@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // perfWindowFormat is kafka-producer-perf-test's periodic line
@@ -90,7 +91,7 @@ func (t perfTotals) line(steady bool) report.PerfTotal {
 		Records:     t.acked,
 		RecordsPerS: tp.RecordsPerS,
 		MBPerS:      tp.MBPerS,
-		Latency:     stats.LatencyMs(t.latency),
+		Latency:     summary.LatencyMs(t.latency),
 		Steady:      steady,
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // executor runs one trial at a time on a session and returns its record:
@@ -286,13 +287,13 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ElapsedS = res.Elapsed.Seconds()
 	rec.Throughput = results.ThroughputOf(res.Acked, ackedBytes(res, res.Acked, rec.RecordSize), res.Elapsed)
 	if res.Latency != nil {
-		rec.LatencyMs = stats.LatencyMs(res.Latency)
+		rec.LatencyMs = summary.LatencyMs(res.Latency)
 		if enc, err := stats.EncodeHistogram(res.Latency); err == nil {
 			rec.Histogram = enc
 		}
 	}
 	if res.LatencyIntended != nil && res.LatencyIntended.TotalCount() > 0 {
-		l := stats.LatencyMs(res.LatencyIntended)
+		l := summary.LatencyMs(res.LatencyIntended)
 		rec.LatencyIntendedMs = &l
 	}
 	rec.UncompressedBytes = res.UncompressedBytes

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The result columns of every format (table, Markdown, CSV, report.html)
@@ -53,7 +54,7 @@ type column struct {
 // scenario is a summarised scenario with what report adds from its
 // counted trials (not warm-up, status ok).
 type scenario struct {
-	*stats.ScenarioStats
+	*summary.ScenarioStats
 	// Label is the scenario as "k=v k=v".
 	Label string
 	// CPUClient and CPUBrokers summarise results.CPU's ms per MB over the
@@ -70,11 +71,11 @@ type scenario struct {
 	Timed []results.Record
 }
 
-// summarize groups recs by scenario (stats.ByScenario) and adds the
+// summarize groups recs by scenario (summary.ByScenario) and adds the
 // figures the table needs beyond stats: CPU cost and the steady-state
 // check.
 func summarize(recs []results.Record) ([]scenario, error) {
-	scs, err := stats.ByScenario(recs)
+	scs, err := summary.ByScenario(recs)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func summarize(recs []results.Record) ([]scenario, error) {
 		if r.Warmup {
 			continue
 		}
-		id := stats.ScenarioKey(r)
+		id := summary.ScenarioKey(r)
 		if r.Counted() {
 			counted[id] = append(counted[id], r)
 		}
@@ -141,7 +142,7 @@ func latency(merged func(*scenario) float64, per func(*scenario) stats.Summary) 
 
 // failedMean is the mean of a count over the failed trials of a scenario
 // none of whose trials succeeded, so its row still says what happened.
-func failedMean(s *scenario, f func(stats.Failure) int64) string {
+func failedMean(s *scenario, f func(summary.Failure) int64) string {
 	var sum float64
 	for _, fl := range s.Failures {
 		sum += float64(f(fl))
@@ -209,7 +210,7 @@ var columns = []column{
 	{head: "SENT", csv: "sent", unit: "records", in: inTable | inHTML | inCSV, plain: true,
 		text: func(s *scenario) string {
 			if s.Trials == 0 {
-				return failedMean(s, func(f stats.Failure) int64 { return f.Sent })
+				return failedMean(s, func(f summary.Failure) int64 { return f.Sent })
 			}
 			return thousands(s.Sent.Mean)
 		},
@@ -219,7 +220,7 @@ var columns = []column{
 	{head: "FAILED", csv: "failed_records", unit: "records", in: inTable | inHTML | inCSV, plain: true,
 		text: func(s *scenario) string {
 			if s.Trials == 0 {
-				return failedMean(s, func(f stats.Failure) int64 { return f.FailedRecords })
+				return failedMean(s, func(f summary.Failure) int64 { return f.FailedRecords })
 			}
 			return thousands(s.FailedRecords.Mean)
 		},
