@@ -13,9 +13,9 @@ import (
 )
 
 // ScenarioStats summarises one scenario over its counted trials: those
-// that are not warm-ups and ran to their end (status ok or violated). Every numeric metric
-// is a stats.Summary (mean ± confidence interval at stats.DefaultConfidence) over those
-// trials. Latency is the exception that merges: Latency holds the
+// that are not warm-ups and ran to their end (status ok or violated).
+// Every numeric metric is a stats.Summary (mean ± confidence interval at
+// stats.DefaultConfidence) over those trials. Latency is the exception that merges: Latency holds the
 // percentiles of the merged histograms of all counted trials, exact over
 // every record, while the P50…Max summaries describe the per-trial figures
 // and so their spread between trials, which is what comparisons test.
@@ -78,8 +78,8 @@ type Failure struct {
 
 // ByScenario groups recs by scenario in order of first appearance, leaving
 // out warm-up trials (a scenario with only warm-ups does not appear), and
-// summarises each at stats.DefaultConfidence. A histogram that fails to decode
-// is an error naming the trial, not a silently different figure.
+// summarises each at stats.DefaultConfidence. A histogram that fails to
+// decode is an error naming the trial, not a silently different figure.
 func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
 	var order []string
 	groups := map[string][]results.Record{}
