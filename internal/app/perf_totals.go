@@ -9,6 +9,7 @@ import (
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // perfTotals are a trial's (or several trials') figures for the final line.
@@ -51,7 +52,7 @@ func (t perfTotals) line(steady bool) report.PerfTotal {
 		Records:     t.acked,
 		RecordsPerS: tp.RecordsPerS,
 		MBPerS:      tp.MBPerS,
-		Latency:     stats.LatencyMs(t.latency),
+		Latency:     summary.LatencyMs(t.latency),
 		Steady:      steady,
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // compareFlags are the options of prodlab compare.
@@ -102,7 +103,7 @@ experiment adds rounds until the intervals are narrow enough.`,
 // comparePair is one comparison: scenario a against scenario b.
 type comparePair struct {
 	title string
-	a, b  stats.ScenarioStats
+	a, b  summary.ScenarioStats
 	// aName and bName say where each side comes from.
 	aName, bName string
 	// paired: a and b are scenarios of one run, their trials paired by round.
@@ -145,7 +146,7 @@ func comparePairs(args []string, scenarios bool, warn io.Writer) ([]comparePair,
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]stats.ScenarioStats{}
+	byID := map[string]summary.ScenarioStats{}
 	for _, b := range bs {
 		byID[b.ID] = b
 	}
@@ -163,12 +164,12 @@ func comparePairs(args []string, scenarios bool, warn io.Writer) ([]comparePair,
 
 // readStats reads a run directory's results (leniently, warning on warn of
 // each line it skips; see readRun) and summarises its scenarios.
-func readStats(dir string, warn io.Writer) ([]stats.ScenarioStats, error) {
+func readStats(dir string, warn io.Writer) ([]summary.ScenarioStats, error) {
 	recs, err := app.ReadRun(dir, warn)
 	if err != nil {
 		return nil, err
 	}
-	scs, err := stats.ByScenario(recs)
+	scs, err := summary.ByScenario(recs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -177,7 +178,7 @@ func readStats(dir string, warn io.Writer) ([]stats.ScenarioStats, error) {
 
 // findScenario returns the scenario of scs whose ID is id, or whose
 // "k=v k=v" label is, listing the IDs when none matches.
-func findScenario(scs []stats.ScenarioStats, id, dir string) (stats.ScenarioStats, error) {
+func findScenario(scs []summary.ScenarioStats, id, dir string) (summary.ScenarioStats, error) {
 	ids := make([]string, len(scs))
 	for i, s := range scs {
 		if s.ID == id || strings.ReplaceAll(s.ID, ",", " ") == id {
@@ -185,7 +186,7 @@ func findScenario(scs []stats.ScenarioStats, id, dir string) (stats.ScenarioStat
 		}
 		ids[i] = s.ID
 	}
-	return stats.ScenarioStats{}, usage(fmt.Errorf("no scenario %q in %s; scenarios: %s", id, dir, strings.Join(ids, "  ")))
+	return summary.ScenarioStats{}, usage(fmt.Errorf("no scenario %q in %s; scenarios: %s", id, dir, strings.Join(ids, "  ")))
 }
 
 // writeComparison prints one table per pair: each metric's A and B
@@ -198,7 +199,7 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 		}
 		how := ""
 		if p.paired {
-			xs, _ := stats.Paired(&p.a, &p.b, stats.Metrics[0])
+			xs, _ := summary.Paired(&p.a, &p.b, summary.Metrics[0])
 			how = fmt.Sprintf(", paired by round (%d pairs)", len(xs))
 		}
 		fmt.Fprintf(tw, "%s\n  A = %s (%d trials), B = %s (%d trials); B vs A at %s%s\n",
@@ -218,9 +219,9 @@ func writeComparison(w io.Writer, pairs []comparePair) error {
 // metrics are the metrics the pair is compared on: every registered one
 // that either side measured (the always-present figures, and CPU or
 // intended-send-time latency when the trials have them).
-func (p *comparePair) metrics() []stats.Metric {
-	var out []stats.Metric
-	for _, m := range stats.Metrics {
+func (p *comparePair) metrics() []summary.Metric {
+	var out []summary.Metric
+	for _, m := range summary.Metrics {
 		if m.Of != nil || m.Summary(&p.a).N > 0 || m.Summary(&p.b).N > 0 {
 			out = append(out, m)
 		}
@@ -229,9 +230,9 @@ func (p *comparePair) metrics() []stats.Metric {
 }
 
 // compare tests metric m of the pair, paired by round or with Welch's test.
-func (p *comparePair) compare(m stats.Metric) (a, b stats.Summary, v stats.Verdict) {
+func (p *comparePair) compare(m summary.Metric) (a, b stats.Summary, v stats.Verdict) {
 	a, b = m.Summary(&p.a), m.Summary(&p.b)
-	return a, b, stats.Judge(&p.a, &p.b, m, p.paired, stats.Options{Level: p.level, Margin: p.margin})
+	return a, b, summary.Judge(&p.a, &p.b, m, p.paired, stats.Options{Level: p.level, Margin: p.margin})
 }
 
 // comparisonJSON is one pair in compare --format json.

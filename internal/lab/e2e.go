@@ -10,6 +10,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The lab's side of many producers (workload.producers) and end-to-end
@@ -54,7 +55,7 @@ func (x *executor) stopE2E(ctx context.Context, rec *results.Record, c *e2e.Cons
 		x.logf("%v", err)
 	}
 	if out.Latency.TotalCount() > 0 {
-		l := stats.LatencyMs(out.Latency)
+		l := summary.LatencyMs(out.Latency)
 		rec.LatencyE2EMs = &l
 		if enc, err := stats.EncodeHistogram(out.Latency); err == nil {
 			rec.HistogramE2E = enc

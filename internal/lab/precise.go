@@ -10,6 +10,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // untilPrecise is trials: auto for one cluster group: measured rounds
@@ -34,7 +35,7 @@ type untilPrecise struct {
 	// the rule's state per scenario, written into each record; met and
 	// worst its verdict.
 	recs  map[string][]results.Record
-	byID  map[string]*stats.ScenarioStats
+	byID  map[string]*summary.ScenarioStats
 	prec  map[string]results.Precision
 	met   bool
 	worst float64
@@ -49,7 +50,7 @@ type untilPrecise struct {
 // trials prev of a run being resumed.
 func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
 	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{},
-		recs: map[string][]results.Record{}, byID: map[string]*stats.ScenarioStats{},
+		recs: map[string][]results.Record{}, byID: map[string]*summary.ScenarioStats{},
 		budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios)), logf: func(string, ...any) {}}
 	for _, sc := range g.scs { // nothing is known before the first round
 		u.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
@@ -93,7 +94,7 @@ func (u *untilPrecise) finished() bool { return len(u.recs) > 0 && u.met }
 // summarise updates scenario id's summary from its trials; the other
 // scenarios' summaries stand.
 func (u *untilPrecise) summarise(id string) {
-	sum, err := stats.ByScenario(u.recs[id])
+	sum, err := summary.ByScenario(u.recs[id])
 	switch {
 	case err != nil:
 		u.logf("precision: %v", err)
@@ -210,7 +211,7 @@ func (t *precisionTally) judge(id string, hw float64, met bool) {
 
 // judgeComparisons judges every planned comparison whose two scenarios are
 // in the group, paired by round on its metric, and counts them.
-func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stats.ScenarioStats) (n int) {
+func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*summary.ScenarioStats) (n int) {
 	rule := stats.StopRule{Target: u.e.Precision}
 	for _, c := range u.cmps {
 		if _, in := u.prec[c.Baseline]; !in {
@@ -226,11 +227,11 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stat
 			t.judge(c.Candidate, math.NaN(), false)
 			continue
 		}
-		m, ok := stats.MetricByKey(c.Metric)
+		m, ok := summary.MetricByKey(c.Metric)
 		if !ok {
-			m = stats.Metrics[0]
+			m = summary.Metrics[0]
 		}
-		v := stats.Judge(a, b, m, true, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence})
+		v := summary.Judge(a, b, m, true, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence})
 		met := rule.Precise(v)
 		t.judge(c.Baseline, v.HalfWidth(), met)
 		t.judge(c.Candidate, v.HalfWidth(), met)
@@ -241,7 +242,7 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*stat
 // judgeAlone judges a scenario in no comparison by its mean throughput's
 // relative half-width, on at least as many trials as a comparison needs
 // pairs.
-func (u *untilPrecise) judgeAlone(t *precisionTally, id string, s *stats.ScenarioStats) {
+func (u *untilPrecise) judgeAlone(t *precisionTally, id string, s *summary.ScenarioStats) {
 	if s == nil {
 		t.judge(id, math.NaN(), false)
 		return

@@ -9,6 +9,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // seconds converts a setting in seconds to a duration.
@@ -68,7 +69,7 @@ func fillTimeline(rec *results.Record, res *driver.Result, sendFor time.Duration
 			Retries: iv.Retries, InFlight: iv.InFlight,
 		}
 		if h := iv.Latency; h != nil && h.TotalCount() > 0 {
-			l := stats.LatencyMs(h)
+			l := summary.LatencyMs(h)
 			p.P50Ms, p.P99Ms, p.MaxMs = l.P50, l.P99, l.Max
 			if enc, err := stats.EncodeHistogram(h); err == nil {
 				p.Histogram = enc
@@ -82,7 +83,7 @@ func fillTimeline(rec *results.Record, res *driver.Result, sendFor time.Duration
 	}
 	window := sendingWindow(tl, sendFor)
 	windowThroughput(rec, window)
-	st := stats.CheckSteady(stats.Throughputs(window), stats.DefaultSteady)
+	st := stats.CheckSteady(summary.Throughputs(window), stats.DefaultSteady)
 	rec.Steady = &results.Steady{OK: st.OK, Points: st.Points, Drift: finiteOr(st.Drift, 0),
 		DriftLo: finiteOr(st.DriftLo, 0), DriftHi: finiteOr(st.DriftHi, 0), CV: finiteOr(st.CV, 0), Reason: st.Reason}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // executor runs one trial at a time on a session and returns its record:
@@ -286,13 +287,13 @@ func fillFromResult(rec *results.Record, res *driver.Result) {
 	rec.ElapsedS = res.Elapsed.Seconds()
 	rec.Throughput = results.ThroughputOf(res.Acked, ackedBytes(res, res.Acked, rec.RecordSize), res.Elapsed)
 	if res.Latency != nil {
-		rec.LatencyMs = stats.LatencyMs(res.Latency)
+		rec.LatencyMs = summary.LatencyMs(res.Latency)
 		if enc, err := stats.EncodeHistogram(res.Latency); err == nil {
 			rec.Histogram = enc
 		}
 	}
 	if res.LatencyIntended != nil && res.LatencyIntended.TotalCount() > 0 {
-		l := stats.LatencyMs(res.LatencyIntended)
+		l := summary.LatencyMs(res.LatencyIntended)
 		rec.LatencyIntendedMs = &l
 	}
 	rec.UncompressedBytes = res.UncompressedBytes
@@ -362,8 +363,8 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 	}
 	inflight, _ := strconv.Atoi(rec.EffectiveConfig["max.in.flight.requests.per.connection"])
 	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: inflight, MeanRequestBytes: st.MeanRequestBytes}
-	if m := x.model.MBps(path); !math.IsNaN(m) && conns > 0 {
-		net.ModelMBps = m * float64(conns)
+	if m := x.model.MBPerS(path); !math.IsNaN(m) && conns > 0 {
+		net.ModelMBPerS = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {
 		if ev.Time.Before(since) {

@@ -7,6 +7,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // warmWindow is how many of a warm-up trial's last timeline points must be
@@ -110,5 +111,5 @@ func warm(rec results.Record, sendFor time.Duration) bool {
 	if !rec.Counted() || rec.Timeline == nil {
 		return false
 	}
-	return stats.Warmed(stats.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)
+	return stats.Warmed(summary.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)
 }

@@ -19,7 +19,7 @@ type Path struct {
 // Model predicts a connection's throughput in MB/s (2^20 bytes), NaN when
 // it cannot.
 type Model interface {
-	MBps(p Path) float64
+	MBPerS(p Path) float64
 }
 
 // Pipe is the pipe model: min(bandwidth, in-flight × mean request bytes /
@@ -27,8 +27,8 @@ type Model interface {
 // least one request in flight.
 type Pipe struct{}
 
-// MBps implements Model.
-func (Pipe) MBps(p Path) float64 {
+// MBPerS implements Model.
+func (Pipe) MBPerS(p Path) float64 {
 	rtt := p.RTTMs / 1000
 	if rtt <= 0 || p.MeanRequestBytes <= 0 || p.InFlight <= 0 {
 		return math.NaN()

@@ -22,7 +22,7 @@ func TestPipe(t *testing.T) {
 	}
 	var m Model = Pipe{}
 	for _, tt := range tests {
-		got := m.MBps(tt.p)
+		got := m.MBPerS(tt.p)
 		if math.IsNaN(tt.want) != math.IsNaN(got) || (!math.IsNaN(got) && math.Abs(got-tt.want) > 1e-9) {
 			t.Errorf("%s: %g MB/s, want %g", tt.name, got, tt.want)
 		}

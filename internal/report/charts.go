@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Matrix keys that select charts, in the spellings experiments and
@@ -33,8 +34,8 @@ var percentileTicks = []tick{{0, "0%"}, {1, "90%"}, {2, "99%"}, {3, "99.9%"}, {4
 // against max.in.flight.requests.per.connection (a line per RTT) when that
 // varies; throughput and p99 latency against replication factor when that
 // varies. Scenarios without a successful trial are left out.
-func charts(all []stats.ScenarioStats) []chart {
-	var scs []*stats.ScenarioStats
+func charts(all []summary.ScenarioStats) []chart {
+	var scs []*summary.ScenarioStats
 	for i := range all {
 		if all[i].Trials > 0 {
 			scs = append(scs, &all[i])
@@ -48,7 +49,7 @@ func charts(all []stats.ScenarioStats) []chart {
 	if len(keys) > 0 {
 		groupKey = keys[0]
 	}
-	tp := groupedBars(scs, groupKey, func(s *stats.ScenarioStats) stats.Summary { return s.Throughput })
+	tp := groupedBars(scs, groupKey, func(s *summary.ScenarioStats) stats.Summary { return s.Throughput })
 	tp.ID, tp.Title, tp.YLabel = "chart-throughput", "Throughput per scenario (mean ± "+stats.Percent(stats.DefaultConfidence)+" CI)", "throughput (records/s)"
 	tp.XLabel = axisKey(groupKey, "scenario")
 	add(tp.ID, tp.svg())
@@ -57,15 +58,15 @@ func charts(all []stats.ScenarioStats) []chart {
 		add(lc.ID, lc.svg())
 	}
 	if k := varying(scs, keys, codecKeys); k != "" {
-		d := groupedBars(scs, k, func(s *stats.ScenarioStats) stats.Summary { return scaled(s.DiskBytes, 1.0/(1<<20)) })
+		d := groupedBars(scs, k, func(s *summary.ScenarioStats) stats.Summary { return scaled(s.DiskBytes, 1.0/(1<<20)) })
 		d.ID, d.Title, d.XLabel, d.YLabel = "chart-disk", "Size on disk per codec (one replica per partition)", k, "size on disk (MiB)"
 		add(d.ID, d.svg())
-		r := groupedBars(scs, k, func(s *stats.ScenarioStats) stats.Summary { return s.Ratio })
+		r := groupedBars(scs, k, func(s *summary.ScenarioStats) stats.Summary { return s.Ratio })
 		r.ID, r.Title, r.XLabel, r.YLabel = "chart-ratio", "Compression ratio per codec (uncompressed ÷ compressed)", k, "compression ratio (×)"
 		add(r.ID, r.svg())
 	}
 	if k := varying(scs, keys, inFlightKeys); k != "" {
-		lc := linesAgainst(scs, k, func(s *stats.ScenarioStats) stats.Summary { return s.Throughput })
+		lc := linesAgainst(scs, k, func(s *summary.ScenarioStats) stats.Summary { return s.Throughput })
 		lc.ID, lc.Title, lc.XLabel, lc.YLabel = "chart-inflight", "Throughput against requests in flight", k+" (requests)", "throughput (records/s)"
 		if rk := firstKey(keys, rttKeys); rk != "" && len(keys) == 2 {
 			lc.Title += ", one line per " + rk
@@ -73,10 +74,10 @@ func charts(all []stats.ScenarioStats) []chart {
 		add(lc.ID, lc.svg())
 	}
 	if k := varying(scs, keys, rfKeys); k != "" {
-		t := linesAgainst(scs, k, func(s *stats.ScenarioStats) stats.Summary { return s.Throughput })
+		t := linesAgainst(scs, k, func(s *summary.ScenarioStats) stats.Summary { return s.Throughput })
 		t.ID, t.Title, t.XLabel, t.YLabel = "chart-rf-throughput", "Throughput against replication factor", k+" (replicas)", "throughput (records/s)"
 		add(t.ID, t.svg())
-		l := linesAgainst(scs, k, func(s *stats.ScenarioStats) stats.Summary {
+		l := linesAgainst(scs, k, func(s *summary.ScenarioStats) stats.Summary {
 			p := s.P99
 			p.Mean = s.Latency.P99 // merged, with the per-trial error
 			return p
@@ -112,7 +113,7 @@ func datumOf(x float64, s stats.Summary) datum {
 // except, joined by " / " ("all" when there are none), and returns the
 // keys they are values of, which title the legend: long property names
 // would not fit in every entry.
-func restLabel(s *stats.ScenarioStats, except string) (label string, keys []string) {
+func restLabel(s *summary.ScenarioStats, except string) (label string, keys []string) {
 	var parts []string
 	for _, k := range s.Keys {
 		if k != except {
@@ -142,7 +143,7 @@ func legendTitle(keys []string) []string {
 // groupedBars builds a bar chart with one group per value of key (in order
 // of appearance) and one series per combination of the other matrix
 // values; with no key, one group holding every scenario.
-func groupedBars(scs []*stats.ScenarioStats, key string, f func(*stats.ScenarioStats) stats.Summary) *barChart {
+func groupedBars(scs []*summary.ScenarioStats, key string, f func(*summary.ScenarioStats) stats.Summary) *barChart {
 	c := &barChart{}
 	gi, si := map[string]int{}, map[string]int{}
 	type cell struct{ g, s int }
@@ -182,7 +183,7 @@ func groupedBars(scs []*stats.ScenarioStats, key string, f func(*stats.ScenarioS
 
 // linesAgainst builds a line chart of f against the numeric matrix key
 // key, one line per combination of the other matrix values.
-func linesAgainst(scs []*stats.ScenarioStats, key string, f func(*stats.ScenarioStats) stats.Summary) *lineChart {
+func linesAgainst(scs []*summary.ScenarioStats, key string, f func(*summary.ScenarioStats) stats.Summary) *lineChart {
 	c := &lineChart{Markers: true}
 	idx := map[string]int{}
 	for _, s := range scs {
@@ -211,7 +212,7 @@ func linesAgainst(scs []*stats.ScenarioStats, key string, f func(*stats.Scenario
 // HdrHistogram's percentile distribution: latency against percentile on a
 // 1/(1-p) log scale, up to the percentile the record count resolves. Nil
 // when no scenario has histograms.
-func latencyCurves(scs []*stats.ScenarioStats) *lineChart {
+func latencyCurves(scs []*summary.ScenarioStats) *lineChart {
 	c := &lineChart{ID: "chart-latency", Title: "Latency by percentile (merged histograms of all trials)",
 		XLabel: "percentile (log scale of 1/(1−p))", YLabel: "send → ack latency (ms)"}
 	maxX := 0.0
@@ -258,7 +259,7 @@ func firstKey(keys, candidates []string) string {
 
 // varying returns the first of candidates that is a matrix key taking at
 // least two values among scs, or "".
-func varying(scs []*stats.ScenarioStats, keys, candidates []string) string {
+func varying(scs []*summary.ScenarioStats, keys, candidates []string) string {
 	for _, k := range keys {
 		for _, c := range candidates {
 			if k != c {

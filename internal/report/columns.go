@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The result columns of every format (table, Markdown, CSV, report.html)
@@ -53,7 +54,7 @@ type column struct {
 // scenario is a summarised scenario with what report adds from its
 // counted trials (not warm-up, status ok).
 type scenario struct {
-	*stats.ScenarioStats
+	*summary.ScenarioStats
 	// Label is the scenario as "k=v k=v".
 	Label string
 	// CPUClient and CPUBrokers summarise results.CPU's ms per MB over the
@@ -70,11 +71,11 @@ type scenario struct {
 	Timed []results.Record
 }
 
-// summarize groups recs by scenario (stats.ByScenario) and adds the
+// summarize groups recs by scenario (summary.ByScenario) and adds the
 // figures the table needs beyond stats: CPU cost and the steady-state
 // check.
 func summarize(recs []results.Record) ([]scenario, error) {
-	scs, err := stats.ByScenario(recs)
+	scs, err := summary.ByScenario(recs)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func summarize(recs []results.Record) ([]scenario, error) {
 		if r.Warmup {
 			continue
 		}
-		id := stats.ScenarioKey(r)
+		id := summary.ScenarioKey(r)
 		if r.Counted() {
 			counted[id] = append(counted[id], r)
 		}
@@ -141,7 +142,7 @@ func latency(merged func(*scenario) float64, per func(*scenario) stats.Summary) 
 
 // failedMean is the mean of a count over the failed trials of a scenario
 // none of whose trials succeeded, so its row still says what happened.
-func failedMean(s *scenario, f func(stats.Failure) int64) string {
+func failedMean(s *scenario, f func(summary.Failure) int64) string {
 	var sum float64
 	for _, fl := range s.Failures {
 		sum += float64(f(fl))
@@ -171,7 +172,7 @@ func hasNetwork(of func(results.Network) float64) func([]scenario) bool {
 var (
 	maxInFlight = func(n results.Network) float64 { return n.MaxInFlight }
 	rttP50Ms    = func(n results.Network) float64 { return n.RTTP50Ms }
-	modelMBps   = func(n results.Network) float64 { return n.ModelMBps }
+	modelMBPerS = func(n results.Network) float64 { return n.ModelMBPerS }
 )
 
 // hasAudit is the audit columns' condition.
@@ -209,7 +210,7 @@ var columns = []column{
 	{head: "SENT", csv: "sent", unit: "records", in: inTable | inHTML | inCSV, plain: true,
 		text: func(s *scenario) string {
 			if s.Trials == 0 {
-				return failedMean(s, func(f stats.Failure) int64 { return f.Sent })
+				return failedMean(s, func(f summary.Failure) int64 { return f.Sent })
 			}
 			return thousands(s.Sent.Mean)
 		},
@@ -219,7 +220,7 @@ var columns = []column{
 	{head: "FAILED", csv: "failed_records", unit: "records", in: inTable | inHTML | inCSV, plain: true,
 		text: func(s *scenario) string {
 			if s.Trials == 0 {
-				return failedMean(s, func(f stats.Failure) int64 { return f.FailedRecords })
+				return failedMean(s, func(f summary.Failure) int64 { return f.FailedRecords })
 			}
 			return thousands(s.FailedRecords.Mean)
 		},
@@ -242,8 +243,8 @@ var columns = []column{
 		},
 		sum: func(s *scenario) stats.Summary { return s.Throughput }},
 	{head: "MB/S", md: "MB/s", csv: "mb_per_s", unit: "MB/s", in: inAll,
-		text: figure(func(s *scenario) stats.Summary { return s.MBps }, f1),
-		sum:  func(s *scenario) stats.Summary { return s.MBps }},
+		text: figure(func(s *scenario) stats.Summary { return s.MBPerS }, f1),
+		sum:  func(s *scenario) stats.Summary { return s.MBPerS }},
 	{head: "P50 ms", md: "p50 ms", csv: "p50_ms", unit: "ms", in: inAll,
 		text:  latency(func(s *scenario) float64 { return s.Latency.P50 }, func(s *scenario) stats.Summary { return s.P50 }),
 		sum:   func(s *scenario) stats.Summary { return s.P50 },
@@ -290,8 +291,8 @@ var columns = []column{
 		when: hasNetwork(maxInFlight),
 		text: figure(network(rttP50Ms), f1), sum: network(rttP50Ms)},
 	{head: "MODEL MB/S", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
-		when: hasNetwork(modelMBps),
-		text: figure(network(modelMBps), f1), sum: network(modelMBps)},
+		when: hasNetwork(modelMBPerS),
+		text: figure(network(modelMBPerS), f1), sum: network(modelMBPerS)},
 	// The delivery audit: totals over the counted trials.
 	audit("LOST", "LOST", "lost", func(a *results.Audit) int64 { return a.Lost }),
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // csv renders v as CSV: one row per scenario (order of first appearance, warm-ups left
@@ -24,7 +24,7 @@ import (
 // trial sd and err are "NaN" (undefined), and a figure never measured
 // (every trial failed) is empty.
 func (v *view) csv(w io.Writer) error {
-	all := make([]*stats.ScenarioStats, len(v.scs))
+	all := make([]*summary.ScenarioStats, len(v.scs))
 	for i := range v.scs {
 		all[i] = v.scs[i].ScenarioStats
 	}
@@ -95,7 +95,7 @@ func csvNum(n int, v float64) string {
 // scenarioStatus is "ok" when every trial succeeded, "failed" when none
 // did, "partial" when some did, and "violated" when all ran but some
 // audit found what the experiment did not expect.
-func scenarioStatus(s *stats.ScenarioStats) string {
+func scenarioStatus(s *summary.ScenarioStats) string {
 	switch {
 	case len(s.Failures) == 0 && len(s.Violated) > 0:
 		return "violated"
@@ -109,8 +109,8 @@ func scenarioStatus(s *stats.ScenarioStats) string {
 }
 
 // matrixKeys returns every matrix key of scs, in order of first appearance.
-func matrixKeys(scs []stats.ScenarioStats) []string {
-	ps := make([]*stats.ScenarioStats, len(scs))
+func matrixKeys(scs []summary.ScenarioStats) []string {
+	ps := make([]*summary.ScenarioStats, len(scs))
 	for i := range scs {
 		ps[i] = &scs[i]
 	}
@@ -118,7 +118,7 @@ func matrixKeys(scs []stats.ScenarioStats) []string {
 }
 
 // matrixKeysOf is matrixKeys of pointers.
-func matrixKeysOf(scs []*stats.ScenarioStats) []string {
+func matrixKeysOf(scs []*summary.ScenarioStats) []string {
 	var keys []string
 	seen := map[string]bool{}
 	for _, s := range scs {

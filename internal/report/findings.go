@@ -6,6 +6,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Finding answers one planned comparison of a run (results.Plan).
@@ -26,15 +27,15 @@ type Finding struct {
 
 // metricOf is the metric a planned comparison judges: its Metric key, or
 // throughput (records/s) for plans that name none.
-func metricOf(c results.PlannedComparison) stats.Metric {
-	if m, ok := stats.MetricByKey(c.Metric); ok {
+func metricOf(c results.PlannedComparison) summary.Metric {
+	if m, ok := summary.MetricByKey(c.Metric); ok {
 		return m
 	}
-	return stats.Metrics[0]
+	return summary.Metrics[0]
 }
 
 // Findings answers each comparison of p on throughput (records/s): a
-// paired verdict on the rounds both scenarios counted (stats.Paired and
+// paired verdict on the rounds both scenarios counted (summary.Paired and
 // stats.ComparePaired at p's Level and Margin), or Welch's test when fewer
 // than two trials pair up. A comparison naming a scenario without counted
 // trials is "not tested".
@@ -70,11 +71,11 @@ func findings(scs []scenario, p results.Plan) []Finding {
 			out = append(out, notTestedFinding(c, a, b, "the candidate has no successful trials"))
 			continue
 		}
-		v := stats.Judge(a.ScenarioStats, b.ScenarioStats, m, true, o)
+		v := summary.Judge(a.ScenarioStats, b.ScenarioStats, m, true, o)
 		f := Finding{Question: c.Question, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
 			Published: c.Published, Verdict: v}
 		f.Sentence = sentence(a, b, v)
-		if m.Key != stats.Metrics[0].Key {
+		if m.Key != summary.Metrics[0].Key {
 			f.Sentence = m.Name + " (" + m.Unit + "): " + f.Sentence
 		}
 		out = append(out, f)

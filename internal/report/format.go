@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -109,6 +109,6 @@ func shortError(msg string) string {
 }
 
 // statsLabel is scenarioLabel for a summarised scenario.
-func statsLabel(s *stats.ScenarioStats) string {
+func statsLabel(s *summary.ScenarioStats) string {
 	return scenarioLabel(results.Record{Scenario: s.Values, ScenarioKeys: s.Keys, ScenarioID: s.ID})
 }

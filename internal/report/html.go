@@ -14,6 +14,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // HTMLFile is the name of the HTML report in a run directory.
@@ -93,7 +94,7 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	all := make([]stats.ScenarioStats, len(v.scs))
+	all := make([]summary.ScenarioStats, len(v.scs))
 	for i := range v.scs {
 		all[i] = *v.scs[i].ScenarioStats
 	}
@@ -214,7 +215,7 @@ func defaultTitle(recs []results.Record) string {
 }
 
 // subtitle counts scenarios and trials.
-func subtitle(recs []results.Record, scs []stats.ScenarioStats) string {
+func subtitle(recs []results.Record, scs []summary.ScenarioStats) string {
 	warm, failed := 0, 0
 	for _, r := range recs {
 		switch {

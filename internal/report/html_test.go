@@ -12,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 
 	"github.com/prodlab/prodlab/internal/golden"
 )
@@ -57,7 +58,7 @@ func synth(t *testing.T, rng *rand.Rand, keys []string, vals []any, trial int, r
 		Status: results.StatusOK, Client: "franz-go v1.22.2", Kafka: "4.3.0", RecordSize: 1024,
 		Records: results.Records{Sent: 100000, Acked: 100000}, ElapsedS: 100000 / (rps * noise),
 		Throughput: results.Throughput{RecordsPerS: rps * noise, MBPerS: rps * noise * 1024 / 1e6},
-		LatencyMs:  stats.LatencyMs(h), Histogram: enc,
+		LatencyMs:  summary.LatencyMs(h), Histogram: enc,
 		DiskBytes: int64(disk * (1 + 0.01*rng.NormFloat64())), CompressionRatio: ratio * (1 + 0.01*rng.NormFloat64()),
 	}
 }

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
-// json renders v as an indented JSON array of stats.ScenarioStats, one object
+// json renders v as an indented JSON array of summary.ScenarioStats, one object
 // per scenario in order of first appearance, warm-ups left out. Figures
 // that are undefined (the error of a single trial) are null. Findings are
 // not part of it: the array is what scripts read.
 func (v *view) json(w io.Writer) error {
-	scs := make([]stats.ScenarioStats, len(v.scs))
+	scs := make([]summary.ScenarioStats, len(v.scs))
 	for i := range v.scs {
 		scs[i] = *v.scs[i].ScenarioStats
 	}

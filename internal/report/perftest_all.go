@@ -35,7 +35,7 @@ func (v *view) perfTest(w io.Writer) error {
 		PerfTestTotal(w, PerfTotal{
 			Records:     int64(math.Round(s.Acked.Mean)),
 			RecordsPerS: s.Throughput.Mean,
-			MBPerS:      s.MBps.Mean,
+			MBPerS:      s.MBPerS.Mean,
 			Latency:     s.Latency,
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 
 	"github.com/prodlab/prodlab/internal/golden"
 )
@@ -40,7 +41,7 @@ func withHist(t *testing.T, r results.Record, n int) results.Record {
 		t.Fatal(err)
 	}
 	r.Histogram = s
-	r.LatencyMs = stats.LatencyMs(h)
+	r.LatencyMs = summary.LatencyMs(h)
 	return r
 }
 

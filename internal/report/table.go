@@ -9,6 +9,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Table writes a summary of recs with one row per scenario, in the order
@@ -117,7 +118,7 @@ func latencyCell(v float64, per stats.Summary) string {
 
 // footnotes returns one note per distinct error among the failed trials,
 // naming the scenario and the trials that hit it.
-func footnotes(label string, fails []stats.Failure) []string {
+func footnotes(label string, fails []summary.Failure) []string {
 	var order []string
 	trials := map[string][]string{}
 	for _, f := range fails {
@@ -146,7 +147,7 @@ func footnotes(label string, fails []stats.Failure) []string {
 // violations, with footnote markers; it appends the footnotes' texts to
 // notes. Failures come first: a scenario that both failed and violated
 // shows both.
-func statusCell(s *stats.ScenarioStats, label string, notes []string) (string, []string) {
+func statusCell(s *summary.ScenarioStats, label string, notes []string) (string, []string) {
 	total := len(s.Failures) + s.Trials
 	var parts []string
 	if len(s.Failures) > 0 {

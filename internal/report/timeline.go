@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Timelines in report.html: per scenario, two charts on the trial's own
@@ -43,7 +43,7 @@ func timelineCharts(scs []scenario) []chart {
 		var bands []band
 		var marks []mark
 		for _, r := range s.Timed {
-			pts, err := stats.Coarsen(r.Timeline.Points, coarseness(len(r.Timeline.Points)))
+			pts, err := summary.Coarsen(r.Timeline.Points, coarseness(len(r.Timeline.Points)))
 			if err != nil {
 				continue // an interval histogram that does not decode: leave the trial out
 			}
@@ -105,7 +105,7 @@ func coarseness(n int) int {
 }
 
 // throughputs is each point's acknowledged records per second, NaN for a
-// point without duration; unlike stats.Throughputs it keeps every point
+// point without duration; unlike summary.Throughputs it keeps every point
 // (warm-up and a partial last one), since the chart draws them all.
 func throughputs(pts []results.TimelinePoint) []float64 {
 	out := make([]float64, len(pts))

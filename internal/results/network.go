@@ -23,10 +23,10 @@ type Network struct {
 	Connections float64
 	// BytesUp and BytesDown count bytes delivered to brokers and clients.
 	BytesUp, BytesDown float64
-	// ModelMBps is the pipe model's throughput (min of bandwidth and
+	// ModelMBPerS is the pipe model's throughput (min of bandwidth and
 	// in-flight × request bytes / RTT, summed over the connections written
 	// to), MB/s.
-	ModelMBps float64
+	ModelMBPerS float64
 	// ReplicationBytes counts the bytes the replication proxies carried.
 	ReplicationBytes float64
 }
@@ -49,7 +49,7 @@ func (n *Network) figures() []struct {
 		{"connections", &n.Connections},
 		{"bytes_up", &n.BytesUp},
 		{"bytes_down", &n.BytesDown},
-		{"model_mb_per_s", &n.ModelMBps},
+		{"model_mb_per_s", &n.ModelMBPerS},
 		{"replication_bytes", &n.ReplicationBytes},
 	}
 }

@@ -12,7 +12,7 @@ import (
 func TestNetworkRoundTrip(t *testing.T) {
 	m := map[string]float64{"max_in_flight": 5, "rtt_p50_ms": 20.5, "replication_bytes": 1e6}
 	n := NetworkFigures(m)
-	if n.MaxInFlight != 5 || n.RTTP50Ms != 20.5 || n.ReplicationBytes != 1e6 || !math.IsNaN(n.ModelMBps) {
+	if n.MaxInFlight != 5 || n.RTTP50Ms != 20.5 || n.ReplicationBytes != 1e6 || !math.IsNaN(n.ModelMBPerS) {
 		t.Errorf("NetworkFigures = %+v", n)
 	}
 	if back := n.Map(); !maps.Equal(back, m) {

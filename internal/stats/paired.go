@@ -3,8 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-
-	"github.com/prodlab/prodlab/internal/results"
 )
 
 // ComparePaired compares B with A when trials come in pairs: a[i] and b[i]
@@ -75,37 +73,15 @@ func ComparePaired(a, b []float64, o Options) Verdict {
 	return v
 }
 
-// Paired returns the values of metric m for the trials that a and b both
-// counted, matched by trial number, in trial order. Scenarios of one run
-// share trial numbers: trial i of every scenario ran in round i.
-func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
-	byTrial := make(map[int]*results.Record, len(b.counted))
-	for i := range b.counted {
-		byTrial[b.counted[i].Trial] = &b.counted[i]
+// Judge compares a metric of B with A, the one place that chooses the
+// test: paired by round (ComparePaired) on xs and ys, the metric's values
+// in the rounds both sides counted, when there are at least two pairs,
+// else Welch's test on the two sides' summaries a and b (Compare). Pass no
+// pairs when A and B did not run side by side in one run: trial numbers of
+// different runs do not pair. o.Dir is the metric's direction.
+func Judge(a, b Summary, xs, ys []float64, o Options) Verdict {
+	if len(xs) >= 2 {
+		return ComparePaired(xs, ys, o)
 	}
-	for i := range a.counted {
-		if rb, ok := byTrial[a.counted[i].Trial]; ok {
-			x, y := m.Trial(&a.counted[i]), m.Trial(rb)
-			if math.IsNaN(x) || math.IsNaN(y) {
-				continue // a trial that did not measure m
-			}
-			xs = append(xs, x)
-			ys = append(ys, y)
-		}
-	}
-	return xs, ys
-}
-
-// Judge compares metric m of b with a, the one place that chooses the
-// test: paired by round (ComparePaired) when the two ran side by side in
-// one run (sideBySide) and share at least two rounds, else Welch's test
-// on their summaries (Compare). o.Dir is taken from m.
-func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o Options) Verdict {
-	o.Dir = m.Dir
-	if sideBySide {
-		if xs, ys := Paired(a, b, m); len(xs) >= 2 {
-			return ComparePaired(xs, ys, o)
-		}
-	}
-	return Compare(m.Summary(a), m.Summary(b), o)
+	return Compare(a, b, o)
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/prodlab/prodlab/internal/results"
 )
 
 // newHist returns a histogram of prodlab's geometry holding values (µs).
@@ -32,32 +30,6 @@ func upTo(n int64) []int64 {
 		vs[i] = int64(i) + 1
 	}
 	return vs
-}
-
-func TestLatencyMs(t *testing.T) {
-	tests := []struct {
-		name string
-		h    *hdrhistogram.Histogram
-		want results.Latency
-	}{
-		// No histogram (a failed trial) gives zeros, not NaN.
-		{"nil", nil, results.Latency{}},
-		// An empty histogram likewise.
-		{"empty", newHist(t), results.Latency{}},
-		// 1..1000 µs: exact below 2048 at 3 digits, so the figures are exact.
-		{"uniform", newHist(t, upTo(1000)...), results.Latency{P50: 0.5, P95: 0.95, P99: 0.99, P999: 0.999, Max: 1, Mean: 0.5005}},
-		// One value: every percentile is it.
-		{"single", newHist(t, 1500), results.Latency{P50: 1.5, P95: 1.5, P99: 1.5, P999: 1.5, Max: 1.5, Mean: 1.5}},
-		// Large values are reported as the top of their bucket (within 0.1%).
-		{"seconds", newHist(t, 2_000_000), results.Latency{P50: 2000.895, P95: 2000.895, P99: 2000.895, P999: 2000.895, Max: 2000.895, Mean: 2000.384}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := LatencyMs(tt.h); got != tt.want {
-				t.Errorf("LatencyMs = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
 }
 
 func TestEncodeRoundTrip(t *testing.T) {
@@ -90,7 +62,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !got.Equals(tt.h) {
-				t.Errorf("decoded histogram differs: %+v, want %+v", LatencyMs(got), LatencyMs(tt.h))
+				t.Errorf("decoded histogram differs: %+v, want %+v", PercentilesMs(got), PercentilesMs(tt.h))
 			}
 		})
 	}

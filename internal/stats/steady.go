@@ -54,8 +54,8 @@ func (o SteadyOptions) withDefaults() SteadyOptions {
 	return o
 }
 
-// SteadyCheck is the verdict of CheckSteady; its fields are those of
-// results.Steady.
+// SteadyCheck is the verdict of CheckSteady; the lab copies its fields
+// into the results schema's Steady.
 type SteadyCheck struct {
 	OK bool
 	// Points is how many intervals the rule saw.
@@ -73,9 +73,9 @@ type SteadyCheck struct {
 
 // CheckSteady judges whether xs, the throughputs of the equal-length
 // intervals of a trial's measured window in time order, were steady. The
-// caller passes full intervals only (Throughputs leaves out a partial last
-// one): a short interval's rate is noisier and would be weighted as a
-// full one.
+// caller passes full intervals only (summary.Throughputs leaves out a
+// partial last one): a short interval's rate is noisier and would be
+// weighted as a full one.
 //
 // The rule fits an ordinary least-squares line to xs against the interval
 // index and takes Drift = slope × n ÷ mean, the fitted change over the

@@ -1,4 +1,4 @@
-package stats
+package summary
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // Coarsen merges every k consecutive points of a timeline into one, for
@@ -60,7 +61,7 @@ func mergePoints(g []results.TimelinePoint) (results.TimelinePoint, error) {
 		m.MaxMs = max(m.MaxMs, p.MaxMs)
 		p50w += p.P50Ms * float64(p.Acked)
 		if hs != nil && p.Histogram != "" {
-			h, err := DecodeHistogram(p.Histogram)
+			h, err := stats.DecodeHistogram(p.Histogram)
 			if err != nil {
 				return m, fmt.Errorf("+%d: %w", i, err)
 			}
@@ -79,10 +80,10 @@ func mergePoints(g []results.TimelinePoint) (results.TimelinePoint, error) {
 		}
 		return m, nil
 	}
-	h := Merge(hs...)
+	h := stats.Merge(hs...)
 	l := LatencyMs(h)
 	m.P50Ms, m.P99Ms, m.MaxMs = l.P50, l.P99, l.Max
-	enc, err := EncodeHistogram(h)
+	enc, err := stats.EncodeHistogram(h)
 	if err != nil {
 		return m, err
 	}
@@ -100,7 +101,7 @@ const fullFraction = 0.95
 // the measured window, in order: the points that are not warm-up ones and
 // are full intervals (at least 95 % of the median duration of the
 // measured points; this drops a partial last one). The result is what
-// CheckSteady and Warmed take.
+// stats.CheckSteady and stats.Warmed take.
 func Throughputs(pts []results.TimelinePoint) []float64 {
 	var durs []float64
 	for _, p := range pts {

@@ -1,9 +1,10 @@
-package stats
+package summary
 
 import (
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // point returns a timeline point of 1 s at t seconds with acked records and
@@ -14,7 +15,7 @@ func point(t *testing.T, sec int, acked int64, us ...int64) results.TimelinePoin
 		Failed: 1, Retries: 2, InFlight: int64(sec)}
 	if len(us) > 0 {
 		h := newHist(t, us...)
-		enc, err := EncodeHistogram(h)
+		enc, err := stats.EncodeHistogram(h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +96,7 @@ func TestCoarsen(t *testing.T) {
 				t.Errorf("%s[%d]: histogram %v, want %v", tt.name, i, g.Histogram != "", tt.hist[i])
 			}
 			if g.Histogram != "" {
-				h, err := DecodeHistogram(g.Histogram)
+				h, err := stats.DecodeHistogram(g.Histogram)
 				if err != nil || LatencyMs(h).P50 != g.P50Ms {
 					t.Errorf("%s[%d]: merged histogram does not decode to the point's p50 (%v)", tt.name, i, err)
 				}

@@ -1,4 +1,4 @@
-package stats
+package summary
 
 import (
 	"fmt"
@@ -9,12 +9,13 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // ScenarioStats summarises one scenario over its counted trials: those
-// that are not warm-ups and ran to their end (status ok or violated). Every numeric metric
-// is a Summary (mean ± confidence interval at DefaultConfidence) over those
-// trials. Latency is the exception that merges: Latency holds the
+// that are not warm-ups and ran to their end (status ok or violated).
+// Every numeric metric is a stats.Summary (mean ± confidence interval at
+// stats.DefaultConfidence) over those trials. Latency is the exception that merges: Latency holds the
 // percentiles of the merged histograms of all counted trials, exact over
 // every record, while the P50…Max summaries describe the per-trial figures
 // and so their spread between trials, which is what comparisons test.
@@ -34,33 +35,33 @@ type ScenarioStats struct {
 	Violated    []Failure `json:"violated,omitempty"`
 	Interrupted int       `json:"interrupted,omitempty"`
 
-	Sent          Summary `json:"sent"`
-	Acked         Summary `json:"acked"`
-	FailedRecords Summary `json:"failed_records"`
-	ElapsedS      Summary `json:"elapsed_s"`
-	Throughput    Summary `json:"records_per_s"`
-	MBps          Summary `json:"mb_per_s"`
+	Sent          stats.Summary `json:"sent"`
+	Acked         stats.Summary `json:"acked"`
+	FailedRecords stats.Summary `json:"failed_records"`
+	ElapsedS      stats.Summary `json:"elapsed_s"`
+	Throughput    stats.Summary `json:"records_per_s"`
+	MBPerS        stats.Summary `json:"mb_per_s"`
 
 	// Latency is from the merged histograms (ms); when some counted trial
 	// has no histogram it is the mean of the per-trial figures instead.
 	Latency results.Latency         `json:"latency_ms"`
 	Merged  bool                    `json:"latency_merged"`
-	P50     Summary                 `json:"p50_ms"`
-	P95     Summary                 `json:"p95_ms"`
-	P99     Summary                 `json:"p99_ms"`
-	P999    Summary                 `json:"p999_ms"`
-	Max     Summary                 `json:"max_ms"`
-	MeanLat Summary                 `json:"mean_ms"`
+	P50     stats.Summary           `json:"p50_ms"`
+	P95     stats.Summary           `json:"p95_ms"`
+	P99     stats.Summary           `json:"p99_ms"`
+	P999    stats.Summary           `json:"p999_ms"`
+	Max     stats.Summary           `json:"max_ms"`
+	MeanLat stats.Summary           `json:"mean_ms"`
 	Hist    *hdrhistogram.Histogram `json:"-"`
 
-	DiskBytes Summary `json:"disk_bytes"`
-	Ratio     Summary `json:"compression_ratio"`
+	DiskBytes stats.Summary `json:"disk_bytes"`
+	Ratio     stats.Summary `json:"compression_ratio"`
 	// Audit sums the audits of the counted trials, nil when none had one.
 	Audit *results.Audit `json:"audit,omitempty"`
 	// Network summarises what the netem proxies saw (results' "network"
 	// keys such as max_in_flight, rtt_p50_ms, model_mb_per_s), for the keys
 	// every counted trial has; nil without proxies.
-	Network map[string]Summary `json:"network,omitempty"`
+	Network map[string]stats.Summary `json:"network,omitempty"`
 
 	// counted are the counted trials, for paired comparisons.
 	counted []results.Record
@@ -75,114 +76,10 @@ type Failure struct {
 	FailedRecords int64 `json:"failed_records"`
 }
 
-// Metric names one per-trial figure of a record: what comparisons and
-// charts iterate over.
-type Metric struct {
-	// Key names the metric in experiment files (compare: metric) and
-	// plans: throughput, mb_per_s, p50, p95, p99, p999, disk.
-	Key  string
-	Name string // e.g. "throughput"
-	Unit string // e.g. "msg/s"
-	Dir  Direction
-	// Of returns the metric's Summary in a ScenarioStats; nil: the
-	// summary of Trial over the counted trials (see Summary).
-	Of func(*ScenarioStats) Summary
-	// Trial returns the metric's value in one trial's record, NaN when the
-	// trial did not measure it.
-	Trial func(*results.Record) float64
-}
-
-// Metrics are the figures compared by prodlab compare, in display order.
-var Metrics = []Metric{
-	{"throughput", "throughput", "msg/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.Throughput },
-		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
-	{"mb_per_s", "throughput", "MB/s", HigherIsBetter, func(s *ScenarioStats) Summary { return s.MBps },
-		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
-	{"p50", "latency p50", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P50 },
-		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
-	{"p95", "latency p95", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P95 },
-		func(r *results.Record) float64 { return r.LatencyMs.P95 }},
-	{"p99", "latency p99", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P99 },
-		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
-	{"p999", "latency p99.9", "ms", LowerIsBetter, func(s *ScenarioStats) Summary { return s.P999 },
-		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
-	{"disk", "disk", "bytes", LowerIsBetter, func(s *ScenarioStats) Summary { return s.DiskBytes },
-		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
-	// A metric whose Of is nil is summarised from its Trial values: one
-	// entry here is all a figure both clients measure needs.
-	{"p50.intended", "latency p50 from the intended send time", "ms", LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P50 })},
-	{"p99.intended", "latency p99 from the intended send time", "ms", LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P99 })},
-	{"p99.e2e", "end-to-end latency p99", "ms", LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
-	{"cpu.client", "client CPU", "ms/MB", LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
-	{"cpu.brokers", "brokers' CPU", "ms/MB", LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
-	{"cpu.total", "CPU, client and brokers", "ms/MB", LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB + c.BrokersMsPerMB })},
-}
-
-// latencyOf reads one figure of an optional latency of a record.
-func latencyOf(l func(*results.Record) *results.Latency, f func(*results.Latency) float64) func(*results.Record) float64 {
-	return func(r *results.Record) float64 {
-		if v := l(r); v != nil {
-			return f(v)
-		}
-		return math.NaN()
-	}
-}
-
-// cpuOf reads one CPU-per-MB figure of a record (NaN when CPU was not
-// measured, or was 0: no MB acknowledged).
-func cpuOf(f func(*results.CPU) float64) func(*results.Record) float64 {
-	return func(r *results.Record) float64 {
-		if r.CPU == nil || f(r.CPU) <= 0 {
-			return math.NaN()
-		}
-		return f(r.CPU)
-	}
-}
-
-// Summary is m's summary in s: Of's, or the summary of Trial over the
-// counted trials that measured it.
-func (m Metric) Summary(s *ScenarioStats) Summary {
-	if m.Of != nil {
-		return m.Of(s)
-	}
-	var xs []float64
-	for i := range s.counted {
-		if v := m.Trial(&s.counted[i]); !math.IsNaN(v) {
-			xs = append(xs, v)
-		}
-	}
-	return Summarize(xs, DefaultConfidence)
-}
-
-// MetricByKey returns the metric named key (see Metric.Key).
-func MetricByKey(key string) (Metric, bool) {
-	for _, m := range Metrics {
-		if m.Key == key {
-			return m, true
-		}
-	}
-	return Metric{}, false
-}
-
-// MetricKeys lists every Metric.Key, in display order.
-func MetricKeys() []string {
-	out := make([]string, len(Metrics))
-	for i, m := range Metrics {
-		out[i] = m.Key
-	}
-	return out
-}
-
 // ByScenario groups recs by scenario in order of first appearance, leaving
 // out warm-up trials (a scenario with only warm-ups does not appear), and
-// summarises each at DefaultConfidence. A histogram that fails to decode
-// is an error naming the trial, not a silently different figure.
+// summarises each at stats.DefaultConfidence. A histogram that fails to
+// decode is an error naming the trial, not a silently different figure.
 func ByScenario(recs []results.Record) ([]ScenarioStats, error) {
 	var order []string
 	groups := map[string][]results.Record{}
@@ -275,19 +172,19 @@ func (s *ScenarioStats) classify(trials []results.Record) (ok []results.Record) 
 // summarizeFigures summarises each per-trial figure over the counted
 // trials ok.
 func (s *ScenarioStats) summarizeFigures(ok []results.Record) {
-	sum := func(f func(results.Record) float64) Summary {
+	sum := func(f func(results.Record) float64) stats.Summary {
 		xs := make([]float64, len(ok))
 		for i, r := range ok {
 			xs[i] = f(r)
 		}
-		return Summarize(xs, DefaultConfidence)
+		return stats.Summarize(xs, stats.DefaultConfidence)
 	}
 	s.Sent = sum(func(r results.Record) float64 { return float64(r.Records.Sent) })
 	s.Acked = sum(func(r results.Record) float64 { return float64(r.Records.Acked) })
 	s.FailedRecords = sum(func(r results.Record) float64 { return float64(r.Records.Failed) })
 	s.ElapsedS = sum(func(r results.Record) float64 { return r.ElapsedS })
 	s.Throughput = sum(func(r results.Record) float64 { return r.Throughput.RecordsPerS })
-	s.MBps = sum(func(r results.Record) float64 { return r.Throughput.MBPerS })
+	s.MBPerS = sum(func(r results.Record) float64 { return r.Throughput.MBPerS })
 	s.P50 = sum(func(r results.Record) float64 { return r.LatencyMs.P50 })
 	s.P95 = sum(func(r results.Record) float64 { return r.LatencyMs.P95 })
 	s.P99 = sum(func(r results.Record) float64 { return r.LatencyMs.P99 })
@@ -309,14 +206,14 @@ func (s *ScenarioStats) mergeLatency(ok []results.Record) error {
 			hs = nil
 			break
 		}
-		h, err := DecodeHistogram(r.Histogram)
+		h, err := stats.DecodeHistogram(r.Histogram)
 		if err != nil {
 			return fmt.Errorf("scenario %s trial %d: %w", s.ID, r.Trial, err)
 		}
 		hs = append(hs, h)
 	}
 	if hs != nil {
-		s.Hist = Merge(hs...)
+		s.Hist = stats.Merge(hs...)
 		s.Latency = LatencyMs(s.Hist)
 		s.Merged = true
 	} else {
@@ -349,8 +246,8 @@ func auditTotals(ok []results.Record) *results.Audit {
 }
 
 // networkSummaries summarises each "network" figure present in every trial.
-func networkSummaries(ok []results.Record) map[string]Summary {
-	out := map[string]Summary{}
+func networkSummaries(ok []results.Record) map[string]stats.Summary {
+	out := map[string]stats.Summary{}
 	for _, f := range results.NetworkFigureList() {
 		if s := networkSummary(ok, f.Of); s.N > 0 {
 			out[f.Key] = s
@@ -364,24 +261,24 @@ func networkSummaries(ok []results.Record) map[string]Summary {
 
 // networkSummary summarises one network figure (picked from
 // results.Network) over trials; N is 0 unless every trial measured it.
-func networkSummary(trials []results.Record, of func(results.Network) float64) Summary {
+func networkSummary(trials []results.Record, of func(results.Network) float64) stats.Summary {
 	xs := make([]float64, 0, len(trials))
 	for _, r := range trials {
 		v := of(results.NetworkFigures(r.Network))
 		if math.IsNaN(v) {
-			return Summary{}
+			return stats.Summary{}
 		}
 		xs = append(xs, v)
 	}
 	if len(xs) == 0 {
-		return Summary{}
+		return stats.Summary{}
 	}
-	return Summarize(xs, DefaultConfidence)
+	return stats.Summarize(xs, stats.DefaultConfidence)
 }
 
 // NetworkSummary summarises one network figure over the counted trials,
 // picked by its field: s.NetworkSummary(func(n results.Network) float64 {
 // return n.MaxInFlight }). N is 0 unless every counted trial measured it.
-func (s *ScenarioStats) NetworkSummary(of func(results.Network) float64) Summary {
+func (s *ScenarioStats) NetworkSummary(of func(results.Network) float64) stats.Summary {
 	return networkSummary(s.counted, of)
 }

@@ -1,10 +1,11 @@
-package stats
+package summary
 
 import (
 	"math"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // trial returns a successful trial of scenario id with a throughput and a
@@ -17,7 +18,7 @@ func trial(t *testing.T, id string, n int, rps float64, us ...int64) results.Rec
 		LatencyMs: results.Latency{P99: rps / 1000},
 	}
 	if len(us) > 0 {
-		s, err := EncodeHistogram(newHist(t, us...))
+		s, err := stats.EncodeHistogram(newHist(t, us...))
 		if err != nil {
 			t.Fatal(err)
 		}

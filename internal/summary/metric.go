@@ -1,0 +1,112 @@
+package summary
+
+import (
+	"math"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// Metric names one per-trial figure of a record: what comparisons and
+// charts iterate over.
+type Metric struct {
+	// Key names the metric in experiment files (compare: metric) and
+	// plans: throughput, mb_per_s, p50, p95, p99, p999, disk.
+	Key  string
+	Name string // e.g. "throughput"
+	Unit string // e.g. "msg/s"
+	Dir  stats.Direction
+	// Of returns the metric's summary in a ScenarioStats; nil: the
+	// summary of Trial over the counted trials (see Metric.Summary).
+	Of func(*ScenarioStats) stats.Summary
+	// Trial returns the metric's value in one trial's record, NaN when the
+	// trial did not measure it.
+	Trial func(*results.Record) float64
+}
+
+// Metrics are the figures compared by prodlab compare, in display order.
+var Metrics = []Metric{
+	{"throughput", "throughput", "msg/s", stats.HigherIsBetter, func(s *ScenarioStats) stats.Summary { return s.Throughput },
+		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
+	{"mb_per_s", "throughput", "MB/s", stats.HigherIsBetter, func(s *ScenarioStats) stats.Summary { return s.MBPerS },
+		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
+	{"p50", "latency p50", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P50 },
+		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
+	{"p95", "latency p95", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P95 },
+		func(r *results.Record) float64 { return r.LatencyMs.P95 }},
+	{"p99", "latency p99", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P99 },
+		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
+	{"p999", "latency p99.9", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P999 },
+		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
+	{"disk", "disk", "bytes", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.DiskBytes },
+		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
+	// A metric whose Of is nil is summarised from its Trial values: one
+	// entry here is all a figure both clients measure needs.
+	{"p50.intended", "latency p50 from the intended send time", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P50 })},
+	{"p99.intended", "latency p99 from the intended send time", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"p99.e2e", "end-to-end latency p99", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"cpu.client", "client CPU", "ms/MB", stats.LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
+	{"cpu.brokers", "brokers' CPU", "ms/MB", stats.LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
+	{"cpu.total", "CPU, client and brokers", "ms/MB", stats.LowerIsBetter, nil,
+		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB + c.BrokersMsPerMB })},
+}
+
+// latencyOf reads one figure of an optional latency of a record.
+func latencyOf(l func(*results.Record) *results.Latency, f func(*results.Latency) float64) func(*results.Record) float64 {
+	return func(r *results.Record) float64 {
+		if v := l(r); v != nil {
+			return f(v)
+		}
+		return math.NaN()
+	}
+}
+
+// cpuOf reads one CPU-per-MB figure of a record (NaN when CPU was not
+// measured, or was 0: no MB acknowledged).
+func cpuOf(f func(*results.CPU) float64) func(*results.Record) float64 {
+	return func(r *results.Record) float64 {
+		if r.CPU == nil || f(r.CPU) <= 0 {
+			return math.NaN()
+		}
+		return f(r.CPU)
+	}
+}
+
+// Summary is m's summary in s: Of's, or the summary of Trial over the
+// counted trials that measured it.
+func (m Metric) Summary(s *ScenarioStats) stats.Summary {
+	if m.Of != nil {
+		return m.Of(s)
+	}
+	var xs []float64
+	for i := range s.counted {
+		if v := m.Trial(&s.counted[i]); !math.IsNaN(v) {
+			xs = append(xs, v)
+		}
+	}
+	return stats.Summarize(xs, stats.DefaultConfidence)
+}
+
+// MetricByKey returns the metric named key (see Metric.Key).
+func MetricByKey(key string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// MetricKeys lists every Metric.Key, in display order.
+func MetricKeys() []string {
+	out := make([]string, len(Metrics))
+	for i, m := range Metrics {
+		out[i] = m.Key
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package summary
+
+import (
+	"math"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// TestPaired: trials pair by number; a trial missing on one side (failed)
+// drops out of the pairs.
+func TestPaired(t *testing.T) {
+	rec := func(trial int, mps float64) results.Record {
+		r := results.Record{Trial: trial, Status: results.StatusOK}
+		r.Throughput.RecordsPerS = mps
+		return r
+	}
+	a := ScenarioStats{counted: []results.Record{rec(0, 10), rec(1, 11), rec(2, 12)}}
+	b := ScenarioStats{counted: []results.Record{rec(2, 22), rec(0, 20)}}
+	xs, ys := Paired(&a, &b, Metrics[0])
+	if len(xs) != 2 || xs[0] != 10 || ys[0] != 20 || xs[1] != 12 || ys[1] != 22 {
+		t.Errorf("Paired = %v, %v; want [10 12], [20 22]", xs, ys)
+	}
+}
+
+// TestJudge pairs by round only when the scenarios ran side by side and
+// share at least two rounds; otherwise it takes Welch's test.
+func TestJudge(t *testing.T) {
+	mk := func(n int, ids ...int) []results.Record {
+		var recs []results.Record
+		for _, i := range ids {
+			recs = append(recs, trial(t, "a", i, 1000+float64(i)), trial(t, "b", i, float64(n)+float64(i)*3))
+		}
+		return recs
+	}
+	tests := []struct {
+		name       string
+		recs       []results.Record
+		sideBySide bool
+		want       string
+		pairs      int
+	}{
+		{"side by side", mk(1100, 0, 1, 2, 3), true, stats.PairedTest, 4},
+		// One shared round cannot be paired: Welch on the summaries.
+		{"one round", mk(1100, 0), true, stats.WelchTest, 0},
+		// Two runs: trial numbers do not pair.
+		{"two runs", mk(1100, 0, 1, 2, 3), false, stats.WelchTest, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, err := ByScenario(tt.recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := Judge(&sum[0], &sum[1], Metrics[0], tt.sideBySide, stats.Options{Level: stats.DefaultConfidence, Margin: 0.05})
+			if v.Test != tt.want || v.Pairs != tt.pairs {
+				t.Errorf("test %q with %d pairs, want %q with %d", v.Test, v.Pairs, tt.want, tt.pairs)
+			}
+		})
+	}
+}
+
+// TestRegistryMetrics summarises a metric without a ScenarioStats field
+// from its trials, leaves out trials that did not measure it, and pairs
+// only rounds where both sides did.
+func TestRegistryMetrics(t *testing.T) {
+	cpu := func(id string, n int, ms float64) results.Record {
+		r := trial(t, id, n, 1000)
+		if ms > 0 {
+			r.CPU = &results.CPU{ClientMsPerMB: ms, BrokersMsPerMB: 2 * ms}
+		}
+		return r
+	}
+	recs := []results.Record{cpu("a", 0, 10), cpu("b", 0, 12), cpu("a", 1, 11), cpu("b", 1, 0), cpu("a", 2, 9), cpu("b", 2, 11), cpu("a", 3, 10), cpu("b", 3, 13)}
+	sum, err := ByScenario(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := MetricByKey("cpu.total")
+	if !ok {
+		t.Fatal("cpu.total is not registered")
+	}
+	if s := m.Summary(&sum[0]); s.N != 4 || math.Abs(s.Mean-30) > 1e-9 {
+		t.Errorf("a: cpu.total %+v, want 4 trials, mean 30", s)
+	}
+	if s := m.Summary(&sum[1]); s.N != 3 || math.Abs(s.Mean-36) > 1e-9 {
+		t.Errorf("b: cpu.total %+v, want 3 trials (one unmeasured), mean 36", s)
+	}
+	xs, _ := Paired(&sum[0], &sum[1], m)
+	if len(xs) != 3 {
+		t.Errorf("%d pairs, want 3 (round 1 of b did not measure CPU)", len(xs))
+	}
+	if v := Judge(&sum[0], &sum[1], m, true, stats.Options{Level: stats.DefaultConfidence, Margin: 0.05}); v.Kind != stats.KindHigher {
+		t.Errorf("b's CPU is 20 %% higher in every round, verdict %q (%s)", v.Kind, v.Text)
+	}
+	if s := Metrics[len(Metrics)-1].Summary(&ScenarioStats{}); s.N != 0 {
+		t.Errorf("no trials: %+v", s)
+	}
+}
