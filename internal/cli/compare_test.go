@@ -93,6 +93,10 @@ func TestCompareCmd(t *testing.T) {
 		// An unknown scenario is a usage error listing the IDs.
 		{"unknown scenario", []string{"compare", a, "--scenarios", "linger.ms=0", "nope"}, ExitUsage,
 			nil, `no scenario "nope"`},
+		// A scenario against itself is refused, by ID or by label: it
+		// would only ever be "equivalent".
+		{"same scenario", []string{"compare", a, "--scenarios", "linger.ms=0", "linger.ms=0"}, ExitUsage,
+			nil, `names scenario "linger.ms=0" twice`},
 		// --scenarios needs exactly one run and two IDs.
 		{"scenarios arity", []string{"compare", a, b, "--scenarios"}, ExitUsage, nil, "--scenarios takes one run directory"},
 		// Two runs without --scenarios, not three arguments.

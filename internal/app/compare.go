@@ -1,0 +1,146 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
+)
+
+// CompareRequest asks whether B differs from A. Without RunB, ScenarioA
+// and ScenarioB are two scenarios of RunA (IDs as in results.jsonl or
+// "k=v k=v" labels); with it, every scenario ID present in both runs is
+// compared.
+type CompareRequest struct {
+	RunA, RunB           string
+	ScenarioA, ScenarioB string
+	// Unpaired uses Welch's test for two scenarios of one run, whose
+	// trials are otherwise paired by round.
+	Unpaired bool
+	// Level and Margin are the verdicts' confidence level and equivalence
+	// margin.
+	Level, Margin float64
+}
+
+// Compare reads the runs (leniently, warning on warn of each results line
+// it skips) and judges each pair of scenarios on every metric either side
+// measured. Unknown scenarios, and runs with no scenario in common, are
+// InputErrors.
+func Compare(req CompareRequest, warn io.Writer) ([]report.Comparison, error) {
+	pairs, err := comparePairs(req, warn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]report.Comparison, 0, len(pairs))
+	for i := range pairs {
+		out = append(out, pairs[i].judge(stats.Options{Level: req.Level, Margin: req.Margin}))
+	}
+	return out, nil
+}
+
+// comparePair is one comparison: scenario a against scenario b.
+type comparePair struct {
+	title string
+	a, b  summary.ScenarioStats
+	// aName and bName say where each side comes from.
+	aName, bName string
+	// paired: a and b are scenarios of one run, their trials paired by round.
+	paired bool
+}
+
+// comparePairs reads the runs the request names and pairs up the
+// scenarios to compare.
+func comparePairs(req CompareRequest, warn io.Writer) ([]comparePair, error) {
+	if req.RunB == "" {
+		scs, err := readStats(req.RunA, warn)
+		if err != nil {
+			return nil, err
+		}
+		a, err := findScenario(scs, req.ScenarioA, req.RunA)
+		if err != nil {
+			return nil, err
+		}
+		b, err := findScenario(scs, req.ScenarioB, req.RunA)
+		if err != nil {
+			return nil, err
+		}
+		if a.ID == b.ID {
+			return nil, invalid(fmt.Errorf("the comparison names scenario %q twice: a scenario compared with itself can only look equivalent; name two different scenarios", a.ID))
+		}
+		return []comparePair{{title: filepath.Base(req.RunA), a: a, b: b, aName: a.ID, bName: b.ID, paired: !req.Unpaired}}, nil
+	}
+	as, err := readStats(req.RunA, warn)
+	if err != nil {
+		return nil, err
+	}
+	bs, err := readStats(req.RunB, warn)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]summary.ScenarioStats{}
+	for _, b := range bs {
+		byID[b.ID] = b
+	}
+	var pairs []comparePair
+	for _, a := range as {
+		if b, ok := byID[a.ID]; ok {
+			pairs = append(pairs, comparePair{title: a.ID, a: a, b: b, aName: filepath.Base(req.RunA), bName: filepath.Base(req.RunB)})
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, invalid(fmt.Errorf("%s and %s have no scenario ID in common", req.RunA, req.RunB))
+	}
+	return pairs, nil
+}
+
+// readStats reads a run directory's results (leniently, warning on warn of
+// each line it skips; see ReadRun) and summarises its scenarios.
+func readStats(dir string, warn io.Writer) ([]summary.ScenarioStats, error) {
+	recs, err := ReadRun(dir, warn)
+	if err != nil {
+		return nil, err
+	}
+	scs, err := summary.ByScenario(recs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return scs, nil
+}
+
+// findScenario returns the scenario of scs whose ID is id, or whose
+// "k=v k=v" label is, listing the IDs when none matches.
+func findScenario(scs []summary.ScenarioStats, id, dir string) (summary.ScenarioStats, error) {
+	ids := make([]string, len(scs))
+	for i, s := range scs {
+		if s.ID == id || strings.ReplaceAll(s.ID, ",", " ") == id {
+			return s, nil
+		}
+		ids[i] = s.ID
+	}
+	return summary.ScenarioStats{}, invalid(fmt.Errorf("no scenario %q in %s; scenarios: %s", id, dir, strings.Join(ids, "  ")))
+}
+
+// judge compares the pair on every metric either side measured (the
+// always-present figures, and CPU or intended-send-time latency when the
+// trials have them), paired by round or with Welch's test.
+func (p *comparePair) judge(o stats.Options) report.Comparison {
+	c := report.Comparison{Title: p.title, A: p.aName, B: p.bName, Paired: p.paired,
+		ATrials: p.a.Trials, BTrials: p.b.Trials, Level: o.Level}
+	if p.paired {
+		xs, _ := summary.Paired(&p.a, &p.b, summary.Metrics[0])
+		c.Pairs = len(xs)
+	}
+	for _, m := range summary.Metrics {
+		a, b := m.Summary(&p.a), m.Summary(&p.b)
+		if m.Of == nil && a.N == 0 && b.N == 0 {
+			continue
+		}
+		v := summary.Judge(&p.a, &p.b, m, p.paired, o)
+		c.Metrics = append(c.Metrics, report.MetricVerdict{Name: m.Name, Unit: m.Unit, A: a, B: b, Verdict: v})
+	}
+	return c
+}
