@@ -1,9 +1,7 @@
 package cluster
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -25,13 +23,7 @@ type State struct {
 
 // DefaultStatePath returns CacheDir()/cluster.json, or a path in the
 // temporary directory when there is no cache directory.
-func DefaultStatePath() string {
-	dir, err := maven.CacheDir()
-	if err != nil {
-		dir = filepath.Join(os.TempDir(), "prodlab")
-	}
-	return filepath.Join(dir, "cluster.json")
-}
+func DefaultStatePath() string { return maven.StatePath("cluster.json") }
 
 // SaveState writes the state of embedded cluster c to path as JSON,
 // atomically (write a temporary file, then rename).
@@ -94,18 +86,9 @@ func (s *State) owns(pid int) bool {
 // a clean exit, then SIGKILL. Pids that are gone, or that now belong to
 // another program, are left alone.
 func StopState(s *State) error {
-	live := s.LiveBrokers()
-	pids := make([]int, len(live))
-	for i, b := range live {
-		pids[i] = b.PID
+	var ps []proc.Named
+	for _, b := range s.LiveBrokers() {
+		ps = append(ps, proc.Named{Name: fmt.Sprintf("broker %d", b.ID), PID: b.PID})
 	}
-	var errs []error
-	for _, pid := range proc.StopDetached(pids, defaultStopGrace) {
-		for _, b := range live {
-			if b.PID == pid {
-				errs = append(errs, fmt.Errorf("broker %d (pid %d) still running after SIGKILL", b.ID, b.PID))
-			}
-		}
-	}
-	return errors.Join(errs...)
+	return proc.StopNamed(ps, defaultStopGrace)
 }

@@ -33,3 +33,14 @@ func CacheDir() (string, error) {
 	}
 	return filepath.Join(base, "prodlab"), nil
 }
+
+// StatePath is where prodlab keeps the state file name between commands:
+// CacheDir()/name, or a path in the temporary directory when there is no
+// cache directory.
+func StatePath(name string) string {
+	dir, err := CacheDir()
+	if err != nil {
+		dir = filepath.Join(os.TempDir(), "prodlab")
+	}
+	return filepath.Join(dir, name)
+}

@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -60,4 +62,29 @@ func waitExited(pids []int, d time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Named is a detached process with the name messages give it ("broker
+// 1", "trogdor agent-1").
+type Named struct {
+	Name string
+	PID  int
+}
+
+// StopNamed stops detached processes as StopDetached does, and names each
+// one still running after SIGKILL in the error.
+func StopNamed(ps []Named, grace time.Duration) error {
+	pids := make([]int, len(ps))
+	for i, p := range ps {
+		pids[i] = p.PID
+	}
+	var errs []error
+	for _, pid := range StopDetached(pids, grace) {
+		for _, p := range ps {
+			if p.PID == pid {
+				errs = append(errs, fmt.Errorf("%s (pid %d) still running after SIGKILL", p.Name, p.PID))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }

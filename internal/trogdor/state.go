@@ -1,9 +1,6 @@
 package trogdor
 
 import (
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -25,13 +22,7 @@ type State struct {
 
 // DefaultStatePath returns CacheDir()/trogdor.json, or a path in the
 // temporary directory when there is no cache directory.
-func DefaultStatePath() string {
-	dir, err := maven.CacheDir()
-	if err != nil {
-		dir = filepath.Join(os.TempDir(), "prodlab")
-	}
-	return filepath.Join(dir, "trogdor.json")
-}
+func DefaultStatePath() string { return maven.StatePath("trogdor.json") }
 
 // StateOf is the state to record for fleet f.
 func StateOf(f *Fleet) State {
@@ -97,20 +88,11 @@ func ownsCmdline(args []string, cfg string) bool {
 // for a clean exit, then SIGKILL. Pids that are gone, or that now belong to
 // another program, are left alone.
 func StopState(s *State) error {
-	live := s.LiveNodes()
-	pids := make([]int, len(live))
-	for i, n := range live {
-		pids[i] = n.PID
+	var ps []proc.Named
+	for _, n := range s.LiveNodes() {
+		ps = append(ps, proc.Named{Name: "trogdor " + n.Name, PID: n.PID})
 	}
-	var errs []error
-	for _, pid := range proc.StopDetached(pids, stopGrace) {
-		for _, n := range live {
-			if n.PID == pid {
-				errs = append(errs, fmt.Errorf("trogdor %s (pid %d) still running after SIGKILL", n.Name, n.PID))
-			}
-		}
-	}
-	return errors.Join(errs...)
+	return proc.StopNamed(ps, stopGrace)
 }
 
 // ErrStateLocked is returned (wrapped) by LockState when another process
