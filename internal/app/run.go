@@ -30,6 +30,9 @@ type RunRequest struct {
 	KeepTopics bool
 	// Version is prodlab's, recorded with the results.
 	Version string
+	// OnEvent, when set, sees every trial start, progress update, record
+	// and log line as the run goes (a live view).
+	OnEvent func(lab.Event)
 }
 
 // Plan is a checked run: everything that can be refused was refused
@@ -104,6 +107,7 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 		WorkerJar:  WorkerJar(),
 		Version:    p.req.Version,
 		Previous:   previous,
+		OnEvent:    p.req.OnEvent,
 	}
 	if announce != nil {
 		announce(dir)
