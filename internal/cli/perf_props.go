@@ -76,8 +76,8 @@ const (
 // its value in props (or its default).
 func recordSizeLimit(client string, props map[string]string) (setting string, limit int64) {
 	setting = "max.request.size"
-	if c, err := clients.Parse(client); err == nil && c.Kind.Name == clients.Franz {
-		setting = "batch.size"
+	if c, err := clients.Parse(client); err == nil && c.Kind.RecordLimit != "" {
+		setting = c.Kind.RecordLimit
 	}
 	limit = defaultMaxRequestSize
 	if v, err := strconv.ParseInt(strings.TrimSpace(props[setting]), 10, 64); err == nil && v > 0 {

@@ -137,17 +137,22 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	// scenario with the client's own words. For other clients prodlab
 	// rejects them before anything starts.
 	idem := strings.ToLower(e.Producer["enable.idempotence"])
-	if c, err := clients.Parse(e.Client); err == nil && c.Kind.OwnRules {
+	cl, cerr := clients.Parse(e.Client)
+	if cerr == nil && cl.Kind.OwnRules {
 		idem = ""
+	}
+	maxInFlight := int64(5) // the Java producer's rule, for an unknown client
+	if cerr == nil {
+		maxInFlight = int64(cl.Kind.IdempotentMaxInFlight)
 	}
 	if acks, ok := e.Producer["acks"]; ok && idem == "true" && acks != "all" && acks != "-1" {
 		report([]string{"producer.acks", "producer.enable.idempotence"},
 			"enable.idempotence=true requires acks=all (or -1), got acks=%s", acks)
 	}
 	if inflight, ok := e.Producer["max.in.flight.requests.per.connection"]; ok && idem == "true" {
-		if n, err := parseInt(inflight); err == nil && n > 5 {
+		if n, err := parseInt(inflight); err == nil && n > maxInFlight {
 			report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
-				"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ 5, got %d", n)
+				"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ %d, got %d", maxInFlight, n)
 		}
 	}
 	if tid := e.Producer["transactional.id"]; tid != "" && idem == "false" {
