@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -75,7 +76,7 @@ const (
 // recordSizeLimit is the setting that bounds one record for client and
 // its value in props (or its default).
 func recordSizeLimit(client string, props map[string]string) (setting string, limit int64) {
-	setting = "max.request.size"
+	setting = kafkaconf.MaxRequestSize // an unknown client is refused elsewhere
 	if c, err := clients.Parse(client); err == nil && c.Kind.RecordLimit != "" {
 		setting = c.Kind.RecordLimit
 	}
