@@ -65,14 +65,29 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c Observer,
 	}
 
 	r := &reader{topic: topic, parts: parts, c: c}
+	cl, err := r.newConsumer(bootstrap, cfg)
+	if err != nil {
+		return r.incomplete(fmt.Errorf("creating consumer: %w", err))
+	}
+	if cl == nil {
+		return nil
+	}
+	defer cl.Close()
+	return r.poll(ctx, cl, adm, bootstrap, cfg)
+}
+
+// newConsumer creates the direct consumer of the partitions that have
+// records to read, each from its start offset; it returns a nil client when
+// there is nothing to read, so ReadBack need not connect at all.
+func (r *reader) newConsumer(bootstrap []string, cfg readConfig) (*kgo.Client, error) {
 	assign := make(map[int32]kgo.Offset)
-	for p, pr := range parts {
+	for p, pr := range r.parts {
 		if !pr.done() {
 			assign[p] = kgo.NewOffset().At(pr.start)
 		}
 	}
 	if len(assign) == 0 {
-		return nil
+		return nil, nil
 	}
 	iso := kgo.ReadUncommitted()
 	if cfg.committed {
@@ -80,18 +95,19 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c Observer,
 	}
 	consOpts := []kgo.Opt{
 		kgo.SeedBrokers(bootstrap...),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: assign}),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{r.topic: assign}),
 		kgo.FetchIsolationLevel(iso),
 		// Control records are kept only to see the position move past
 		// transaction markers, which may be a partition's last offset.
 		kgo.KeepControlRecords(),
 	}
-	cl, err := kgo.NewClient(append(consOpts, cfg.extra...)...)
-	if err != nil {
-		return r.incomplete(fmt.Errorf("creating consumer: %w", err))
-	}
-	defer cl.Close()
+	return kgo.NewClient(append(consOpts, cfg.extra...)...)
+}
 
+// poll feeds what cl fetches to the checker until every partition is read
+// to its end, ctx ends, a fetch fails or nothing is read for the stall
+// timeout; every stop but the first is an *IncompleteError.
+func (r *reader) poll(ctx context.Context, cl *kgo.Client, adm *kadm.Client, bootstrap []string, cfg readConfig) error {
 	lastProgress := time.Now()
 	for !r.done() {
 		if err := ctx.Err(); err != nil {
@@ -109,33 +125,41 @@ func ReadBack(ctx context.Context, bootstrap []string, topic string, c Observer,
 		fetches := cl.PollFetches(pollCtx)
 		cancel()
 
-		var fetchErr error
-		fetches.EachError(func(_ string, p int32, err error) {
-			var loss *kgo.ErrDataLoss
-			switch {
-			case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-				// The poll slice or ctx ended; handled below and above.
-			case errors.As(err, &loss):
-				// Informational: the client reset its position; records
-				// skipped over are reported lost, which they are.
-			default:
-				if fetchErr == nil {
-					fetchErr = fmt.Errorf("fetching partition %d: %w", p, err)
-				}
-			}
-		})
-		if fetchErr != nil {
-			return r.incomplete(fetchErr)
+		if err := fetchError(fetches); err != nil {
+			return r.incomplete(err)
 		}
 		if r.consume(cl, fetches) {
 			lastProgress = time.Now()
 			continue
 		}
 		if cfg.stall > 0 && time.Since(lastProgress) >= cfg.stall && ctx.Err() == nil {
-			return r.incomplete(stalled(ctx, adm, bootstrap, topic, cfg))
+			return r.incomplete(stalled(ctx, adm, bootstrap, r.topic, cfg))
 		}
 	}
 	return nil
+}
+
+// fetchError returns the first error of a poll that stops the read-back,
+// ignoring the ends of the poll's context (the caller checks its own) and
+// data-loss resets (the records skipped are then reported lost, which they
+// are).
+func fetchError(fetches kgo.Fetches) error {
+	var fetchErr error
+	fetches.EachError(func(_ string, p int32, err error) {
+		var loss *kgo.ErrDataLoss
+		switch {
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			// The poll slice or ctx ended; handled by the caller.
+		case errors.As(err, &loss):
+			// Informational: the client reset its position; records
+			// skipped over are reported lost, which they are.
+		default:
+			if fetchErr == nil {
+				fetchErr = fmt.Errorf("fetching partition %d: %w", p, err)
+			}
+		}
+	})
+	return fetchErr
 }
 
 // listRange lists the start and end offsets of every partition of topic.

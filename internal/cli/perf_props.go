@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -75,9 +76,9 @@ const (
 // recordSizeLimit is the setting that bounds one record for client and
 // its value in props (or its default).
 func recordSizeLimit(client string, props map[string]string) (setting string, limit int64) {
-	setting = "max.request.size"
-	if c, err := clients.Parse(client); err == nil && c.Kind.Name == clients.Franz {
-		setting = "batch.size"
+	setting = kafkaconf.MaxRequestSize // an unknown client is refused elsewhere
+	if c, err := clients.Parse(client); err == nil && c.Kind.RecordLimit != "" {
+		setting = c.Kind.RecordLimit
 	}
 	limit = defaultMaxRequestSize
 	if v, err := strconv.ParseInt(strings.TrimSpace(props[setting]), 10, 64); err == nil && v > 0 {

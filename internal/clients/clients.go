@@ -26,6 +26,32 @@ type Kind struct {
 	OwnRules bool
 	// Doc is one line for help texts.
 	Doc string
+
+	// Capabilities, read by the code that would otherwise ask for a kind by
+	// name; a new kind states them here.
+
+	// LiftableCap says the idempotent producer's in-flight check can be
+	// lifted by prodlab's agent (KIP-1269 emulation), which rewrites it in
+	// the client's own code before the producer starts.
+	LiftableCap bool
+	// CapWhy says, for a kind whose cap cannot be lifted, why not; messages
+	// quote it after the refusal.
+	CapWhy string
+	// OnTrogdor says Trogdor agents can run the kind: they run their own
+	// kafka-clients, so only the Java client.
+	OnTrogdor bool
+	// RecordLimit is the producer setting (Java property name) that bounds
+	// the size of one record: max.request.size for kafka-clients, and
+	// batch.size for franz-go, whose driver maps it to the batch limit
+	// (ProducerBatchMaxBytes).
+	RecordLimit string
+	// IdempotentMaxInFlight is the most requests in flight per connection
+	// the kind's idempotent producer allows (5 for both; franz-go fixes it
+	// there whatever the setting says).
+	IdempotentMaxInFlight int
+	// Transactions says the kind's driver runs transactional producers
+	// (transactional.id, with a commit per batch of records).
+	Transactions bool
 }
 
 // Names of the kinds, for code that must tell them apart.
@@ -37,9 +63,18 @@ const (
 // kinds is the registry, in the order messages list the kinds. A new kind
 // is one entry here and its driver's registration (driver/factory.go).
 var kinds = []Kind{
-	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process"},
+	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process",
+		CapWhy:                "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it",
+		RecordLimit:           "batch.size",
+		IdempotentMaxInFlight: 5,
+		Transactions:          true},
 	{Name: Java, Versioned: true, OwnRules: true,
-		Doc: "the official Java client (kafka-clients) in a worker JVM; java@VERSION picks its release"},
+		Doc:                   "the official Java client (kafka-clients) in a worker JVM; java@VERSION picks its release",
+		LiftableCap:           true,
+		OnTrogdor:             true,
+		RecordLimit:           "max.request.size",
+		IdempotentMaxInFlight: 5,
+		Transactions:          true},
 }
 
 // Kinds returns every kind, in the order messages list them.

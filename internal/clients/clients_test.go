@@ -26,3 +26,45 @@ func TestParse(t *testing.T) {
 		t.Errorf("Syntax = %q, want %q", got, want)
 	}
 }
+
+// TestCapabilities: the capability flags of each kind, which the checks
+// that once asked for a kind by name now read.
+func TestCapabilities(t *testing.T) {
+	for _, tc := range []struct {
+		name                    string
+		liftable, trogdor, txns bool
+		capWhy                  bool // a reason is given for a cap that cannot be lifted
+		recordLimit             string
+		maxInFlight             int
+	}{
+		{name: Franz, capWhy: true, recordLimit: "batch.size", maxInFlight: 5, txns: true},
+		{name: Java, liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
+		{name: "java@3.9.1", liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
+	} {
+		c, err := Parse(tc.name)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tc.name, err)
+		}
+		k := c.Kind
+		if k.LiftableCap != tc.liftable || k.OnTrogdor != tc.trogdor || k.Transactions != tc.txns {
+			t.Errorf("%s: LiftableCap %v OnTrogdor %v Transactions %v, want %v %v %v",
+				tc.name, k.LiftableCap, k.OnTrogdor, k.Transactions, tc.liftable, tc.trogdor, tc.txns)
+		}
+		if (k.CapWhy != "") != tc.capWhy {
+			t.Errorf("%s: CapWhy %q, want a reason: %v", tc.name, k.CapWhy, tc.capWhy)
+		}
+		if k.RecordLimit != tc.recordLimit || k.IdempotentMaxInFlight != tc.maxInFlight {
+			t.Errorf("%s: RecordLimit %q IdempotentMaxInFlight %d, want %q %d",
+				tc.name, k.RecordLimit, k.IdempotentMaxInFlight, tc.recordLimit, tc.maxInFlight)
+		}
+	}
+	// Every kind states the settings the checks read.
+	for _, k := range Kinds() {
+		if k.RecordLimit == "" || k.IdempotentMaxInFlight <= 0 {
+			t.Errorf("kind %s: RecordLimit %q, IdempotentMaxInFlight %d: both must be set", k.Name, k.RecordLimit, k.IdempotentMaxInFlight)
+		}
+		if !k.LiftableCap && k.CapWhy == "" {
+			t.Errorf("kind %s: cap not liftable, but no CapWhy", k.Name)
+		}
+	}
+}

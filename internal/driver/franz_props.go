@@ -9,17 +9,18 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // franzSettings is the outcome of mapping Java producer properties onto
 // franz-go: the kgo options plus what the driver itself must do.
 type franzSettings struct {
-	opts       []kgo.Opt
+	opts []kgo.Opt
+	// conf is the typed view of the properties, parsed once.
+	conf       kafkaconf.Producer
 	idempotent bool
-	// inflightSet is true when max.in.flight.requests.per.connection was given.
-	inflight    int
-	inflightSet bool
-	txnID       string
+	txnID      string
 	// txnEvery is how often a transactional producer commits.
 	txnEvery time.Duration
 	// sec collects the security properties (franz_security.go).
@@ -46,12 +47,12 @@ var franzProps = map[string]franzProp{
 		}
 		return nil
 	},
+	// enable.idempotence and max.in.flight.requests.per.connection are
+	// read from s.conf once every property is checked (mapFranzProps).
 	"enable.idempotence": func(v string, s *franzSettings) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
+		if !s.conf.EnableIdempotence.Set {
 			return fmt.Errorf("enable.idempotence must be true or false, got %q", v)
 		}
-		s.idempotent = b
 		return nil
 	},
 	"linger.ms":           durationProp(kgo.ProducerLinger),
@@ -81,12 +82,10 @@ var franzProps = map[string]franzProp{
 	// record count as well as bytes.
 	"max.buffered.records": intProp(func(n int) kgo.Opt { return kgo.MaxBufferedRecords(n) }),
 	"retries":              intProp(func(n int) kgo.Opt { return kgo.RecordRetries(n) }),
-	"max.in.flight.requests.per.connection": func(v string, s *franzSettings) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
+	kafkaconf.MaxInFlight: func(v string, s *franzSettings) error {
+		if !s.conf.MaxInFlight.Set {
 			return fmt.Errorf("must be a positive integer, got %q", v)
 		}
-		s.inflight, s.inflightSet = n, true
 		return nil
 	},
 	"compression.type": func(v string, s *franzSettings) error {
@@ -193,7 +192,10 @@ func intProp[O kgo.Opt](f func(int) O) franzProp {
 // applying the Java client's rules for implicit idempotence: it is on by
 // default, and off when acks is not all and enable.idempotence is not set.
 func mapFranzProps(props map[string]string) (*franzSettings, error) {
-	s := &franzSettings{idempotent: true, txnEvery: 3 * time.Second}
+	s := &franzSettings{txnEvery: 3 * time.Second}
+	// A bad value leaves its field unset; the property's own entry in
+	// franzProps reports it, in the words of the other entries.
+	s.conf, _ = kafkaconf.Parse(props)
 	keys := slices.Sorted(maps.Keys(props))
 	var errs []string
 	for _, k := range keys {
@@ -214,33 +216,43 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
-	_, explicit := props["enable.idempotence"]
-	acks := props["acks"]
-	acksAll := acks == "" || acks == "all" || acks == "-1"
+	if err := s.settleIdempotence(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// settleIdempotence decides idempotence by the Java client's rules (on by
+// default; off, unless enable.idempotence says otherwise, when acks is not
+// all or more than 5 requests may be in flight), refuses the combinations
+// franz-go cannot run, and adds the in-flight limit of a non-idempotent
+// producer.
+func (s *franzSettings) settleIdempotence() error {
+	c := s.conf
+	explicit := c.EnableIdempotence.Set
+	s.idempotent = c.EnableIdempotence.Or(true)
+	acksAll := c.AcksAll()
 	if !explicit && !acksAll {
 		s.idempotent = false
 	}
-	if !explicit && s.inflightSet && s.inflight > 5 {
+	if !explicit && c.MaxInFlight.Set && c.MaxInFlight.V > kafkaconf.IdempotentMaxInFlight {
 		s.idempotent = false
 	}
 	switch {
 	case s.idempotent && !acksAll:
-		return nil, fmt.Errorf("enable.idempotence=true requires acks=all, got acks=%s", acks)
-	case s.idempotent && s.inflightSet && s.inflight != 5:
-		return nil, fmt.Errorf("max.in.flight.requests.per.connection=%d with idempotence is not supported by client franz-go: "+
-			"its idempotent producer always keeps 5 requests in flight per broker (set enable.idempotence=false to choose another limit)", s.inflight)
+		return fmt.Errorf("enable.idempotence=true requires acks=all, got acks=%s", c.Acks.V)
+	case s.idempotent && c.MaxInFlight.Set && c.MaxInFlight.V != kafkaconf.IdempotentMaxInFlight:
+		return fmt.Errorf("max.in.flight.requests.per.connection=%d with idempotence is not supported by client franz-go: "+
+			"its idempotent producer always keeps 5 requests in flight per broker (set enable.idempotence=false to choose another limit)", c.MaxInFlight.V)
 	case !s.idempotent && s.txnID != "":
-		return nil, fmt.Errorf("transactional.id requires enable.idempotence=true")
+		return fmt.Errorf("transactional.id requires enable.idempotence=true")
 	}
 	if !s.idempotent {
 		s.opts = append(s.opts, kgo.DisableIdempotentWrite())
-		n := 5 // the Java client's default
-		if s.inflightSet {
-			n = s.inflight
-		}
+		n := c.MaxInFlight.Or(kafkaconf.JavaDefaults("").MaxInFlight) // the Java client's default
 		s.opts = append(s.opts, kgo.MaxProduceRequestsInflightPerBroker(n))
 	}
-	return s, nil
+	return nil
 }
 
 // franzEffective reads back every setting the client actually uses, in Java
@@ -263,9 +275,9 @@ func franzEffective(cl *kgo.Client, s *franzSettings) map[string]string {
 		eff["buffer.memory"] = "unbounded"
 	}
 	if s.idempotent {
-		eff["max.in.flight.requests.per.connection"] = "5"
+		eff[kafkaconf.MaxInFlight] = strconv.Itoa(kafkaconf.FranzDefaults.MaxInFlight)
 	} else {
-		eff["max.in.flight.requests.per.connection"] = fmt.Sprint(cl.OptValue(kgo.MaxProduceRequestsInflightPerBroker))
+		eff[kafkaconf.MaxInFlight] = fmt.Sprint(cl.OptValue(kgo.MaxProduceRequestsInflightPerBroker))
 	}
 	switch cl.OptValue(kgo.RequiredAcks) {
 	case kgo.AllISRAcks():

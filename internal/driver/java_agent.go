@@ -55,7 +55,7 @@ func NewLifted(ctx context.Context, client, brokerRelease, workerJar, logDir str
 	if err != nil {
 		return nil, err
 	}
-	if c.Kind.Name != clients.Java {
+	if !c.Kind.LiftableCap {
 		return nil, fmt.Errorf("the idempotence cap can only be lifted in the Java client, not %s", client)
 	}
 	agent := AgentJar(workerJar)

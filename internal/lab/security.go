@@ -10,6 +10,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -74,7 +75,7 @@ func (t *Target) secure(ctx context.Context) error {
 
 // usesTLS reports whether producer properties ask for TLS.
 func usesTLS(props map[string]string) bool {
-	return strings.HasSuffix(strings.ToUpper(strings.TrimSpace(props["security.protocol"])), "SSL")
+	return strings.HasSuffix(strings.ToUpper(strings.TrimSpace(props[kafkaconf.SecurityProtocol])), "SSL")
 }
 
 // checkExternalSecurity adds what an existing cluster cannot do with

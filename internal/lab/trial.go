@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
@@ -361,8 +362,10 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 			conns++
 		}
 	}
-	inflight, _ := strconv.Atoi(rec.EffectiveConfig["max.in.flight.requests.per.connection"])
-	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: inflight, MeanRequestBytes: st.MeanRequestBytes}
+	// Only the requests in flight matter here; other values the client
+	// reports (franz-go's buffer.memory "unbounded") may not parse.
+	eff, _ := kafkaconf.Parse(rec.EffectiveConfig)
+	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: eff.MaxInFlight.V, MeanRequestBytes: st.MeanRequestBytes}
 	if m := x.model.MBPerS(path); !math.IsNaN(m) && conns > 0 {
 		net.ModelMBPerS = m * float64(conns)
 	}

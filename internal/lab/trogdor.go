@@ -186,7 +186,7 @@ func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode in
 	switch {
 	case err != nil:
 		// Refused by the spec already.
-	case c.Kind.Name != clients.Java:
+	case !c.Kind.OnTrogdor:
 		p.add(fmt.Sprintf("client %s: Trogdor agents run the Java client (kafka-clients %s); use client java", e.Client, release), label(sc))
 	case c.Version != "" && c.Version != release:
 		p.add(fmt.Sprintf("client %s: the Trogdor agents run kafka-clients %s (their trogdor release); use client java or java@%s", e.Client, release, release), label(sc))

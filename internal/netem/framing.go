@@ -231,8 +231,9 @@ type respScanner struct {
 	broken bool // framing lost: everything passes through untouched
 
 	// Output of the last feed.
-	segs  []respSegment
-	marks []mark
+	segs   []respSegment
+	marks  []mark
+	outLen int // bytes of output the segments add up to so far
 }
 
 // respHooks connects the scanner to the connection: holdNeeded says whether
@@ -249,108 +250,143 @@ type respHooks interface {
 // from the segments) and returns the request whose response must be cut, if
 // any, in which case the rest of p and the stream are discarded.
 func (s *respScanner) feed(p []byte, h respHooks) (cut *pendingReq, err error) {
-	s.segs, s.marks = s.segs[:0], s.marks[:0]
-	outLen := 0
-	emitP := func(from, to int) {
-		if from == to {
-			return
-		}
-		if n := len(s.segs); n > 0 && s.segs[n-1].owned == nil && s.segs[n-1].to == from {
-			s.segs[n-1].to = to
-		} else {
-			s.segs = append(s.segs, respSegment{from: from, to: to})
-		}
-		outLen += to - from
-	}
-	emitOwned := func(b []byte) {
-		s.segs = append(s.segs, respSegment{owned: b})
-		outLen += len(b)
-	}
+	s.segs, s.marks, s.outLen = s.segs[:0], s.marks[:0], 0
 	s.hdrStart = -1
 	if s.broken {
-		emitP(0, len(p))
+		s.emit(0, len(p))
 		return nil, nil
 	}
 	pos := 0
 	for pos < len(p) {
 		if s.n < 8 {
-			if s.n == 0 {
-				s.hdrStart, s.startOut = pos, outLen
-				s.holding = h.holdNeeded()
-			}
-			k := copy(s.hdr[s.n:], p[pos:])
-			if !s.holding {
-				emitP(pos, pos+k)
-			}
-			s.n += k
-			pos += k
-			if s.n < 8 {
+			var complete bool
+			if pos, complete = s.takeHeader(p, pos, h); !complete {
 				return nil, nil // header incomplete
 			}
-			size := int32(binary.BigEndian.Uint32(s.hdr[:4]))
-			if size < 4 || size > maxFrame {
-				// Give up on framing; forward what we held and the rest.
-				s.broken = true
-				if s.holding {
-					s.flushHeader(p, pos, emitP, emitOwned)
-				}
-				emitP(pos, len(p))
-				return nil, fmt.Errorf("%w: response size %d", errFraming, size)
-			}
-			s.remaining = int(size) - 4
-			s.action, s.req = h.lookup(int32(binary.BigEndian.Uint32(s.hdr[4:])))
-			if s.action == respCut {
-				// Not holding is impossible: the request was registered
-				// before the broker could answer it.
-				return s.req, nil
-			}
-			if s.action == respRewrite && (!s.holding || int(size)+4 > maxRewriteFrame) {
-				s.action = respPass
-			}
-			switch {
-			case s.action == respRewrite:
-				s.frame = append(make([]byte, 0, int(size)+4), s.hdr[:]...)
-			case s.holding:
-				if s.req != nil {
-					s.marks = append(s.marks, mark{off: outLen, req: s.req})
-				}
-				s.flushHeader(p, pos, emitP, emitOwned)
-			case s.req != nil:
-				// The header went out as it came; if it started in an
-				// earlier chunk, this chunk's start is the closest we know.
-				off := 0
-				if s.hdrStart >= 0 {
-					off = s.startOut
-				}
-				s.marks = append(s.marks, mark{off: off, req: s.req})
+			if cut, err := s.startFrame(p, pos, h); cut != nil || err != nil {
+				return cut, err
 			}
 		}
-		k := min(len(p)-pos, s.remaining)
-		switch s.action {
-		case respPass:
-			emitP(pos, pos+k)
-		case respRewrite:
-			s.frame = append(s.frame, p[pos:pos+k]...)
-		}
-		pos += k
-		s.remaining -= k
-		if s.remaining == 0 {
-			if s.action == respRewrite {
-				emitOwned(h.rewrite(s.req, s.frame))
-				s.frame = nil
-			}
-			s.n, s.req, s.action = 0, nil, respPass
-		}
+		pos = s.takeBody(p, pos, h)
 	}
 	return nil, nil
 }
 
-// flushHeader emits the held-back header: straight from p when it started in
-// this chunk, else as a copy.
-func (s *respScanner) flushHeader(p []byte, pos int, emitP func(int, int), emitOwned func([]byte)) {
-	if s.hdrStart >= 0 {
-		emitP(s.hdrStart, pos)
+// emit adds p[from:to] to the output, merging it with the previous segment
+// when they are contiguous, so a chunk passed whole stays one segment.
+func (s *respScanner) emit(from, to int) {
+	if from == to {
 		return
 	}
-	emitOwned(append([]byte(nil), s.hdr[:s.n]...))
+	if n := len(s.segs); n > 0 && s.segs[n-1].owned == nil && s.segs[n-1].to == from {
+		s.segs[n-1].to = to
+	} else {
+		s.segs = append(s.segs, respSegment{from: from, to: to})
+	}
+	s.outLen += to - from
+}
+
+// emitOwned adds bytes that are not part of the chunk (a held header copied
+// from an earlier chunk, a rewritten frame) to the output.
+func (s *respScanner) emitOwned(b []byte) {
+	s.segs = append(s.segs, respSegment{owned: b})
+	s.outLen += len(b)
+}
+
+// takeHeader copies the bytes of the frame header found at p[pos:] into
+// s.hdr, forwarding them at once unless the header is held back, and returns
+// the new position and whether the header is now complete. It decides about
+// holding when a new header starts, since only then is it known whether any
+// outstanding request needs its response rewritten or cut.
+func (s *respScanner) takeHeader(p []byte, pos int, h respHooks) (int, bool) {
+	if s.n == 0 {
+		s.hdrStart, s.startOut = pos, s.outLen
+		s.holding = h.holdNeeded()
+	}
+	k := copy(s.hdr[s.n:], p[pos:])
+	if !s.holding {
+		s.emit(pos, pos+k)
+	}
+	s.n += k
+	pos += k
+	return pos, s.n == 8
+}
+
+// startFrame decides, from a complete header ending at p[pos], what to do
+// with the frame (pass, rewrite or cut), releases the held header if the
+// frame passes, and records a mark for the request it answers. It returns
+// the request to cut, or an error when the size is not a plausible frame, in
+// which case framing is abandoned and the rest of p passes untouched.
+func (s *respScanner) startFrame(p []byte, pos int, h respHooks) (cut *pendingReq, err error) {
+	size := int32(binary.BigEndian.Uint32(s.hdr[:4]))
+	if size < 4 || size > maxFrame {
+		// Give up on framing; forward what we held and the rest.
+		s.broken = true
+		if s.holding {
+			s.flushHeader(p, pos)
+		}
+		s.emit(pos, len(p))
+		return nil, fmt.Errorf("%w: response size %d", errFraming, size)
+	}
+	s.remaining = int(size) - 4
+	s.action, s.req = h.lookup(int32(binary.BigEndian.Uint32(s.hdr[4:])))
+	if s.action == respCut {
+		// Not holding is impossible: the request was registered
+		// before the broker could answer it.
+		return s.req, nil
+	}
+	if s.action == respRewrite && (!s.holding || int(size)+4 > maxRewriteFrame) {
+		s.action = respPass
+	}
+	switch {
+	case s.action == respRewrite:
+		s.frame = append(make([]byte, 0, int(size)+4), s.hdr[:]...)
+	case s.holding:
+		if s.req != nil {
+			s.marks = append(s.marks, mark{off: s.outLen, req: s.req})
+		}
+		s.flushHeader(p, pos)
+	case s.req != nil:
+		// The header went out as it came; if it started in an
+		// earlier chunk, this chunk's start is the closest we know.
+		off := 0
+		if s.hdrStart >= 0 {
+			off = s.startOut
+		}
+		s.marks = append(s.marks, mark{off: off, req: s.req})
+	}
+	return nil, nil
+}
+
+// takeBody forwards or buffers the body bytes of the current frame found at
+// p[pos:] and returns the new position; when the frame ends, a buffered
+// frame is rewritten and emitted and the scanner waits for the next header.
+func (s *respScanner) takeBody(p []byte, pos int, h respHooks) int {
+	k := min(len(p)-pos, s.remaining)
+	switch s.action {
+	case respPass:
+		s.emit(pos, pos+k)
+	case respRewrite:
+		s.frame = append(s.frame, p[pos:pos+k]...)
+	}
+	pos += k
+	s.remaining -= k
+	if s.remaining == 0 {
+		if s.action == respRewrite {
+			s.emitOwned(h.rewrite(s.req, s.frame))
+			s.frame = nil
+		}
+		s.n, s.req, s.action = 0, nil, respPass
+	}
+	return pos
+}
+
+// flushHeader emits the held-back header: straight from p when it started in
+// this chunk, else as a copy.
+func (s *respScanner) flushHeader(p []byte, pos int) {
+	if s.hdrStart >= 0 {
+		s.emit(s.hdrStart, pos)
+		return
+	}
+	s.emitOwned(append([]byte(nil), s.hdr[:s.n]...))
 }

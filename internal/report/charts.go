@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -13,8 +14,8 @@ import (
 // Matrix keys that select charts, in the spellings experiments and
 // records use (full key and the short form).
 var (
-	codecKeys    = []string{"compression.type", "producer.compression.type"}
-	inFlightKeys = []string{"max.in.flight.requests.per.connection", "producer.max.in.flight.requests.per.connection"}
+	codecKeys    = []string{kafkaconf.CompressionType, "producer." + kafkaconf.CompressionType}
+	inFlightKeys = []string{kafkaconf.MaxInFlight, "producer." + kafkaconf.MaxInFlight}
 	rttKeys      = []string{"network.rtt.ms", "rtt.ms"}
 	rfKeys       = []string{"topic.replication.factor", "replication.factor"}
 )

@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -217,20 +218,6 @@ func keyCandidates(key string) []string {
 	return out
 }
 
-// producerNames returns every producer setting name, Kafka's and prodlab's,
-// sorted.
-func producerNames() []string {
-	out := make([]string, 0, len(producerConfigs)+len(producerExtensions))
-	for n := range producerConfigs {
-		out = append(out, n)
-	}
-	for n := range producerExtensions {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // topicConfigNames returns every topic config name, sorted.
 func topicConfigNames() []string {
 	return slices.Sorted(maps.Keys(topicConfigs))
@@ -258,11 +245,10 @@ func normalize(canonical, raw, dir string) (string, error) {
 		return f.normalize(raw, dir)
 	}
 	if name, ok := strings.CutPrefix(canonical, producerPrefix); ok {
-		t, _ := producerType(name)
-		return raw, checkConfig(name, raw, t, producerRules)
+		return raw, kafkaconf.CheckProducer(name, raw)
 	}
 	if name, ok := strings.CutPrefix(canonical, topicConfigsPrefix); ok {
-		return raw, checkConfig(name, raw, topicConfigs[name], topicRules)
+		return raw, topicRules.Check(name, raw, topicConfigs[name])
 	}
 	if name, ok := strings.CutPrefix(canonical, clusterConfigsPrefix); ok {
 		return raw, checkBrokerValue(name, raw)
@@ -286,15 +272,6 @@ func assign(e *Experiment, canonical, v string) {
 	if name, ok := strings.CutPrefix(canonical, clusterConfigsPrefix); ok {
 		setBrokerConfig(e, name, v)
 	}
-}
-
-// rangeText writes an integer range for messages: "in 1..3", or "≥ 0" when the
-// upper bound is the type's maximum.
-func rangeText(lo, hi int64) string {
-	if hi == math.MaxInt16 || hi == math.MaxInt32 || hi == math.MaxInt64 {
-		return fmt.Sprintf("≥ %d", lo)
-	}
-	return fmt.Sprintf("in %d..%d", lo, hi)
 }
 
 // intField is a fixed integer setting in lo..hi.

@@ -61,12 +61,12 @@ func checkKIP1269(e *Experiment, report reportFunc) {
 		return
 	}
 	c, err := clients.Parse(e.Client)
-	if err != nil || c.Kind.Name == clients.Java {
+	if err != nil || c.Kind.LiftableCap {
 		return // an unknown client is reported by its own check
 	}
-	why := "only the Java producer's check can be lifted"
-	if c.Kind.Name == clients.Franz {
-		why = "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it"
+	why := c.Kind.CapWhy
+	if why == "" {
+		why = "only the Java producer's check can be lifted"
 	}
 	report([]string{"kip1269.lift.client.cap", "client"},
 		"kip1269.lift.client.cap needs client java (kafka-clients), got client %s: %s; use client java or drop kip1269.lift.client.cap", e.Client, why)

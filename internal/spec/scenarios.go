@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // Scenarios expands the matrix into its cross product, in file order with
@@ -132,28 +133,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 	}
 
-	// A client with its own rules (the Java client, by the rules of its
-	// version) judges these itself, and a rejection becomes a failed
-	// scenario with the client's own words. For other clients prodlab
-	// rejects them before anything starts.
-	idem := strings.ToLower(e.Producer["enable.idempotence"])
-	if c, err := clients.Parse(e.Client); err == nil && c.Kind.OwnRules {
-		idem = ""
-	}
-	if acks, ok := e.Producer["acks"]; ok && idem == "true" && acks != "all" && acks != "-1" {
-		report([]string{"producer.acks", "producer.enable.idempotence"},
-			"enable.idempotence=true requires acks=all (or -1), got acks=%s", acks)
-	}
-	if inflight, ok := e.Producer["max.in.flight.requests.per.connection"]; ok && idem == "true" {
-		if n, err := parseInt(inflight); err == nil && n > 5 {
-			report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
-				"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ 5, got %d", n)
-		}
-	}
-	if tid := e.Producer["transactional.id"]; tid != "" && idem == "false" {
-		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
-			"transactional.id requires idempotence, but enable.idempotence=false")
-	}
+	checkIdempotence(e, report)
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)
 	checkProducers(e, report)
@@ -180,5 +160,40 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			}
 			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 		}
+	}
+}
+
+// checkIdempotence refuses producer settings that contradict idempotence
+// (acks, requests in flight, transactional.id) for clients that do not
+// judge them themselves.
+func checkIdempotence(e *Experiment, report reportFunc) {
+	// Every value was checked against its type already, so Parse fails on
+	// none of them.
+	prod, _ := kafkaconf.Parse(e.Producer)
+	idem := prod.EnableIdempotence
+	// A client with its own rules (the Java client, by the rules of its
+	// version) judges these itself, and a rejection becomes a failed
+	// scenario with the client's own words. For other clients prodlab
+	// rejects them before anything starts.
+	cl, cerr := clients.Parse(e.Client)
+	if cerr == nil && cl.Kind.OwnRules {
+		idem = kafkaconf.Opt[bool]{}
+	}
+	maxInFlight := kafkaconf.IdempotentMaxInFlight // for an unknown client
+	if cerr == nil {
+		maxInFlight = cl.Kind.IdempotentMaxInFlight
+	}
+	idemOn, idemOff := idem.Set && idem.V, idem.Set && !idem.V
+	if prod.Acks.Set && idemOn && !prod.AcksAll() {
+		report([]string{"producer.acks", "producer.enable.idempotence"},
+			"enable.idempotence=true requires acks=all (or -1), got acks=%s", prod.Acks.V)
+	}
+	if n := prod.MaxInFlight; n.Set && idemOn && n.V > maxInFlight {
+		report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
+			"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ %d, got %d", maxInFlight, n.V)
+	}
+	if prod.TransactionalID != "" && idemOff {
+		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
+			"transactional.id requires idempotence, but enable.idempotence=false")
 	}
 }

@@ -60,7 +60,7 @@ var topicConfigs = map[string]configType{
 // at least 1048576"; compression.gzip.level=0: "Value must be between 1
 // and 9 or equal to -1").
 var topicRules = configRules{
-	ints: map[string][2]int64{
+	Ints: map[string][2]int64{
 		"compression.gzip.level":         {1, 9},
 		"compression.lz4.level":          {1, 17},
 		"compression.zstd.level":         {-131072, 22},
@@ -78,14 +78,14 @@ var topicRules = configRules{
 		"segment.index.bytes":            {4, 1<<31 - 1},
 		"segment.ms":                     {1, 1<<63 - 1},
 	},
-	intAlso: map[string]int64{"compression.gzip.level": -1},
-	doubles: map[string][2]float64{"min.cleanable.dirty.ratio": {0, 1}},
-	enums: map[string][]string{
+	IntAlso: map[string]int64{"compression.gzip.level": -1},
+	Doubles: map[string][2]float64{"min.cleanable.dirty.ratio": {0, 1}},
+	Enums: map[string][]string{
 		"cleanup.policy":         {"compact", "delete"},
 		"compression.type":       {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"},
 		"message.timestamp.type": {"CreateTime", "LogAppendTime"},
 	},
-	patterns: map[string]pattern{
+	Patterns: map[string]pattern{
 		"leader.replication.throttled.replicas":   throttledReplicas,
 		"follower.replication.throttled.replicas": throttledReplicas,
 	},
@@ -94,6 +94,6 @@ var topicRules = configRules{
 // throttledReplicas is the form of the *.replication.throttled.replicas
 // lists: "*", or partitionId:brokerId entries.
 var throttledReplicas = pattern{
-	re:   regexp.MustCompile(`^(\*|[0-9]+:[0-9]+)$`),
-	want: `"*" or a list of partitionId:brokerId`,
+	RE:   regexp.MustCompile(`^(\*|[0-9]+:[0-9]+)$`),
+	Want: `"*" or a list of partitionId:brokerId`,
 }

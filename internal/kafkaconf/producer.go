@@ -1,0 +1,162 @@
+package kafkaconf
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Opt is a setting's value and whether it was set at all, for settings
+// whose absence means something (a client default, or a rule that applies
+// only to an explicit value).
+type Opt[T any] struct {
+	V   T
+	Set bool
+}
+
+// Or returns the value when set, else def.
+func (o Opt[T]) Or(def T) T {
+	if o.Set {
+		return o.V
+	}
+	return def
+}
+
+// Producer is the typed view of the producer settings prodlab interprets,
+// parsed once from the Java property map.
+type Producer struct {
+	// Acks is "all", "1" or "0"; "-1" reads as "all".
+	Acks              Opt[string]
+	EnableIdempotence Opt[bool]
+	MaxInFlight       Opt[int]
+	BatchSize         Opt[int]
+	LingerMs          Opt[int64]
+	CompressionType   Opt[string]
+	BufferMemory      Opt[int64]
+	MaxRequestSize    Opt[int]
+	// TransactionalID is "" when the producer is not transactional.
+	TransactionalID string
+}
+
+// AcksAll says whether the producer waits for all in-sync replicas: acks
+// all or -1, or unset (the default since Kafka 3.0).
+func (p Producer) AcksAll() bool { return !p.Acks.Set || p.Acks.V == "all" }
+
+// Parse reads the settings of Producer from props (values trimmed of
+// spaces). Settings not in Producer are ignored. A bad value is an error
+// naming the setting and the value; the settings that parsed are filled
+// even then, so a caller reading one setting can ignore the others.
+func Parse(props map[string]string) (Producer, error) {
+	var p Producer
+	var errs []error
+	get := func(name string) (string, bool) {
+		v, ok := props[name]
+		return strings.TrimSpace(v), ok
+	}
+	fail := func(name, v, want string) {
+		errs = append(errs, fmt.Errorf("%s must be %s, got %q", name, want, v))
+	}
+	if v, ok := get(Acks); ok {
+		switch v {
+		case "all", "-1":
+			p.Acks = Opt[string]{"all", true}
+		case "0", "1":
+			p.Acks = Opt[string]{v, true}
+		default:
+			fail(Acks, v, "one of all, -1, 0, 1")
+		}
+	}
+	if v, ok := get(EnableIdempotence); ok {
+		if b, err := parseBool(v); err == nil {
+			p.EnableIdempotence = Opt[bool]{b, true}
+		} else {
+			fail(EnableIdempotence, v, "true or false")
+		}
+	}
+	if v, ok := get(MaxInFlight); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+			p.MaxInFlight = Opt[int]{n, true}
+		} else {
+			fail(MaxInFlight, v, "a positive integer")
+		}
+	}
+	parseInt(get, fail, BatchSize, &p.BatchSize)
+	parseInt(get, fail, MaxRequestSize, &p.MaxRequestSize)
+	parseInt64(get, fail, LingerMs, &p.LingerMs)
+	parseInt64(get, fail, BufferMemory, &p.BufferMemory)
+	if v, ok := get(CompressionType); ok {
+		p.CompressionType = Opt[string]{v, true}
+	}
+	p.TransactionalID, _ = get(TransactionalID)
+	return p, errors.Join(errs...)
+}
+
+// parseBool reads a boolean as the Java client does (true or false in any
+// case) and as Go does (1, t, 0, f…), which franz-go's mapping always took.
+func parseBool(v string) (bool, error) {
+	switch {
+	case strings.EqualFold(v, "true"):
+		return true, nil
+	case strings.EqualFold(v, "false"):
+		return false, nil
+	}
+	return strconv.ParseBool(v)
+}
+
+// parseInt fills dst from the non-negative int setting name, if set.
+func parseInt(get func(string) (string, bool), fail func(name, v, want string), name string, dst *Opt[int]) {
+	if v, ok := get(name); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+			*dst = Opt[int]{n, true}
+		} else {
+			fail(name, v, "a non-negative integer")
+		}
+	}
+}
+
+// parseInt64 fills dst from the non-negative long setting name, if set.
+func parseInt64(get func(string) (string, bool), fail func(name, v, want string), name string, dst *Opt[int64]) {
+	if v, ok := get(name); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+			*dst = Opt[int64]{n, true}
+		} else {
+			fail(name, v, "a non-negative integer")
+		}
+	}
+}
+
+// IdempotentMaxInFlight is the most requests in flight per connection the
+// Java producer allows with idempotence (ProducerConfig's check), which
+// franz-go's idempotent producer keeps fixed.
+const IdempotentMaxInFlight = 5
+
+// Defaults are a client's values for settings left unset, where prodlab
+// needs them (models, effective-config reports, checks).
+type Defaults struct {
+	MaxInFlight int
+	BatchSize   int
+	LingerMs    int64
+	// MaxRequestSize is 0 for a client without that setting.
+	MaxRequestSize int
+}
+
+// JavaDefaults are the Java producer's defaults for the kafka-clients
+// release (major.minor…; "" for the newest): linger.ms is 5 since 4.0
+// (KIP-1030) and 0 before.
+func JavaDefaults(release string) Defaults {
+	d := Defaults{MaxInFlight: 5, BatchSize: 16384, LingerMs: 5, MaxRequestSize: 1 << 20}
+	if major, _, ok := strings.Cut(release, "."); ok {
+		if n, err := strconv.Atoi(major); err == nil && n < 4 {
+			d.LingerMs = 0
+		}
+	}
+	return d
+}
+
+// FranzDefaults are the franz-go driver's effective values in Java terms
+// (as its effective-config report gives them): 5 requests in flight (fixed
+// when idempotent), a batch limit of 1 MiB (the driver's
+// ProducerBatchMaxBytes, which batch.size sets and which also bounds one
+// record; franz-go has no max.request.size) and kgo's linger of 10 ms.
+var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10}
