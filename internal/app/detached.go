@@ -31,18 +31,36 @@ type Detached struct {
 }
 
 // service is one kind of detached thing: where its state lives, how to
-// check, start, describe and stop it.
+// check, start and describe it.
 type service interface {
 	statePath() string
 	lock(path string) (unlock func(), err error)
-	// running reports the address of the recorded service when any of its
-	// processes is alive.
-	running(path string) (addr string, ok bool)
+	// load reads the recorded state at path (an error matching
+	// os.ErrNotExist when there is none).
+	load(path string) (recorded, error)
 	check(ctx context.Context, req UpRequest) error
 	// start starts it detached and records its state at path.
 	start(ctx context.Context, path string, req UpRequest) (Up, error)
 	status(ctx context.Context, path string) (*Status, error)
-	stop(path string) error
+}
+
+// recorded is a service's saved state (cluster.State, trogdor.State).
+type recorded interface {
+	// Address is what clients use; Running whether any process of it is
+	// alive; Stop stops those that are.
+	Address() string
+	Running() bool
+	Stop() error
+}
+
+// running reports the address of the service recorded at path when any
+// of its processes is alive.
+func (d Detached) running(path string) (string, bool) {
+	r, err := d.svc.load(path)
+	if err != nil || !r.Running() {
+		return "", false
+	}
+	return r.Address(), true
 }
 
 // UpRequest asks for a detached service of Count brokers or agents, of a
@@ -115,7 +133,7 @@ func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
 		return Up{}, err
 	}
 	defer unlock()
-	if addr, ok := d.svc.running(path); ok {
+	if addr, ok := d.running(path); ok {
 		return Up{}, invalid(fmt.Errorf("a %s is already up at %s (run 'prodlab %s down' first)", d.Noun, addr, d.Command))
 	}
 	if req.Count < 1 || req.Count > d.MaxCount {
@@ -157,9 +175,14 @@ func (d Detached) Down() (stopped bool, err error) {
 		return false, err
 	}
 	defer unlock()
-	if err := d.svc.stop(path); errors.Is(err, os.ErrNotExist) {
+	r, err := d.svc.load(path)
+	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
-	} else if err != nil {
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := r.Stop(); err != nil {
 		return false, err
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -171,7 +194,7 @@ func (d Detached) Down() (stopped bool, err error) {
 // Address is the address of the recorded service (what `status
 // --bootstrap` and `status --url` print) while any of its processes runs.
 func (d Detached) Address() (string, error) {
-	addr, ok := d.svc.running(d.svc.statePath())
+	addr, ok := d.running(d.svc.statePath())
 	if !ok {
 		return "", fmt.Errorf("no %s is up (start one with 'prodlab %s up')", d.Noun, d.Command)
 	}

@@ -23,13 +23,7 @@ func (clusterService) statePath() string { return cluster.DefaultStatePath() }
 
 func (clusterService) lock(path string) (func(), error) { return cluster.LockState(path) }
 
-func (clusterService) running(path string) (string, bool) {
-	s, err := cluster.LoadState(path)
-	if err != nil || len(s.LiveBrokers()) == 0 {
-		return "", false
-	}
-	return strings.Join(s.Bootstrap, ","), true
-}
+func (clusterService) load(path string) (recorded, error) { return cluster.LoadState(path) }
 
 func (clusterService) check(ctx context.Context, req UpRequest) error {
 	if err := cluster.CheckMemory(req.Count, 0); err != nil {
@@ -70,12 +64,4 @@ func (clusterService) status(_ context.Context, path string) (*Status, error) {
 		st.Nodes = append(st.Nodes, NodeStatus{Name: fmt.Sprintf("broker %d", b.ID), Addr: b.Addr, PID: b.PID, Running: live[b.ID]})
 	}
 	return st, nil
-}
-
-func (clusterService) stop(path string) error {
-	s, err := cluster.LoadState(path)
-	if err != nil {
-		return err
-	}
-	return cluster.StopState(s)
 }

@@ -26,13 +26,7 @@ func (fleetService) statePath() string { return trogdor.DefaultStatePath() }
 
 func (fleetService) lock(path string) (func(), error) { return trogdor.LockState(path) }
 
-func (fleetService) running(path string) (string, bool) {
-	s, err := trogdor.LoadState(path)
-	if err != nil || len(s.LiveNodes()) == 0 {
-		return "", false
-	}
-	return s.URL, true
-}
+func (fleetService) load(path string) (recorded, error) { return trogdor.LoadState(path) }
 
 func (fleetService) check(_ context.Context, req UpRequest) error {
 	if err := trogdor.CheckRelease(req.Release); err != nil {
@@ -100,14 +94,6 @@ func coordinatorOf(ctx context.Context, url string) (*Coordinator, error) {
 	}
 	sort.Slice(c.Tasks, func(i, j int) bool { return c.Tasks[i].ID < c.Tasks[j].ID })
 	return c, nil
-}
-
-func (fleetService) stop(path string) error {
-	s, err := trogdor.LoadState(path)
-	if err != nil {
-		return err
-	}
-	return trogdor.StopState(s)
 }
 
 // exists reports whether path names a file that can be stat'ed.

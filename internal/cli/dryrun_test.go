@@ -12,7 +12,7 @@ import (
 func TestDryRun(t *testing.T) {
 	dir := t.TempDir()
 	exp := filepath.Join(dir, "dry.yaml")
-	putFile(t, exp, `name: dry
+	if err := os.WriteFile(exp, []byte(`name: dry
 workload: {duration.s: 2, warmup.s: 1}
 cluster: {kafka: 4.3.1}
 client: franz-go
@@ -23,7 +23,9 @@ matrix:
   layout:
     - {label: one broker, cluster.brokers: 1}
     - {label: three, cluster.brokers: 3, topic.replication.factor: 3}
-`)
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", exp, "--dry-run", "--out", out}, &stdout, &stderr)
@@ -33,16 +35,5 @@ matrix:
 	checkGolden(t, "dryrun.golden", stdout.Bytes())
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("--dry-run created %s (%v)", out, err)
-	}
-}
-
-// putFile writes content to path, creating its directory.
-func putFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

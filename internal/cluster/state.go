@@ -51,6 +51,15 @@ func LoadState(path string) (*State, error) {
 	return &s, nil
 }
 
+// Address is the cluster's bootstrap list, "host:port,host:port".
+func (s *State) Address() string { return strings.Join(s.Bootstrap, ",") }
+
+// Running reports whether any broker of s still runs.
+func (s *State) Running() bool { return len(s.LiveBrokers()) > 0 }
+
+// Stop stops the brokers that still run (StopState).
+func (s *State) Stop() error { return StopState(s) }
+
 // LiveBrokers returns the brokers of s whose process is still running.
 func (s *State) LiveBrokers() []Broker {
 	var live []Broker

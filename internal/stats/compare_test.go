@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/histtest"
 )
 
 func TestCompare(t *testing.T) {
@@ -79,7 +81,7 @@ func TestCompare(t *testing.T) {
 				if math.IsNaN(want) || math.IsInf(want, 0) && got == want {
 					return
 				}
-				if !near(got, want, rel) && !(want == 0 && math.Abs(got) < 1e-12) {
+				if !histtest.Near(got, want, rel) && !(want == 0 && math.Abs(got) < 1e-12) {
 					t.Errorf("%s = %.12g, want %.12g", what, got, want)
 				}
 			}

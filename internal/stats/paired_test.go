@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/histtest"
 )
 
 func TestComparePaired(t *testing.T) {
@@ -94,7 +96,7 @@ func TestComparePaired(t *testing.T) {
 				if math.IsNaN(c.want) {
 					continue
 				}
-				if c.got != c.want && !near(c.got, c.want, 1e-6) && !(c.want == 0 && math.Abs(c.got) < 1e-12) {
+				if c.got != c.want && !histtest.Near(c.got, c.want, 1e-6) && !(c.want == 0 && math.Abs(c.got) < 1e-12) {
 					t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 				}
 			}

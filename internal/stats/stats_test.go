@@ -9,28 +9,9 @@ import (
 	"testing"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/prodlab/prodlab/internal/histtest"
 )
-
-// newHist returns a histogram of prodlab's geometry holding values (µs).
-func newHist(t *testing.T, values ...int64) *hdrhistogram.Histogram {
-	t.Helper()
-	h := hdrhistogram.New(defaultLowest, defaultHighest, defaultDigits)
-	for _, v := range values {
-		if err := h.RecordValue(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return h
-}
-
-// upTo returns 1, 2, ..., n.
-func upTo(n int64) []int64 {
-	vs := make([]int64, n)
-	for i := range vs {
-		vs[i] = int64(i) + 1
-	}
-	return vs
-}
 
 func TestEncodeRoundTrip(t *testing.T) {
 	tests := []struct {
@@ -38,9 +19,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 		h    *hdrhistogram.Histogram
 	}{
 		// An empty histogram still carries its geometry.
-		{"empty", newHist(t)},
+		{"empty", histtest.New(t)},
 		// A spread from 1 µs to minutes.
-		{"spread", newHist(t, append(upTo(3000), 60_000_000, 599_000_000)...)},
+		{"spread", histtest.New(t, append(histtest.UpTo(3000), 60_000_000, 599_000_000)...)},
 		// A different geometry survives the trip.
 		{"other geometry", func() *hdrhistogram.Histogram {
 			h := hdrhistogram.New(10, 3_600_000_000, 2)
@@ -159,7 +140,7 @@ func checkJavaOutput(t *testing.T, out string) {
 		}
 	}
 	// And it re-encodes and merges like a Go histogram.
-	if _, err := EncodeHistogram(Merge(h, newHist(t, 1))); err != nil {
+	if _, err := EncodeHistogram(Merge(h, histtest.New(t, 1))); err != nil {
 		t.Error(err)
 	}
 }
@@ -177,12 +158,12 @@ func TestMerge(t *testing.T) {
 		// Nothing to merge: an empty histogram of the default geometry.
 		{"none", nil, 0, 0, defaultDigits},
 		// nil entries are skipped.
-		{"nils", []*hdrhistogram.Histogram{nil, newHist(t, 5), nil}, 1, 5, defaultDigits},
+		{"nils", []*hdrhistogram.Histogram{nil, histtest.New(t, 5), nil}, 1, 5, defaultDigits},
 		// Counts add up.
-		{"two", []*hdrhistogram.Histogram{newHist(t, upTo(100)...), newHist(t, upTo(50)...)}, 150, 100, defaultDigits},
+		{"two", []*hdrhistogram.Histogram{histtest.New(t, histtest.UpTo(100)...), histtest.New(t, histtest.UpTo(50)...)}, 150, 100, defaultDigits},
 		// A value beyond the first histogram's range is kept, and the finer
 		// precision of the first is kept too.
-		{"wider second", []*hdrhistogram.Histogram{newHist(t, 7), wide}, 2, 3_000_000_000, defaultDigits},
+		{"wider second", []*hdrhistogram.Histogram{histtest.New(t, 7), wide}, 2, 3_000_000_000, defaultDigits},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,9 +181,35 @@ func TestMerge(t *testing.T) {
 		})
 	}
 	// The inputs are not modified.
-	a := newHist(t, 1, 2, 3)
-	Merge(a, newHist(t, 4))
+	a := histtest.New(t, 1, 2, 3)
+	Merge(a, histtest.New(t, 4))
 	if a.TotalCount() != 3 {
 		t.Errorf("Merge modified its input: count %d", a.TotalCount())
+	}
+}
+
+func TestPercentilesMs(t *testing.T) {
+	tests := []struct {
+		name string
+		h    *hdrhistogram.Histogram
+		want Percentiles
+	}{
+		// No histogram (a failed trial) gives zeros, not NaN.
+		{"nil", nil, Percentiles{}},
+		// An empty histogram likewise.
+		{"empty", histtest.New(t), Percentiles{}},
+		// 1..1000 µs: exact below 2048 at 3 digits, so the figures are exact.
+		{"uniform", histtest.New(t, histtest.UpTo(1000)...), Percentiles{P50: 0.5, P95: 0.95, P99: 0.99, P999: 0.999, Max: 1, Mean: 0.5005}},
+		// One value: every percentile is it.
+		{"single", histtest.New(t, 1500), Percentiles{P50: 1.5, P95: 1.5, P99: 1.5, P999: 1.5, Max: 1.5, Mean: 1.5}},
+		// Large values are reported as the top of their bucket (within 0.1%).
+		{"seconds", histtest.New(t, 2_000_000), Percentiles{P50: 2000.895, P95: 2000.895, P99: 2000.895, P999: 2000.895, Max: 2000.895, Mean: 2000.384}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PercentilesMs(tt.h); got != tt.want {
+				t.Errorf("PercentilesMs = %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/histtest"
 )
 
 // series returns n interval throughputs f(i) times lognormal noise of
@@ -70,7 +72,7 @@ func TestCheckSteadyDrift(t *testing.T) {
 	}
 	c := CheckSteady(xs, SteadyOptions{})
 	want := 10 / 104.5
-	if !near(c.Drift, want, 1e-12) || !near(c.DriftLo, want, 1e-9) || !near(c.DriftHi, want, 1e-9) {
+	if !histtest.Near(c.Drift, want, 1e-12) || !histtest.Near(c.DriftLo, want, 1e-9) || !histtest.Near(c.DriftHi, want, 1e-9) {
 		t.Errorf("drift %v [%v, %v], want %v", c.Drift, c.DriftLo, c.DriftHi, want)
 	}
 	// Slightly under 10 %: steady; with MaxDrift 0.05: surely beyond it.
@@ -81,7 +83,7 @@ func TestCheckSteadyDrift(t *testing.T) {
 		t.Errorf("MaxDrift 5 %%: %+v", c)
 	}
 	// CV of 1..5 is sd 1.58 / mean 3.
-	if c := CheckSteady([]float64{1, 2, 3, 4, 5}, SteadyOptions{MaxDrift: 10}); !near(c.CV, math.Sqrt(2.5)/3, 1e-12) {
+	if c := CheckSteady([]float64{1, 2, 3, 4, 5}, SteadyOptions{MaxDrift: 10}); !histtest.Near(c.CV, math.Sqrt(2.5)/3, 1e-12) {
 		t.Errorf("CV %v", c.CV)
 	}
 }

@@ -4,15 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
-)
 
-// close reports whether got is within rel (relative) of want.
-func near(got, want, rel float64) bool {
-	if math.IsNaN(want) {
-		return math.IsNaN(got)
-	}
-	return math.Abs(got-want) <= rel*math.Abs(want)
-}
+	"github.com/prodlab/prodlab/internal/histtest"
+)
 
 // The reference values below are scipy 1.17.1's (stats.t.ppf,
 // stats.ttest_ind(..., equal_var=False)) and agree with printed t tables
@@ -39,7 +33,7 @@ func TestTQuantile(t *testing.T) {
 		{0.975, 24.9, 2.0599580324598343},
 	}
 	for _, tt := range tests {
-		if got := TQuantile(tt.p, tt.df); !near(got, tt.want, 1e-9) {
+		if got := TQuantile(tt.p, tt.df); !histtest.Near(got, tt.want, 1e-9) {
 			t.Errorf("TQuantile(%v, %v) = %.12g, want %.12g", tt.p, tt.df, got, tt.want)
 		}
 	}
@@ -66,8 +60,8 @@ func TestSummarize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Summarize(tt.xs, DefaultConfidence)
-			if got.N != tt.want.N || !near(got.Mean, tt.want.Mean, 1e-12) ||
-				!near(got.SD, tt.want.SD, 1e-12) || !near(got.Err, tt.want.Err, 1e-9) {
+			if got.N != tt.want.N || !histtest.Near(got.Mean, tt.want.Mean, 1e-12) ||
+				!histtest.Near(got.SD, tt.want.SD, 1e-12) || !histtest.Near(got.Err, tt.want.Err, 1e-9) {
 				t.Errorf("Summarize = %+v, want %+v", got, tt.want)
 			}
 			if got.String() != tt.str {

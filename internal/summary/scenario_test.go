@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/histtest"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -18,7 +19,7 @@ func trial(t *testing.T, id string, n int, rps float64, us ...int64) results.Rec
 		LatencyMs: results.Latency{P99: rps / 1000},
 	}
 	if len(us) > 0 {
-		s, err := stats.EncodeHistogram(newHist(t, us...))
+		s, err := stats.EncodeHistogram(histtest.New(t, us...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package summary
 import (
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/histtest"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -14,7 +15,7 @@ func point(t *testing.T, sec int, acked int64, us ...int64) results.TimelinePoin
 	p := results.TimelinePoint{TMs: float64(sec * 1000), DurMs: 1000, Sent: acked + 1, Acked: acked, AckedBytes: acked * 100,
 		Failed: 1, Retries: 2, InFlight: int64(sec)}
 	if len(us) > 0 {
-		h := newHist(t, us...)
+		h := histtest.New(t, us...)
 		enc, err := stats.EncodeHistogram(h)
 		if err != nil {
 			t.Fatal(err)
@@ -26,7 +27,7 @@ func point(t *testing.T, sec int, acked int64, us ...int64) results.TimelinePoin
 }
 
 func TestCoarsen(t *testing.T) {
-	lo, mid, hi := upTo(1000), make([]int64, 500), make([]int64, 10)
+	lo, mid, hi := histtest.UpTo(1000), make([]int64, 500), make([]int64, 10)
 	for i := range mid {
 		mid[i] = int64(2000 + i)
 	}
@@ -35,7 +36,7 @@ func TestCoarsen(t *testing.T) {
 	}
 	var all []int64
 	all = append(append(append(all, lo...), mid...), hi...)
-	exact := LatencyMs(newHist(t, all...))
+	exact := LatencyMs(histtest.New(t, all...))
 
 	withHists := []results.TimelinePoint{point(t, 0, 1000, lo...), point(t, 1, 500, mid...), point(t, 2, 10, hi...)}
 	noHists := []results.TimelinePoint{point(t, 0, 100), point(t, 1, 300), point(t, 2, 0)}
@@ -61,8 +62,8 @@ func TestCoarsen(t *testing.T) {
 		// k = 2 over 3 points: a full pair and a short last point.
 		{"partial group", withHists, 2, []results.TimelinePoint{
 			{TMs: 0, DurMs: 2000, Sent: 1502, Acked: 1500, AckedBytes: 150000, Failed: 2, Retries: 4, InFlight: 1,
-				P50Ms: LatencyMs(newHist(t, append(append([]int64{}, lo...), mid...)...)).P50,
-				P99Ms: LatencyMs(newHist(t, append(append([]int64{}, lo...), mid...)...)).P99, MaxMs: 2.499},
+				P50Ms: LatencyMs(histtest.New(t, append(append([]int64{}, lo...), mid...)...)).P50,
+				P99Ms: LatencyMs(histtest.New(t, append(append([]int64{}, lo...), mid...)...)).P99, MaxMs: 2.499},
 			{TMs: 2000, DurMs: 1000, Sent: 11, Acked: 10, AckedBytes: 1000, Failed: 1, Retries: 2, InFlight: 2,
 				P50Ms: withHists[2].P50Ms, P99Ms: withHists[2].P99Ms, MaxMs: withHists[2].MaxMs}}, []bool{true, true}},
 		// No histograms: p50 is the acked-weighted mean (1·100 + 3·300)/400,
@@ -102,7 +103,7 @@ func TestCoarsen(t *testing.T) {
 				}
 			}
 			g.Histogram = ""
-			if !near(g.P50Ms, tt.want[i].P50Ms, 1e-12) {
+			if !histtest.Near(g.P50Ms, tt.want[i].P50Ms, 1e-12) {
 				t.Errorf("%s[%d]: p50 %v, want %v", tt.name, i, g.P50Ms, tt.want[i].P50Ms)
 			}
 			g.P50Ms = tt.want[i].P50Ms
@@ -135,7 +136,7 @@ func TestThroughputs(t *testing.T) {
 		t.Fatalf("Throughputs = %v, want %v", got, want)
 	}
 	for i := range want {
-		if !near(got[i], want[i], 1e-12) {
+		if !histtest.Near(got[i], want[i], 1e-12) {
 			t.Errorf("Throughputs[%d] = %v, want %v", i, got[i], want[i])
 		}
 	}

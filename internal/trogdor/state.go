@@ -48,6 +48,15 @@ func LoadState(path string) (*State, error) {
 // Nodes is the coordinator followed by the agents.
 func (s *State) Nodes() []Node { return append([]Node{s.Coordinator}, s.Agents...) }
 
+// Address is the coordinator's URL.
+func (s *State) Address() string { return s.URL }
+
+// Running reports whether any daemon of s still runs.
+func (s *State) Running() bool { return len(s.LiveNodes()) > 0 }
+
+// Stop stops the daemons that still run (StopState).
+func (s *State) Stop() error { return StopState(s) }
+
 // LiveNodes returns the nodes of s whose process is still running.
 func (s *State) LiveNodes() []Node {
 	var live []Node
