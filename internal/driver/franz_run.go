@@ -27,6 +27,7 @@ type franzRun struct {
 	meter *progressMeter // nil unless the caller wants progress reports
 	txn   *franzTxn      // nil unless transactional
 	pace  pacer
+	hz    *horizon // nil for a burst: bounds a steady-state trial's queue
 	// pool recycles records, with their value and header buffers, once
 	// their promise has run: kgo is done with a record then, and the
 	// produce loop allocates nothing per record in steady state.
@@ -94,6 +95,9 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	if t.Rate > 0 {
 		fr.pace.every = time.Duration(float64(time.Second) / t.Rate)
 	}
+	if t.Duration > 0 {
+		fr.hz = newHorizon()
+	}
 	fr.pool.New = func() any { return &franzRecord{} }
 	fr.promise = fr.done
 	return fr, nil
@@ -136,6 +140,9 @@ func (fr *franzRun) done(kr *kgo.Record, err error) {
 	r := fromKgo(kr)
 	lat := max(now.Sub(r.handoff).Microseconds(), 1)
 	fr.tally.record(r, now, lat, err)
+	if fr.hz != nil {
+		fr.hz.done(lat)
+	}
 	if fr.meter != nil {
 		if err != nil {
 			fr.meter.failed.Add(1)
@@ -156,6 +163,9 @@ func (fr *franzRun) produce(ctx context.Context) error {
 	for seq := int64(0); ctx.Err() == nil; seq++ {
 		if seq > 0 {
 			fr.pace.wait(seq)
+		}
+		if fr.hz != nil && !fr.hz.room(ctx.Done(), fr.windowEnd()) {
+			break // the window ended while the client's queue was full
 		}
 		r := fr.record(seq)
 		now := time.Now()
@@ -227,6 +237,9 @@ func (fr *franzRun) handOff(ctx context.Context, r *franzRecord, now time.Time) 
 	// to 1 ms to every latency.
 	r.handoff = now
 	r.Timestamp = now
+	if fr.hz != nil {
+		fr.hz.handOff(now)
+	}
 	fr.cl.Produce(ctx, &r.Record, fr.promise)
 }
 
@@ -250,6 +263,15 @@ func (fr *franzRun) measuredOver(now time.Time) bool {
 		}
 	}
 	return t.Duration > 0 && fr.sent > 0 && now.Sub(fr.measuredStart) >= t.Duration
+}
+
+// windowEnd is when a steady-state trial's measured window ends; zero
+// before it has begun.
+func (fr *franzRun) windowEnd() time.Time {
+	if fr.measuredStart.IsZero() || fr.t.Duration <= 0 {
+		return time.Time{}
+	}
+	return fr.measuredStart.Add(fr.t.Duration)
 }
 
 // startMeasured begins the measured window with record seq at now: the

@@ -3,8 +3,10 @@ package lab
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
@@ -113,4 +115,35 @@ func TestSureEffect(t *testing.T) {
 	if !strings.Contains(f.Sentence, "is slower than") {
 		t.Errorf("sentence %q", f.Sentence)
 	}
+	// Each trial ends with its window: 1 s measured after 0.3 s of warm-up,
+	// where a full default buffer (10,000 records at 800 records/s with 1
+	// in flight) would take 12 s to drain.
+	if over := medianOverWindow(t, recs); over > 1.5 {
+		t.Errorf("trials outlast warm-up + window by %.1f s (median), want ≤ 1.5 s", over)
+	}
+}
+
+// medianOverWindow is the median time a trial took beyond its warm-up,
+// measured window and audit, from one trial's start to the next one's
+// (topic create and delete, driver start, and any drain after the window).
+func medianOverWindow(t *testing.T, recs []results.Record) float64 {
+	t.Helper()
+	var over []float64
+	for i := 1; i < len(recs); i++ {
+		a, err1 := time.Parse(time.RFC3339Nano, recs[i-1].StartedAt)
+		b, err2 := time.Parse(time.RFC3339Nano, recs[i].StartedAt)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("started_at: %v %v", err1, err2)
+		}
+		warm := 0.0
+		if tl := recs[i-1].Timeline; tl != nil {
+			warm = tl.MeasuredFromMs / 1000
+		}
+		over = append(over, b.Sub(a).Seconds()-warm-recs[i-1].ElapsedS-recs[i-1].AuditS)
+	}
+	if len(over) == 0 {
+		t.Fatal("fewer than two trials")
+	}
+	slices.Sort(over)
+	return over[len(over)/2]
 }

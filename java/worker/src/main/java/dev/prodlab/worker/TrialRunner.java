@@ -382,6 +382,8 @@ final class TrialRunner {
         private final long maxSeq = tracking ? Integer.MAX_VALUE : Long.MAX_VALUE;
         /** Wall-clock µs since the epoch at nanoTime 0: stamps cost one clock read. */
         private final long epochBaseUs = epochMicros(0);
+        /** Bounds the queue of a steady-state trial; null for a burst. */
+        private final Horizon horizon = req.durationMs > 0 ? new Horizon() : null;
         private long txStart;
         long commits;
         long aborts;
@@ -444,6 +446,9 @@ final class TrialRunner {
                         break;
                     }
                 }
+                if (horizon != null && !horizon.room(warmup ? 0 : until, () -> aborted)) {
+                    break; // the window ended while the producer's queue was full
+                }
                 if (transactional && System.nanoTime() - txStart >= txNanos) {
                     commit();
                     producer.beginTransaction();
@@ -455,7 +460,10 @@ final class TrialRunner {
                                 payloads.next(seq), headers);
                 last = System.nanoTime();
                 try {
-                    producer.send(rec, new Cb(seq, last, intended));
+                    producer.send(rec, new Cb(seq, last, intended, horizon));
+                    if (horizon != null) {
+                        horizon.handOff(last);
+                    }
                     (warmup ? warmupSent : sent).incrementAndGet();
                 } catch (RuntimeException e) {
                     onFailure(seq, e);
@@ -578,16 +586,21 @@ final class TrialRunner {
         private final long seq;
         private final long start;
         private final long intended;
+        private final Horizon horizon; // null for a burst
 
-        Cb(long seq, long start, long intended) {
+        Cb(long seq, long start, long intended, Horizon horizon) {
             this.seq = seq;
             this.start = start;
             this.intended = intended;
+            this.horizon = horizon;
         }
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception e) {
             long now = System.nanoTime();
+            if (horizon != null) {
+                horizon.done(now - start);
+            }
             if (e != null) {
                 onFailure(seq, e);
                 return;
