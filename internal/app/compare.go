@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -22,7 +23,9 @@ type CompareRequest struct {
 	// trials are otherwise paired by round.
 	Unpaired bool
 	// Level and Margin are the verdicts' confidence level and equivalence
-	// margin.
+	// margin; 0 takes the one the run's plan.json holds (both runs' when
+	// they agree), else stats' default, so that compare judges a run as
+	// its experiment asked (equivalence: 0.10 is ±10 %, not ±5 %).
 	Level, Margin float64
 }
 
@@ -35,11 +38,64 @@ func Compare(req CompareRequest, warn io.Writer) ([]report.Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
+	o, err := compareOptions(req, warn)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]report.Comparison, 0, len(pairs))
 	for i := range pairs {
-		out = append(out, pairs[i].judge(stats.Options{Level: req.Level, Margin: req.Margin}))
+		out = append(out, pairs[i].judge(o))
 	}
 	return out, nil
+}
+
+// compareOptions resolves the verdicts' level and margin: the request's
+// when set, else what the plan.json of the run (or of both runs, when they
+// agree) holds, else stats' defaults. Two runs whose plans disagree get a
+// warning on warn naming the default used instead.
+func compareOptions(req CompareRequest, warn io.Writer) (stats.Options, error) {
+	o := stats.Options{Level: req.Level, Margin: req.Margin}
+	if o.Level != 0 && o.Margin != 0 {
+		return o, nil
+	}
+	pa, err := planOf(req.RunA)
+	if err != nil {
+		return o, err
+	}
+	pb := pa
+	if req.RunB != "" {
+		if pb, err = planOf(req.RunB); err != nil {
+			return o, err
+		}
+	}
+	o.Level = fromPlans(o.Level, pa.Level, pb.Level, stats.DefaultConfidence, "confidence level", req, warn)
+	o.Margin = fromPlans(o.Margin, pa.Margin, pb.Margin, stats.DefaultMargin, "equivalence margin", req, warn)
+	return o, nil
+}
+
+// planOf returns the plan.json of run dir; a run without one plans
+// nothing (zero level and margin).
+func planOf(dir string) (results.Plan, error) {
+	p, _, err := results.ReadPlan(dir)
+	if err != nil {
+		return p, invalid(fmt.Errorf("%s: %w", dir, err))
+	}
+	return p, nil
+}
+
+// fromPlans picks one setting: the request's (given) when set, the plans'
+// (a, b) when they agree on one, else def, warning when two plans differ.
+func fromPlans(given, a, b, def float64, what string, req CompareRequest, warn io.Writer) float64 {
+	switch {
+	case given != 0:
+		return given
+	case a == b && a != 0:
+		return a
+	case a != b && a != 0 && b != 0:
+		fmt.Fprintf(warn, "prodlab: warning: %s plans %s %g and %s %g: using %g (give the flag to choose)\n",
+			req.RunA, what, a, req.RunB, b, def)
+	}
+	return def
 }
 
 // comparePair is one comparison: scenario a against scenario b.

@@ -120,12 +120,13 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 }
 
 // previousRecords reads what the run in dir recorded before, when resuming
-// it; a run that stopped before its first trial has none.
+// it; a run that stopped before its first trial has none, so unlike
+// ReadRun an empty or torn-only results file is not refused here.
 func previousRecords(dir string, resume bool, log io.Writer) ([]results.Record, error) {
 	if !resume {
 		return nil, nil
 	}
-	previous, err := ReadRun(dir, log)
+	previous, _, err := readRun(dir, log)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -139,17 +140,45 @@ func previousRecords(dir string, resume bool, log io.Writer) ([]results.Record, 
 // ReadRun reads the records of run directory dir leniently: a line that
 // cannot be used (the fragment a full disk or a crash left, a record of an
 // unknown schema) costs that line only, not the run, and gets one warning
-// line on warn. A results file that cannot be read is an InputError.
+// line on warn. A results file that cannot be read, or that holds no
+// record at all (empty, binary, only a torn line), is an InputError: a
+// report or comparison of nothing would look like a run that measured
+// nothing.
 func ReadRun(dir string, warn io.Writer) ([]results.Record, error) {
+	recs, skipped, err := readRun(dir, warn)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) > 0 {
+		return recs, nil
+	}
+	path := filepath.Join(dir, results.ResultsFile)
+	if skipped == 0 {
+		return nil, invalid(fmt.Errorf("%s is empty: the run recorded no trial", path))
+	}
+	return nil, invalid(fmt.Errorf("%s holds no readable record: %d %s skipped", path, skipped, plural(skipped, "line", "lines")))
+}
+
+// readRun is ReadRun without the refusal of a run with no record; it
+// returns how many lines it skipped (each warned of on warn).
+func readRun(dir string, warn io.Writer) ([]results.Record, int, error) {
 	recs, skipped, err := results.ReadAll(dir)
 	if err != nil {
-		return nil, invalid(err) // it names the file: "read results: open …"
+		return nil, 0, invalid(err) // it names the file: "read results: open …"
 	}
 	path := filepath.Join(dir, results.ResultsFile)
 	for _, s := range skipped {
 		fmt.Fprintf(warn, "prodlab: warning: %s: skipped %s\n", path, s)
 	}
-	return recs, nil
+	return recs, len(skipped), nil
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // checkWorkerJar fails before anything starts when a scenario needs the

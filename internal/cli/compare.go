@@ -53,17 +53,20 @@ round i, so each metric is tested with a paired t-test on the per-round log
 ratios B/A, which cancels whatever moved both trials of a round (a busy
 neighbour, a warming JIT). --unpaired uses Welch's test there too.
 A verdict needs at least two trials on each side; trials: auto in the
-experiment adds rounds until the intervals are narrow enough.`,
+experiment adds rounds until the intervals are narrow enough.
+
+The confidence level and equivalence margin default to the run's own: the
+level and margin (the experiment's equivalence:) saved in its plan.json,
+when comparing two scenarios of one run or two runs whose plan.json agree;
+otherwise to 95 % and ±5 %. --confidence and --equivalence, when given,
+override them.`,
 		Example: `  prodlab compare results/monday-batching results/tuesday-batching
   prodlab compare results/20261122-190000-batching --scenarios linger.ms=0,compression.type=none linger.ms=5,compression.type=zstd
   prodlab compare results/20261122-190000-proxy-cost --scenarios network.proxy=false network.proxy=true --format json`,
 		Args: argsUsage(cobra.RangeArgs(2, 3)),
 		RunE: func(c *cobra.Command, args []string) error {
-			if !(f.confidence > 0.5 && f.confidence < 1) {
-				return usage(fmt.Errorf("--confidence must be in (0.5, 1), got %g", f.confidence))
-			}
-			if !(f.equivalence > 0 && f.equivalence < 1) {
-				return usage(fmt.Errorf("--equivalence must be in (0, 1), got %g", f.equivalence))
+			if err := checkVerdictFlags(c, f); err != nil {
+				return err
 			}
 			if f.format != "table" && f.format != "json" {
 				return usage(fmt.Errorf("unknown --format %q for compare: use table or json", f.format))
@@ -85,9 +88,22 @@ experiment adds rounds until the intervals are narrow enough.`,
 	c.Flags().BoolVar(&f.scenarios, "scenarios", false, "compare two scenarios of one run: RUN_DIR --scenarios ID_A ID_B")
 	c.Flags().BoolVar(&f.unpaired, "unpaired", false, "with --scenarios, use Welch's test instead of pairing trials by round")
 	c.Flags().StringVar(&f.format, "format", "table", "output format: table or json (for scripts)")
-	c.Flags().Float64Var(&f.confidence, "confidence", stats.DefaultConfidence, "confidence level of intervals and verdicts")
-	c.Flags().Float64Var(&f.equivalence, "equivalence", stats.DefaultMargin, "equivalence margin, relative (0.05 = ±5 %)")
+	// Zero defaults: app takes the run's plan.json, else stats' defaults.
+	c.Flags().Float64Var(&f.confidence, "confidence", 0, fmt.Sprintf("confidence level of intervals and verdicts (default: the run's plan.json, else %g)", stats.DefaultConfidence))
+	c.Flags().Float64Var(&f.equivalence, "equivalence", 0, fmt.Sprintf("equivalence margin, relative, 0.05 = ±5 %% (default: the run's plan.json, else %g)", stats.DefaultMargin))
 	return c
+}
+
+// checkVerdictFlags refuses a --confidence or --equivalence given out of
+// range; flags not given stay 0, for app to take the run's plan.json.
+func checkVerdictFlags(c *cobra.Command, f *compareFlags) error {
+	if c.Flags().Changed("confidence") && !(f.confidence > 0.5 && f.confidence < 1) {
+		return usage(fmt.Errorf("--confidence must be in (0.5, 1), got %g", f.confidence))
+	}
+	if c.Flags().Changed("equivalence") && !(f.equivalence > 0 && f.equivalence < 1) {
+		return usage(fmt.Errorf("--equivalence must be in (0, 1), got %g", f.equivalence))
+	}
+	return nil
 }
 
 // compareRequest reads the arguments: two run directories, or with

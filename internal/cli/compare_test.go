@@ -41,6 +41,16 @@ func writeRun(t *testing.T, name string, scenarios map[string][]float64) string 
 	return dir
 }
 
+// writePlannedRun is writeRun with plan p saved in the run's plan.json.
+func writePlannedRun(t *testing.T, name string, scenarios map[string][]float64, p results.Plan) string {
+	t.Helper()
+	dir := writeRun(t, name, scenarios)
+	if err := results.WritePlan(dir, p); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestCompareCmd(t *testing.T) {
 	a := writeRun(t, "a", map[string][]float64{
 		"linger.ms=0": {100, 102, 98, 101, 99},
@@ -57,13 +67,7 @@ func TestCompareCmd(t *testing.T) {
 		"linger.ms=0": {100, 150, 80, 200, 120},
 		"linger.ms=5": {90, 135.5, 72, 179, 108.2},
 	})
-	tests := []struct {
-		name string
-		args []string
-		code int
-		out  []string // substrings of stdout
-		err  string   // substring of stderr
-	}{
+	runCompareRows(t, []compareRow{
 		// Two runs: the common scenarios, a clear gain, and a difference
 		// too small for five trials to decide (never "no difference").
 		{"runs", []string{"compare", a, b}, ExitOK,
@@ -105,7 +109,54 @@ func TestCompareCmd(t *testing.T) {
 		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"},
 		// A missing run directory.
 		{"missing", []string{"compare", a, filepath.Join(t.TempDir(), "none")}, ExitUsage, nil, "read results"},
+	})
+}
+
+// TestCompareCmdPlan: without --confidence and --equivalence, compare
+// judges at the level and margin of the runs' plan.json; a flag given
+// overrides its setting only.
+func TestCompareCmdPlan(t *testing.T) {
+	// Runs whose experiments planned equivalence: 0.10 (p, q; p at 99 %)
+	// or the default ±5 % (r), B about 6 % above A: equivalent within
+	// ±10 %, faster at ±5 %.
+	six := map[string][]float64{
+		"linger.ms=0": {100, 101, 99, 100.5, 99.5},
+		"linger.ms=5": {106, 107.5, 104.5, 106.2, 105.8},
 	}
+	p := writePlannedRun(t, "p", six, results.Plan{Level: 0.99, Margin: 0.10})
+	q := writePlannedRun(t, "q", six, results.Plan{Level: 0.99, Margin: 0.10})
+	r := writePlannedRun(t, "r", six, results.Plan{Level: 0.95, Margin: 0.05})
+	runCompareRows(t, []compareRow{
+		// Without flags, the run's plan.json sets the level and margin.
+		{"plan's level and margin", []string{"compare", p, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
+			[]string{"B vs A at 99 %", "equivalent within ±10 %"}, ""},
+		// A flag given overrides the plan, the other setting still from it.
+		{"flag overrides plan", []string{"compare", p, "--scenarios", "linger.ms=0", "linger.ms=5", "--equivalence", "0.05"}, ExitOK,
+			[]string{"B vs A at 99 %", "faster by 6.0 %"}, ""},
+		// Two runs whose plans agree are judged by them.
+		{"plans agree", []string{"compare", p, q}, ExitOK,
+			[]string{"at 99 %", "equivalent within ±10 %"}, ""},
+		// Two runs whose plans disagree get the defaults, and a warning.
+		{"plans disagree", []string{"compare", p, r}, ExitOK,
+			[]string{"at 95 %", "within ±5 %"}, "plans equivalence margin 0.1 and " + r + " 0.05: using 0.05"},
+		{"bad equivalence", []string{"compare", p, "--scenarios", "linger.ms=0", "linger.ms=5", "--equivalence", "0"}, ExitUsage,
+			nil, "--equivalence must be in (0, 1), got 0"},
+	})
+}
+
+// compareRow is a compare command line and what it must print.
+type compareRow struct {
+	name string
+	args []string
+	code int
+	out  []string // substrings of stdout
+	err  string   // substring of stderr
+}
+
+// runCompareRows runs each row through the CLI and checks its exit code
+// and output.
+func runCompareRows(t *testing.T, tests []compareRow) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -70,3 +70,38 @@ func TestReadRunMissing(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitUsage, errOut.String())
 	}
 }
+
+// TestReadRunNoRecord: report and compare refuse (exit 2) a results.jsonl
+// that holds no record they can use, saying what they found, instead of
+// rendering an empty table that looks like a run that measured nothing.
+func TestReadRunNoRecord(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		want    string // in stderr
+	}{
+		{"empty", "", "results.jsonl is empty"},
+		{"blank lines", "\n\n", "results.jsonl is empty"},
+		{"binary", "\x00\x01\x02\xff\xfe\n\x89PNG\r\n\x1a\n", "holds no readable record: 3 lines skipped"},
+		{"torn only", `{"schema":2,"run":"x","tri`, "holds no readable record: 1 line skipped"},
+		{"not records", `{"schema":99}` + "\n" + `[1,2]` + "\n", "holds no readable record: 2 lines skipped"},
+	}
+	for _, tt := range tests {
+		for _, cmd := range [][]string{{"report"}, {"report", "--format", "json"}, {"compare", "--scenarios", "a", "b"}} {
+			t.Run(tt.name+"/"+strings.Join(cmd, " "), func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, results.ResultsFile), []byte(tt.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args := append([]string{cmd[0], dir}, cmd[1:]...)
+				var out, errOut bytes.Buffer
+				if code := run(args, &out, &errOut); code != ExitUsage {
+					t.Fatalf("exit %d, want %d; stdout: %s; stderr: %s", code, ExitUsage, out.String(), errOut.String())
+				}
+				if !strings.Contains(errOut.String(), tt.want) {
+					t.Errorf("stderr lacks %q:\n%s", tt.want, errOut.String())
+				}
+			})
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -9,9 +10,17 @@ import (
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
-// Finding answers one planned comparison of a run (results.Plan).
+// Finding answers one planned comparison of a run (results.Plan). It is
+// also the machine-readable answer: an element of findings.json and of the
+// json format's "findings"; Verdict holds the difference, its interval
+// (diff_lo, diff_hi), the test and the pairs.
 type Finding struct {
 	Question string `json:"question"`
+	// Title is the question, or one made of the scenarios when the plan
+	// asks none, as the table heads the finding.
+	Title string `json:"title"`
+	// Metric is the key of the metric judged (summary.Metric.Key).
+	Metric string `json:"metric"`
 	// Sentence is the answer in one sentence: the candidate, the verdict
 	// and its interval, the test, and the baseline.
 	Sentence string `json:"sentence"`
@@ -20,6 +29,9 @@ type Finding struct {
 	// Baseline and Candidate are the scenario IDs compared.
 	Baseline  string `json:"baseline"`
 	Candidate string `json:"candidate"`
+	// BaselineTrials and CandidateTrials count each side's counted trials.
+	BaselineTrials  int `json:"baseline_trials"`
+	CandidateTrials int `json:"candidate_trials"`
 	// Published is the study's published figure, when the plan gives one.
 	Published string        `json:"published,omitempty"`
 	Verdict   stats.Verdict `json:"verdict"`
@@ -72,8 +84,9 @@ func findings(scs []scenario, p results.Plan) []Finding {
 			continue
 		}
 		v := summary.Judge(a.ScenarioStats, b.ScenarioStats, m, true, o)
-		f := Finding{Question: c.Question, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
-			Published: c.Published, Verdict: v}
+		f := Finding{Question: c.Question, Metric: m.Key, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
+			BaselineTrials: a.Trials, CandidateTrials: b.Trials, Published: c.Published, Verdict: v}
+		f.Title = orQuestion(f)
 		f.Sentence = sentence(a, b, v)
 		if m.Key != summary.Metrics[0].Key {
 			f.Sentence = m.Name + " (" + m.Unit + "): " + f.Sentence
@@ -89,9 +102,25 @@ func notTestedFinding(c results.PlannedComparison, a, b *scenario, why string) F
 	if a != nil && b != nil {
 		bl, cl = differing(a, b)
 	}
-	return Finding{Question: c.Question, Kind: stats.KindNotTested, Baseline: c.Baseline, Candidate: c.Candidate,
-		Published: c.Published, Verdict: stats.Verdict{Kind: stats.KindNotTested, Text: "not tested: " + why},
+	f := Finding{Question: c.Question, Metric: metricOf(c).Key, Kind: stats.KindNotTested, Baseline: c.Baseline, Candidate: c.Candidate,
+		Published: c.Published, Verdict: notTested(why),
 		Sentence: fmt.Sprintf("%s against %s was not tested: %s; baseline %s", cl, bl, why, c.Baseline)}
+	if a != nil {
+		f.BaselineTrials = a.Trials
+	}
+	if b != nil {
+		f.CandidateTrials = b.Trials
+	}
+	f.Title = orQuestion(f)
+	return f
+}
+
+// notTested is the verdict of a comparison that could not run: its
+// figures are NaN (null in JSON), not a difference of zero.
+func notTested(why string) stats.Verdict {
+	nan := math.NaN()
+	return stats.Verdict{Kind: stats.KindNotTested, Text: "not tested: " + why,
+		Diff: nan, DiffErr: nan, Lo: nan, Hi: nan, T: nan, DF: nan, P: nan, EquivP: nan}
 }
 
 // sentence words verdict v of candidate b against baseline a:

@@ -2,7 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +166,81 @@ func TestHTMLFindings(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "Findings") {
 		t.Error("page without a plan has a Findings section")
+	}
+}
+
+// TestFindingsJSON: the answers are machine-readable. findings.json, which
+// WriteRun writes, holds every Finding in plan order with the level and
+// margin; the json format keeps its array of scenarios and adds to each the
+// Findings whose candidate it is, so a script reading the array is
+// unaffected and one gathering "findings" gets every answer of a scenario
+// that ran.
+func TestFindingsJSON(t *testing.T) {
+	dir := t.TempDir()
+	if err := results.WritePlan(dir, idempotencePlan); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteRun(dir, idempotenceRun(), &out, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(filepath.Join(dir, results.FindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ff struct {
+		Level, Margin float64
+		Findings      []map[string]any
+	}
+	if err := json.Unmarshal(file, &ff); err != nil {
+		t.Fatal(err)
+	}
+	var scs []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &scs); err != nil {
+		t.Fatalf("the json format is no longer an array of scenarios: %v", err)
+	}
+	var gathered []any
+	for _, sc := range scs {
+		if fs, ok := sc["findings"].([]any); ok {
+			gathered = append(gathered, fs...)
+		}
+	}
+	var firstSentence any
+	if len(gathered) > 0 {
+		firstSentence = gathered[0].(map[string]any)["sentence"]
+	}
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		// The keys scripts read (the verdict's are stats.Verdict's).
+		{"keys", slices.Sorted(maps.Keys(ff.Findings[0])), []string{"baseline", "baseline_trials", "candidate", "candidate_trials",
+			"kind", "metric", "published", "question", "sentence", "title", "verdict"}},
+		{"level", ff.Level, 0.95},
+		{"margin", ff.Margin, 0.05},
+		{"findings in file", len(ff.Findings), len(idempotencePlan.Comparisons)},
+		{"title", ff.Findings[0]["title"], "Does idempotence cost throughput?"},
+		{"metric", ff.Findings[0]["metric"], "throughput"},
+		{"kind", ff.Findings[0]["kind"], stats.KindEquivalent},
+		{"pairs", ff.Findings[0]["verdict"].(map[string]any)["pairs"], 10.0},
+		{"published", ff.Findings[0]["published"], idempotencePlan.Comparisons[0].Published},
+		{"candidate", ff.Findings[1]["candidate"], idempotencePlan.Comparisons[1].Candidate},
+		{"baseline trials", ff.Findings[1]["baseline_trials"], 10.0},
+		{"slower", ff.Findings[1]["kind"], stats.KindSlower},
+		// Not tested: no difference is claimed, not even zero.
+		{"not tested diff", ff.Findings[3]["verdict"].(map[string]any)["diff"], nil},
+		// The json format: scenarios first (keys unchanged), and the
+		// Findings of the three candidates that ran.
+		{"scenario keys kept", scs[0]["id"], "enable.idempotence=true,max.in.flight.requests.per.connection=5"},
+		{"findings in the json format", len(gathered), 3},
+		{"same answers", firstSentence, ff.Findings[0]["sentence"]},
+		{"baseline has none", scs[0]["findings"], nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !reflect.DeepEqual(tt.got, tt.want) {
+				t.Errorf("got %#v, want %#v", tt.got, tt.want)
+			}
+		})
 	}
 }

@@ -5,17 +5,34 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
-// json renders v as an indented JSON array of summary.ScenarioStats, one object
-// per scenario in order of first appearance, warm-ups left out. Figures
-// that are undefined (the error of a single trial) are null. Findings are
-// not part of it: the array is what scripts read.
+// scenarioJSON is one element of the json format: the scenario's figures
+// and, under "findings", the answers to the planned comparisons whose
+// candidate it is. The key is added to the array's elements rather than
+// the array wrapped in an object, so that scripts reading the array of
+// scenarios (jq '.[]') keep working; jq '[.[].findings[]?]' gathers the
+// answers, and findings.json holds them all in plan order.
+type scenarioJSON struct {
+	summary.ScenarioStats
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// json renders v as an indented JSON array of summary.ScenarioStats, one
+// object per scenario in order of first appearance, warm-ups left out, each
+// with the Findings whose candidate it is (see scenarioJSON). Figures that
+// are undefined (the error of a single trial) are null.
 func (v *view) json(w io.Writer) error {
-	scs := make([]summary.ScenarioStats, len(v.scs))
+	scs := make([]scenarioJSON, len(v.scs))
 	for i := range v.scs {
-		scs[i] = *v.scs[i].ScenarioStats
+		scs[i].ScenarioStats = *v.scs[i].ScenarioStats
+		for _, f := range v.findings {
+			if f.Candidate == v.scs[i].ID {
+				scs[i].Findings = append(scs[i].Findings, f)
+			}
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -23,4 +40,29 @@ func (v *view) json(w io.Writer) error {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil
+}
+
+// findingsFile is findings.json: the answers to a run's planned
+// comparisons for scripts, with the level and margin they were judged at
+// (absent when the run has no plan, whose Findings are then empty).
+type findingsFile struct {
+	Level    float64   `json:"level,omitempty"`
+	Margin   float64   `json:"margin,omitempty"`
+	Findings []Finding `json:"findings"`
+}
+
+// findingsJSON renders v's Findings as findings.json.
+func (v *view) findingsJSON() ([]byte, error) {
+	f := findingsFile{Findings: v.findings}
+	if v.plan != nil {
+		f.Level, f.Margin = levelOr(v.plan.Level), marginOr(v.plan.Margin)
+	}
+	if f.Findings == nil {
+		f.Findings = []Finding{}
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", results.FindingsFile, err)
+	}
+	return append(b, '\n'), nil
 }

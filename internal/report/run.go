@@ -9,13 +9,13 @@ import (
 )
 
 // WriteRun renders a run directory's records for people: format (see
-// Formats) to out, and into dir the table (results.TableFile) and
-// report.html, all from what dir saved when the run started: its
+// Formats) to out, and into dir the table (results.TableFile), the
+// Findings for scripts (results.FindingsFile) and report.html, all from what dir saved when the run started: its
 // environment (environment.json; a run without one is rendered with the
 // versions its records name and an unknown machine, never with the
 // machine rendering it) and its plan (plan.json; without one there are no
 // Findings). `prodlab run` calls it after the lab returns, `prodlab report`
-// to render again. Both files are written whole (temporary file, rename).
+// to render again. The files are written whole (temporary file, rename).
 func WriteRun(dir string, recs []results.Record, out io.Writer, format string) error {
 	if err := ValidFormat(format); err != nil {
 		return err
@@ -42,7 +42,28 @@ func WriteRun(dir string, recs []results.Record, out io.Writer, format string) e
 	if err := writeFile(dir, results.TableFile, table.Bytes()); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
+	if err := writeFindings(dir, recs, plan); err != nil {
+		return err
+	}
 	return writeHTML(dir, recs, env, plan)
+}
+
+// writeFindings writes dir/findings.json: the answers to plan's
+// comparisons (none without a plan), whole, so scripts need not parse the
+// table.
+func writeFindings(dir string, recs []results.Record, plan *results.Plan) error {
+	v, err := newView(recs, plan)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", results.FindingsFile, err)
+	}
+	data, err := v.findingsJSON()
+	if err != nil {
+		return err
+	}
+	if err := writeFile(dir, results.FindingsFile, data); err != nil {
+		return fmt.Errorf("write %s: %w", results.FindingsFile, err)
+	}
+	return nil
 }
 
 // RenderRun writes format to out for a run directory's records, with the

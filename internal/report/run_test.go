@@ -139,8 +139,12 @@ func TestWriteRunOldRunDir(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "report.html table.txt" {
+	if strings.Join(names, " ") != "findings.json report.html table.txt" {
 		t.Errorf("run dir holds %v", names)
+	}
+	// Without a plan, findings.json says there are no Findings.
+	if got, _ := os.ReadFile(filepath.Join(dir, results.FindingsFile)); string(got) != "{\n  \"findings\": []\n}\n" {
+		t.Errorf("findings.json without a plan = %q", got)
 	}
 }
 

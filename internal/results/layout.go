@@ -18,6 +18,7 @@ const (
 	ResultsFile    = "results.jsonl"   // one Record per finished trial (contract)
 	ExperimentFile = "experiment.yaml" // the experiment as run, overrides applied
 	TableFile      = "table.txt"       // report.Table of the run
+	FindingsFile   = "findings.json"   // the answers to plan.json's comparisons, for scripts
 )
 
 // BrokerLog is the file name of broker n's log in a run directory.

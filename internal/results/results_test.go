@@ -369,6 +369,64 @@ func TestCreateRepairsTail(t *testing.T) {
 	}
 }
 
+// TestCreateRepairsLongTail checks the torn-tail repair past one read of
+// the scan: records with timelines and histograms exceed 64 KiB, and so can
+// the fragment a crash leaves. Every whole record before the torn tail must
+// survive, whatever the lengths of the records and of the tail.
+func TestCreateRepairsLongTail(t *testing.T) {
+	big := func(trial, n int) string {
+		return fmt.Sprintf(`{"schema":1,"trial":%d,"histogram":"%s"}`, trial, strings.Repeat("A", n)) + "\n"
+	}
+	torn := `{"schema":1,"trial":7,"histogram":"` + strings.Repeat("B", 100<<10)
+	tests := []struct {
+		name   string
+		before string
+		trials []int // after appending trial 9
+	}{
+		{"small records, 100 KiB torn tail", big(0, 10) + big(1, 10) + big(2, 10) + torn, []int{0, 1, 2, 9}},
+		{"100 KiB records, 100 KiB torn tail", big(0, 100<<10) + big(1, 100<<10) + big(2, 100<<10) + torn, []int{0, 1, 2, 9}},
+		{"100 KiB records, short torn tail", big(0, 100<<10) + big(1, 100<<10) + `{"sch`, []int{0, 1, 9}},
+		{"only a 100 KiB fragment", torn, []int{9}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(tt.before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The reader keeps the whole records and reports the tail as torn.
+			recs, skipped, err := ReadAll(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != len(tt.trials)-1 || len(skipped) != 1 || !skipped[0].Torn {
+				t.Fatalf("ReadAll before repair: %d records, skipped %v; want %d records and one torn line", len(recs), skipped, len(tt.trials)-1)
+			}
+			w, err := Create(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Append(Record{Trial: 9}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Read(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var trials []int
+			for _, r := range got {
+				trials = append(trials, r.Trial)
+			}
+			if !reflect.DeepEqual(trials, tt.trials) {
+				t.Errorf("trials = %v, want %v", trials, tt.trials)
+			}
+		})
+	}
+}
+
 // shortFile fails its first write after writing half of it, as a full disk
 // does, then behaves like the file underneath.
 type shortFile struct {
