@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -29,7 +30,10 @@ type Cluster struct {
 	java      string   // embedded only
 	dist      dist     // embedded only
 	clusterID string   // embedded only
-	nodes     []*node  // embedded only; the brokers, nodes[i] has id i+1
+	// dataRoot is this cluster's directory under Config.DataRoot; "" when
+	// the data lives under Config.Dir.
+	dataRoot string
+	nodes    []*node // embedded only; the brokers, nodes[i] has id i+1
 	// controllers are the separate controller nodes (Config.Controllers),
 	// with ids after the brokers'; none in combined mode.
 	controllers []*node
@@ -80,7 +84,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 		c.killAll()
 		if attempt == 2 || !c.bindFailed(err) {
-			return nil, err
+			return nil, errors.Join(err, c.removeDataRoot())
 		}
 	}
 }
@@ -92,6 +96,14 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		return err
 	}
 	c.clusterID = id
+	if c.cfg.DataRoot != "" {
+		if err := c.removeDataRoot(); err != nil {
+			return err
+		}
+		if err := c.makeDataRoot(); err != nil {
+			return err
+		}
+	}
 	total := c.cfg.Brokers + c.cfg.Controllers
 	ports, err := pickPorts(3 * total)
 	if err != nil {
@@ -102,6 +114,9 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	for i := range specs {
 		spec := c.nodeSpec(i+1, ports[3*i:3*i+3])
 		n := newNode(c.cfg.Dir, spec)
+		if c.dataRoot != "" {
+			n.spec.DataDir = filepath.Join(c.dataRoot, fmt.Sprintf("node-%d", spec.ID))
+		}
 		n.heap = c.heap
 		if n.jvmExtra, err = agentArgs(c.cfg, c.dist.version); err != nil {
 			return err

@@ -62,6 +62,10 @@ type Config struct {
 	KIP1269Retain int
 	// Agent is the path of prodlab-agent.jar, needed with KIP1269Retain.
 	Agent string
+	// DataRoot, when set, holds the nodes' data (log.dirs) instead of Dir:
+	// MemoryRoot for storage: memory. The cluster makes its own directory
+	// there and removes it when it stops, even with its data kept.
+	DataRoot string
 	// ReadyTimeout bounds how long Start and Restart wait for the brokers to
 	// appear in the metadata; default 90s.
 	ReadyTimeout time.Duration

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -288,7 +289,8 @@ func TestStartFailureCarriesLogTail(t *testing.T) {
 		t.Skip("starts real Kafka brokers")
 	}
 	// An invalid value makes the broker exit during start-up.
-	_, err := Start(context.Background(), Config{Brokers: 1, Dir: t.TempDir(),
+	root := t.TempDir()
+	_, err := Start(context.Background(), Config{Brokers: 1, Dir: t.TempDir(), DataRoot: root,
 		ExtraProps: map[string]string{"num.io.threads": "not-a-number"}})
 	if err == nil {
 		t.Fatal("Start succeeded with an invalid broker property")
@@ -298,6 +300,35 @@ func TestStartFailureCarriesLogTail(t *testing.T) {
 	}
 	if n := len(proc.Registered()); n != 0 {
 		t.Errorf("%d processes left registered after a failed Start", n)
+	}
+	if left, _ := os.ReadDir(root); len(left) != 0 {
+		t.Errorf("a failed Start left %d directories in its data root", len(left))
+	}
+}
+
+// TestDataRootInMemory: with DataRoot set to the tmpfs of storage: memory,
+// the brokers' log.dirs live there, in the cluster's own directory, and
+// Stop removes it (even though the cluster's data was not removed).
+func TestDataRootInMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real Kafka brokers")
+	}
+	if err := CheckDataRoot(MemoryRoot); err != nil {
+		t.Skip(err)
+	}
+	c := startCluster(t, Config{Brokers: 1, DataRoot: MemoryRoot})
+	dir := c.dataRoot
+	if !strings.HasPrefix(dir, MemoryRoot+"/prodlab-") {
+		t.Fatalf("data root %q, want under %s", dir, MemoryRoot)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node-1", "meta.properties")); err != nil {
+		t.Errorf("the broker's storage is not in the data root: %v", err)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Stop left %s (%v)", dir, err)
 	}
 }
 

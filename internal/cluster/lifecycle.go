@@ -32,6 +32,8 @@ func (c *Cluster) Stop() error {
 		// Brokers before separate controllers: a broker's clean shutdown
 		// asks the controller quorum to move its leaderships away.
 		c.stopErr = errors.Join(stopNodes(c.nodes, c.cfg.StopGrace), stopNodes(c.controllers, c.cfg.StopGrace))
+		// Data in memory is released even when kept data was asked for.
+		c.stopErr = errors.Join(c.stopErr, c.removeDataRoot())
 	})
 	return c.stopErr
 }

@@ -89,8 +89,10 @@ func (n *node) state() (pid int, done chan struct{}) {
 
 // writeConfig writes the node's server.properties.
 func (n *node) writeConfig(props map[string]string) error {
-	if err := os.MkdirAll(n.spec.DataDir, 0o755); err != nil {
-		return fmt.Errorf("create data directory for node %d: %w", n.spec.ID, err)
+	for _, dir := range []string{n.dir, n.spec.DataDir} { // the data may live elsewhere (Config.DataRoot)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create directory for node %d: %w", n.spec.ID, err)
+		}
 	}
 	if err := os.WriteFile(n.config, []byte(renderProps(props)), 0o644); err != nil {
 		return fmt.Errorf("write config for node %d: %w", n.spec.ID, err)

@@ -405,3 +405,33 @@ func withControllers(nodes []nodeSpec, n int) []nodeSpec {
 	}
 	return nodes
 }
+
+// TestReapDataRoots: a data root's directories of prodlab processes that
+// are gone are removed; this process's, a live process's and anything not
+// named by prodlab are kept.
+func TestReapDataRoots(t *testing.T) {
+	root := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{ // name → kept
+		fmt.Sprintf("prodlab-%d-abc", dead.Process.Pid): false,
+		fmt.Sprintf("prodlab-%d-abc", os.Getpid()):      true,
+		fmt.Sprintf("prodlab-%d-abc", os.Getppid()):     true,
+		"prodlab-x-abc": true,
+		"other":         true,
+	}
+	for n := range names {
+		if err := os.MkdirAll(filepath.Join(root, n, "node-1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reapDataRoots(root)
+	for n, kept := range names {
+		_, err := os.Stat(filepath.Join(root, n))
+		if got := err == nil; got != kept {
+			t.Errorf("%s kept = %v, want %v", n, got, kept)
+		}
+	}
+}

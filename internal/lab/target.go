@@ -14,6 +14,7 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/netem"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TargetConfig says which cluster a Target starts or reaches and what it
@@ -39,6 +40,9 @@ type TargetConfig struct {
 	// properties, whose security settings prodlab's own clients adopt.
 	Security    string
 	ClientProps map[string]string
+	// Storage is cluster.storage: spec.StorageMemory puts an embedded
+	// cluster's broker data on cluster.MemoryRoot.
+	Storage string
 	// Dir holds an embedded cluster's data and logs; "" makes a temporary
 	// directory that Close removes.
 	Dir string
@@ -219,6 +223,9 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	t0 := time.Now()
 	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security,
 		KIP1269Retain: t.cfg.KIP1269Retain, Agent: driver.AgentJar(t.cfg.WorkerJar)}
+	if t.cfg.Storage == spec.StorageMemory {
+		cfg.DataRoot = cluster.MemoryRoot
+	}
 	var proxyErr error
 	if t.net != nil {
 		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
@@ -392,6 +399,7 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		Kafka:              g.kafka,
 		BrokerConfigs:      configs,
 		Security:           g.cluster.Security,
+		Storage:            g.cluster.Storage,
 		KIP1269Retain:      retain,
 		Fleets:             r.opts.Fleets,
 		ClientProps:        g.scs[0].Exp.Producer,

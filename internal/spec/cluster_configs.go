@@ -122,6 +122,9 @@ func (c Cluster) Extras() []string {
 	if c.Security != "" && c.Security != SecurityPlaintext {
 		out = append(out, c.Security)
 	}
+	if c.Storage == StorageMemory {
+		out = append(out, "storage in memory")
+	}
 	if c.KIP1269Retain > 0 {
 		out = append(out, fmt.Sprintf("kip1269.retain=%d", c.KIP1269Retain))
 	}

@@ -92,6 +92,10 @@ type Cluster struct {
 	// It is a cluster setting so that scenarios differing in it get their
 	// own clusters (Key).
 	KIP1269Retain int
+	// Storage is where brokers keep their logs: StorageDisk ("" too), under
+	// the run directory, or StorageMemory, on a tmpfs the run removes
+	// (cluster.storage).
+	Storage string
 }
 
 // Topic describes the topic created fresh for every trial.

@@ -1,0 +1,33 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Where brokers keep their logs (cluster.storage).
+const (
+	// StorageDisk keeps them under the run directory: the page cache and
+	// its writeback are on the measured path, as on a real broker.
+	StorageDisk = "disk"
+	// StorageMemory keeps them on a tmpfs (cluster.MemoryRoot): no device
+	// and no writeback throttling, so the figures say what the client and
+	// the brokers' CPUs do, not what the disk does.
+	StorageMemory = "memory"
+)
+
+// storageModes lists the cluster.storage values, in the order messages
+// give them.
+var storageModes = []string{StorageDisk, StorageMemory}
+
+// checkStorage accepts the cluster.storage values.
+func checkStorage(raw, _ string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(raw))
+	for _, m := range storageModes {
+		if v == m {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("cluster.storage must be one of %s, got %q%s",
+		strings.Join(storageModes, ", "), raw, didYouMean(v, storageModes))
+}
