@@ -36,8 +36,12 @@ func Compare(req CompareRequest, warn io.Writer) ([]report.Comparison, error) {
 		return nil, err
 	}
 	out := make([]report.Comparison, 0, len(pairs))
+	// The runs are finished: their rounds were the user's choice, so a
+	// verdict on fewer pairs than the stopping rule's minimum stands, and
+	// its text says "fewer than 8 pairs".
+	o := stats.Options{Level: req.Level, Margin: req.Margin, MinPairs: stats.DefaultMinPairs, FixedRounds: true}
 	for i := range pairs {
-		out = append(out, pairs[i].judge(stats.Options{Level: req.Level, Margin: req.Margin}))
+		out = append(out, pairs[i].judge(o))
 	}
 	return out, nil
 }
