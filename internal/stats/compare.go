@@ -33,15 +33,17 @@ type Verdict struct {
 	// LowerIsBetter metrics), KindEquivalent, KindInconclusive or
 	// KindNotTested.
 	Kind string `json:"kind"`
-	// Diff is the relative difference of the means, (B-A)/A: +0.05 means B
-	// is 5 % above A. NaN when A's mean is 0 or a side has no trials.
+	// Diff is the relative difference of B from A: +0.05 means B is 5 %
+	// above A. It is the geometric mean ratio minus 1 for both tests on
+	// logs, (B-A)/A of the means for Welch's raw fallback (Compare). NaN
+	// when A's mean is 0 or a side has no trials.
 	Diff float64 `json:"diff"`
-	// DiffErr is the half-width of Diff's confidence interval at Level
-	// (delta method on the ratio of means, Welch's degrees of freedom).
-	// NaN when either side has fewer than two trials.
+	// DiffErr is the half-width of Diff's confidence interval at Level,
+	// (Hi-Lo)/2. NaN when either side has fewer than two trials.
 	DiffErr float64 `json:"diff_err"`
-	// Lo and Hi bound Diff's confidence interval at Level: Diff ∓ DiffErr
-	// for Welch's test, the exact (asymmetric) bounds for a paired one.
+	// Lo and Hi bound Diff's confidence interval at Level: the exact
+	// (asymmetric) bounds mapped back from log space, or Diff ∓ DiffErr for
+	// the raw fallback.
 	Lo float64 `json:"diff_lo"`
 	Hi float64 `json:"diff_hi"`
 	// T, DF and P are the test's statistic, degrees of freedom and
