@@ -65,10 +65,8 @@ func TestCompareCmd(t *testing.T) {
 		err  string   // substring of stderr
 	}{
 		// Two runs: the common scenarios, a clear gain, and a difference
-		// too small for five trials to decide (never "no difference").
-		// Welch's test works on logs (the interval is a ratio's), and five
-		// trials are fewer than the stopping rule's minimum: the verdict
-		// stands, since the runs' rounds were the user's, and says so.
+		// too small for five trials to decide (never "no difference"); five
+		// fixed trials are fewer than the rule's 8, which the verdict says.
 		{"runs", []string{"compare", a, b}, ExitOK,
 			[]string{"linger.ms=0\n", "faster by 20.0 % [+17.5 %, +22.6 %] (Welch, 95 %, fewer than 8 trials per side)", "linger.ms=5\n",
 				"inconclusive: [-4.6 %, +7.0 %] is wider than ±5 %; about 2 more trials per side would decide it (Welch, 95 %, fewer than 8 trials per side)",

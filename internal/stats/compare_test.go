@@ -18,16 +18,7 @@ func TestCompare(t *testing.T) {
 	a1 := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
 	a2 := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
 	sum := func(xs []float64) Summary { return Summarize(xs, DefaultConfidence) }
-	tests := []struct {
-		name      string
-		a, b      Summary
-		o         Options
-		t, df, p  float64
-		diff, err float64 // NaN: not checked
-		equivP    float64 // NaN: not checked
-		kind      string
-		text      string
-	}{
+	tests := []compareCase{
 		// Significant at 95 %: B is 10.4 % above A, ± 9.35 %.
 		{"wikipedia 95%", sum(a1), sum(a2), Options{}, 2.455356398286006, 24.988529290231416, 0.021378001462866992,
 			0.10406660262568046, 0.09350847766288807, 0.8775495251583425, KindFaster,
@@ -78,33 +69,49 @@ func TestCompare(t *testing.T) {
 			"not tested: relative difference undefined (A's mean is 0)"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v := Compare(tt.a, tt.b, tt.o)
-			check := func(what string, got, want, rel float64) {
-				t.Helper()
-				if math.IsNaN(want) || math.IsInf(want, 0) && got == want {
-					return
-				}
-				if !histtest.Near(got, want, rel) && !(want == 0 && math.Abs(got) < 1e-12) {
-					t.Errorf("%s = %.12g, want %.12g", what, got, want)
-				}
-			}
-			check("t", v.T, tt.t, 1e-9)
-			check("df", v.DF, tt.df, 1e-9)
-			check("p", v.P, tt.p, 1e-6)
-			check("diff", v.Diff, tt.diff, 1e-9)
-			check("diff err", v.DiffErr, tt.err, 1e-6)
-			check("equiv p", v.EquivP, tt.equivP, 1e-5)
-			if v.Kind != tt.kind {
-				t.Errorf("kind = %q, want %q", v.Kind, tt.kind)
-			}
-			if v.Text != tt.text {
-				t.Errorf("text = %q, want %q", v.Text, tt.text)
-			}
-			if v.Test != WelchTest || v.Margin != DefaultMargin {
-				t.Errorf("test %q margin %v", v.Test, v.Margin)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkCompare(t, tt) })
+	}
+}
+
+// compareCase is one case of TestCompare.
+type compareCase struct {
+	name      string
+	a, b      Summary
+	o         Options
+	t, df, p  float64
+	diff, err float64 // NaN: not checked
+	equivP    float64 // NaN: not checked
+	kind      string
+	text      string
+}
+
+// checkCompare runs Compare on tt and checks every figure it gives.
+func checkCompare(t *testing.T, tt compareCase) {
+	t.Helper()
+	v := Compare(tt.a, tt.b, tt.o)
+	check := func(what string, got, want, rel float64) {
+		t.Helper()
+		if math.IsNaN(want) || math.IsInf(want, 0) && got == want {
+			return
+		}
+		if !histtest.Near(got, want, rel) && !(want == 0 && math.Abs(got) < 1e-12) {
+			t.Errorf("%s = %.12g, want %.12g", what, got, want)
+		}
+	}
+	check("t", v.T, tt.t, 1e-9)
+	check("df", v.DF, tt.df, 1e-9)
+	check("p", v.P, tt.p, 1e-6)
+	check("diff", v.Diff, tt.diff, 1e-9)
+	check("diff err", v.DiffErr, tt.err, 1e-6)
+	check("equiv p", v.EquivP, tt.equivP, 1e-5)
+	if v.Kind != tt.kind {
+		t.Errorf("kind = %q, want %q", v.Kind, tt.kind)
+	}
+	if v.Text != tt.text {
+		t.Errorf("text = %q, want %q", v.Text, tt.text)
+	}
+	if v.Test != WelchTest || v.Margin != DefaultMargin {
+		t.Errorf("test %q margin %v", v.Test, v.Margin)
 	}
 }
 

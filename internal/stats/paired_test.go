@@ -29,14 +29,7 @@ func TestComparePaired(t *testing.T) {
 		tiny[i] = base[i] * f
 	}
 	nan := math.NaN()
-	tests := []struct {
-		name                       string
-		a, b                       []float64
-		dir                        Direction
-		t, p, diff, lo, hi, equivP float64 // NaN: not checked
-		more                       int
-		kind, text                 string
-	}{
+	tests := []pairedCase{
 		// Five pairs 4.3 % apart: significant at 95 % (at 99.9 % it was
 		// not), and not within ±5 % (TOST p = 0.195).
 		{"five pairs", []float64{100, 120, 90, 110, 105}, []float64{95, 118, 85, 104, 101}, HigherIsBetter,
@@ -85,46 +78,60 @@ func TestComparePaired(t *testing.T) {
 			nan, nan, nan, nan, nan, nan, 0, KindNotTested, "not tested: 2 trials on one side and 1 on the other are not pairs"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			// This case's spread (±0.04 %) is below the default resolution:
-			// it states a finer one to keep testing the rule's order.
-			o := Options{Dir: tc.dir}
-			if tc.name == "tiny but significant is equivalent" {
-				o.Resolution = 1e-6
-			}
-			v := ComparePaired(tc.a, tc.b, o)
-			if v.Text != tc.text {
-				t.Errorf("text %q, want %q", v.Text, tc.text)
-			}
-			if v.Kind != tc.kind || v.MoreRounds != tc.more {
-				t.Errorf("kind %q more %d, want %q %d", v.Kind, v.MoreRounds, tc.kind, tc.more)
-			}
-			if v.Test != PairedTest {
-				t.Errorf("test %q, want %q", v.Test, PairedTest)
-			}
-			for _, c := range []struct {
-				name      string
-				got, want float64
-			}{{"t", v.T, tc.t}, {"p", v.P, tc.p}, {"diff", v.Diff, tc.diff}, {"lo", v.Lo, tc.lo}, {"hi", v.Hi, tc.hi}, {"equiv p", v.EquivP, tc.equivP}} {
-				if math.IsNaN(c.want) {
-					continue
-				}
-				if c.got != c.want && !histtest.Near(c.got, c.want, 1e-6) && !(c.want == 0 && math.Abs(c.got) < 1e-12) {
-					t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
-				}
-			}
-			if tc.kind != KindNotTested && v.Significant != (v.P < 1-DefaultConfidence) {
-				t.Errorf("significant %v with p %v", v.Significant, v.P)
-			}
-			if strings.Contains(v.Text, "no significant difference") {
-				t.Errorf("text %q", v.Text)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkPaired(t, tc) })
 	}
 	// The same drifting data under Welch's test: inconclusive, which is
 	// why comparisons within a run pair their trials.
 	if v := Compare(Summarize(drift, DefaultConfidence), Summarize(drifted, DefaultConfidence), Options{}); v.Kind != KindInconclusive {
 		t.Errorf("Welch on drifting data: %s", v.Text)
+	}
+}
+
+// pairedCase is one case of TestComparePaired.
+type pairedCase struct {
+	name                       string
+	a, b                       []float64
+	dir                        Direction
+	t, p, diff, lo, hi, equivP float64 // NaN: not checked
+	more                       int
+	kind, text                 string
+}
+
+// checkPaired runs ComparePaired on tc and checks every figure it gives.
+func checkPaired(t *testing.T, tc pairedCase) {
+	t.Helper()
+	// This case's spread (±0.04 %) is below the default resolution:
+	// it states a finer one to keep testing the rule's order.
+	o := Options{Dir: tc.dir}
+	if tc.name == "tiny but significant is equivalent" {
+		o.Resolution = 1e-6
+	}
+	v := ComparePaired(tc.a, tc.b, o)
+	if v.Text != tc.text {
+		t.Errorf("text %q, want %q", v.Text, tc.text)
+	}
+	if v.Kind != tc.kind || v.MoreRounds != tc.more {
+		t.Errorf("kind %q more %d, want %q %d", v.Kind, v.MoreRounds, tc.kind, tc.more)
+	}
+	if v.Test != PairedTest {
+		t.Errorf("test %q, want %q", v.Test, PairedTest)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"t", v.T, tc.t}, {"p", v.P, tc.p}, {"diff", v.Diff, tc.diff}, {"lo", v.Lo, tc.lo}, {"hi", v.Hi, tc.hi}, {"equiv p", v.EquivP, tc.equivP}} {
+		if math.IsNaN(c.want) {
+			continue
+		}
+		if c.got != c.want && !histtest.Near(c.got, c.want, 1e-6) && !(c.want == 0 && math.Abs(c.got) < 1e-12) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if tc.kind != KindNotTested && v.Significant != (v.P < 1-DefaultConfidence) {
+		t.Errorf("significant %v with p %v", v.Significant, v.P)
+	}
+	if strings.Contains(v.Text, "no significant difference") {
+		t.Errorf("text %q", v.Text)
 	}
 }
 
