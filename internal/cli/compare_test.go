@@ -64,9 +64,8 @@ func TestCompareCmd(t *testing.T) {
 		out  []string // substrings of stdout
 		err  string   // substring of stderr
 	}{
-		// Two runs: the common scenarios, a clear gain, and a difference
-		// too small for five trials to decide (never "no difference"); five
-		// fixed trials are fewer than the rule's 8, which the verdict says.
+		// Two runs: a clear gain, a difference five trials cannot decide
+		// (never "no difference"); fewer trials than the rule's 8, said.
 		{"runs", []string{"compare", a, b}, ExitOK,
 			[]string{"linger.ms=0\n", "faster by 20.0 % [+17.5 %, +22.6 %] (Welch, 95 %, fewer than 8 trials per side)", "linger.ms=5\n",
 				"inconclusive: [-4.6 %, +7.0 %] is wider than ±5 %; about 2 more trials per side would decide it (Welch, 95 %, fewer than 8 trials per side)",
@@ -102,8 +101,7 @@ func TestCompareCmd(t *testing.T) {
 		{"scenarios arity", []string{"compare", a, b, "--scenarios"}, ExitUsage, nil, "--scenarios takes one run directory"},
 		// Two runs without --scenarios, not three arguments.
 		{"three args", []string{"compare", a, b, a}, ExitUsage, nil, "two run directories"},
-		// Too few arguments.
-		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"},
+		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"}, // too few arguments
 		// A missing run directory.
 		{"missing", []string{"compare", a, filepath.Join(t.TempDir(), "none")}, ExitUsage, nil, "read results"},
 	}
