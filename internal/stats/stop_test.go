@@ -53,10 +53,10 @@ func simulateStopBy(precise func(Verdict) bool, sigma, ratio float64, runs, maxP
 // Measured with this seed (coverage, median pairs): 2 % noise 0.944, 8;
 // 8 % noise 0.924, 21; 20 % noise 0.955, 126. The tolerance is 2.5 points
 // above nominal and 3.5 below (binomial SD at 1,000 runs is 0.7 points):
-// the rule has a known deficit of about 2 points where 15-50 pairs are
-// needed (93.1 % at 8 % noise over 4,000 runs; StopRule's doc has the
-// figures and the rules that did no better), and the test holds it to
-// that rather than hiding it behind a chosen seed. The median pairs
+// the rule has a known deficit of 1-2 points where 13-50 pairs are
+// needed (93.0 % at 8 % noise over 4,000 runs, TestStopRuleFigures;
+// StopRule's doc has the figures and the rules that did no better), and
+// the test holds it to that rather than hiding it behind a chosen seed. The median pairs
 // must be near (t·σ√2/asinh(target))², the n at which the expected
 // interval reaches the target (σ√2: the SD of a log ratio of two noisy
 // trials).
