@@ -56,10 +56,10 @@ func simulateStopBy(precise func(Verdict) bool, sigma, ratio float64, runs, maxP
 // the rule has a known deficit of 1-2 points where 13-50 pairs are
 // needed (93.0 % at 8 % noise over 4,000 runs, TestStopRuleFigures;
 // StopRule's doc has the figures and the rules that did no better), and
-// the test holds it to that rather than hiding it behind a chosen seed. The median pairs
-// must be near (t·σ√2/asinh(target))², the n at which the expected
-// interval reaches the target (σ√2: the SD of a log ratio of two noisy
-// trials).
+// the test holds it to that rather than hiding it behind a chosen seed.
+// The median pairs must be near (t·σ√2/asinh(target))², the n at which
+// the expected interval reaches the target (σ√2: the SD of a log ratio of
+// two noisy trials).
 func TestStopRuleCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulation")
