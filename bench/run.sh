@@ -29,6 +29,8 @@
 # Quick run: BENCH_RECORDS=100000 BENCH_PAIRS=3 BENCH_RSS_RECORDS=500000 BENCH_PROXY_ROUNDS=10 make bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/verdict.sh
+source bench/verdict.sh
 
 RECORDS=${BENCH_RECORDS:-1000000}
 PAIRS=${BENCH_PAIRS:-11}
@@ -199,8 +201,11 @@ echo "bench: peak RSS over $RSS_RECORDS records" >&2
 RSS_RPS=$(run_side "$RSS_LOG" "${RSS_CMD[@]}")
 drop_topic "$RSS_TOPIC"
 RSS_KB=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$RSS_LOG")
-RSS_MB=$(awk -v k="$RSS_KB" 'BEGIN {printf "%.1f", k / 1024}')
-RSS_VERDICT=$(awk -v m="$RSS_MB" -v t="$TARGET_RSS_MB" 'BEGIN {print (m <= t) ? "**PASS**" : "**FAIL**"}')
+# No positive "Maximum resident set size" (a /usr/bin/time without -v
+# support, a crash): RSS_MB stays empty and the verdict is FAIL, not 0.0 MB.
+RSS_MB=$(awk -v k="$RSS_KB" 'BEGIN {if (k ~ /^[0-9]+$/ && k > 0) printf "%.1f", k / 1024}')
+RSS_VERDICT=$(at_most "$RSS_MB" "$TARGET_RSS_MB")
+RSS_MB=${RSS_MB:-"(missing)"}
 
 # --- 4: Go micro-benchmarks --------------------------------------------------
 

@@ -43,6 +43,10 @@ func Compare(req CompareRequest, warn io.Writer) ([]report.Comparison, error) {
 		return nil, err
 	}
 	out := make([]report.Comparison, 0, len(pairs))
+	// The runs are finished: their rounds were the user's choice, so a
+	// verdict on fewer pairs than the stopping rule's minimum stands, and
+	// its text says "fewer than 8 pairs".
+	o.MinPairs, o.FixedRounds = stats.DefaultMinPairs, true
 	for i := range pairs {
 		out = append(out, pairs[i].judge(o))
 	}

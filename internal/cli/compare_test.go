@@ -68,27 +68,27 @@ func TestCompareCmd(t *testing.T) {
 		"linger.ms=5": {90, 135.5, 72, 179, 108.2},
 	})
 	runCompareRows(t, []compareRow{
-		// Two runs: the common scenarios, a clear gain, and a difference
-		// too small for five trials to decide (never "no difference").
+		// Two runs: a clear gain, a difference five trials cannot decide
+		// (never "no difference"); fewer trials than the rule's 8, said.
 		{"runs", []string{"compare", a, b}, ExitOK,
-			[]string{"linger.ms=0\n", "faster by 20.0 % [+17.5 %, +22.5 %] (Welch, 95 %)", "linger.ms=5\n",
-				"inconclusive: [-4.8 %, +6.8 %] is wider than ±5 %; about 2 more trials per side would decide it (Welch, 95 %)",
-				"latency p99 (ms)", "100 ± 2", "+20.0 % [+17.5 %, +22.5 %]", "equivalent within ±5 %: +0.0 % [-1.1 %, +1.1 %]"}, ""},
+			[]string{"linger.ms=0\n", "faster by 20.0 % [+17.5 %, +22.6 %] (Welch, 95 %, fewer than 8 trials per side)", "linger.ms=5\n",
+				"inconclusive: [-4.6 %, +7.0 %] is wider than ±5 %; about 2 more trials per side would decide it (Welch, 95 %, fewer than 8 trials per side)",
+				"latency p99 (ms)", "100 ± 2", "+20.0 % [+17.5 %, +22.6 %]", "equivalent within ±5 %: +0.0 % [-1.1 %, +1.1 %]"}, ""},
 		// Two scenarios of one run, by ID, paired by round (the paired test's
 		// figures are checked against scipy in internal/stats).
 		{"scenarios", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
-			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials); B vs A at 95 %, paired by round (5 pairs)", "faster by 68.2 % [+57.7 %, +79.5 %] (paired, 95 %)"}, ""},
+			[]string{"A = linger.ms=0 (5 trials), B = linger.ms=5 (5 trials); B vs A at 95 %, paired by round (5 pairs)", "faster by 68.2 % [+57.7 %, +79.5 %] (paired, 95 %, fewer than 8 pairs)"}, ""},
 		// --confidence changes the level of the verdicts.
 		{"confidence", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5", "--confidence", "0.999"}, ExitOK,
-			[]string{"B vs A at 99.9 %, paired by round (5 pairs)", "(paired, 99.9 %)"}, ""},
+			[]string{"B vs A at 99.9 %, paired by round (5 pairs)", "(paired, 99.9 %, fewer than 8 pairs)"}, ""},
 		{"bad confidence", []string{"compare", b, "--scenarios", "linger.ms=0", "linger.ms=5", "--confidence", "95"}, ExitUsage,
 			nil, "--confidence must be in (0.5, 1), got 95"},
 		// Within a run, pairing by round finds the 10 % that the drift
 		// hides from Welch's test.
 		{"paired finds what drift hides", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5"}, ExitOK,
-			[]string{"slower by 10.0 % [-10.4 %, -9.6 %] (paired, 95 %)"}, ""},
+			[]string{"slower by 10.0 % [-10.4 %, -9.6 %] (paired, 95 %, fewer than 8 pairs)"}, ""},
 		{"unpaired", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--unpaired"}, ExitOK,
-			[]string{"(5 trials); B vs A at 95 %\n", "inconclusive: [-57.3 %, +37.2 %] is wider than ±5 %; about 76 more trials per side would decide it (Welch, 95 %)"}, ""},
+			[]string{"(5 trials); B vs A at 95 %\n", "inconclusive: [-46.3 %, +50.9 %] is wider than ±5 %; about 84 more trials per side would decide it (Welch, 95 %, fewer than 8 trials per side)"}, ""},
 		// JSON for scripts: the verdict with its kind, test and bounds.
 		{"json", []string{"compare", drift, "--scenarios", "linger.ms=0", "linger.ms=5", "--format", "json"}, ExitOK,
 			[]string{`"paired": true`, `"test": "paired"`, `"pairs": 5`, `"diff_lo": -0.10387`, `"significant": true`, `"kind": "slower"`}, ""},
@@ -105,8 +105,7 @@ func TestCompareCmd(t *testing.T) {
 		{"scenarios arity", []string{"compare", a, b, "--scenarios"}, ExitUsage, nil, "--scenarios takes one run directory"},
 		// Two runs without --scenarios, not three arguments.
 		{"three args", []string{"compare", a, b, a}, ExitUsage, nil, "two run directories"},
-		// Too few arguments.
-		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"},
+		{"one arg", []string{"compare", a}, ExitUsage, nil, "accepts between 2 and 3 arg(s)"}, // too few arguments
 		// A missing run directory.
 		{"missing", []string{"compare", a, filepath.Join(t.TempDir(), "none")}, ExitUsage, nil, "read results"},
 	})

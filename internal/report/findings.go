@@ -50,7 +50,10 @@ func metricOf(c results.PlannedComparison) summary.Metric {
 // paired verdict on the rounds both scenarios counted (summary.Paired and
 // stats.ComparePaired at p's Level and Margin), or Welch's test when fewer
 // than two trials pair up. A comparison naming a scenario without counted
-// trials is "not tested".
+// trials is "not tested". A verdict on fewer pairs than the stopping
+// rule's minimum (stats.DefaultMinPairs) is "not enough rounds" when the
+// rule chose the rounds (the plan has a Precision: trials: auto), and
+// stands, saying "fewer than 8 pairs", when the user fixed them.
 func Findings(recs []results.Record, p results.Plan) []Finding {
 	scs, err := summarize(recs)
 	if err != nil {
@@ -73,7 +76,8 @@ func findings(scs []scenario, p results.Plan) []Finding {
 	out := make([]Finding, 0, len(p.Comparisons))
 	for _, c := range p.Comparisons {
 		m := metricOf(c)
-		o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: m.Dir}
+		o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: m.Dir,
+			MinPairs: stats.DefaultMinPairs, FixedRounds: p.Precision == 0}
 		a, b := byID[c.Baseline], byID[c.Candidate]
 		switch {
 		case a == nil || a.Trials == 0:
@@ -144,6 +148,10 @@ func sentence(a, b *scenario, v stats.Verdict) string {
 		s = cl + " is " + strings.Replace(text, ":", " to "+bl+":", 1)
 	case stats.KindInconclusive:
 		s = cl + " against " + bl + " is " + text
+		if !strings.HasPrefix(text, stats.KindInconclusive) {
+			// "not enough rounds: …"
+			s = cl + " against " + bl + " is inconclusive, " + text
+		}
 	default:
 		s = cl + " against " + bl + " was " + text
 	}

@@ -75,8 +75,9 @@ func TestFindings(t *testing.T) {
 		{stats.KindEquivalent, stats.PairedTest, "enable.idempotence=false is equivalent within ±5 % to enable.idempotence=true: "},
 		// 40 % fewer records per second: slower, named against the baseline.
 		{stats.KindSlower, stats.PairedTest, "max.in.flight.requests.per.connection=1 is slower than max.in.flight.requests.per.connection=5 by "},
-		// Three noisy rounds: an interval wider than the margin.
-		{stats.KindInconclusive, stats.PairedTest, "enable.idempotence=false max.in.flight.requests.per.connection=1 against enable.idempotence=true max.in.flight.requests.per.connection=5 is inconclusive: "},
+		// Three rounds, fewer than the stopping rule's minimum of 8: not
+		// enough to answer, whatever the interval.
+		{stats.KindInconclusive, stats.PairedTest, "enable.idempotence=false max.in.flight.requests.per.connection=1 against enable.idempotence=true max.in.flight.requests.per.connection=5 is inconclusive, not enough rounds: 3 of the 8 the rule needs; [-54.4 %, +97.3 %] (paired, 95 %, 3 rounds)"},
 		// No such scenario in the run.
 		{stats.KindNotTested, "", "enable.idempotence=true,max.in.flight.requests.per.connection=2 against enable.idempotence=true,max.in.flight.requests.per.connection=5 was not tested: "},
 	}
@@ -108,6 +109,33 @@ func TestFindingsWelch(t *testing.T) {
 	f := Findings(recs, p)
 	if len(f) != 1 || f[0].Verdict.Test != stats.WelchTest || f[0].Kind != stats.KindSlower || !strings.Contains(f[0].Sentence, "4 and 4 trials") {
 		t.Errorf("Findings = %+v, want a Welch verdict 'slower' on 4 and 4 trials", f)
+	}
+}
+
+// TestFindingsMinPairs: four clearly slower rounds are "not enough
+// rounds" when the stopping rule chose the rounds (the plan has a
+// Precision), and stand, naming the shortfall and the count, when the
+// user fixed them.
+func TestFindingsMinPairs(t *testing.T) {
+	var recs []results.Record
+	for i := 0; i < 4; i++ {
+		recs = append(recs, idem(true, 5, i, 1+0.01*float64(i)), idem(true, 1, i, 1.6+0.01*float64(i)))
+	}
+	c := []results.PlannedComparison{{Baseline: idempotencePlan.Comparisons[1].Baseline, Candidate: idempotencePlan.Comparisons[1].Candidate}}
+	tests := []struct {
+		name      string
+		precision float64
+		kind      string
+		text      string // in the sentence
+	}{
+		{"trials: auto", 0.05, stats.KindInconclusive, " is inconclusive, not enough rounds: 4 of the 8 the rule needs; ["},
+		{"trials: 4", 0, stats.KindSlower, "(paired, 95 %, fewer than 8 pairs, 4 rounds)"},
+	}
+	for _, tt := range tests {
+		f := Findings(recs, results.Plan{Level: 0.95, Margin: 0.05, Precision: tt.precision, Comparisons: c})
+		if len(f) != 1 || f[0].Kind != tt.kind || !strings.Contains(f[0].Sentence, tt.text) {
+			t.Errorf("%s: Findings = %+v, want %s with %q", tt.name, f, tt.kind, tt.text)
+		}
 	}
 }
 

@@ -55,3 +55,34 @@ func TestJavaPasswordsAreKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSubstringRule: a property the Java client does not type as a
+// password (another client's, a newer release's) is still a secret when
+// its name contains "secret", "password" or "passphrase", in any case and
+// anywhere in the name. Each key is checked to be outside JavaPasswords,
+// so that only the substring rule can make it a secret.
+func TestSubstringRule(t *testing.T) {
+	tests := []struct {
+		key  string
+		want bool
+	}{
+		{"schema.registry.client.secret", true},        // "secret" at the end
+		{"oauth.secret.value", true},                   // in the middle
+		{"MY.SECRET", true},                            // upper case
+		{"clientsecret", true},                         // inside a word
+		{"basic.auth.user.password", true},             // "password"
+		{"sasl.password.file", true},                   // in the middle
+		{"key.store.PASSPHRASE", true},                 // "passphrase", upper case
+		{"secre.t", false},                             // split: not the substring
+		{"client.id", false},                           // an ordinary setting
+		{"sasl.oauthbearer.token.endpoint.url", false}, // an ordinary OAuth setting
+	}
+	for _, tt := range tests {
+		if isJavaPassword(strings.ToLower(tt.key)) {
+			t.Fatalf("%q is in JavaPasswords: it does not test the substring rule", tt.key)
+		}
+		if got := IsKey(tt.key); got != tt.want {
+			t.Errorf("IsKey(%q) = %v, want %v", tt.key, got, tt.want)
+		}
+	}
+}

@@ -33,15 +33,17 @@ type Verdict struct {
 	// LowerIsBetter metrics), KindEquivalent, KindInconclusive or
 	// KindNotTested.
 	Kind string `json:"kind"`
-	// Diff is the relative difference of the means, (B-A)/A: +0.05 means B
-	// is 5 % above A. NaN when A's mean is 0 or a side has no trials.
+	// Diff is the relative difference of B from A: +0.05 means B is 5 %
+	// above A. It is the geometric mean ratio minus 1 for both tests on
+	// logs, (B-A)/A of the means for Welch's raw fallback (Compare). NaN
+	// when A's mean is 0 or a side has no trials.
 	Diff float64 `json:"diff"`
-	// DiffErr is the half-width of Diff's confidence interval at Level
-	// (delta method on the ratio of means, Welch's degrees of freedom).
-	// NaN when either side has fewer than two trials.
+	// DiffErr is the half-width of Diff's confidence interval at Level,
+	// (Hi-Lo)/2. NaN when either side has fewer than two trials.
 	DiffErr float64 `json:"diff_err"`
-	// Lo and Hi bound Diff's confidence interval at Level: Diff ∓ DiffErr
-	// for Welch's test, the exact (asymmetric) bounds for a paired one.
+	// Lo and Hi bound Diff's confidence interval at Level: the exact
+	// (asymmetric) bounds mapped back from log space, or Diff ∓ DiffErr for
+	// the raw fallback.
 	Lo float64 `json:"diff_lo"`
 	Hi float64 `json:"diff_hi"`
 	// T, DF and P are the test's statistic, degrees of freedom and
@@ -80,23 +82,92 @@ func notTested(test string, o Options) Verdict {
 		T: math.NaN(), DF: math.NaN(), P: math.NaN(), Level: o.Level, Margin: o.Margin, EquivP: math.NaN()}
 }
 
-// Compare compares B's mean with A's from their summaries, with Welch's
-// unequal-variances t-test, and answers with prodlab's four-outcome rule
+// Welch compares B's values with A's with Welch's unequal-variances
+// t-test on their logarithms, and answers with prodlab's four-outcome rule
 // (see Options and evidence.decide):
 //
 //	faster by 10.4 % [+1.1 %, +19.8 %] (Welch, 95 %)
 //	equivalent within ±5 %: +0.4 % [-1.2 %, +2.0 %] (Welch, 95 %)
 //	inconclusive: [-9.8 %, +12.1 %] is wider than ±5 %; about 14 more trials per side would decide it (Welch, 95 %)
 //
+// It works on ln x, as the paired test does, so the interval is that of
+// the ratio of geometric means and can never pass −100 %: T, DF and P
+// test mean(ln B) − mean(ln A) against 0 with Welch–Satterthwaite degrees
+// of freedom of the logs, Diff is exp(that)−1, and Lo and Hi are the
+// log-space interval mapped back, exp(lo)−1 and exp(hi)−1. Equivalence is
+// tested against ln(1∓Margin). Values ≤ 0 cannot be logged: then the
+// test falls back to Compare on the raw values. The interval is never
+// narrower than ±ln(1+Resolution) in log space (evidence.floored).
+func Welch(as, bs []float64, o Options) Verdict {
+	for _, x := range append(append([]float64(nil), as...), bs...) {
+		if !(x > 0) {
+			return Compare(Summarize(as, DefaultConfidence), Summarize(bs, DefaultConfidence), o)
+		}
+	}
+	o = o.withDefaults()
+	v := notTested(WelchTest, o)
+	v.trials = min(len(as), len(bs))
+	a, b := Summarize(logs(as), o.Level), Summarize(logs(bs), o.Level)
+	if a.N > 0 && b.N > 0 {
+		v.Diff = math.Expm1(b.Mean - a.Mean)
+	}
+	if msg := o.invalid(); msg != "" {
+		v.Text = msg
+		return v
+	}
+	if a.N < 2 || b.N < 2 {
+		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", a.N, b.N)
+		return v
+	}
+	e := evidence{est: b.Mean - a.Mean, lo: math.Log1p(-o.Margin), hi: math.Log1p(o.Margin), seAt: welchSE(a, b)}
+	e.se, e.df = e.seAt(0)
+	e = e.floored(math.Log1p(o.Resolution), o.Level)
+	v.DF, v.T = e.df, e.est/e.se
+	v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
+	v.Significant = v.P < 1-o.Level
+	v.settle(e.decide(o.Level), o, math.Expm1, "Welch", "trial per side")
+	v.DiffErr = (v.Hi - v.Lo) / 2
+	v.markShort(o)
+	return v
+}
+
+// logs returns the natural logarithms of xs.
+func logs(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+// welchSE returns the standard error of the difference of a's and b's
+// means, and its Welch–Satterthwaite degrees of freedom, with k more
+// trials on each side at the same spread.
+func welchSE(a, b Summary) func(k int) (float64, float64) {
+	return func(k int) (float64, float64) {
+		va, vb := a.SD*a.SD/float64(a.N+k), b.SD*b.SD/float64(b.N+k)
+		if va+vb == 0 {
+			return 0, float64(a.N + b.N + 2*k - 2)
+		}
+		return math.Sqrt(va + vb), welchDF(va, vb, a.N+k, b.N+k)
+	}
+}
+
+// Compare is Welch's test on raw values, from their summaries, for values
+// that cannot be logged (Welch falls back to it): it answers like Welch,
+// but on the relative difference (B-A)/A.
+//
 // T, DF and P are Welch's test of the difference of the means. The
 // interval, the equivalence test and the rule work on the relative
 // difference (B-A)/A with the delta-method standard error
-// √(seB² + (B/A)²·seA²)/|A| and Welch's degrees of freedom; Significant
-// (P < 1-Level) and "the interval excludes 0" can therefore disagree
-// right at the boundary when A and B are far apart, where the delta method
-// is least exact. Both sides need at least two trials, and A's mean must
-// not be 0; otherwise the verdict says so (KindNotTested) and only Diff is
-// set. When both sides have zero variance the interval is the point Diff.
+// √(seB² + (B/A)²·seA²)/|A| and Welch's degrees of freedom, so the
+// interval can pass −100 %; Significant (P < 1-Level) and "the interval
+// excludes 0" can disagree right at the boundary when A and B are far
+// apart, where the delta method is least exact. Both sides need at least
+// two trials, and A's mean must not be 0; otherwise the verdict says so
+// (KindNotTested) and only Diff is set. The interval is never narrower
+// than ±Resolution (evidence.floored); when both sides have zero
+// variance, T and P come from that floor too.
 func Compare(a, b Summary, o Options) Verdict {
 	o = o.withDefaults()
 	v := notTested(WelchTest, o)
@@ -112,22 +183,18 @@ func Compare(a, b Summary, o Options) Verdict {
 		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", a.N, b.N)
 		return v
 	}
-	va, vb := a.SD*a.SD/float64(a.N), b.SD*b.SD/float64(b.N) // squared standard errors
-	se := math.Sqrt(va + vb)
+	se, df := welchSE(a, b)(0)
 	d := b.Mean - a.Mean
-	if se == 0 {
-		v.DF = float64(a.N + b.N - 2)
-		v.P, v.T = 1, 0
-		if d != 0 {
-			v.P, v.T = 0, math.Copysign(math.Inf(1), d)
-		}
-	} else {
-		v.T = d / se
-		v.DF = welchDF(va, vb, a.N, b.N)
-		v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
-	}
-	v.Significant = v.P < 1-o.Level
+	v.DF, v.T = df, d/se
 	if a.Mean == 0 {
+		v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
+		if se == 0 {
+			v.P, v.T = 1, 0
+			if d != 0 {
+				v.P, v.T = 0, math.Copysign(math.Inf(1), d)
+			}
+		}
+		v.Significant = v.P < 1-o.Level
 		v.Text = "not tested: relative difference undefined (A's mean is 0)"
 		return v
 	}
@@ -144,9 +211,16 @@ func Compare(a, b Summary, o Options) Verdict {
 	}
 	e := evidence{est: v.Diff, lo: -o.Margin, hi: o.Margin, seAt: relSE}
 	e.se, e.df = relSE(0)
+	e = e.floored(o.Resolution, o.Level)
+	if se == 0 {
+		v.T = e.est / e.se
+	}
+	v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
+	v.Significant = v.P < 1-o.Level
 	dec := e.decide(o.Level)
 	v.DiffErr = (dec.ciHi - dec.ciLo) / 2
 	v.settle(dec, o, func(x float64) float64 { return x }, "Welch", "trial per side")
+	v.markShort(o)
 	return v
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Kinds of verdict: Verdict.Kind. A comparison ends in exactly one of them,
@@ -52,7 +53,28 @@ type Options struct {
 	Margin float64
 	// Dir is the direction in which the metric improves, for the wording.
 	Dir Direction
+	// Resolution is the relative resolution of one sample: the smallest
+	// relative change the measurement can show, e.g. one record's worth of
+	// a count of acknowledged records (DefaultResolution when 0). No
+	// interval is narrower than it (see evidence.floored): zero observed
+	// spread is not certainty.
+	Resolution float64
+	// MinPairs is the stopping rule's minimum of pairs (StopRule.MinPairs;
+	// 0: no minimum). A verdict resting on fewer pairs (fewer trials on a
+	// side, for Welch's test) says so: it becomes inconclusive, "not
+	// enough rounds: 4 of the 8 the rule needs; [lo, hi]", unless
+	// FixedRounds, when the verdict stands and its text adds "fewer than 8
+	// pairs".
+	MinPairs int
+	// FixedRounds says the number of rounds was the user's choice (trials:
+	// N, or a compare of finished runs), not the stopping rule's.
+	FixedRounds bool
 }
+
+// DefaultResolution is the resolution of a sample whose own is unknown:
+// 0.1 %, coarser than the quantum of any count prodlab measures in a
+// useful window, so it only matters when the observed spread is nil.
+const DefaultResolution = 0.001
 
 // withDefaults fills zero fields with their defaults.
 func (o Options) withDefaults() Options {
@@ -61,6 +83,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Margin == 0 {
 		o.Margin = DefaultMargin
+	}
+	if o.Resolution == 0 {
+		o.Resolution = DefaultResolution
 	}
 	return o
 }
@@ -72,6 +97,8 @@ func (o Options) invalid() string {
 		return fmt.Sprintf("not tested: confidence level %g is not between 0 and 1", o.Level)
 	case !(o.Margin > 0 && o.Margin < 1):
 		return fmt.Sprintf("not tested: equivalence margin %g is not between 0 and 1", o.Margin)
+	case !(o.Resolution > 0 && o.Resolution < 1):
+		return fmt.Sprintf("not tested: resolution %g is not between 0 and 1", o.Resolution)
 	}
 	return ""
 }
@@ -98,6 +125,27 @@ type evidence struct {
 	// side), assuming the spread stays what it is; nil when that cannot be
 	// estimated.
 	seAt func(k int) (se, df float64)
+}
+
+// floored returns e with its standard error raised, now and after more
+// rounds, so that the two-sided interval at level is at least ±floor wide
+// on the test's scale: t(1−α/2, df)·se ≥ floor. floor is the samples'
+// resolution on that scale. Raising se, rather than widening the interval
+// afterwards, keeps T, P and the equivalence test consistent with the
+// interval, so zero observed spread never gives p = 0 or a zero-width
+// interval.
+func (e evidence) floored(floor, level float64) evidence {
+	lift := func(se, df float64) float64 {
+		return math.Max(se, floor/TQuantile(1-(1-level)/2, df))
+	}
+	e.se = lift(e.se, e.df)
+	if at := e.seAt; at != nil {
+		e.seAt = func(k int) (float64, float64) {
+			se, df := at(k)
+			return lift(se, df), df
+		}
+	}
+	return e
 }
 
 // decision is the outcome of evidence.decide.
@@ -281,6 +329,36 @@ func (v *Verdict) settle(d decision, o Options, toRel func(float64) float64, tes
 		}
 		v.Text = fmt.Sprintf("inconclusive: %s is wider than %s; %s", interval, marginText(o.Margin), more) + tail
 	}
+}
+
+// markShort marks a verdict that rests on fewer pairs (trials on a side,
+// for Welch's test) than o.MinPairs, the stopping rule's minimum: the
+// spread of so few is too uncertain for the rule to stop on. When the
+// rule chose the rounds, the verdict becomes inconclusive and keeps its
+// interval, "not enough rounds: 4 of the 8 the rule needs; [lo, hi]
+// (paired, 95 %)"; when the user fixed them (o.FixedRounds) it stands and
+// its parenthesis adds "fewer than 8 pairs". Untested verdicts are left
+// alone.
+func (v *Verdict) markShort(o Options) {
+	if o.MinPairs <= 0 || v.trials >= o.MinPairs || v.Kind == KindNotTested {
+		return
+	}
+	tail := ""
+	if i := strings.LastIndex(v.Text, " ("); i >= 0 {
+		tail = v.Text[i:]
+	}
+	if o.FixedRounds {
+		unit := "pairs"
+		if v.Test == WelchTest {
+			unit = "trials per side"
+		}
+		v.Text = fmt.Sprintf("%s, fewer than %d %s)", strings.TrimSuffix(v.Text, ")"), o.MinPairs, unit)
+		return
+	}
+	v.Kind = KindInconclusive
+	v.MoreRounds = max(v.MoreRounds, o.MinPairs-v.trials)
+	v.Text = fmt.Sprintf("not enough rounds: %d of the %d the rule needs; [%s, %s]%s",
+		v.trials, o.MinPairs, signedPct(v.Lo), signedPct(v.Hi), tail)
 }
 
 // plural returns the plural of a round unit: "round" → "rounds",

@@ -1,9 +1,12 @@
 package stats
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,28 +80,91 @@ func TestJavaVector(t *testing.T) {
 	checkJavaOutput(t, string(b))
 }
 
-// TestJavaLive regenerates the vector with a real JVM when one and the
-// HdrHistogram jar are available, so the check follows the Java library.
+// TestJavaLive regenerates the vector with a real JVM and the HdrHistogram
+// jar the worker build uses, so the check follows the Java library: the
+// jar of java/worker/pom.xml's hdrhistogram.version in the local Maven
+// repository (PRODLAB_HDRHISTOGRAM_JAR overrides it). It skips, naming the
+// path it looked at, when there is no jar (the worker was never built).
 func TestJavaLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a JVM")
 	}
-	jar := os.Getenv("PRODLAB_HDRHISTOGRAM_JAR")
-	if jar == "" {
-		jar = "/tmp/kfetch/libs/HdrHistogram-2.2.2.jar"
+	jar, err := hdrHistogramJar()
+	if err != nil {
+		t.Skipf("HdrHistogram jar: %v (build java/worker with mvn, or set PRODLAB_HDRHISTOGRAM_JAR)", err)
 	}
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("java not found")
 	}
-	if _, err := os.Stat(jar); err != nil {
-		t.Skipf("HdrHistogram jar not found (set PRODLAB_HDRHISTOGRAM_JAR): %v", err)
-	}
 	out, err := exec.Command(java, "-cp", jar, filepath.Join("testdata", "java", "JavaVector.java")).Output()
 	if err != nil {
-		t.Fatalf("run JavaVector: %v", err)
+		t.Fatalf("run JavaVector with %s: %v", jar, err)
 	}
 	checkJavaOutput(t, string(out))
+}
+
+// hdrHistogramJar returns the HdrHistogram jar the worker build fetched
+// into ~/.m2/repository, at the version java/worker/pom.xml names, or
+// $PRODLAB_HDRHISTOGRAM_JAR when set; the error names the path looked at.
+func hdrHistogramJar() (string, error) {
+	jar := os.Getenv("PRODLAB_HDRHISTOGRAM_JAR")
+	if jar == "" {
+		pom, err := os.ReadFile(filepath.Join("..", "..", "java", "worker", "pom.xml"))
+		if err != nil {
+			return "", err
+		}
+		m := regexp.MustCompile(`<hdrhistogram\.version>\s*([^<\s]+)\s*</hdrhistogram\.version>`).FindSubmatch(pom)
+		if m == nil {
+			return "", errors.New("java/worker/pom.xml names no hdrhistogram.version")
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		v := string(m[1])
+		jar = filepath.Join(home, ".m2", "repository", "org", "hdrhistogram", "HdrHistogram", v, "HdrHistogram-"+v+".jar")
+	}
+	if _, err := os.Stat(jar); err != nil {
+		return "", fmt.Errorf("not found at %s", jar)
+	}
+	return jar, nil
+}
+
+// TestHDRHistogramJar: the jar is looked for in the local Maven repository
+// at the worker's version, and a missing one is an error naming the path.
+func TestHDRHistogramJar(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("PRODLAB_HDRHISTOGRAM_JAR", "")
+	pom, err := os.ReadFile(filepath.Join("..", "..", "java", "worker", "pom.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := string(regexp.MustCompile(`<hdrhistogram\.version>([^<]+)<`).FindSubmatch(pom)[1])
+	want := filepath.Join(home, ".m2", "repository", "org", "hdrhistogram", "HdrHistogram", v, "HdrHistogram-"+v+".jar")
+	tests := []struct {
+		name    string
+		present bool
+		err     string
+	}{
+		{"absent", false, "not found at " + want},
+		{"present", true, ""},
+	}
+	for _, tt := range tests {
+		if tt.present {
+			if err := os.MkdirAll(filepath.Dir(want), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(want, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := hdrHistogramJar()
+		if tt.err != "" && (err == nil || err.Error() != tt.err) || tt.err == "" && (err != nil || got != want) {
+			t.Errorf("%s: hdrHistogramJar() = %q, %v; want %q, %q", tt.name, got, err, want, tt.err)
+		}
+	}
 }
 
 // checkJavaOutput decodes JavaVector's output and compares Go's figures

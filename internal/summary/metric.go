@@ -83,13 +83,19 @@ func (m Metric) Summary(s *ScenarioStats) stats.Summary {
 	if m.Of != nil {
 		return m.Of(s)
 	}
+	return stats.Summarize(m.Values(s), stats.DefaultConfidence)
+}
+
+// Values are m's values in the counted trials of s that measured it, in
+// trial order: what Welch's test compares.
+func (m Metric) Values(s *ScenarioStats) []float64 {
 	var xs []float64
 	for i := range s.counted {
 		if v := m.Trial(&s.counted[i]); !math.IsNaN(v) {
 			xs = append(xs, v)
 		}
 	}
-	return stats.Summarize(xs, stats.DefaultConfidence)
+	return xs
 }
 
 // MetricByKey returns the metric named key (see Metric.Key).

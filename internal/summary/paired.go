@@ -30,12 +30,37 @@ func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
 
 // Judge compares metric m of b with a (stats.Judge): paired by round when
 // the two ran side by side in one run (sideBySide) and share at least two
-// rounds, else Welch's test on their summaries. o.Dir is taken from m.
+// rounds, else Welch's test on their values. o.Dir is taken from m; a
+// throughput's resolution, unless o gives one, is one record's worth of
+// the smallest count acknowledged (Resolution).
 func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o stats.Options) stats.Verdict {
 	o.Dir = m.Dir
+	if o.Resolution == 0 {
+		o.Resolution = Resolution(m, a, b)
+	}
 	var xs, ys []float64
 	if sideBySide {
 		xs, ys = Paired(a, b, m)
 	}
-	return stats.Judge(m.Summary(a), m.Summary(b), xs, ys, o)
+	return stats.Judge(m.Values(a), m.Values(b), xs, ys, o)
+}
+
+// Resolution is the relative resolution of metric m's values in the
+// counted trials of the scenarios: for a throughput, one record's worth
+// of the fewest records a trial acknowledged (1/acked), since a trial's
+// rate is a count over its window; stats.DefaultResolution when that is
+// finer, or for any other metric.
+func Resolution(m Metric, scs ...*ScenarioStats) float64 {
+	res := stats.DefaultResolution
+	if m.Key != "throughput" && m.Key != "mb_per_s" {
+		return res
+	}
+	for _, s := range scs {
+		for i := range s.counted {
+			if n := s.counted[i].Records.Acked; n > 0 {
+				res = max(res, 1/float64(n))
+			}
+		}
+	}
+	return res
 }

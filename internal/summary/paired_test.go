@@ -2,6 +2,7 @@ package summary
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -96,5 +97,45 @@ func TestRegistryMetrics(t *testing.T) {
 	}
 	if s := Metrics[len(Metrics)-1].Summary(&ScenarioStats{}); s.N != 0 {
 		t.Errorf("no trials: %+v", s)
+	}
+}
+
+// TestResolution: a throughput is a count of acknowledged records over a
+// window, so its resolution is one record's worth of the fewest records a
+// trial acknowledged, and identical trials give an interval that wide
+// rather than a point (the KIP study's "faster by 100.0 % [+100.0 %,
+// +100.0 %]" on 10 against 5 acknowledged records).
+func TestResolution(t *testing.T) {
+	rec := func(trial int, acked int64) results.Record {
+		r := results.Record{Trial: trial, Status: results.StatusOK}
+		r.Records.Acked = acked
+		r.Throughput.RecordsPerS = float64(acked)
+		return r
+	}
+	a := ScenarioStats{counted: []results.Record{rec(0, 5), rec(1, 5), rec(2, 5), rec(3, 5)}}
+	b := ScenarioStats{counted: []results.Record{rec(0, 10), rec(1, 10), rec(2, 10), rec(3, 10)}}
+	big := ScenarioStats{counted: []results.Record{rec(0, 1e6), rec(1, 1e6)}}
+	tests := []struct {
+		name   string
+		m      Metric
+		scs    []*ScenarioStats
+		want   float64
+		bounds string // the paired verdict's interval, "" to skip
+	}{
+		{"few records", Metrics[0], []*ScenarioStats{&a, &b}, 0.2, "[+66.7 %, +140.0 %]"},
+		{"many records", Metrics[0], []*ScenarioStats{&big}, stats.DefaultResolution, ""},
+		{"latency", Metrics[2], []*ScenarioStats{&a, &b}, stats.DefaultResolution, ""},
+	}
+	for _, tt := range tests {
+		if got := Resolution(tt.m, tt.scs...); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: resolution %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.bounds == "" {
+			continue
+		}
+		v := Judge(tt.scs[0], tt.scs[1], tt.m, true, stats.Options{})
+		if !strings.Contains(v.Text, tt.bounds) {
+			t.Errorf("%s: %q lacks %q", tt.name, v.Text, tt.bounds)
+		}
 	}
 }
