@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,8 +141,9 @@ func runWithin(args []string, limit time.Duration) (code int, stdout, stderr str
 }
 
 // expandArgs writes the row's experiment file and puts its path for
-// "{exp}", the testdata directory for "{td}", and a directory holding a
-// previous run for "{prevrun}", in the arguments.
+// "{exp}", the testdata directory for "{td}", a directory holding a
+// previous run for "{prevrun}", and a new FIFO for "{fifo}", in the
+// arguments.
 func expandArgs(t *testing.T, r badInput, dir string) []string {
 	t.Helper()
 	exp := filepath.Join(dir, "exp.yaml")
@@ -163,9 +165,15 @@ func expandArgs(t *testing.T, r badInput, dir string) []string {
 			t.Fatal(err)
 		}
 	}
+	fifo := filepath.Join(dir, "fifo")
+	if slices.Contains(r.args, "{fifo}") {
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := make([]string, len(r.args))
 	for i, a := range r.args {
-		args[i] = strings.ReplaceAll(expandPaths(a, exp, td), "{prevrun}", filepath.Join(dir, "prevrun"))
+		args[i] = strings.NewReplacer("{prevrun}", filepath.Join(dir, "prevrun"), "{fifo}", fifo).Replace(expandPaths(a, exp, td))
 	}
 	return args
 }
@@ -687,6 +695,19 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: compare", "metric unknown", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: speed}]\n", "compare metric must be one of"),
 		runFile("file: compare", "compare without a matrix", "compare: [{axis: linger.ms}]\n", "compare axis \"linger.ms\" is not a matrix axis"),
 		runFile("file: compare", "metric a list", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: [throughput]}]\n", "compare metric must be a single value"),
+	)
+
+	// Hostile files: devices, FIFOs, huge or deeply nested files are
+	// refused at once rather than read forever or blocked on (item 3).
+	add(
+		cmdRow("file: hostile", "/dev/zero", ExitUsage, "/dev/zero: not a regular file (a character device)", "run", "/dev/zero"),
+		cmdRow("file: hostile", "/dev/urandom", ExitUsage, "/dev/urandom: not a regular file", "run", "/dev/urandom"),
+		cmdRow("file: hostile", "a FIFO", ExitUsage, "not a regular file (a FIFO)", "run", "{fifo}"),
+		perfRow("file: hostile", "--producer.config a FIFO", "--producer.config: producer config: ", "--producer.config", "{fifo}"),
+		perfRow("file: hostile", "--producer.config /dev/zero", "/dev/zero: not a regular file", "--producer.config", "/dev/zero"),
+		rawFile("file: hostile", "100,000 nested brackets", javaBase+"description: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n", "nesting deeper than 64 levels"),
+		rawFile("file: hostile", "100,000 merge keys", javaBase+"producer: &p {linger.ms: 5}\nfaults:\n"+strings.Repeat("- <<: *p\n", 100_000), "more than 20000 lines and list items"),
+		rawFile("file: hostile", "larger than 1 MiB", javaBase+"description: "+strings.Repeat("x", 1<<20)+"\n", "file too large"),
 	)
 
 	// Experiment files: encodings.

@@ -2,7 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"strconv"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // readJavaProperties reads a Java properties file (kafka-producer-perf-test's
 // --producer.config) into a map.
 func readJavaProperties(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("producer config: %w", err)
 	}

@@ -36,11 +36,20 @@ func (e *Error) Error() string {
 // fix a file in one pass.
 type Errors []*Error
 
-// Error joins the problems, one a line.
+// MaxShown is the most problems Errors.Error lists: a hostile or broken
+// file can hold tens of thousands, and the first few are what to fix.
+const MaxShown = 20
+
+// Error joins the problems, one a line, the first MaxShown of them and
+// then how many more there are.
 func (es Errors) Error() string {
-	lines := make([]string, len(es))
+	lines := make([]string, 0, min(len(es), MaxShown)+1)
 	for i, e := range es {
-		lines[i] = e.Error()
+		if i == MaxShown {
+			lines = append(lines, fmt.Sprintf("… and %d more problems", len(es)-MaxShown))
+			break
+		}
+		lines = append(lines, e.Error())
 	}
 	return strings.Join(lines, "\n")
 }
