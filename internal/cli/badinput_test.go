@@ -24,6 +24,7 @@ type badInput struct {
 	yaml string   // an experiment file written for the row; "{exp}" in args names it
 	code int      // the exit code wanted (2 for refused input)
 	want string   // part of the message: the key, flag or suggestion
+	hide string   // a secret in the input the output must not show
 	// pending, when set, skips the row with this reason: a requirement
 	// another change is making true (flip it on when that lands).
 	pending string
@@ -104,6 +105,9 @@ func checkBadInput(t *testing.T, r badInput) {
 	}
 	if !strings.Contains(stderr, r.want) {
 		t.Errorf("stderr lacks %q:\n%s", r.want, stderr)
+	}
+	if r.hide != "" && strings.Contains(stderr+stdout, r.hide) {
+		t.Errorf("output shows the secret %q:\n%s", r.hide, stderr)
 	}
 	for _, m := range startedMarkers {
 		if strings.Contains(stderr+stdout, m) {
@@ -351,6 +355,13 @@ func fromMaven(r badInput) badInput {
 	return r
 }
 
+// hiding marks a row whose input holds the secret s, which the output
+// must not show.
+func hiding(s string, r badInput) badInput {
+	r.hide = s
+	return r
+}
+
 // ownBootstrap marks a row that tests the bootstrap list itself.
 func ownBootstrap(r badInput) badInput {
 	r.ownBootstrap = true
@@ -421,6 +432,19 @@ func badInputs(t *testing.T) []badInput {
 	} {
 		add(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)))
 	}
+
+	// Credentials written into addresses are refused or reported without
+	// the password (item 5).
+	add(
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap user:pass@", ExitUsage, `--bootstrap: address "[hidden]@host:9092" holds credentials`, "run", "replication", "--bootstrap", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap list with user:pass@", ExitUsage, `address 2 of "a:1,,[hidden]@host:9092" is empty`, "run", "replication", "--bootstrap", "a:1,,user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "--bootstrap-server user:pass@", `--bootstrap-server: address "[hidden]@host:9092"`, "--bootstrap-server", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "bootstrap.servers user:pass@", `bootstrap.servers: address "[hidden]@host:9092"`, "--producer-props", "bootstrap.servers=user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ without a port", ExitUsage, `got "http://[hidden]@host"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host")),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ with a path", ExitUsage, `got "http://[hidden]@host:1/x"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host:1/x")),
+		hiding("s3cr3t", embedded(cmdRow("secrets in errors", "--trogdor user:pass@ unreachable", ExitUsage, "trogdor coordinator http://[hidden]@127.0.0.1:1", "run", "batching", "--trogdor", "http://user:s3cr3t@127.0.0.1:1"))),
+		hiding("s3cr3t", runFile("secrets in errors", "trogdor.coordinator with user:pass@", "trogdor: {coordinator: \"http://user:s3cr3t@coord\"}\n", `got "http://[hidden]@coord"`)),
+	)
 
 	// prodlab run --set: keys and values checked like the file.
 	add(
