@@ -57,6 +57,9 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	if err != nil {
 		return nil, invalid(err)
 	}
+	if err := checkRunDir(req.Out, exp, req.Resume); err != nil {
+		return nil, err
+	}
 	p := &Plan{Exp: exp, Scenarios: scs, req: req}
 	if req.Bootstrap != "" {
 		if p.Bootstrap, err = ParseBootstrap(req.Bootstrap); err != nil {

@@ -433,18 +433,7 @@ func badInputs(t *testing.T) []badInput {
 		add(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)))
 	}
 
-	// Credentials written into addresses are refused or reported without
-	// the password (item 5).
-	add(
-		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap user:pass@", ExitUsage, `--bootstrap: address "[hidden]@host:9092" holds credentials`, "run", "replication", "--bootstrap", "user:s3cr3t@host:9092"))),
-		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap list with user:pass@", ExitUsage, `address 2 of "a:1,,[hidden]@host:9092" is empty`, "run", "replication", "--bootstrap", "a:1,,user:s3cr3t@host:9092"))),
-		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "--bootstrap-server user:pass@", `--bootstrap-server: address "[hidden]@host:9092"`, "--bootstrap-server", "user:s3cr3t@host:9092"))),
-		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "bootstrap.servers user:pass@", `bootstrap.servers: address "[hidden]@host:9092"`, "--producer-props", "bootstrap.servers=user:s3cr3t@host:9092"))),
-		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ without a port", ExitUsage, `got "http://[hidden]@host"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host")),
-		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ with a path", ExitUsage, `got "http://[hidden]@host:1/x"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host:1/x")),
-		hiding("s3cr3t", embedded(cmdRow("secrets in errors", "--trogdor user:pass@ unreachable", ExitUsage, "trogdor coordinator http://[hidden]@127.0.0.1:1", "run", "batching", "--trogdor", "http://user:s3cr3t@127.0.0.1:1"))),
-		hiding("s3cr3t", runFile("secrets in errors", "trogdor.coordinator with user:pass@", "trogdor: {coordinator: \"http://user:s3cr3t@coord\"}\n", `got "http://[hidden]@coord"`)),
-	)
+	add(honestEdges()...)
 
 	// prodlab run --set: keys and values checked like the file.
 	add(
@@ -721,19 +710,6 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: compare", "metric a list", "matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: [throughput]}]\n", "compare metric must be a single value"),
 	)
 
-	// Hostile files: devices, FIFOs, huge or deeply nested files are
-	// refused at once rather than read forever or blocked on (item 3).
-	add(
-		cmdRow("file: hostile", "/dev/zero", ExitUsage, "/dev/zero: not a regular file (a character device)", "run", "/dev/zero"),
-		cmdRow("file: hostile", "/dev/urandom", ExitUsage, "/dev/urandom: not a regular file", "run", "/dev/urandom"),
-		cmdRow("file: hostile", "a FIFO", ExitUsage, "not a regular file (a FIFO)", "run", "{fifo}"),
-		perfRow("file: hostile", "--producer.config a FIFO", "--producer.config: producer config: ", "--producer.config", "{fifo}"),
-		perfRow("file: hostile", "--producer.config /dev/zero", "/dev/zero: not a regular file", "--producer.config", "/dev/zero"),
-		rawFile("file: hostile", "100,000 nested brackets", javaBase+"description: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n", "nesting deeper than 64 levels"),
-		rawFile("file: hostile", "100,000 merge keys", javaBase+"producer: &p {linger.ms: 5}\nfaults:\n"+strings.Repeat("- <<: *p\n", 100_000), "more than 20000 lines and list items"),
-		rawFile("file: hostile", "larger than 1 MiB", javaBase+"description: "+strings.Repeat("x", 1<<20)+"\n", "file too large"),
-	)
-
 	// Experiment files: encodings.
 	add(
 		cmdRow("file: encoding", "invalid UTF-8 in a value", ExitUsage, "UTF-8", "run", "{td}/invalid-utf8-value.yaml"),
@@ -866,4 +842,58 @@ func embedded(r badInput) badInput {
 	r.ownBootstrap = true
 	r.maven = true
 	return r
+}
+
+// honestEdges are the rows of issue 21 ("Honest edges").
+func honestEdges() []badInput {
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows())
+}
+
+// secretRows are inputs holding a password that messages must not show (issue 21, item 5).
+func secretRows() []badInput {
+	return []badInput{
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap user:pass@", ExitUsage, `--bootstrap: address "[hidden]@host:9092" holds credentials`, "run", "replication", "--bootstrap", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap list with user:pass@", ExitUsage, `address 2 of "a:1,,[hidden]@host:9092" is empty`, "run", "replication", "--bootstrap", "a:1,,user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "--bootstrap-server user:pass@", `--bootstrap-server: address "[hidden]@host:9092"`, "--bootstrap-server", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "bootstrap.servers user:pass@", `bootstrap.servers: address "[hidden]@host:9092"`, "--producer-props", "bootstrap.servers=user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ without a port", ExitUsage, `got "http://[hidden]@host"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host")),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ with a path", ExitUsage, `got "http://[hidden]@host:1/x"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host:1/x")),
+		hiding("s3cr3t", embedded(cmdRow("secrets in errors", "--trogdor user:pass@ unreachable", ExitUsage, "trogdor coordinator http://[hidden]@127.0.0.1:1", "run", "batching", "--trogdor", "http://user:s3cr3t@127.0.0.1:1"))),
+		hiding("s3cr3t", runFile("secrets in errors", "trogdor.coordinator with user:pass@", "trogdor: {coordinator: \"http://user:s3cr3t@coord\"}\n", `got "http://[hidden]@coord"`)),
+	}
+}
+
+// contradictionRows are settings that contradict each other, once resolved silently (issue 21, item 1).
+func contradictionRows() []badInput {
+	return []badInput{
+		runFile("contradictions", "warmup.s on a burst", "workload: {records: 1000, warmup.s: 2}\n", "workload.warmup.s (2) applies to steady-state trials"),
+		runFile("contradictions", "warmup.records equal to records", "workload: {records: 1000, warmup.records: 1000}\n", "workload.warmup.records (1000) must be fewer than workload.records (1000)"),
+		runFile("contradictions", "security.protocol under cluster.security", "cluster: {security: ssl}\nproducer: {security.protocol: PLAINTEXT}\n", "producer setting security.protocol is set by cluster.security=ssl"),
+		runFile("contradictions", "sasl.mechanism under cluster.security", "cluster: {security: sasl_plaintext}\nproducer: {sasl.mechanism: PLAIN}\n", "producer setting sasl.mechanism is set by cluster.security=sasl_plaintext"),
+		hiding("s3cr3t", runFile("contradictions", "sasl.jaas.config under cluster.security", "cluster: {security: sasl_ssl}\nproducer: {sasl.jaas.config: \"x required password=s3cr3t;\"}\n", "producer setting sasl.jaas.config is set by cluster.security=sasl_ssl")),
+		franzFile("contradictions", "franz-go 6 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 6}\n", "max.in.flight.requests.per.connection=6 is above 5, the most client franz-go's idempotent producer allows"),
+		franzFile("contradictions", "franz-go 3 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 3}\n", "max.in.flight.requests.per.connection=3 with idempotence (on by default) is not supported by client franz-go"),
+		runFile("contradictions", "compare baseline is candidate", "matrix: {linger.ms: [0, 5]}\ncompare: [{baseline: linger.ms=0, candidate: linger.ms=0}]\n", `compare candidate "linger.ms=0" is its baseline`),
+		runFile("contradictions", "compare axis of one value", "matrix: {linger.ms: [0], batch.size: [1000, 2000]}\ncompare: [{axis: linger.ms}]\n", `compare axis "linger.ms" has one value`),
+		runFile("contradictions", "matrix trials", "matrix: {trials: [1, 2]}\n", `"trials" is a setting of the whole run, not a matrix axis`),
+		runFile("contradictions", "matrix name", "matrix: {name: [a, b]}\n", `"name" is a setting of the whole run, not a matrix axis`),
+		runFile("contradictions", "matrix value sets warmup", "matrix:\n  w:\n    - {label: a, warmup: 1}\n    - {label: b, warmup: 2}\n", `"warmup" is a setting of the whole run`),
+		runFile("contradictions", "broker.pause delay.ms 0", "faults: [{type: broker.pause, delay.ms: 0}]\n", "fault broker.pause delay.ms must be above 0"),
+		runFile("contradictions", "broker.kill delay.ms 0", "faults: [{type: broker.kill, delay.ms: 0}]\n", "fault broker.kill delay.ms must be above 0"),
+		cmdRow("contradictions", "--resume --dry-run on no run", ExitUsage, "holds no run to continue", "run", "batching", "--resume", "--dry-run", "--out", "{td}"),
+	}
+}
+
+// hostileRows are files built to hang or flood prodlab (issue 21, item 3).
+func hostileRows() []badInput {
+	return []badInput{
+		cmdRow("file: hostile", "/dev/zero", ExitUsage, "/dev/zero: not a regular file (a character device)", "run", "/dev/zero"),
+		cmdRow("file: hostile", "/dev/urandom", ExitUsage, "/dev/urandom: not a regular file", "run", "/dev/urandom"),
+		cmdRow("file: hostile", "a FIFO", ExitUsage, "not a regular file (a FIFO)", "run", "{fifo}"),
+		perfRow("file: hostile", "--producer.config a FIFO", "--producer.config: producer config: ", "--producer.config", "{fifo}"),
+		perfRow("file: hostile", "--producer.config /dev/zero", "/dev/zero: not a regular file", "--producer.config", "/dev/zero"),
+		rawFile("file: hostile", "100,000 nested brackets", javaBase+"description: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n", "nesting deeper than 64 levels"),
+		rawFile("file: hostile", "100,000 merge keys", javaBase+"producer: &p {linger.ms: 5}\nfaults:\n"+strings.Repeat("- <<: *p\n", 100_000), "more than 20000 lines and list items"),
+		rawFile("file: hostile", "larger than 1 MiB", javaBase+"description: "+strings.Repeat("x", 1<<20)+"\n", "file too large"),
+	}
 }

@@ -35,6 +35,10 @@ func Read(path string) ([]byte, error) {
 // ReadMax is Read with a bound of max bytes.
 func ReadMax(path string, max int64) ([]byte, error) {
 	st, err := os.Stat(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Op = "open" // what the user asked for, as os.ReadFile says it
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -107,3 +107,19 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNarrowedCompareAxisRoundTrip checks that a compare axis narrowed to
+// one value by --set is left out of the written experiment, which must
+// parse again (an axis of one value is refused as written).
+func TestNarrowedCompareAxisRoundTrip(t *testing.T) {
+	src := "name: x\nclient: java\nmatrix: {linger.ms: [0, 5], batch.size: [1000, 2000]}\ncompare: [{axis: linger.ms}, {axis: batch.size}]\n"
+	e := mustParse(t, src, "linger.ms=5")
+	out, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := mustParse(t, string(out))
+	if len(again.Compare) != 1 || again.Compare[0].Axis != "batch.size" {
+		t.Errorf("compare after the round trip: %+v, want the batch.size entry only", again.Compare)
+	}
+}
