@@ -846,7 +846,18 @@ func embedded(r badInput) badInput {
 
 // honestEdges are the rows of issue 21 ("Honest edges").
 func honestEdges() []badInput {
-	return slices.Concat(secretRows(), contradictionRows(), hostileRows())
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows())
+}
+
+// messageRows are inputs whose refusal used to say the wrong thing (issue
+// 21, item 4).
+func messageRows() []badInput {
+	return []badInput{
+		runSet("workload.keys short form, bad value", "workload.keys.distribution must be one of", "workload.keys=gaussian"),
+		runFile("messages", "keys a list", "workload: {keys: [a]}\n", "workload.keys must be a distribution name (workload.keys: uniform) or a mapping of distribution, count"),
+		runFile("messages", "merge key of a scalar", "workload: {<<: 5}\n", "a merge key (<<) must name a mapping"),
+		runFile("messages", "merge key brings a bad key", "producer: &p {linger.ms: 5}\nworkload: {<<: *p}\n", `unknown key "linger.ms" in workload`),
+	}
 }
 
 // secretRows are inputs holding a password that messages must not show (issue 21, item 5).

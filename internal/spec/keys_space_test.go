@@ -26,6 +26,11 @@ func TestKeySpaceAccepted(t *testing.T) {
 			[]keys.Space{{Distribution: keys.Uniform, Count: 1000, Size: 8, Exponent: 1.2}}},
 		{"set shorthand", "name: x\n", []string{"keys.distribution=sequential", "keys.count=10", "keys.size=2"},
 			[]keys.Space{{Distribution: keys.Sequential, Count: 10, Size: 2, Exponent: 1.2}}},
+		// --set takes the short form a file takes (issue 21).
+		{"set workload.keys", "name: x\n", []string{"workload.keys=uniform"},
+			[]keys.Space{{Distribution: keys.Uniform, Count: 1000, Size: 8, Exponent: 1.2}}},
+		{"set keys", "name: x\n", []string{"keys=zipf"},
+			[]keys.Space{{Distribution: keys.Zipf, Count: 1000, Size: 8, Exponent: 1.2}}},
 		{"matrix", "name: x\nmatrix:\n  keys:\n    - {label: none, keys.distribution: none}\n" +
 			"    - {label: uniform 1000, workload.keys.distribution: uniform, keys.count: 1000}\n" +
 			"    - {label: zipf 1.2, keys.distribution: zipf, keys.zipf.exponent: 1.2}\n", nil,

@@ -140,7 +140,7 @@ func checkUTF8(file string, data []byte) *Error {
 // A setting of a section written at the top ("payload:", "linger.ms:")
 // is shown where it goes; otherwise the hint is keyHint's.
 func unknownTopLevel(key string) string {
-	if c, ok := resolve(key); ok {
+	if c, ok := resolveShort(key); ok {
 		return fmt.Sprintf("unknown key %q at the top level; did you mean %s, written %s?", key, c, nestedForm(c))
 	}
 	return fmt.Sprintf("unknown key %q%s", key, keyHint(key, tailKeys(key), topLevelKeys))

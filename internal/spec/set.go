@@ -35,8 +35,9 @@ func applySets(e *Experiment, sets []string, c *collector) {
 			selectAxisValue(&e.Matrix[i], raw, at, c)
 			continue
 		}
-		canonical, err := Canonical(key)
-		if err != nil {
+		canonical, ok := resolveShort(key)
+		if !ok {
+			_, err := Canonical(key)
 			c.add(at.errorf("%v", err))
 			continue
 		}
