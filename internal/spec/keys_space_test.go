@@ -71,7 +71,7 @@ func TestKeySpaceRefused(t *testing.T) {
 		{name: "scalar keys", src: "name: x\nworkload: {keys: 5}\n",
 			want: []string{`x.yaml:2:18: workload.keys.distribution must be one of none, uniform, zipf, sequential, got "5"`}},
 		{name: "list keys", src: "name: x\nworkload: {keys: [1]}\n",
-			want: []string{`x.yaml:2:12: unknown key "keys" in workload; did you mean "keys.size"?`}},
+			want: []string{`x.yaml:2:18: workload.keys must be a distribution name (workload.keys: uniform) or a mapping of distribution, count, size, zipf.exponent`}},
 		{name: "size too short", src: "name: x\nworkload: {keys.distribution: sequential, keys.count: 1001, keys.size: 3}\n",
 			want: []string{`x.yaml:2:61: workload.keys.size 3 is too short for 1001 keys: keys are the key index in decimal, padded to the size, so it must be at least 4`}},
 		{name: "size too short in a scenario", src: "name: x\nworkload: {keys.distribution: uniform, keys.size: 2}\nmatrix:\n  keys.count: [10, 1000]\n",
