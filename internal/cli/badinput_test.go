@@ -846,7 +846,25 @@ func embedded(r badInput) badInput {
 
 // honestEdges are the rows of issue 21 ("Honest edges").
 func honestEdges() []badInput {
-	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows())
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows())
+}
+
+// perfRunRows are perf inputs run refuses up front and perf used to
+// start a cluster for (issue 21, item 2).
+func perfRunRows() []badInput {
+	return []badInput{
+		fromMaven(perfRow("perf like run", "java@2.0.0", "client java@2.0.0: kafka-clients 2.0.0 is not supported", "--client", "java@2.0.0")),
+		perfRow("perf like run", "100000 partitions", "--partitions must be at most 9999 here, got 100000", "--partitions", "100000"),
+		perfRow("perf like run", "json payload of 50 bytes", "--record-size 50 is below the json payload's minimum of 100 bytes", "--record-size", "50", "--payload", "json"),
+		perfRow("perf like run", "throughput NaN", "--throughput must be a positive number of records/s, or -1 for no limit, got NaN", "--throughput", "NaN"),
+		perfRow("perf like run", "throughput +Inf", "got +Inf", "--throughput", "+Inf"),
+		perfRow("perf like run", "transactional id with acks=1", "--transactional-id: transactional.id requires idempotence, which requires acks=all", "--transactional-id", "tx", "--producer-props", "acks=1"),
+		perfRow("perf like run", "transactional id without idempotence", "transactional.id requires idempotence, but enable.idempotence=false", "--transactional-id", "tx", "--producer-props", "enable.idempotence=false"),
+		perfRow("perf like run", "topic name with a slash", `--topic: topic name "a/b" holds '/'`, "--topic", "a/b"),
+		perfRow("perf like run", "topic name of 250 characters", "is 250 characters long; Kafka allows at most 249", "--topic", strings.Repeat("t", 250)),
+		perfRow("perf like run", "topic name ..", `topic name ".." is not allowed`, "--topic", ".."),
+		runFile("perf like run", "run: transactional id with acks=1", "producer: {transactional.id: tx, acks: 1}\n", "transactional.id requires idempotence, which requires acks=all (or -1), got acks=1"),
+	}
 }
 
 // messageRows are inputs whose refusal used to say the wrong thing (issue
@@ -906,5 +924,34 @@ func hostileRows() []badInput {
 		rawFile("file: hostile", "100,000 nested brackets", javaBase+"description: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n", "nesting deeper than 64 levels"),
 		rawFile("file: hostile", "100,000 merge keys", javaBase+"producer: &p {linger.ms: 5}\nfaults:\n"+strings.Repeat("- <<: *p\n", 100_000), "more than 20000 lines and list items"),
 		rawFile("file: hostile", "larger than 1 MiB", javaBase+"description: "+strings.Repeat("x", 1<<20)+"\n", "file too large"),
+	}
+}
+
+// TestCacheNotADirectory checks that run and perf refuse a PRODLAB_CACHE
+// naming a file before anything starts, blaming the variable rather than
+// Maven Central (issue 21, item 2 and 4).
+func TestCacheNotADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cache")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(maven.CacheEnv, file)
+	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "no-worker.jar"))
+	for _, args := range [][]string{
+		{"run", "replication", "--bootstrap", guardBootstrap},
+		{"run", "batching"},
+		{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"},
+	} {
+		t.Run(args[0]+" "+args[1], func(t *testing.T) {
+			code, _, stderr, _, ok := runWithin(args, badInputLimit)
+			if !ok {
+				proc.KillAll()
+				t.Fatalf("still running after %s", badInputLimit)
+			}
+			want := maven.CacheEnv + "=" + file + ": " + file + " is not a directory"
+			if code != ExitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, ExitUsage, want)
+			}
+		})
 	}
 }

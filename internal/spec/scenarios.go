@@ -183,7 +183,7 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 	if cerr == nil {
 		maxInFlight = cl.Kind.IdempotentMaxInFlight
 	}
-	idemOn, idemOff := idem.Set && idem.V, idem.Set && !idem.V
+	idemOn := idem.Set && idem.V
 	if prod.Acks.Set && idemOn && !prod.AcksAll() {
 		report([]string{"producer.acks", "producer.enable.idempotence"},
 			"enable.idempotence=true requires acks=all (or -1), got acks=%s", prod.Acks.V)
@@ -192,9 +192,8 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 		report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
 			"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ %d, got %d", maxInFlight, n.V)
 	}
-	if prod.TransactionalID != "" && idemOff {
-		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
-			"transactional.id requires idempotence, but enable.idempotence=false")
+	if err := prod.TransactionConflict(); err != nil { // every client release refuses it
+		report([]string{"producer.transactional.id", "producer.enable.idempotence", "producer.acks"}, "%v", err)
 	}
 	if cerr == nil && !cl.Kind.OwnRules {
 		checkDefaultIdempotence(prod, cl.Kind, report)
