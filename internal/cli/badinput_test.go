@@ -413,7 +413,7 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("run --trogdor", "a path", ExitUsage, "without a path or query", "run", "batching", "--trogdor", "http://127.0.0.1:8889/coordinator/status"),
 		cmdRow("run --trogdor", "nodes without --trogdor", ExitUsage, "--trogdor-nodes and --trogdor-max-producers-per-node need --trogdor URL", "run", "batching", "--trogdor-nodes", "agent-1"),
 		cmdRow("run --trogdor", "negative per-node limit", ExitUsage, "--trogdor-max-producers-per-node must be at least 0", "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-max-producers-per-node", "-1"),
-		cmdRow("run --trogdor", "a node twice", ExitUsage, `trogdor.nodes names agent "a" twice`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a,a"),
+		cmdRow("run --trogdor", "a node twice", ExitUsage, `--trogdor-nodes a,a: trogdor.nodes names agent "a" twice`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a,a"),
 		embedded(cmdRow("run --trogdor", "unreachable coordinator", ExitUsage, "trogdor coordinator http://127.0.0.1:1", "run", "batching", "--trogdor", "http://127.0.0.1:1")),
 		runFile("run --trogdor", "trogdor.nodes without a coordinator", "trogdor: {nodes: agent-1}\n", "trogdor.nodes needs trogdor.coordinator (or --trogdor URL)"),
 		runFile("run --trogdor", "trogdor.coordinator not a URL", "trogdor: {coordinator: coord}\n", "trogdor.coordinator: want http://HOST:PORT"),
@@ -873,6 +873,8 @@ func messageRows() []badInput {
 	return []badInput{
 		runSet("workload.keys short form, bad value", "workload.keys.distribution must be one of", "workload.keys=gaussian"),
 		runFile("messages", "keys a list", "workload: {keys: [a]}\n", "workload.keys must be a distribution name (workload.keys: uniform) or a mapping of distribution, count"),
+		cmdRow("messages", "--trogdor-nodes with a blank", ExitUsage, `--trogdor-nodes a b: trogdor.nodes: "a b" is not an agent name`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a b"),
+		perfRow("messages", "--producer.config binary", "not a text properties file (UTF-8)", "--producer.config", "{td}/binary.yaml"),
 		runFile("messages", "merge key of a scalar", "workload: {<<: 5}\n", "a merge key (<<) must name a mapping"),
 		runFile("messages", "merge key brings a bad key", "producer: &p {linger.ms: 5}\nworkload: {<<: *p}\n", `unknown key "linger.ms" in workload`),
 	}

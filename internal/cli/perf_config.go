@@ -157,7 +157,7 @@ func (ps perfProblems) err() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return usage(errors.New(strings.Join(ps, "\n")))
+	return usage(errors.New(spec.JoinShown(ps)))
 }
 
 // checkPerfCounts checks what is produced and how much: a topic, a

@@ -3,6 +3,8 @@ package kafkaconf
 import (
 	"fmt"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // MaxTopicNameLength is the longest topic name Kafka accepts (Topic.MAX_NAME_LENGTH).
@@ -20,10 +22,10 @@ func CheckTopicName(name string) error {
 	case name == "." || name == "..":
 		return fmt.Errorf("topic name %q is not allowed", name)
 	case len(name) > MaxTopicNameLength:
-		return fmt.Errorf("topic name %s is %d characters long; Kafka allows at most %d", Excerpt(name), len(name), MaxTopicNameLength)
+		return fmt.Errorf("topic name %s is %d characters long; Kafka allows at most %d", textfmt.Excerpt(name), len(name), MaxTopicNameLength)
 	}
 	if i := strings.IndexFunc(name, func(r rune) bool { return !isTopicRune(r) }); i >= 0 {
-		return fmt.Errorf("topic name %s holds %q; Kafka allows ASCII letters, digits, '.', '_' and '-'", Excerpt(name), []rune(name[i:])[0])
+		return fmt.Errorf("topic name %s holds %q; Kafka allows ASCII letters, digits, '.', '_' and '-'", textfmt.Excerpt(name), []rune(name[i:])[0])
 	}
 	return nil
 }
@@ -31,18 +33,4 @@ func CheckTopicName(name string) error {
 // isTopicRune reports whether r may appear in a topic name.
 func isTopicRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-'
-}
-
-// maxExcerpt is the most characters of a user's text a message quotes.
-const maxExcerpt = 100
-
-// Excerpt quotes s for a message (%q: control bytes and terminal escapes
-// escaped), cut to its first maxExcerpt characters and "…" when longer, so
-// that a huge or binary name never floods the terminal.
-func Excerpt(s string) string {
-	r := []rune(s)
-	if len(r) <= maxExcerpt {
-		return fmt.Sprintf("%q", s)
-	}
-	return fmt.Sprintf("%q…", string(r[:maxExcerpt]))
 }

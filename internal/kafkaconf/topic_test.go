@@ -34,14 +34,3 @@ func TestCheckTopicName(t *testing.T) {
 		}
 	}
 }
-
-// TestExcerpt checks that quoted user text is escaped and cut.
-func TestExcerpt(t *testing.T) {
-	if got := Excerpt("a\x1b"); got != `"a\x1b"` {
-		t.Errorf("Excerpt = %s", got)
-	}
-	long := Excerpt(strings.Repeat("x", 1<<20))
-	if len(long) > maxExcerpt+10 || !strings.HasSuffix(long, "…") {
-		t.Errorf("Excerpt of 1 MiB = %d bytes, want about %d ending in …", len(long), maxExcerpt)
-	}
-}

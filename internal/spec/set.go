@@ -18,7 +18,7 @@ func applySets(e *Experiment, sets []string, c *collector) {
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
-		at := pos{File: "--set " + s}
+		at := pos{File: "--set " + clipText(s)}
 		if ok && isSecret(key) {
 			at.File = "--set " + key + "=" + secret.Hidden // errors reach the terminal
 		}
