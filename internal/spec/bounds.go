@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -46,7 +47,7 @@ func checkShape(file string, data []byte) *Error {
 			if b == quote && (quote == '\'' || i == 0 || data[i-1] != '\\') {
 				quote = 0
 			}
-		case b == '\'' || b == '"':
+		case (b == '\'' || b == '"') && opensQuote(data, i):
 			quote = b
 		case b == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\n'):
 			comment = true
@@ -60,6 +61,13 @@ func checkShape(file string, data []byte) *Error {
 		}
 	}
 	return nil
+}
+
+// opensQuote reports whether the quote at data[i] starts a quoted scalar:
+// at the start of a line or after a blank or one of "[{,:-", not inside
+// a word (the apostrophe of "it's" in a plain scalar).
+func opensQuote(data []byte, i int) bool {
+	return i == 0 || strings.IndexByte(" \t\n[{,:-", data[i-1]) >= 0
 }
 
 // mergeEntries returns the entries a merge key ("<<: *anchor", or a list of

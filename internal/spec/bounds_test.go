@@ -29,6 +29,8 @@ func TestHostileFiles(t *testing.T) {
 	}{
 		{"100,000 nested brackets", head + "description: " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n",
 			"x.yaml:3:78: nesting deeper than 64 levels"},
+		{"nested brackets after an apostrophe", head + "description: it's " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n",
+			"x.yaml:3:83: nesting deeper than 64 levels"},
 		{"200,000 merge keys", merges.String(), "x.yaml:20001:9: more than 20000 lines and list items"},
 		{"300,000 list items", items.String(), "more than 20000 lines and list items"},
 	}
