@@ -6,6 +6,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // ParseBootstrap reads a bootstrap list, HOST:PORT[,HOST:PORT...], as
@@ -18,8 +20,18 @@ import (
 // Each address needs a host (a name, an IPv4 address, or an IPv6 address
 // in brackets: [::1]:9092) and a port in 1..65535. Blanks around an
 // address are dropped, as the Java client drops them; an empty entry is a
-// mistake. The messages do not name the flag: callers add it.
+// mistake. The messages do not name the flag: callers add it, and they
+// never show a password written into an address (user:pass@host:port).
 func ParseBootstrap(s string) ([]string, error) {
+	addrs, err := parseBootstrap(s)
+	if err != nil {
+		return nil, errors.New(secret.RedactUserinfo(err.Error()))
+	}
+	return addrs, nil
+}
+
+// parseBootstrap is ParseBootstrap before its messages are redacted.
+func parseBootstrap(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("no address given: write HOST:PORT[,HOST:PORT], e.g. 127.0.0.1:9092")
 	}
@@ -40,6 +52,9 @@ func ParseBootstrap(s string) ([]string, error) {
 
 // checkHostPort checks one HOST:PORT address.
 func checkHostPort(addr string) error {
+	if strings.Contains(addr, "@") {
+		return fmt.Errorf("address %q holds credentials before its '@': a bootstrap address is HOST:PORT; give credentials with sasl.jaas.config", addr)
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return hostPortSyntaxError(addr)

@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/secret"
 )
@@ -63,6 +64,9 @@ func CheckProducer(client string, props map[string]string) error {
 // kafka-producer-perf-test's lines to out and prodlab's own to log.
 // Failed records are an error naming the commonest reasons.
 func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer, error) {
+	if err := preflightPerf(ctx, req); err != nil {
+		return nil, err
+	}
 	tgt, err := perfTarget(ctx, req, log)
 	if err != nil {
 		return nil, err
@@ -83,6 +87,24 @@ func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer
 	}
 	run := perfRun{req: req, tgt: tgt, d: d, out: out}
 	return run.trials(ctx)
+}
+
+// preflightPerf checks, before any cluster starts, what run checks before
+// its first trial (PlanRun): a cache directory that can be one, and a
+// client release that exists and prodlab runs (driver.Resolve, which
+// lab.Preflight calls for run). A bad release is an InputError.
+func preflightPerf(ctx context.Context, req PerfRequest) error {
+	if err := maven.CheckCacheDir(); err != nil {
+		return invalid(err)
+	}
+	if err := driver.Resolve(ctx, req.Client); err != nil {
+		var re *driver.ReleaseError
+		if errors.As(err, &re) {
+			return invalid(err)
+		}
+		return err
+	}
+	return nil
 }
 
 // perfRun is one perf invocation's client on its cluster.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -55,6 +56,12 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	}
 	scs, err := lab.Plan(exp)
 	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := checkRunDir(req.Out, exp, req.Resume); err != nil {
+		return nil, err
+	}
+	if err := maven.CheckCacheDir(); err != nil {
 		return nil, invalid(err)
 	}
 	p := &Plan{Exp: exp, Scenarios: scs, req: req}

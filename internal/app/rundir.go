@@ -21,26 +21,15 @@ import (
 // resume is set, so two runs never mix in one results.jsonl; with resume it
 // must hold the same experiment.
 func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error) {
+	if err := checkRunDir(out, exp, resume); err != nil {
+		return "", err
+	}
 	if out == "" {
-		if resume {
-			return "", invalid(errors.New("--resume continues the run in --out DIR: name the directory"))
-		}
 		dir, err := results.NewRunDir("results", exp.Name, time.Now())
 		if err != nil {
 			return "", invalid(err)
 		}
 		return dir, nil
-	}
-	held := holdsRun(out)
-	switch {
-	case held && !resume:
-		return "", invalid(fmt.Errorf("--out %s already holds a run (%s): choose another directory, or add --resume to continue that run", out, results.ExperimentFile))
-	case !held && resume:
-		return "", invalid(fmt.Errorf("--resume: %s holds no run to continue (no %s)", out, results.ExperimentFile))
-	case held:
-		if err := sameExperiment(out, exp); err != nil {
-			return "", invalid(err)
-		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return "", invalid(fmt.Errorf("--out %s: cannot create the run directory: %w", out, err))
@@ -49,6 +38,30 @@ func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error
 		return "", invalid(fmt.Errorf("--out %s: cannot write in the run directory: %w", out, err))
 	}
 	return out, nil
+}
+
+// checkRunDir refuses an --out that holds a run without --resume, or
+// holds none (or another experiment) with it. It creates nothing, so that
+// PlanRun (and so --dry-run) refuses the same directories a run would.
+func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
+	if out == "" {
+		if resume {
+			return invalid(errors.New("--resume continues the run in --out DIR: name the directory"))
+		}
+		return nil
+	}
+	held := holdsRun(out)
+	switch {
+	case held && !resume:
+		return invalid(fmt.Errorf("--out %s already holds a run (%s): choose another directory, or add --resume to continue that run", out, results.ExperimentFile))
+	case !held && resume:
+		return invalid(fmt.Errorf("--resume: %s holds no run to continue (no %s)", out, results.ExperimentFile))
+	case held:
+		if err := sameExperiment(out, exp); err != nil {
+			return invalid(err)
+		}
+	}
+	return nil
 }
 
 // holdsRun reports whether dir already holds a run's files.

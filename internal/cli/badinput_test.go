@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ type badInput struct {
 	yaml string   // an experiment file written for the row; "{exp}" in args names it
 	code int      // the exit code wanted (2 for refused input)
 	want string   // part of the message: the key, flag or suggestion
+	hide string   // a secret in the input the output must not show
 	// pending, when set, skips the row with this reason: a requirement
 	// another change is making true (flip it on when that lands).
 	pending string
@@ -104,6 +106,9 @@ func checkBadInput(t *testing.T, r badInput) {
 	if !strings.Contains(stderr, r.want) {
 		t.Errorf("stderr lacks %q:\n%s", r.want, stderr)
 	}
+	if r.hide != "" && strings.Contains(stderr+stdout, r.hide) {
+		t.Errorf("output shows the secret %q:\n%s", r.hide, stderr)
+	}
 	for _, m := range startedMarkers {
 		if strings.Contains(stderr+stdout, m) {
 			t.Errorf("output shows something started (%q) in %s:\n%s", m, elapsed, stderr)
@@ -140,8 +145,9 @@ func runWithin(args []string, limit time.Duration) (code int, stdout, stderr str
 }
 
 // expandArgs writes the row's experiment file and puts its path for
-// "{exp}", the testdata directory for "{td}", and a directory holding a
-// previous run for "{prevrun}", in the arguments.
+// "{exp}", the testdata directory for "{td}", a directory holding a
+// previous run for "{prevrun}", and a new FIFO for "{fifo}", in the
+// arguments.
 func expandArgs(t *testing.T, r badInput, dir string) []string {
 	t.Helper()
 	exp := filepath.Join(dir, "exp.yaml")
@@ -163,9 +169,15 @@ func expandArgs(t *testing.T, r badInput, dir string) []string {
 			t.Fatal(err)
 		}
 	}
+	fifo := filepath.Join(dir, "fifo")
+	if slices.Contains(r.args, "{fifo}") {
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := make([]string, len(r.args))
 	for i, a := range r.args {
-		args[i] = strings.ReplaceAll(expandPaths(a, exp, td), "{prevrun}", filepath.Join(dir, "prevrun"))
+		args[i] = strings.NewReplacer("{prevrun}", filepath.Join(dir, "prevrun"), "{fifo}", fifo).Replace(expandPaths(a, exp, td))
 	}
 	return args
 }
@@ -343,6 +355,13 @@ func fromMaven(r badInput) badInput {
 	return r
 }
 
+// hiding marks a row whose input holds the secret s, which the output
+// must not show.
+func hiding(s string, r badInput) badInput {
+	r.hide = s
+	return r
+}
+
 // ownBootstrap marks a row that tests the bootstrap list itself.
 func ownBootstrap(r badInput) badInput {
 	r.ownBootstrap = true
@@ -394,7 +413,7 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("run --trogdor", "a path", ExitUsage, "without a path or query", "run", "batching", "--trogdor", "http://127.0.0.1:8889/coordinator/status"),
 		cmdRow("run --trogdor", "nodes without --trogdor", ExitUsage, "--trogdor-nodes and --trogdor-max-producers-per-node need --trogdor URL", "run", "batching", "--trogdor-nodes", "agent-1"),
 		cmdRow("run --trogdor", "negative per-node limit", ExitUsage, "--trogdor-max-producers-per-node must be at least 0", "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-max-producers-per-node", "-1"),
-		cmdRow("run --trogdor", "a node twice", ExitUsage, `trogdor.nodes names agent "a" twice`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a,a"),
+		cmdRow("run --trogdor", "a node twice", ExitUsage, `--trogdor-nodes a,a: trogdor.nodes names agent "a" twice`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a,a"),
 		embedded(cmdRow("run --trogdor", "unreachable coordinator", ExitUsage, "trogdor coordinator http://127.0.0.1:1", "run", "batching", "--trogdor", "http://127.0.0.1:1")),
 		runFile("run --trogdor", "trogdor.nodes without a coordinator", "trogdor: {nodes: agent-1}\n", "trogdor.nodes needs trogdor.coordinator (or --trogdor URL)"),
 		runFile("run --trogdor", "trogdor.coordinator not a URL", "trogdor: {coordinator: coord}\n", "trogdor.coordinator: want http://HOST:PORT"),
@@ -413,6 +432,8 @@ func badInputs(t *testing.T) []badInput {
 	} {
 		add(ownBootstrap(cmdRow("run --bootstrap", bs.in, ExitUsage, bs.want, "run", "replication", "--bootstrap", bs.in)))
 	}
+
+	add(honestEdges()...)
 
 	// prodlab run --set: keys and values checked like the file.
 	add(
@@ -823,4 +844,118 @@ func embedded(r badInput) badInput {
 	r.ownBootstrap = true
 	r.maven = true
 	return r
+}
+
+// honestEdges are the rows of issue 21 ("Honest edges").
+func honestEdges() []badInput {
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows())
+}
+
+// perfRunRows are perf inputs run refuses up front and perf used to
+// start a cluster for (issue 21, item 2).
+func perfRunRows() []badInput {
+	return []badInput{
+		fromMaven(perfRow("perf like run", "java@2.0.0", "client java@2.0.0: kafka-clients 2.0.0 is not supported", "--client", "java@2.0.0")),
+		perfRow("perf like run", "100000 partitions", "--partitions must be at most 9999 here, got 100000", "--partitions", "100000"),
+		perfRow("perf like run", "json payload of 50 bytes", "--record-size 50 is below the json payload's minimum of 100 bytes", "--record-size", "50", "--payload", "json"),
+		perfRow("perf like run", "throughput NaN", "--throughput must be a positive number of records/s, or -1 for no limit, got NaN", "--throughput", "NaN"),
+		perfRow("perf like run", "throughput +Inf", "got +Inf", "--throughput", "+Inf"),
+		perfRow("perf like run", "transactional id with acks=1", "--transactional-id: transactional.id requires idempotence, which requires acks=all", "--transactional-id", "tx", "--producer-props", "acks=1"),
+		perfRow("perf like run", "transactional id without idempotence", "transactional.id requires idempotence, but enable.idempotence=false", "--transactional-id", "tx", "--producer-props", "enable.idempotence=false"),
+		perfRow("perf like run", "topic name with a slash", `--topic: topic name "a/b" holds '/'`, "--topic", "a/b"),
+		perfRow("perf like run", "topic name of 250 characters", "is 250 characters long; Kafka allows at most 249", "--topic", strings.Repeat("t", 250)),
+		perfRow("perf like run", "topic name ..", `topic name ".." is not allowed`, "--topic", ".."),
+		runFile("perf like run", "run: transactional id with acks=1", "producer: {transactional.id: tx, acks: 1}\n", "transactional.id requires idempotence, which requires acks=all (or -1), got acks=1"),
+	}
+}
+
+// messageRows are inputs whose refusal used to say the wrong thing (issue
+// 21, item 4).
+func messageRows() []badInput {
+	return []badInput{
+		runSet("workload.keys short form, bad value", "workload.keys.distribution must be one of", "workload.keys=gaussian"),
+		runFile("messages", "keys a list", "workload: {keys: [a]}\n", "workload.keys must be a distribution name (workload.keys: uniform) or a mapping of distribution, count"),
+		cmdRow("messages", "--trogdor-nodes with a blank", ExitUsage, `--trogdor-nodes a b: trogdor.nodes: "a b" is not an agent name`, "run", "batching", "--trogdor", "http://127.0.0.1:8889", "--trogdor-nodes", "a b"),
+		perfRow("messages", "--producer.config binary", "not a text properties file (UTF-8)", "--producer.config", "{td}/binary.yaml"),
+		runFile("messages", "merge key of a scalar", "workload: {<<: 5}\n", "a merge key (<<) must name a mapping"),
+		runFile("messages", "merge key brings a bad key", "producer: &p {linger.ms: 5}\nworkload: {<<: *p}\n", `unknown key "linger.ms" in workload`),
+	}
+}
+
+// secretRows are inputs holding a password that messages must not show (issue 21, item 5).
+func secretRows() []badInput {
+	return []badInput{
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap user:pass@", ExitUsage, `--bootstrap: address "[hidden]@host:9092" holds credentials`, "run", "replication", "--bootstrap", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(cmdRow("secrets in errors", "--bootstrap list with user:pass@", ExitUsage, `address 2 of "a:1,,[hidden]@host:9092" is empty`, "run", "replication", "--bootstrap", "a:1,,user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "--bootstrap-server user:pass@", `--bootstrap-server: address "[hidden]@host:9092"`, "--bootstrap-server", "user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", ownBootstrap(perfRow("secrets in errors", "bootstrap.servers user:pass@", `bootstrap.servers: address "[hidden]@host:9092"`, "--producer-props", "bootstrap.servers=user:s3cr3t@host:9092"))),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ without a port", ExitUsage, `got "http://[hidden]@host"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host")),
+		hiding("s3cr3t", cmdRow("secrets in errors", "--trogdor user:pass@ with a path", ExitUsage, `got "http://[hidden]@host:1/x"`, "run", "batching", "--trogdor", "http://user:s3cr3t@host:1/x")),
+		hiding("s3cr3t", embedded(cmdRow("secrets in errors", "--trogdor user:pass@ unreachable", ExitUsage, "trogdor coordinator http://[hidden]@127.0.0.1:1", "run", "batching", "--trogdor", "http://user:s3cr3t@127.0.0.1:1"))),
+		hiding("s3cr3t", runFile("secrets in errors", "trogdor.coordinator with user:pass@", "trogdor: {coordinator: \"http://user:s3cr3t@coord\"}\n", `got "http://[hidden]@coord"`)),
+	}
+}
+
+// contradictionRows are settings that contradict each other, once resolved silently (issue 21, item 1).
+func contradictionRows() []badInput {
+	return []badInput{
+		runFile("contradictions", "warmup.s on a burst", "workload: {records: 1000, warmup.s: 2}\n", "workload.warmup.s (2) applies to steady-state trials"),
+		runFile("contradictions", "warmup.records equal to records", "workload: {records: 1000, warmup.records: 1000}\n", "workload.warmup.records (1000) must be fewer than workload.records (1000)"),
+		runFile("contradictions", "security.protocol under cluster.security", "cluster: {security: ssl}\nproducer: {security.protocol: PLAINTEXT}\n", "producer setting security.protocol is set by cluster.security=ssl"),
+		runFile("contradictions", "sasl.mechanism under cluster.security", "cluster: {security: sasl_plaintext}\nproducer: {sasl.mechanism: PLAIN}\n", "producer setting sasl.mechanism is set by cluster.security=sasl_plaintext"),
+		hiding("s3cr3t", runFile("contradictions", "sasl.jaas.config under cluster.security", "cluster: {security: sasl_ssl}\nproducer: {sasl.jaas.config: \"x required password=s3cr3t;\"}\n", "producer setting sasl.jaas.config is set by cluster.security=sasl_ssl")),
+		franzFile("contradictions", "franz-go 6 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 6}\n", "max.in.flight.requests.per.connection=6 is above 5, the most client franz-go's idempotent producer allows"),
+		franzFile("contradictions", "franz-go 3 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 3}\n", "max.in.flight.requests.per.connection=3 with idempotence (on by default) is not supported by client franz-go"),
+		runFile("contradictions", "compare baseline is candidate", "matrix: {linger.ms: [0, 5]}\ncompare: [{baseline: linger.ms=0, candidate: linger.ms=0}]\n", `compare candidate "linger.ms=0" is its baseline`),
+		runFile("contradictions", "compare axis of one value", "matrix: {linger.ms: [0], batch.size: [1000, 2000]}\ncompare: [{axis: linger.ms}]\n", `compare axis "linger.ms" has one value`),
+		runFile("contradictions", "matrix trials", "matrix: {trials: [1, 2]}\n", `"trials" is a setting of the whole run, not a matrix axis`),
+		runFile("contradictions", "matrix name", "matrix: {name: [a, b]}\n", `"name" is a setting of the whole run, not a matrix axis`),
+		runFile("contradictions", "matrix value sets warmup", "matrix:\n  w:\n    - {label: a, warmup: 1}\n    - {label: b, warmup: 2}\n", `"warmup" is a setting of the whole run`),
+		runFile("contradictions", "broker.pause delay.ms 0", "faults: [{type: broker.pause, delay.ms: 0}]\n", "fault broker.pause delay.ms must be above 0"),
+		runFile("contradictions", "broker.kill delay.ms 0", "faults: [{type: broker.kill, delay.ms: 0}]\n", "fault broker.kill delay.ms must be above 0"),
+		cmdRow("contradictions", "--resume --dry-run on no run", ExitUsage, "holds no run to continue", "run", "batching", "--resume", "--dry-run", "--out", "{td}"),
+	}
+}
+
+// hostileRows are files built to hang or flood prodlab (issue 21, item 3).
+func hostileRows() []badInput {
+	return []badInput{
+		cmdRow("file: hostile", "/dev/zero", ExitUsage, "/dev/zero: not a regular file (a character device)", "run", "/dev/zero"),
+		cmdRow("file: hostile", "/dev/urandom", ExitUsage, "/dev/urandom: not a regular file", "run", "/dev/urandom"),
+		cmdRow("file: hostile", "a FIFO", ExitUsage, "not a regular file (a FIFO)", "run", "{fifo}"),
+		perfRow("file: hostile", "--producer.config a FIFO", "--producer.config: producer config: ", "--producer.config", "{fifo}"),
+		perfRow("file: hostile", "--producer.config /dev/zero", "/dev/zero: not a regular file", "--producer.config", "/dev/zero"),
+		rawFile("file: hostile", "100,000 nested brackets", javaBase+"description: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n", "nesting deeper than 64 levels"),
+		rawFile("file: hostile", "100,000 merge keys", javaBase+"producer: &p {linger.ms: 5}\nfaults:\n"+strings.Repeat("- <<: *p\n", 100_000), "more than 20000 lines and list items"),
+		rawFile("file: hostile", "larger than 1 MiB", javaBase+"description: "+strings.Repeat("x", 1<<20)+"\n", "file too large"),
+	}
+}
+
+// TestCacheNotADirectory checks that run and perf refuse a PRODLAB_CACHE
+// naming a file before anything starts, blaming the variable rather than
+// Maven Central (issue 21, item 2 and 4).
+func TestCacheNotADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cache")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(maven.CacheEnv, file)
+	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "no-worker.jar"))
+	for _, args := range [][]string{
+		{"run", "replication", "--bootstrap", guardBootstrap},
+		{"run", "batching"},
+		{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"},
+	} {
+		t.Run(args[0]+" "+args[1], func(t *testing.T) {
+			code, _, stderr, _, ok := runWithin(args, badInputLimit)
+			if !ok {
+				proc.KillAll()
+				t.Fatalf("still running after %s", badInputLimit)
+			}
+			want := maven.CacheEnv + "=" + file + ": " + file + " is not a directory"
+			if code != ExitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, ExitUsage, want)
+			}
+		})
+	}
 }

@@ -1,24 +1,55 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
-	"os"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // readJavaProperties reads a Java properties file (kafka-producer-perf-test's
 // --producer.config) into a map.
 func readJavaProperties(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("producer config: %w", err)
+	}
+	if err := checkText(b); err != nil {
+		return nil, fmt.Errorf("producer config %s: %w", path, err)
 	}
 	props, err := parseJavaProperties(string(b))
 	if err != nil {
 		return nil, fmt.Errorf("producer config %s: %w", path, err)
 	}
 	return props, nil
+}
+
+// checkText refuses a file that is not UTF-8 text (a binary given by
+// mistake), naming the line and the byte rather than quoting it: its
+// properties would each be refused, quoting kilobytes of binary.
+func checkText(b []byte) error {
+	i := textEnd(b)
+	if i == len(b) {
+		return nil
+	}
+	line := 1 + bytes.Count(b[:i], []byte("\n"))
+	return fmt.Errorf("line %d holds byte 0x%02x: not a text properties file (UTF-8)", line, b[i])
+}
+
+// textEnd is the offset of the first NUL byte or invalid UTF-8 in b, or
+// len(b) when there is none.
+func textEnd(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == 0 || r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // parseJavaProperties parses the text format of java.util.Properties.load,

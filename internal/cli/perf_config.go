@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/payload"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // perfFlags are the flags of `prodlab perf`: kafka-producer-perf-test's own
@@ -111,6 +114,9 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	if err := app.CheckProducer(p.client, props); err != nil {
 		return nil, p.redact.err(err)
 	}
+	if err := checkPerfTransactionConflict(props); err != nil {
+		return nil, err
+	}
 	if err := p.usePayload(f); err != nil {
 		return nil, usage(err)
 	}
@@ -151,7 +157,7 @@ func (ps perfProblems) err() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return usage(errors.New(strings.Join(ps, "\n")))
+	return usage(errors.New(spec.JoinShown(ps)))
 }
 
 // checkPerfCounts checks what is produced and how much: a topic, a
@@ -161,6 +167,8 @@ func (ps perfProblems) err() error {
 func checkPerfCounts(f *perfFlags, changed func(string) bool, bad func(string, ...any)) {
 	if f.topic == "" {
 		bad("--topic is required")
+	} else if err := kafkaconf.CheckTopicName(f.topic); err != nil {
+		bad("--topic: %v", err)
 	}
 	if !changed("num-records") {
 		bad("--num-records is required")
@@ -188,6 +196,10 @@ func checkPerfPayload(f *perfFlags, changed func(string) bool, bad func(string, 
 		bad("either --record-size or --payload-file must be given")
 	case hasSize && f.recordSize <= 0:
 		bad("--record-size should be greater than zero, got %d", f.recordSize)
+	case hasSize:
+		if err := payload.CheckSize(f.payload, f.recordSize); err != nil {
+			bad("--record-size %v; use --record-size ≥ %d, or --payload text or random", err, payload.MinJSONSize)
+		}
 	}
 	if hasFile && changed("payload") {
 		bad("--payload chooses generated values; it cannot be combined with --payload-file")
@@ -202,7 +214,7 @@ func checkPerfPayload(f *perfFlags, changed func(string) bool, bad func(string, 
 // positive rate in records/s, or -1 for none (any other negative, or
 // zero, is a mistake rather than "unthrottled").
 func checkPerfThroughput(f *perfFlags, bad func(string, ...any)) {
-	if f.throughput == 0 || (f.throughput < 0 && f.throughput != -1) {
+	if math.IsNaN(f.throughput) || math.IsInf(f.throughput, 0) || f.throughput == 0 || (f.throughput < 0 && f.throughput != -1) {
 		bad("--throughput must be a positive number of records/s, or -1 for no limit, got %v", f.throughput)
 	}
 }
@@ -216,11 +228,27 @@ func checkPerfTransactions(f *perfFlags, changed func(string) bool, bad func(str
 	}
 }
 
+// checkPerfTransactionConflict refuses, once the properties are merged, a
+// transactional producer every client refuses (kafkaconf's
+// TransactionConflict, the rule run applies too).
+func checkPerfTransactionConflict(props map[string]string) error {
+	prod, err := kafkaconf.Parse(props)
+	if err != nil {
+		return nil // each value was checked already; the client reports the rest
+	}
+	if err := prod.TransactionConflict(); err != nil {
+		return usage(fmt.Errorf("--transactional-id: %w", err))
+	}
+	return nil
+}
+
 // checkPerfTopicAndTimeout checks prodlab's own bounds on the run: the
 // partitions of a topic it creates, and the timeout of each trial.
 func checkPerfTopicAndTimeout(f *perfFlags, bad func(string, ...any)) {
 	if f.partitions < 1 {
 		bad("--partitions must be at least 1, got %d", f.partitions)
+	} else if err := spec.CheckPartitions(f.partitions, 0); err != nil {
+		bad("--partitions %v", err)
 	}
 	if f.timeout <= 0 {
 		bad("--timeout must be positive, got %s", f.timeout)

@@ -9,6 +9,7 @@ import (
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // perfPropsUnchecked are producer properties perf handles itself, so the
@@ -43,7 +44,7 @@ func checkPerfProp(source, name, value string, bad func(string, ...any)) {
 	}
 	var list spec.Errors
 	if !errors.As(err, &list) {
-		bad("%s %s: %v", source, redactArg(name+"="+value), err)
+		bad("%s %s: %v", source, textfmt.Shown(redactArg(name+"="+value)), err)
 		return
 	}
 	for _, e := range list {
@@ -52,7 +53,7 @@ func checkPerfProp(source, name, value string, bad func(string, ...any)) {
 		// property name.
 		msg := strings.ReplaceAll(e.Msg, `"producer.`, `"`)
 		msg = strings.Replace(msg, "unknown key", "unknown producer property", 1)
-		bad("%s %s: %s", source, redactArg(name+"="+value), msg)
+		bad("%s %s: %s", source, textfmt.Shown(redactArg(name+"="+value)), msg)
 	}
 }
 

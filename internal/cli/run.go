@@ -142,7 +142,7 @@ func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return app.PlanRun(ctx, app.RunRequest{
+	plan, err := app.PlanRun(ctx, app.RunRequest{
 		Experiment: name,
 		Sets:       append(slices.Clip(f.sets), sets...),
 		Bootstrap:  f.bootstrap,
@@ -151,6 +151,8 @@ func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 		KeepTopics: f.keepTopics,
 		Version:    Version,
 	})
+	blameTrogdorFlags(err, sets)
+	return plan, err
 }
 
 // dryRun prints what `prodlab run` would do, everything already checked:

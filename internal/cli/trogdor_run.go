@@ -1,12 +1,38 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/spec"
 )
+
+// trogdorFlags maps the keys trogdorSets sets to the flags that gave them.
+var trogdorFlags = map[string]string{
+	"trogdor.coordinator":            "--trogdor",
+	"trogdor.nodes":                  "--trogdor-nodes",
+	"trogdor.max.producers.per.node": "--trogdor-max-producers-per-node",
+}
+
+// blameTrogdorFlags makes the experiment's errors about the sets that
+// trogdorSets made name the flag the user typed ("--trogdor-nodes a,a")
+// instead of a --set the user never wrote.
+func blameTrogdorFlags(err error, sets []string) {
+	var errs spec.Errors
+	if !errors.As(err, &errs) {
+		return
+	}
+	for _, e := range errs {
+		for _, s := range sets {
+			key, value, _ := strings.Cut(s, "=")
+			if e.File == "--set "+s {
+				e.File = trogdorFlags[key] + " " + value
+			}
+		}
+	}
+}
 
 // trogdorSets turns the --trogdor flags into the trogdor section's keys,
 // which they set like --set does (so that the saved experiment, --resume

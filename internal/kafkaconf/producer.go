@@ -126,6 +126,22 @@ func parseInt64(get func(string) (string, bool), fail func(name, v, want string)
 	}
 }
 
+// TransactionConflict is the contradiction of a transactional producer
+// that every client release refuses: transactions need idempotence, so
+// enable.idempotence=false, and acks other than all (idempotence needs
+// it), cannot go with a transactional.id. nil when there is none.
+func (p Producer) TransactionConflict() error {
+	switch {
+	case p.TransactionalID == "":
+		return nil
+	case p.EnableIdempotence.Set && !p.EnableIdempotence.V:
+		return fmt.Errorf("transactional.id requires idempotence, but enable.idempotence=false")
+	case !p.AcksAll():
+		return fmt.Errorf("transactional.id requires idempotence, which requires acks=all (or -1), got acks=%s", p.Acks.V)
+	}
+	return nil
+}
+
 // IdempotentMaxInFlight is the most requests in flight per connection the
 // Java producer allows with idempotence (ProducerConfig's check), which
 // franz-go's idempotent producer keeps fixed.

@@ -12,10 +12,6 @@ import (
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
-// defaultFaultDelay is how long a killed, paused or shut-down broker stays
-// down when the fault names no delay.ms.
-const defaultFaultDelay = 5 * time.Second
-
 // faultAction is the lab side of a fault type (spec.FaultTypes): how it
 // is carried out. Each type registers its own in lab/fault_<name>.go;
 // TestFaultActions checks that every spec type has one and vice versa.
@@ -116,8 +112,8 @@ func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Targ
 		id = leader
 	}
 	delay := time.Duration(ft.DelayMs * float64(time.Millisecond))
-	if delay <= 0 {
-		delay = defaultFaultDelay
+	if delay <= 0 { // a Fault built without spec's parser
+		delay = spec.DefaultFaultDelayMs * time.Millisecond
 	}
 	if fleet != nil {
 		x.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)

@@ -44,3 +44,24 @@ func StatePath(name string) string {
 	}
 	return filepath.Join(dir, name)
 }
+
+// CheckCacheDir refuses a cache directory that cannot be one: a path
+// whose nearest existing part is not a directory ($PRODLAB_CACHE naming
+// a file). Without it the first download would fail minutes in, and its
+// message would blame Maven Central.
+func CheckCacheDir() error {
+	dir, err := CacheDir()
+	if err != nil {
+		return err
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() {
+			return fmt.Errorf("%s=%s: %s is not a directory; point %s at a directory (created if missing)",
+				CacheEnv, os.Getenv(CacheEnv), p, CacheEnv)
+		}
+		if err == nil || p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}

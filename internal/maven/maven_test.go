@@ -247,3 +247,34 @@ func TestResolveRealMaven(t *testing.T) {
 		t.Fatalf("jars = %s, want slf4j-simple and its dependency slf4j-api", got)
 	}
 }
+
+// TestCheckCacheDir checks that a cache path under a file is refused and
+// that a missing directory (created later) or an existing one is not.
+func TestCheckCacheDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, cache string
+		ok          bool
+	}{
+		{"existing directory", dir, true},
+		{"missing directory", filepath.Join(dir, "a", "b"), true},
+		{"a file", file, false},
+		{"under a file", filepath.Join(file, "sub"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(CacheEnv, tt.cache)
+			err := CheckCacheDir()
+			if (err == nil) != tt.ok {
+				t.Errorf("CheckCacheDir() = %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "is not a directory") {
+				t.Errorf("message %q lacks the reason", err)
+			}
+		})
+	}
+}

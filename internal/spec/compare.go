@@ -170,6 +170,10 @@ func (cs CompareSpec) pair(scs []Scenario, byID map[string]*Scenario, c *collect
 			ok = false
 		}
 	}
+	if ok && cs.Baseline == cs.Candidate {
+		c.add(cs.at("candidate").errorf("compare candidate %q is its baseline: a scenario compared with itself answers nothing; name two different scenarios", cs.Candidate))
+		ok = false
+	}
 	if !ok {
 		return nil
 	}
@@ -187,6 +191,10 @@ func (e *Experiment) alongAxis(cs CompareSpec, scs []Scenario, byID map[string]*
 			keys[i] = a.Key
 		}
 		c.add(cs.at("axis").errorf("compare axis %q is not a matrix axis%s", cs.Axis, didYouMean(cs.Axis, keys)))
+		return nil
+	}
+	if e.Matrix[ai].written == 1 {
+		c.add(cs.at("axis").errorf("compare axis %q has one value, so nothing to compare along it; give the axis two values or more, or drop the entry", cs.Axis))
 		return nil
 	}
 	labels := make([]string, len(e.Matrix[ai].Values))

@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // Error is one problem found in an experiment, located in its source.
@@ -36,11 +38,25 @@ func (e *Error) Error() string {
 // fix a file in one pass.
 type Errors []*Error
 
-// Error joins the problems, one a line.
+// MaxShown is the most problems Errors.Error lists: a hostile or broken
+// file can hold tens of thousands, and the first few are what to fix.
+const MaxShown = 20
+
+// Error joins the problems, one a line, the first MaxShown of them and
+// then how many more there are.
 func (es Errors) Error() string {
 	lines := make([]string, len(es))
 	for i, e := range es {
 		lines[i] = e.Error()
+	}
+	return JoinShown(lines)
+}
+
+// JoinShown joins problems one a line, the first MaxShown of them and
+// then how many more there are; perf's flag problems are listed so too.
+func JoinShown(lines []string) string {
+	if len(lines) > MaxShown {
+		lines = append(lines[:MaxShown:MaxShown], fmt.Sprintf("… and %d more problems", len(lines)-MaxShown))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -60,9 +76,41 @@ type pos struct {
 	Line, Col int
 }
 
-// errorf builds an Error at p.
+// errorf builds an Error at p. Its message is clipped (clipText), so
+// that a megabyte-long key or value written by the user is not echoed
+// whole.
 func (p pos) errorf(format string, args ...any) *Error {
-	return &Error{File: p.File, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.File, Line: p.Line, Col: p.Col, Msg: clipText(fmt.Sprintf(format, args...))}
+}
+
+// maxMessage is the most characters of one message.
+const maxMessage = 10 * textfmt.MaxExcerpt
+
+// clipText cuts each word (a run without blanks) far longer than a
+// message should quote to its first textfmt.MaxExcerpt characters and
+// "…", and the whole text to maxMessage characters.
+func clipText(s string) string {
+	if len(s) <= 2*textfmt.MaxExcerpt {
+		return s
+	}
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		words[i] = clip(w, 2*textfmt.MaxExcerpt, textfmt.MaxExcerpt)
+	}
+	return clip(strings.Join(words, " "), maxMessage, maxMessage)
+}
+
+// clip returns s when it has at most limit characters, else its first
+// keep characters and "…".
+func clip(s string, limit, keep int) string {
+	if len(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:keep]) + "…"
 }
 
 // collector gathers errors, dropping exact duplicates (the same contradiction

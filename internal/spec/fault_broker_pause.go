@@ -4,7 +4,8 @@ package spec
 const FaultBrokerPause = "broker.pause"
 
 var brokerPause = FaultType{
-	Name:   FaultBrokerPause,
-	Fields: brokerFaultFields,
-	Doc:    "SIGSTOP the broker (default: partition 0's leader) at at.ms, SIGCONT after delay.ms",
+	Name:     FaultBrokerPause,
+	Fields:   brokerFaultFields,
+	Validate: checkFaultDelay,
+	Doc:      "SIGSTOP the broker (default: partition 0's leader) at at.ms, SIGCONT after delay.ms",
 }

@@ -5,7 +5,8 @@ package spec
 const FaultLeaderShutdown = "leader.shutdown"
 
 var leaderShutdown = FaultType{
-	Name:   FaultLeaderShutdown,
-	Fields: brokerFaultFields,
-	Doc:    "shut partition 0's leader (or the broker given) down cleanly at at.ms, restart it after delay.ms",
+	Name:     FaultLeaderShutdown,
+	Fields:   brokerFaultFields,
+	Validate: checkFaultDelay,
+	Doc:      "shut partition 0's leader (or the broker given) down cleanly at at.ms, restart it after delay.ms",
 }

@@ -181,6 +181,12 @@ func (p *fileParser) faultList(n ast.Node) ([]Fault, int) {
 				valid = false
 			}
 		}
+		if typ != nil && slices.Contains(typ.Fields, "delay.ms") && !slices.ContainsFunc(entries, func(mv *ast.MappingValueNode) bool {
+			k, _ := p.key(mv)
+			return k == "delay.ms"
+		}) {
+			f.DelayMs = DefaultFaultDelayMs
+		}
 		if !hasType {
 			p.c.add(f.pos.errorf("fault has no type (one of %s)", strings.Join(faultTypeNames(), ", ")))
 		}

@@ -88,6 +88,23 @@ func keysYAML(ks keys.Space) yaml.MapSlice {
 	}}}
 }
 
+// distributionSuffix ends the key a setting's short form stands for: in a
+// file "keys: uniform" is keys.distribution: uniform.
+const distributionSuffix = ".distribution"
+
+// resolveShort is resolve, also taking the short form of a key with a
+// distribution ("workload.keys" for workload.keys.distribution), so that
+// --set accepts what a file accepts.
+func resolveShort(key string) (string, bool) {
+	if c, ok := resolve(key); ok {
+		return c, true
+	}
+	if strings.HasSuffix(key, distributionSuffix) {
+		return "", false
+	}
+	return resolve(key + distributionSuffix)
+}
+
 // nestedEntry reads a section entry whose value is a mapping of the
 // section's dotted leaves under leaf ("keys: {count: 1000}" for
 // keys.count), recursively. It returns false when leaf heads no setting
@@ -106,8 +123,14 @@ func (p *fileParser) nestedEntry(e *Experiment, sec, leaf string, n ast.Node, va
 	entries, ok := p.mapping(n)
 	if !ok {
 		// "keys: none" (or "keys: zipf") is short for keys.distribution.
-		if _, scalar := p.scalar(n); scalar && slices.Contains(valid, leaf+".distribution") {
-			p.setScalar(e, sec+"."+leaf+".distribution", p.at(n), n)
+		short := slices.Contains(valid, leaf+distributionSuffix)
+		if _, scalar := p.scalar(n); scalar && short {
+			p.setScalar(e, sec+"."+leaf+distributionSuffix, p.at(n), n)
+			return true
+		}
+		if short { // a list: neither form
+			p.c.add(p.at(n).errorf("%s.%s must be a distribution name (%s.%s: uniform) or a mapping of %s",
+				sec, leaf, sec, leaf, strings.Join(under, ", ")))
 			return true
 		}
 		return false

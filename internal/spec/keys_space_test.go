@@ -26,6 +26,11 @@ func TestKeySpaceAccepted(t *testing.T) {
 			[]keys.Space{{Distribution: keys.Uniform, Count: 1000, Size: 8, Exponent: 1.2}}},
 		{"set shorthand", "name: x\n", []string{"keys.distribution=sequential", "keys.count=10", "keys.size=2"},
 			[]keys.Space{{Distribution: keys.Sequential, Count: 10, Size: 2, Exponent: 1.2}}},
+		// --set takes the short form a file takes (issue 21).
+		{"set workload.keys", "name: x\n", []string{"workload.keys=uniform"},
+			[]keys.Space{{Distribution: keys.Uniform, Count: 1000, Size: 8, Exponent: 1.2}}},
+		{"set keys", "name: x\n", []string{"keys=zipf"},
+			[]keys.Space{{Distribution: keys.Zipf, Count: 1000, Size: 8, Exponent: 1.2}}},
 		{"matrix", "name: x\nmatrix:\n  keys:\n    - {label: none, keys.distribution: none}\n" +
 			"    - {label: uniform 1000, workload.keys.distribution: uniform, keys.count: 1000}\n" +
 			"    - {label: zipf 1.2, keys.distribution: zipf, keys.zipf.exponent: 1.2}\n", nil,
@@ -66,7 +71,7 @@ func TestKeySpaceRefused(t *testing.T) {
 		{name: "scalar keys", src: "name: x\nworkload: {keys: 5}\n",
 			want: []string{`x.yaml:2:18: workload.keys.distribution must be one of none, uniform, zipf, sequential, got "5"`}},
 		{name: "list keys", src: "name: x\nworkload: {keys: [1]}\n",
-			want: []string{`x.yaml:2:12: unknown key "keys" in workload; did you mean "keys.size"?`}},
+			want: []string{`x.yaml:2:18: workload.keys must be a distribution name (workload.keys: uniform) or a mapping of distribution, count, size, zipf.exponent`}},
 		{name: "size too short", src: "name: x\nworkload: {keys.distribution: sequential, keys.count: 1001, keys.size: 3}\n",
 			want: []string{`x.yaml:2:61: workload.keys.size 3 is too short for 1001 keys: keys are the key index in decimal, padded to the size, so it must be at least 4`}},
 		{name: "size too short in a scenario", src: "name: x\nworkload: {keys.distribution: uniform, keys.size: 2}\nmatrix:\n  keys.count: [10, 1000]\n",

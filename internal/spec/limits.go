@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"fmt"
+
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
@@ -22,28 +24,33 @@ const MaxPartitions = MaxRecordsPerRequest - 1
 // scenario (see checkScenario).
 type reportFunc func(keys []string, format string, args ...any)
 
-// checkPartitions refuses a topic the controller would refuse to create:
-// more partitions than fit in one request beside the topic and its configs.
-func checkPartitions(e *Experiment, report reportFunc) {
-	most := MaxRecordsPerRequest - 1 - len(e.Topic.Configs)
-	if e.Topic.Partitions <= most {
-		return
+// CheckPartitions refuses a topic the controller would refuse to create:
+// more partitions than fit in one request beside the topic and its
+// topicConfigs configs. The message names no key: callers add theirs.
+func CheckPartitions(partitions, topicConfigs int) error {
+	most := MaxRecordsPerRequest - 1 - topicConfigs
+	if partitions <= most {
+		return nil
 	}
-	report([]string{"topic.partitions"},
-		"topic.partitions must be at most %d here, got %d: Kafka's controller writes at most %d records per request (1 for the topic, 1 per topic config, 1 per partition)",
-		most, e.Topic.Partitions, MaxRecordsPerRequest)
+	return fmt.Errorf("must be at most %d here, got %d: Kafka's controller writes at most %d records per request (1 for the topic, 1 per topic config, 1 per partition)",
+		most, partitions, MaxRecordsPerRequest)
 }
 
-// checkRecordSize refuses a json payload smaller than the generator's
-// fixed layout (payload.MinJSONSize), which would fail every trial.
+// checkPartitions is CheckPartitions for a scenario's topic.
+func checkPartitions(e *Experiment, report reportFunc) {
+	if err := CheckPartitions(e.Topic.Partitions, len(e.Topic.Configs)); err != nil {
+		report([]string{"topic.partitions"}, "topic.partitions %v", err)
+	}
+}
+
+// checkRecordSize refuses a record size the payload generator cannot
+// fill (payload.CheckSize), which would fail every trial.
 func checkRecordSize(e *Experiment, report reportFunc) {
 	w := e.Workload
-	if w.Payload != payload.KindJSON || w.RecordSize >= payload.MinJSONSize {
-		return
+	if err := payload.CheckSize(w.Payload, w.RecordSize); err != nil {
+		report([]string{"workload.record.size", "workload.payload"},
+			"workload.record.size %v; use record.size ≥ %d, or payload: random or text", err, payload.MinJSONSize)
 	}
-	report([]string{"workload.record.size", "workload.payload"},
-		"workload.record.size %d is below the json payload's minimum of %d bytes; use record.size ≥ %d, or payload: random or text",
-		w.RecordSize, payload.MinJSONSize, payload.MinJSONSize)
 }
 
 // checkLimits reports a scenario's settings that Kafka or a payload

@@ -4,19 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/prodlab/prodlab/experiments"
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // Load reads an experiment from a file, or when no such file exists, the
 // built-in experiment of that name (with or without ".yaml"), then applies
 // the --set overrides in sets and validates it (see Parse).
 func Load(nameOrPath string, sets []string) (*Experiment, error) {
-	data, err := os.ReadFile(nameOrPath)
+	data, err := inputfile.Read(nameOrPath)
 	if err == nil {
 		return Parse(nameOrPath, data, sets)
 	}

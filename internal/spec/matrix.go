@@ -15,6 +15,19 @@ import (
 // labelKey names a map-valued matrix value in scenario IDs.
 const labelKey = "label"
 
+// runLevelKeys are settings of the whole run, not of a scenario: a matrix
+// that varied them would silently use one value for every scenario.
+var runLevelKeys = []string{"name", "description", "trials", "warmup", "warmup.max.s", "precision", "budget", "equivalence"}
+
+// runLevelError is the message for a run-level key used as a matrix axis
+// or in a matrix value, or "" for any other key.
+func runLevelError(key string) string {
+	if !slices.Contains(runLevelKeys, key) {
+		return ""
+	}
+	return fmt.Sprintf("%q is a setting of the whole run, not a matrix axis: every scenario shares it (set it at the top level)", key)
+}
+
 // matrix reads the matrix: a mapping of axis keys to lists of values, in
 // file order. A scalar value sets the axis key; a map value sets each of its
 // keys together and may be named by a "label" entry. An axis whose values
@@ -36,7 +49,11 @@ func (p *fileParser) matrix(e *Experiment, n ast.Node) {
 			p.c.add(kpos.errorf("matrix axis %q has no values", key))
 			continue
 		}
-		a := Axis{Key: key, pos: kpos}
+		if msg := runLevelError(key); msg != "" {
+			p.c.add(kpos.errorf("%s", msg))
+			continue
+		}
+		a := Axis{Key: key, pos: kpos, written: len(items)}
 		a.canonical, _ = resolve(key)
 		reported := false
 		for i, it := range items {
@@ -137,6 +154,11 @@ func (p *fileParser) matrixMap(e *Experiment, a *Axis, entries []*ast.MappingVal
 			v.Faults, v.HasFaults = fs, true
 			v.keyPos["faults"] = kpos
 			parts = append(parts, "faults="+faultsText(fs))
+			continue
+		}
+		if msg := runLevelError(key); msg != "" {
+			p.c.add(kpos.errorf("%s", msg))
+			ok = false
 			continue
 		}
 		canonical, known := resolve(key)

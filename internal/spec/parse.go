@@ -35,7 +35,11 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	if err := checkUTF8(file, data); err != nil {
 		p.c.add(err)
 	}
-	p.parse(&e, data)
+	if err := checkShape(file, data); err != nil {
+		p.c.add(err)
+	} else {
+		p.parse(&e, data)
+	}
 	applySets(&e, sets, p.c)
 	if _, ok := e.pos["name"]; !ok && len(p.c.errs) == 0 {
 		p.c.add(&Error{File: file, Msg: `missing required key "name"`})
@@ -62,6 +66,9 @@ type fileParser struct {
 	file    string
 	c       *collector
 	anchors map[string]ast.Node
+	merged  int // mapping entries brought in by merge keys so far
+	// mergeCapped is set once the merged entries passed maxMerged.
+	mergeCapped bool
 }
 
 // parse fills e from the document in data.
@@ -133,7 +140,7 @@ func checkUTF8(file string, data []byte) *Error {
 // A setting of a section written at the top ("payload:", "linger.ms:")
 // is shown where it goes; otherwise the hint is keyHint's.
 func unknownTopLevel(key string) string {
-	if c, ok := resolve(key); ok {
+	if c, ok := resolveShort(key); ok {
 		return fmt.Sprintf("unknown key %q at the top level; did you mean %s, written %s?", key, c, nestedForm(c))
 	}
 	return fmt.Sprintf("unknown key %q%s", key, keyHint(key, tailKeys(key), topLevelKeys))
@@ -186,13 +193,41 @@ func (p *fileParser) unwrap(n ast.Node) ast.Node {
 func (p *fileParser) mapping(n ast.Node) (entries []*ast.MappingValueNode, ok bool) {
 	switch t := p.unwrap(n).(type) {
 	case *ast.MappingNode:
-		return t.Values, true
+		return p.merge(t.Values), true
 	case *ast.MappingValueNode:
-		return []*ast.MappingValueNode{t}, true
+		return p.merge([]*ast.MappingValueNode{t}), true
 	case *ast.NullNode, nil:
 		return nil, true
 	}
 	return nil, false
+}
+
+// merge replaces the merge keys ("<<: *anchor") among entries by the
+// entries they name, placed first; as YAML's merge key type says, keys
+// written out win over merged ones, and earlier merges over later ones.
+func (p *fileParser) merge(entries []*ast.MappingValueNode) []*ast.MappingValueNode {
+	var merged, own []*ast.MappingValueNode
+	seen := map[string]bool{}
+	for _, mv := range entries {
+		if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+			merged = append(merged, p.mergeEntries(mv)...)
+			continue
+		}
+		own = append(own, mv)
+		k, _ := p.key(mv)
+		seen[k] = true
+	}
+	if len(own) == len(entries) {
+		return entries
+	}
+	out := make([]*ast.MappingValueNode, 0, len(merged)+len(own))
+	for _, mv := range merged {
+		if k, _ := p.key(mv); !seen[k] {
+			seen[k] = true
+			out = append(out, mv)
+		}
+	}
+	return append(out, own...)
 }
 
 // sequence returns the entries of a sequence node; a null node is empty.

@@ -20,7 +20,7 @@ func TestPlannedDuration(t *testing.T) {
 		// 10,000 records at 1,000/s, plus the gap.
 		{"rate-limited burst", "name: x\nworkload: {records: 10000, rate: 1000}\n", 10*time.Second + 100*time.Millisecond},
 		// Warm-up records are sent at the rate too.
-		{"warm-up records", "name: x\nworkload: {records: 1000, warmup.records: 1000, rate: 1000}\n", 2*time.Second + 100*time.Millisecond},
+		{"warm-up records", "name: x\nworkload: {records: 1500, warmup.records: 500, rate: 1000}\n", 2*time.Second + 100*time.Millisecond},
 		// 2 scenarios × (2 warm-up + 3 measured) rounds × (1 + 4 + 0.1) s.
 		{"steady rounds", "name: x\nworkload: {duration.s: 4, warmup.s: 1}\ntrials: 3\nwarmup: 2\nmatrix:\n  linger.ms: [0, 5]\n",
 			2 * 5 * 5100 * time.Millisecond},

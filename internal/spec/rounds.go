@@ -144,10 +144,7 @@ func (e *Experiment) checkRounds(c *collector) {
 // checkWorkloadTime reports a scenario's contradictory timing settings.
 func checkWorkloadTime(e *Experiment, report func(keys []string, format string, args ...any)) {
 	w := e.Workload
-	if w.DurationS == 0 && (w.WarmupS > 0) && w.WarmupRecords == 0 {
-		// A time-bounded warm-up in a burst trial is fine: the burst follows it.
-		_ = w
-	}
+	checkWarmup(w, report)
 	if w.DurationS > 0 && w.WarmupS >= w.DurationS {
 		report([]string{"workload.warmup.s", "workload.duration.s"},
 			"workload.warmup.s (%g) must be shorter than workload.duration.s (%g)", w.WarmupS, w.DurationS)
@@ -159,6 +156,22 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 	if iv := e.TimelineIntervalMs; iv != 0 && (iv < MinTimelineIntervalMs || iv > MaxTimelineIntervalMs) {
 		report([]string{"timeline.interval.ms"},
 			"timeline.interval.ms must be 0 (automatic) or in %d..%d, got %g", MinTimelineIntervalMs, MaxTimelineIntervalMs, iv)
+	}
+}
+
+// checkWarmup reports a warm-up that contradicts the trial it precedes: a
+// time-bounded warm-up before a burst (which counts records, not time) and
+// a warm-up of at least as many records as are measured.
+func checkWarmup(w Workload, report reportFunc) {
+	if w.DurationS == 0 && w.WarmupS > 0 {
+		report([]string{"workload.warmup.s", "workload.duration.s"},
+			"workload.warmup.s (%g) applies to steady-state trials (workload.duration.s > 0); a burst of workload.records warms up by count: use workload.warmup.records",
+			w.WarmupS)
+	}
+	if w.Records > 0 && w.WarmupRecords >= w.Records {
+		report([]string{"workload.warmup.records", "workload.records"},
+			"workload.warmup.records (%d) must be fewer than workload.records (%d): the warm-up is excluded from every figure",
+			w.WarmupRecords, w.Records)
 	}
 }
 

@@ -183,7 +183,7 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 	if cerr == nil {
 		maxInFlight = cl.Kind.IdempotentMaxInFlight
 	}
-	idemOn, idemOff := idem.Set && idem.V, idem.Set && !idem.V
+	idemOn := idem.Set && idem.V
 	if prod.Acks.Set && idemOn && !prod.AcksAll() {
 		report([]string{"producer.acks", "producer.enable.idempotence"},
 			"enable.idempotence=true requires acks=all (or -1), got acks=%s", prod.Acks.V)
@@ -192,8 +192,32 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 		report([]string{"producer.max.in.flight.requests.per.connection", "producer.enable.idempotence"},
 			"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ %d, got %d", maxInFlight, n.V)
 	}
-	if prod.TransactionalID != "" && idemOff {
-		report([]string{"producer.transactional.id", "producer.enable.idempotence"},
-			"transactional.id requires idempotence, but enable.idempotence=false")
+	if err := prod.TransactionConflict(); err != nil { // every client release refuses it
+		report([]string{"producer.transactional.id", "producer.enable.idempotence", "producer.acks"}, "%v", err)
+	}
+	if cerr == nil && !cl.Kind.OwnRules {
+		checkDefaultIdempotence(prod, cl.Kind, report)
+	}
+}
+
+// checkDefaultIdempotence reports in-flight limits that the default
+// idempotence (on, unless enable.idempotence is written) of a client
+// without its own rules would resolve silently: more than its idempotent
+// maximum turns idempotence off, and another limit its driver cannot keep
+// (franz-go fixes 5) fails every trial.
+func checkDefaultIdempotence(prod kafkaconf.Producer, k clients.Kind, report reportFunc) {
+	n := prod.MaxInFlight
+	if !n.Set || prod.EnableIdempotence.Set || (prod.Acks.Set && !prod.AcksAll()) {
+		return
+	}
+	keys := []string{"producer.max.in.flight.requests.per.connection"}
+	if n.V > k.IdempotentMaxInFlight {
+		report(keys, "max.in.flight.requests.per.connection=%d is above %d, the most client %s's idempotent producer allows, and idempotence is on by default: "+
+			"write enable.idempotence=false to run %d in flight without it, or use at most %d", n.V, k.IdempotentMaxInFlight, k.Name, n.V, k.IdempotentMaxInFlight)
+		return
+	}
+	if n.V != k.IdempotentMaxInFlight && !k.LiftableCap && k.CapWhy != "" {
+		report(keys, "max.in.flight.requests.per.connection=%d with idempotence (on by default) is not supported by client %s: %s; write enable.idempotence=false to choose another limit",
+			n.V, k.Name, k.CapWhy)
 	}
 }

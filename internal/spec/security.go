@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/maven"
 )
 
@@ -71,9 +72,30 @@ func checkSecurityScenario(e *Experiment, report reportFunc) {
 			}
 		}
 	}
+	checkSecurityOverrides(e, report)
 	if v, ok := maven.ParseVersion(e.Cluster.Kafka); UsesSASL(mode) && ok && !v.AtLeast(scramSince[0], scramSince[1]) {
 		report([]string{"cluster.security", "cluster.kafka"},
 			"cluster.security=%s needs Kafka %d.%d or later (SCRAM users are added when the storage is formatted), got cluster.kafka %s", mode, scramSince[0], scramSince[1], e.Cluster.Kafka)
+	}
+}
+
+// overriddenBySecurity are the producer settings a secured embedded
+// cluster sets itself (cluster.ClientProps): a user's value would be
+// silently replaced.
+var overriddenBySecurity = []string{kafkaconf.SecurityProtocol, "sasl.mechanism", "sasl.jaas.config"}
+
+// checkSecurityOverrides reports producer settings that cluster.security
+// replaces, so that a user who wrote them learns they are not used.
+func checkSecurityOverrides(e *Experiment, report reportFunc) {
+	mode := e.Cluster.Security
+	if mode == "" || mode == SecurityPlaintext {
+		return
+	}
+	for _, k := range overriddenBySecurity {
+		if _, set := e.Producer[k]; set {
+			report([]string{producerPrefix + k, "cluster.security"},
+				"producer setting %s is set by cluster.security=%s (prodlab's brokers, their SCRAM user and CA); drop it, or drop cluster.security and use --bootstrap for a cluster secured your way", k, mode)
+		}
 	}
 }
 

@@ -18,7 +18,7 @@ func applySets(e *Experiment, sets []string, c *collector) {
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
-		at := pos{File: "--set " + s}
+		at := pos{File: "--set " + clipText(s)}
 		if ok && isSecret(key) {
 			at.File = "--set " + key + "=" + secret.Hidden // errors reach the terminal
 		}
@@ -35,8 +35,9 @@ func applySets(e *Experiment, sets []string, c *collector) {
 			selectAxisValue(&e.Matrix[i], raw, at, c)
 			continue
 		}
-		canonical, err := Canonical(key)
-		if err != nil {
+		canonical, ok := resolveShort(key)
+		if !ok {
+			_, err := Canonical(key)
 			c.add(at.errorf("%v", err))
 			continue
 		}

@@ -38,7 +38,7 @@ func TestParseFull(t *testing.T) {
 			"max.buffered.records": "1000", "transaction.duration.ms": "100"},
 		Network: Network{RTTMs: 20, JitterMs: 2.5, BandwidthMbit: 100, ReplicationRTTMs: 5},
 		Faults: []Fault{
-			{Type: "broker.kill", Broker: 1, AtMs: 1500},
+			{Type: "broker.kill", Broker: 1, AtMs: 1500, DelayMs: DefaultFaultDelayMs},
 			{Type: "connection.cut", Broker: -1, Every: 1000},
 		},
 		Audit:  true,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // suggest returns the candidate closest to word, or "" when none is close
@@ -14,6 +15,12 @@ func suggest(word string, candidates []string) string {
 	best, bestD := "", -1
 	limit := max(2, len(word)/3)
 	for _, c := range candidates {
+		// The distance is at least the difference in length: skip the
+		// quadratic work for a word no candidate can be near (a key of a
+		// megabyte would otherwise take seconds per candidate).
+		if abs(utf8.RuneCountInString(c)-utf8.RuneCountInString(word)) > limit && !strings.HasPrefix(c, word+".") {
+			continue
+		}
 		d := editDistance(strings.ToLower(word), strings.ToLower(c))
 		if d > limit && !strings.HasPrefix(c, word+".") {
 			continue
@@ -23,6 +30,14 @@ func suggest(word string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// abs is the absolute value of n.
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // didYouMean formats the suggestion suffix of an unknown-key message.

@@ -1,12 +1,15 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // Trogdor is the trogdor section (issue 14): run every trial on the agents
@@ -65,6 +68,15 @@ func checkCoordinator(raw, _ string) (string, error) {
 
 // CheckCoordinatorURL checks a Trogdor coordinator's address.
 func CheckCoordinatorURL(raw string) error {
+	if err := checkCoordinatorURL(raw); err != nil {
+		return errors.New(secret.RedactUserinfo(err.Error()))
+	}
+	return nil
+}
+
+// checkCoordinatorURL is CheckCoordinatorURL before its messages are
+// redacted: a URL may carry user:password@.
+func checkCoordinatorURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("want http://HOST:PORT (the coordinator's REST address), got %q", raw)

@@ -188,6 +188,9 @@ type Axis struct {
 	// axis name is free-form and every value is a map.
 	canonical string
 	pos       pos
+	// written is how many values the file lists, before --set narrows
+	// the axis to one.
+	written int
 }
 
 // Value is one point on an axis.

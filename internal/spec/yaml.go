@@ -65,8 +65,8 @@ func (e *Experiment) YAML() ([]byte, error) {
 	doc = withKIP1269(doc, e)
 	doc = withTrogdor(doc, e)
 	doc = append(doc, e.roundsYAML()...)
-	if len(e.Compare) > 0 {
-		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(e.Compare)})
+	if cs := e.comparable(); len(cs) > 0 {
+		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(cs)})
 	}
 	if len(e.Matrix) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "matrix", Value: matrixSlice(e.Matrix)})
@@ -190,6 +190,20 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 			yaml.MapItem{Key: "warmup.max.s", Value: number(e.WarmupMaxS)})
 	} else {
 		out = append(out, yaml.MapItem{Key: "warmup", Value: e.Warmup})
+	}
+	return out
+}
+
+// comparable is the compare: entries less those along an axis that --set
+// narrowed to one value: they compare nothing, and the written copy must
+// parse again (an axis of one value is refused there).
+func (e *Experiment) comparable() []CompareSpec {
+	var out []CompareSpec
+	for _, c := range e.Compare {
+		i := axisByName(e.Matrix, c.Axis)
+		if c.Axis == "" || i < 0 || len(e.Matrix[i].Values) > 1 {
+			out = append(out, c)
+		}
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // Client talks to a Trogdor coordinator's REST API.
@@ -132,7 +134,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return fmt.Errorf("trogdor coordinator %s: %w", c.URL, err)
+		return fmt.Errorf("trogdor coordinator %s: %w", secret.RedactUserinfo(c.URL), err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))

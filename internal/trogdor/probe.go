@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // TaskAPI is the version of prodlab's Trogdor task API (ProduceTaskSpec and
@@ -45,14 +47,14 @@ type Probed struct {
 // differs), or when no agent answers; agents that stay silent are in
 // Probed.Known and not in Probed.Answered.
 func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
-	f := Probed{URL: c.URL, Answered: map[string]AgentInfo{}}
+	f := Probed{URL: secret.RedactUserinfo(c.URL), Answered: map[string]AgentInfo{}}
 	if _, err := c.Status(ctx); err != nil {
 		return f, err
 	}
 	id := "prodlab-probe-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	spec := map[string]any{"class": ProbeClass, "startMs": 0, "durationMs": wait.Milliseconds()}
 	if err := c.CreateTask(ctx, id, spec); err != nil {
-		return f, explainCreate(c.URL, err)
+		return f, explainCreate(secret.RedactUserinfo(c.URL), err)
 	}
 	defer func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -67,7 +69,7 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 		return f, ctx.Err()
 	}
 	if err == nil && task.Error != "" {
-		return f, fmt.Errorf("trogdor coordinator %s: probing its agents failed: %s", c.URL, task.Error)
+		return f, fmt.Errorf("trogdor coordinator %s: probing its agents failed: %s", secret.RedactUserinfo(c.URL), task.Error)
 	}
 	if err != nil { // some agents never answered: take what the others said
 		if task, err = c.Task(ctx, id); err != nil {
@@ -76,7 +78,7 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 	}
 	statuses, err := probeStatuses(task.Status)
 	if err != nil {
-		return f, fmt.Errorf("trogdor coordinator %s: probe: %w", c.URL, err)
+		return f, fmt.Errorf("trogdor coordinator %s: probe: %w", secret.RedactUserinfo(c.URL), err)
 	}
 	for node, raw := range statuses {
 		var info AgentInfo
@@ -92,7 +94,7 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 	}
 	slices.Sort(f.Known)
 	if len(f.Answered) == 0 {
-		return f, fmt.Errorf("trogdor coordinator %s: no agent answered within %s (are the agents running, and can the coordinator reach them?)", c.URL, wait)
+		return f, fmt.Errorf("trogdor coordinator %s: no agent answered within %s (are the agents running, and can the coordinator reach them?)", secret.RedactUserinfo(c.URL), wait)
 	}
 	return f, nil
 }
