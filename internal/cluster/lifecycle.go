@@ -34,6 +34,11 @@ func (c *Cluster) Stop() error {
 		c.stopErr = errors.Join(stopNodes(c.nodes, c.cfg.StopGrace), stopNodes(c.controllers, c.cfg.StopGrace))
 		// Data in memory is released even when kept data was asked for.
 		c.stopErr = errors.Join(c.stopErr, c.removeDataRoot())
+		if !c.cfg.Detached {
+			for _, n := range c.allNodes() {
+				c.stopErr = errors.Join(c.stopErr, n.redactConfig())
+			}
+		}
 	})
 	return c.stopErr
 }

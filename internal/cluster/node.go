@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // BrokerMainClass is the main class of a Kafka broker's JVM: what prodlab
@@ -36,6 +37,9 @@ type node struct {
 	spec    nodeSpec
 	dir     string // Dir/node-<id>: server.properties and data
 	config  string // server.properties path
+	// props are what config holds, kept to redact it when the cluster
+	// stops (redactConfig).
+	props map[string]string
 	logPath string // Dir/broker-<id>.log
 	heap    int64  // -Xmx in bytes; 0 for maxHeap
 	// jvmExtra are JVM options before the class path: prodlab's agent
@@ -94,8 +98,23 @@ func (n *node) writeConfig(props map[string]string) error {
 			return fmt.Errorf("create directory for node %d: %w", n.spec.ID, err)
 		}
 	}
-	if err := os.WriteFile(n.config, []byte(renderProps(props)), 0o644); err != nil {
+	if err := os.WriteFile(n.config, []byte(renderProps(props)), 0o600); err != nil {
 		return fmt.Errorf("write config for node %d: %w", n.spec.ID, err)
+	}
+	n.props = props
+	return nil
+}
+
+// redactConfig rewrites the node's server.properties with every secret
+// (passwords, JAAS logins, the listener's private key and certificates)
+// shown as [hidden]: a run directory is something users share, and the
+// broker does not read its configuration again once stopped for good.
+func (n *node) redactConfig() error {
+	if n.props == nil {
+		return nil
+	}
+	if err := os.WriteFile(n.config, []byte(renderProps(secret.Mask(n.props))), 0o644); err != nil {
+		return fmt.Errorf("redact config of node %d: %w", n.spec.ID, err)
 	}
 	return nil
 }

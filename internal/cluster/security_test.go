@@ -5,12 +5,15 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // parseChain decodes every CERTIFICATE block of a PEM chain.
@@ -178,7 +181,32 @@ func TestSecureClusters(t *testing.T) {
 				t.Errorf("a plaintext client was let in")
 			}
 			t.Logf("plaintext client: %v", err)
+			checkRedactedOnStop(t, c)
 		})
+	}
+}
+
+// checkRedactedOnStop stops c and checks that no node's server.properties
+// still holds a private key, a certificate or a SCRAM login: the run
+// directory is shared, the broker has no more use for them.
+func checkRedactedOnStop(t *testing.T, c *Cluster) {
+	t.Helper()
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range c.allNodes() {
+		data, err := os.ReadFile(n.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, leak := range []string{"PRIVATE KEY", "BEGIN CERTIFICATE", "password=\"", ScramUser + "\""} {
+			if strings.Contains(string(data), leak) {
+				t.Errorf("node %d's server.properties still holds %q after Stop", n.spec.ID, leak)
+			}
+		}
+		if !strings.Contains(string(data), secret.Hidden) {
+			t.Errorf("node %d's server.properties shows no %s: was anything secret written?", n.spec.ID, secret.Hidden)
+		}
 	}
 }
 
