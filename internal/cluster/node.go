@@ -34,12 +34,12 @@ var brokerJVMArgs = []string{
 
 // node is one running (or stopped) embedded node.
 type node struct {
-	spec    nodeSpec
-	dir     string // Dir/node-<id>: server.properties and data
-	config  string // server.properties path
+	spec   nodeSpec
+	dir    string // Dir/node-<id>: server.properties and data
+	config string // server.properties path
 	// props are what config holds, kept to redact it when the cluster
 	// stops (redactConfig).
-	props map[string]string
+	props   map[string]string
 	logPath string // Dir/broker-<id>.log
 	heap    int64  // -Xmx in bytes; 0 for maxHeap
 	// jvmExtra are JVM options before the class path: prodlab's agent
