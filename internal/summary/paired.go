@@ -31,8 +31,8 @@ func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
 // Judge compares metric m of b with a (stats.Judge): paired by round when
 // the two ran side by side in one run (sideBySide) and share at least two
 // rounds, else Welch's test on their values. o.Dir is taken from m; a
-// throughput's resolution, unless o gives one, is one record's worth of
-// the smallest count acknowledged (Resolution).
+// throughput's resolution, unless o gives one, is what its trials'
+// acknowledgement counts can resolve (Resolution).
 func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o stats.Options) stats.Verdict {
 	o.Dir = m.Dir
 	if o.Resolution == 0 {
@@ -46,10 +46,13 @@ func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o stats.Options) stat
 }
 
 // Resolution is the relative resolution of metric m's values in the
-// counted trials of the scenarios: for a throughput, one record's worth
-// of the fewest records a trial acknowledged (1/acked), since a trial's
-// rate is a count over its window; stats.DefaultResolution when that is
-// finer, or for any other metric.
+// counted trials of the scenarios. A throughput is a count of
+// acknowledgements over a window, and acknowledgements arrive a produce
+// response at a time: a trial's count can move by one response's records,
+// so its resolution is one request's share of its acknowledged records
+// (1 / the requests in its measured window), or one record's worth
+// (1/acked) when the trial did not count requests. stats.DefaultResolution
+// when that is finer, and for any other metric.
 func Resolution(m Metric, scs ...*ScenarioStats) float64 {
 	res := stats.DefaultResolution
 	if m.Key != "throughput" && m.Key != "mb_per_s" {
@@ -57,10 +60,29 @@ func Resolution(m Metric, scs ...*ScenarioStats) float64 {
 	}
 	for _, s := range scs {
 		for i := range s.counted {
-			if n := s.counted[i].Records.Acked; n > 0 {
-				res = max(res, 1/float64(n))
-			}
+			res = max(res, trialQuantum(&s.counted[i]))
 		}
 	}
 	return res
+}
+
+// trialQuantum is the smallest relative step of one trial's acknowledged
+// count: 1 / the produce requests of its measured window (its requests
+// scaled by the measured share of everything acknowledged, when an
+// in-trial warm-up went through the same producer), else 1/acked; 0 when
+// nothing was acknowledged.
+func trialQuantum(r *results.Record) float64 {
+	acked := float64(r.Records.Acked)
+	if acked <= 0 {
+		return 0
+	}
+	steps := acked
+	if req := float64(r.ProduceRequests); req > 0 {
+		all := acked
+		if w := r.WarmupRecords; w != nil {
+			all += float64(w.Acked)
+		}
+		steps = min(acked, max(1, req*acked/all))
+	}
+	return 1 / steps
 }

@@ -101,8 +101,9 @@ func TestRegistryMetrics(t *testing.T) {
 }
 
 // TestResolution: a throughput is a count of acknowledged records over a
-// window, so its resolution is one record's worth of the fewest records a
-// trial acknowledged, and identical trials give an interval that wide
+// window, so its resolution is one produce response's share of a trial's
+// records (one record's worth when requests were not counted), and
+// identical trials give an interval that wide
 // rather than a point (the KIP study's "faster by 100.0 % [+100.0 %,
 // +100.0 %]" on 10 against 5 acknowledged records).
 func TestResolution(t *testing.T) {
@@ -115,6 +116,16 @@ func TestResolution(t *testing.T) {
 	a := ScenarioStats{counted: []results.Record{rec(0, 5), rec(1, 5), rec(2, 5), rec(3, 5)}}
 	b := ScenarioStats{counted: []results.Record{rec(0, 10), rec(1, 10), rec(2, 10), rec(3, 10)}}
 	big := ScenarioStats{counted: []results.Record{rec(0, 1e6), rec(1, 1e6)}}
+	// The KIP study at 150 ms: 51,336 records a trial, acknowledged by 40
+	// produce responses of a 6 s window (after 14 warm-up ones): a count
+	// can move by a response's 1/40, not by one record's 1/51,336.
+	kip := func(trial int) results.Record {
+		r := rec(trial, 51336)
+		r.ProduceRequests = 54
+		r.WarmupRecords = &results.Records{Acked: 17969}
+		return r
+	}
+	pipe := ScenarioStats{counted: []results.Record{kip(0), kip(1)}}
 	tests := []struct {
 		name   string
 		m      Metric
@@ -124,6 +135,7 @@ func TestResolution(t *testing.T) {
 	}{
 		{"few records", Metrics[0], []*ScenarioStats{&a, &b}, 0.2, "[+66.7 %, +140.0 %]"},
 		{"many records", Metrics[0], []*ScenarioStats{&big}, stats.DefaultResolution, ""},
+		{"few responses", Metrics[0], []*ScenarioStats{&pipe}, 1 / (54 * 51336.0 / (51336 + 17969)), ""},
 		{"latency", Metrics[2], []*ScenarioStats{&a, &b}, stats.DefaultResolution, ""},
 	}
 	for _, tt := range tests {
