@@ -643,6 +643,8 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: bad values", "scram before kafka 3.5", "cluster: {kafka: 3.4.1, security: sasl_ssl}\n", "cluster.security=sasl_ssl needs Kafka 3.5 or later"),
 		runFile("run --bootstrap", "cluster.security on an existing cluster", "cluster: {security: ssl}\n", "cluster.security secures the listener of brokers prodlab starts"),
 		runFile("run --bootstrap", "cluster.storage on an existing cluster", "cluster: {storage: memory}\n", "cluster.storage: memory places an embedded cluster's data"),
+		runFile("run --bootstrap", "cluster.cpus: split on an existing cluster", "cluster: {cpus: split}\n", "cluster.cpus: split pins the brokers prodlab starts"),
+		runFile("file: bad values", "cpus typo", "cluster: {cpus: isolated}\n", `cluster.cpus must be one of shared, split, got "isolated"`),
 		runFile("file: bad values", "storage typo", "cluster: {storage: memroy}\n", `cluster.storage must be one of disk, memory, got "memroy"; did you mean "memory"?`),
 		franzFile("run --bootstrap", "proxies in front of an existing tls cluster", "producer: {security.protocol: SSL}\nnetwork: {rtt.ms: 10}\n", "the proxies cannot rewrite broker addresses inside TLS"),
 		runFile("file: bad values", "kip1269 retain below 5", "kip1269: {retain: 4}\n", "kip1269.retain must be at least 5 (KIP-1269's own minimum"),

@@ -94,6 +94,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	}
 	r.x.ev = r.ev
 	defer r.closeDrivers()
+	defer r.x.unpin()
 	r.runGroups(ctx, groupByCluster(scs))
 	if err := w.Close(); err != nil {
 		return nil, err

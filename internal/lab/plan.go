@@ -103,6 +103,9 @@ func CheckExternal(scs []spec.Scenario) error {
 		if len(sc.Exp.Cluster.Configs) > 0 || sc.Exp.Cluster.Controllers > 0 {
 			p.add("cluster.configs and cluster.controllers shape an embedded cluster; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}
+		if sc.Exp.Cluster.CPUs == spec.CPUsSplit {
+			p.add("cluster.cpus: split pins the brokers prodlab starts; an existing cluster's are not its to pin (drop --bootstrap)", label(sc))
+		}
 		if sc.Exp.Cluster.Storage == spec.StorageMemory {
 			p.add("cluster.storage: memory places an embedded cluster's data; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}

@@ -39,6 +39,9 @@ type executor struct {
 	// kip1269Native is shared with the runner, which fills it as it
 	// starts clusters (kip1269.go), for each record's label.
 	kip1269Native map[string]string
+	// cpus are the run's CPU sets, planned at the first trial that pins
+	// (cpuset.go); nil until then.
+	cpus *cpuSets
 }
 
 // session is one started cluster that trials run on: its target, admin
@@ -180,6 +183,10 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		return nil, err
 	}
 	started := time.Now()
+	sets, err := x.pin(e.Cluster.CPUs == spec.CPUsSplit, d, brokerPids(tgt))
+	if err != nil {
+		return nil, err
+	}
 	cpu0 := takeCPU(d, brokerPids(tgt))
 	faults := x.startFaults(ctx, tgt, adm, t.Topic, e)
 	res, runErr := d.Run(ctx, t)
@@ -190,6 +197,9 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		rec.Partitions = results.PartitionSpread(res.PartitionRecords, e.Topic.Partitions)
 		fillTimeline(rec, res, t.Duration)
 		rec.CPU = cpuCost(cpu0, cpu1, ackedBytes(res, res.Acked+res.WarmupAcked, e.Workload.RecordSize))
+		if rec.CPU != nil {
+			rec.CPU.Sets = sets
+		}
 		fillProducers(rec, res)
 	}
 	x.stopE2E(ctx, rec, cons, res)

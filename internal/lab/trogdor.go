@@ -191,6 +191,9 @@ func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode in
 	case c.Version != "" && c.Version != release:
 		p.add(fmt.Sprintf("client %s: the Trogdor agents run kafka-clients %s (their trogdor release); use client java or java@%s", e.Client, release, release), label(sc))
 	}
+	if e.Cluster.CPUs == spec.CPUsSplit {
+		p.add("cluster.cpus: split pins the client prodlab runs; Trogdor agents run theirs on their own hosts (drop trogdor.coordinator or cluster.cpus)", label(sc))
+	}
 	if e.KIP1269LiftClientCap {
 		p.add("kip1269.lift.client.cap needs prodlab to start the client's JVM; Trogdor agents are already running (drop trogdor.coordinator or kip1269.lift.client.cap)", label(sc))
 	}

@@ -200,6 +200,9 @@ type CPU struct {
 	// values) acknowledged in the whole trial, warm-up included.
 	ClientMsPerMB  float64 `json:"client_ms_per_mb"`
 	BrokersMsPerMB float64 `json:"brokers_ms_per_mb,omitempty"`
+	// Sets says which CPUs the brokers and the client ran on under
+	// cluster.cpus: split ("brokers 0; client 1"); "" when they shared them all.
+	Sets string `json:"sets,omitempty"`
 }
 
 // Precision records the stopping rule's state for a trial's scenario.

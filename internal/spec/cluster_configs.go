@@ -98,6 +98,12 @@ func withClusterShape(doc yaml.MapSlice, c Cluster) yaml.MapSlice {
 		if c.Controllers > 0 {
 			sec = append(sec, yaml.MapItem{Key: "controllers", Value: c.Controllers})
 		}
+		if c.Storage == StorageMemory {
+			sec = append(sec, yaml.MapItem{Key: "storage", Value: c.Storage})
+		}
+		if c.CPUs == CPUsSplit {
+			sec = append(sec, yaml.MapItem{Key: "cpus", Value: c.CPUs})
+		}
 		if len(c.Configs) > 0 {
 			sec = append(sec, yaml.MapItem{Key: "configs", Value: configSlice(c.Configs, clusterConfigsPrefix)})
 		}
@@ -124,6 +130,9 @@ func (c Cluster) Extras() []string {
 	}
 	if c.Storage == StorageMemory {
 		out = append(out, "storage in memory")
+	}
+	if c.CPUs == CPUsSplit {
+		out = append(out, "CPUs split")
 	}
 	if c.KIP1269Retain > 0 {
 		out = append(out, fmt.Sprintf("kip1269.retain=%d", c.KIP1269Retain))

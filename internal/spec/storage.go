@@ -31,3 +31,26 @@ func checkStorage(raw, _ string) (string, error) {
 	return "", fmt.Errorf("cluster.storage must be one of %s, got %q%s",
 		strings.Join(storageModes, ", "), raw, didYouMean(v, storageModes))
 }
+
+// How the brokers and the client share the machine's CPUs (cluster.cpus).
+const (
+	// CPUsShared lets them all run on every CPU, as on a laptop.
+	CPUsShared = "shared"
+	// CPUsSplit pins the brokers to one half of the CPUs and the client
+	// (with prodlab's proxies) to the other, so that neither takes the
+	// other's cores in the measured window.
+	CPUsSplit = "split"
+)
+
+// checkCPUs accepts the cluster.cpus values.
+func checkCPUs(raw, _ string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(raw))
+	modes := []string{CPUsShared, CPUsSplit}
+	for _, m := range modes {
+		if v == m {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("cluster.cpus must be one of %s, got %q%s",
+		strings.Join(modes, ", "), raw, didYouMean(v, modes))
+}

@@ -96,6 +96,9 @@ type Cluster struct {
 	// the run directory, or StorageMemory, on a tmpfs the run removes
 	// (cluster.storage).
 	Storage string
+	// CPUs is CPUsShared ("" too), the brokers and the client on every
+	// CPU, or CPUsSplit, on disjoint halves (cluster.cpus).
+	CPUs string
 }
 
 // Topic describes the topic created fresh for every trial.

@@ -1,0 +1,150 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// cluster.cpus: split runs the brokers and the client on disjoint CPU
+// sets, so that on a small machine neither takes the other's cores in the
+// measured window (the issue "Decide at saturation": an A/A pair beside a
+// noisy neighbour). Each trial pins every thread of every broker and of
+// the client (the Java worker, or prodlab itself for franz-go, with its
+// proxies and end-to-end consumer) with sched_setaffinity; a trial that
+// does not split gives them all CPUs back, since a process prodlab starts
+// inherits prodlab's own mask.
+
+// cpuSets are the CPU sets of a run: every CPU prodlab may use, and the
+// halves isolation gives the brokers and the client.
+type cpuSets struct {
+	all, brokers, client unix.CPUSet
+	// text is "brokers 0; client 1".
+	text string
+}
+
+// planCPUSets splits the CPUs prodlab may run on (its affinity mask when
+// the run starts) into two halves: the brokers get the lower, the client
+// the upper. Fewer than 2 CPUs cannot be split.
+func planCPUSets() (cpuSets, error) {
+	var s cpuSets
+	if err := unix.SchedGetaffinity(0, &s.all); err != nil {
+		return s, fmt.Errorf("cluster.cpus: split: read prodlab's CPU affinity: %w", err)
+	}
+	var ids []int
+	for i := 0; i < len(s.all)*64; i++ {
+		if s.all.IsSet(i) {
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) < 2 {
+		return s, fmt.Errorf("cluster.cpus: split needs at least 2 CPUs to split between brokers and client; prodlab may use %d", len(ids))
+	}
+	half := len(ids) / 2
+	for _, id := range ids[:half] {
+		s.brokers.Set(id)
+	}
+	for _, id := range ids[half:] {
+		s.client.Set(id)
+	}
+	s.text = "brokers " + cpuList(ids[:half]) + "; client " + cpuList(ids[half:])
+	return s, nil
+}
+
+// cpuList renders CPU ids as Linux lists them: "0-3,6".
+func cpuList(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// pinProcess sets the CPU affinity of every thread of process pid (0:
+// prodlab itself). Threads that end meanwhile are skipped; threads the
+// process starts later inherit their creator's mask.
+func pinProcess(pid int, set *unix.CPUSet) error {
+	dir := "/proc/self/task"
+	if pid > 0 {
+		dir = filepath.Join("/proc", strconv.Itoa(pid), "task")
+	}
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("pin process %d: %w", pid, err)
+	}
+	var errs []error
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		if err := unix.SchedSetaffinity(tid, set); err != nil && !errors.Is(err, unix.ESRCH) {
+			errs = append(errs, fmt.Errorf("pin thread %d of process %d: %w", tid, pid, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// pider is implemented by drivers whose client runs in its own process
+// (the Java worker).
+type pider interface{ PID() int }
+
+// pin gives the trial's brokers and client their CPUs before it runs:
+// disjoint halves when isolate is set (returning what they are, for the
+// record), else every CPU prodlab may use, which undoes an earlier
+// trial's isolation. Without isolation anywhere in the run it does
+// nothing.
+func (x *executor) pin(isolate bool, d any, brokers map[int]int) (string, error) {
+	if !isolate && x.cpus == nil {
+		return "", nil
+	}
+	if x.cpus == nil {
+		s, err := planCPUSets()
+		if err != nil {
+			return "", err
+		}
+		x.cpus = &s
+	}
+	brokerSet, clientSet, text := &x.cpus.all, &x.cpus.all, ""
+	if isolate {
+		brokerSet, clientSet, text = &x.cpus.brokers, &x.cpus.client, x.cpus.text
+	}
+	client := 0 // prodlab itself: franz-go, the proxies, the e2e consumer
+	if p, ok := d.(pider); ok {
+		client = p.PID()
+	}
+	var errs []error
+	for _, pid := range brokers {
+		errs = append(errs, pinProcess(pid, brokerSet))
+	}
+	errs = append(errs, pinProcess(client, clientSet))
+	if client != 0 { // prodlab's own threads stay off the brokers' CPUs too
+		errs = append(errs, pinProcess(0, clientSet))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return "", fmt.Errorf("cluster.cpus: split: %w", err)
+	}
+	return text, nil
+}
+
+// unpin gives prodlab back every CPU it had when the run began, after a
+// run that split them: whatever it starts next inherits its mask.
+func (x *executor) unpin() {
+	if x.cpus != nil {
+		_ = pinProcess(0, &x.cpus.all)
+	}
+}
