@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -144,28 +146,40 @@ func HTML(w io.Writer, in HTMLInput) error {
 	return nil
 }
 
-// sideHeading heads report.html's second results table.
-const sideHeading = "CPU cost, network and delivery audit"
-
 // tables fills the page's results tables: the figures and the status,
-// then, when they ran, the columns marked side (CPU cost, the proxies'
-// figures, the delivery audit) in a second table, so that each fits a
-// 1280 px window without a horizontal scroll.
+// then, when they ran, the columns with a side group (partitions,
+// producers, CPU cost, the proxies' figures, the delivery audit) in a
+// second table headed by their groups, so that each fits a 1280 px window
+// without a horizontal scroll.
 func (p *page) tables(scs []scenario, keys []string, cols []column) {
 	var main, side []column
+	var groups []string
 	for _, c := range cols {
-		if c.side {
-			side = append(side, c)
-		} else {
+		if c.side == "" {
 			main = append(main, c)
+			continue
+		}
+		side = append(side, c)
+		if !slices.Contains(groups, c.side) {
+			groups = append(groups, c.side)
 		}
 	}
 	p.Tables = append(p.Tables, p.table(scs, keys, main, true))
 	if len(side) > 0 {
 		t := p.table(scs, keys, side, false)
-		t.Heading = sideHeading
+		t.Heading = sideHeading(groups)
 		p.Tables = append(p.Tables, t)
 	}
+}
+
+// sideHeading heads the second table: "Partitions, CPU cost and delivery
+// audit".
+func sideHeading(groups []string) string {
+	h := groups[0]
+	if n := len(groups); n > 1 {
+		h = strings.Join(groups[:n-1], ", ") + " and " + groups[n-1]
+	}
+	return strings.ToUpper(h[:1]) + h[1:]
 }
 
 // table returns a results table: one column per matrix key rather than a
@@ -213,13 +227,17 @@ func (p *page) table(scs []scenario, keys []string, cols []column, status bool) 
 	return t
 }
 
-// wrapFigure makes a figure's spaces non-breaking except those before
-// "±" and the unsteady mark, so that a narrow column wraps "24,489 ±
-// 2,272" as "24,489" over "± 2,272", never inside a number and its unit.
+// wrapFigure keeps a figure's number with its unit and its "±" with the
+// error (non-breaking spaces), so that a narrow column wraps "24,489 ±
+// 2,272" as "24,489" over "± 2,272", never inside a value; text cells
+// (an EMULATED label) still wrap between words.
 func wrapFigure(cell string) string {
-	cell = strings.ReplaceAll(cell, " ", "\u00a0")
-	return strings.NewReplacer("\u00a0±", " ±", "\u00a0"+unsteadyMark, " "+unsteadyMark).Replace(cell)
+	cell = numberUnit.ReplaceAllString(cell, "$1\u00a0$2")
+	return strings.ReplaceAll(cell, "± ", "±\u00a0")
 }
+
+// numberUnit matches the space between a number and its unit ("97.3 MiB").
+var numberUnit = regexp.MustCompile(`(\d) (\pL)`)
 
 // writeHTML writes dir/report.html whole.
 func writeHTML(dir string, recs []results.Record, env *Env, plan *results.Plan) error {

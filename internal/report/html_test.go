@@ -131,6 +131,10 @@ var htmlCases = []struct {
 	{"idempotence", idempotenceStudyRun,
 		[]string{"chart-throughput", "chart-latency", "timeline-1-throughput", "timeline-8-p99"},
 		[]string{"chart-disk", "chart-ratio", "chart-inflight"}},
+	// The kip1269 study's shape: every optional column of the main table.
+	{"kip1269", kip1269Run,
+		[]string{"chart-throughput", "chart-latency", "chart-inflight"},
+		[]string{"chart-disk", "chart-ratio"}},
 }
 
 // svgRE captures each chart's id and markup.
@@ -286,6 +290,35 @@ func idempotenceStudyRun(t *testing.T) []results.Record {
 					if cut && li == 1 && idem == "true" && trial == 0 {
 						r.Steady = &results.Steady{Points: 20, Drift: -0.31, CV: 0.4, Reason: "throughput drifted -31 % over the window"}
 					}
+					recs = append(recs, r)
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// kip1269Run is shaped like the kip1269 study with every optional column
+// of the main table on: a long labelled value, the EMULATED label, the
+// partition and producer figures, and the proxies' figures (twelve
+// scenarios of two trials).
+func kip1269Run(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(9, 10))
+	keys := []string{"network.rtt.ms", "idempotence", "max.in.flight.requests.per.connection"}
+	var recs []results.Record
+	for trial := 0; trial < 2; trial++ {
+		for _, rtt := range []float64{0, 150} {
+			for _, idem := range []string{"on (KIP-1269 retain 20)", "off"} {
+				for _, inflight := range []float64{5, 10, 20} {
+					r := synth(t, rng, keys, []any{rtt, idem, inflight}, trial, 20000*inflight/(inflight+rtt/10), 3+rtt, 1)
+					if idem != "off" {
+						r.Emulated = "emulated KIP-1269: broker retains 20, client cap lifted"
+					}
+					r.Batches, r.RecordsPerBatch = 1000, 100*(1+rng.Float64())
+					r.Partitions = &results.Partitions{Count: 6, Min: 16000, Max: 17500, Skew: 1.05 + 0.01*rng.Float64()}
+					r.Producers = []results.Producer{{RecordsPerS: r.Throughput.RecordsPerS / 2}, {RecordsPerS: r.Throughput.RecordsPerS / 2}}
+					r.LatencyE2EMs = &results.Latency{P99: 3 * (5 + rtt)}
+					r.Network = map[string]float64{"max_in_flight": inflight, "rtt_p50_ms": rtt + 0.4, "model_mb_per_s": 812.3}
 					recs = append(recs, r)
 				}
 			}
