@@ -58,7 +58,7 @@ func chromium(t *testing.T, args ...string) (string, string) {
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0",
-		"--hide-scrollbars", "--window-size=1280,2400"}, args...)...)
+		"--window-size=1280,2400"}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

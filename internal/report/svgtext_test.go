@@ -29,3 +29,23 @@ func TestFitLines(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapFigure(t *testing.T) {
+	// Numbers keep their units and "±" its error; text still wraps.
+	for in, want := range map[string]string{
+		"24,489 ± 2,272":           "24,489 ±\u00a02,272",
+		"97.3 MiB ± 880.4 KiB":     "97.3\u00a0MiB ±\u00a0880.4\u00a0KiB",
+		"19,982 ± 2,117 !":         "19,982 ±\u00a02,117 !",
+		"KIP-1269: broker retains": "KIP-1269: broker retains",
+	} {
+		if got := wrapFigure(in); got != want {
+			t.Errorf("wrapFigure(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if h := sideHeading([]string{"CPU cost", "network", "delivery audit"}); h != "CPU cost, network and delivery audit" {
+		t.Errorf("sideHeading = %q", h)
+	}
+	if h := sideHeading([]string{"partitions"}); h != "Partitions" {
+		t.Errorf("sideHeading = %q", h)
+	}
+}
