@@ -5,11 +5,13 @@ package report
 import (
 	"bytes"
 	"context"
+	"html"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,19 +40,27 @@ func artifactDir(t *testing.T) string {
 }
 
 // screenshot renders page (a local HTML file) with headless chromium into
-// shot and returns chromium's log (stderr). Chromium and its helpers run in
-// their own process group, killed when the test ends or the minute is up.
+// shot and returns chromium's log (stderr).
 func screenshot(t *testing.T, page, shot string) string {
+	t.Helper()
+	_, log := chromium(t, "--screenshot="+shot, "file://"+page)
+	return log
+}
+
+// chromium runs headless chromium at 1280×2400 with args and returns its
+// stdout and log (stderr). Chromium and its helpers run in their own
+// process group, killed when the run ends or the minute is up.
+func chromium(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, chromiumPath,
+	cmd := exec.CommandContext(ctx, chromiumPath, append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0",
-		"--screenshot="+shot, "--window-size=1280,2400", "file://"+page)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0",
+		"--window-size=1280,2400"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	err := cmd.Run()
@@ -60,7 +70,71 @@ func screenshot(t *testing.T, page, shot string) string {
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, stderr.String())
 	}
-	return stderr.String()
+	return stdout.String(), stderr.String()
+}
+
+// layoutScript, injected into a copy of the page, has the browser check
+// the layout once the page has loaded, and writes the outcome into
+// body's data-layout attribute: "ok" or "problems:" and one per line.
+// Every text of every chart must lie inside its SVG (nothing clipped),
+// and no table, nor the page, may need a horizontal scroll at 1280 px.
+const layoutScript = `<script>
+window.addEventListener("load", function () {
+  var probs = [], r = Math.round;
+  document.querySelectorAll("svg.chart").forEach(function (svg) {
+    var b = svg.getBoundingClientRect();
+    svg.querySelectorAll("text").forEach(function (t) {
+      var e = t.getBoundingClientRect();
+      if (e.left < b.left - 0.5 || e.right > b.right + 0.5 || e.top < b.top - 0.5 || e.bottom > b.bottom + 0.5) {
+        probs.push(svg.id + ": text \"" + t.textContent.trim().slice(0, 70) + "\" spans x " + r(e.left - b.left) + ".." +
+          r(e.right - b.left) + ", y " + r(e.top - b.top) + ".." + r(e.bottom - b.top) + " of a " + r(b.width) + "×" + r(b.height) + " chart");
+      }
+    });
+  });
+  document.querySelectorAll("table").forEach(function (t, i) {
+    var c = t.parentElement, cs = getComputedStyle(c);
+    var room = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    var name = "table " + (i + 1) + " (" + t.className + ")";
+    if (t.scrollWidth > t.clientWidth + 1) {
+      probs.push(name + ": scrollWidth " + t.scrollWidth + " > clientWidth " + t.clientWidth + ": it scrolls sideways");
+    }
+    if (t.scrollWidth > room + 1 || t.scrollWidth > 1280) {
+      probs.push(name + ": " + t.scrollWidth + " px wide, its container has " + r(room) + " px");
+    }
+  });
+  var d = document.documentElement;
+  if (d.scrollWidth > window.innerWidth || d.scrollWidth > 1280) {
+    probs.push("page: " + d.scrollWidth + " px wide in a " + window.innerWidth + " px window");
+  }
+  document.body.setAttribute("data-layout", probs.length ? "problems:\n" + probs.join("\n") : "ok");
+});
+</script>
+`
+
+// layoutProblems loads a copy of page, with layoutScript injected, in
+// headless chromium at 1280 px and returns the problems the page found;
+// it fails the test when the check did not report at all.
+func layoutProblems(t *testing.T, page string) []string {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := strings.TrimSuffix(page, ".html") + "-layout.html"
+	b = bytes.Replace(b, []byte("</body>"), []byte(layoutScript+"</body>"), 1)
+	if err := os.WriteFile(probe, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, log := chromium(t, "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000",
+		"--dump-dom", "file://"+probe)
+	m := regexp.MustCompile(`<body[^>]*\sdata-layout="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the layout check did not report (no data-layout on body)\n%s", log)
+	}
+	if v := html.UnescapeString(m[1]); v != "ok" {
+		return strings.Split(strings.TrimPrefix(v, "problems:\n"), "\n")
+	}
+	return nil
 }
 
 // consoleLines returns chromium's logged console messages. Chromium logs
@@ -141,8 +215,27 @@ func TestBrowserRender(t *testing.T) {
 			}
 			checkPNG(t, shot)
 			t.Logf("screenshot: %s", shot)
+			if p := layoutProblems(t, page); len(p) > 0 {
+				t.Errorf("layout at 1280 px:\n%s", strings.Join(p, "\n"))
+			}
 		})
 	}
+	// The layout check can fail: clipped chart text and a table wider
+	// than the window are caught.
+	t.Run("layout check catches problems", func(t *testing.T) {
+		page := filepath.Join(t.TempDir(), "wide.html")
+		wide := `<!DOCTYPE html><html><body><svg class="chart" id="c" viewBox="0 0 100 50" width="100">` +
+			`<text x="0" y="20" text-anchor="middle">clipped title</text></svg>` +
+			`<table style="display:block;overflow-x:auto"><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 400) +
+			`</td></tr></table></body></html>`
+		if err := os.WriteFile(page, []byte(wide), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := layoutProblems(t, page)
+		if len(p) != 3 || !strings.HasPrefix(p[0], `c: text "clipped title"`) || !strings.Contains(p[1], "scrolls sideways") {
+			t.Errorf("layout problems of a broken page = %q, want the clipped text and the table", p)
+		}
+	})
 	// The console check can fail: a page that logs an error is caught.
 	t.Run("console check catches errors", func(t *testing.T) {
 		page := filepath.Join(t.TempDir(), "broken.html")

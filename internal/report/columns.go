@@ -49,6 +49,10 @@ type column struct {
 	value func(*scenario) float64
 	// plain CSV columns are a single number (counts, audit totals).
 	plain bool
+	// side, when set, puts the column in report.html's second results
+	// table, under this name of its group ("CPU cost", "delivery audit"),
+	// so that neither table is wider than the page.
+	side string
 }
 
 // scenario is a summarised scenario with what report adds from its
@@ -188,7 +192,7 @@ func hasAudit(scs []scenario) bool {
 // audit is an audit column: the total over the counted trials (one lost
 // record in any trial matters), none without an audit.
 func audit(head, md, csv string, f func(*results.Audit) int64) column {
-	return column{head: head, md: md, csv: csv, unit: "records", in: inAll, when: hasAudit, plain: true,
+	return column{head: head, md: md, csv: csv, unit: "records", in: inAll, when: hasAudit, plain: true, side: "delivery audit",
 		text: func(s *scenario) string {
 			if s.Audit == nil {
 				return none
@@ -275,22 +279,22 @@ var columns = []column{
 	partitionColumns[0], partitionColumns[1],
 	producerColumns[0], producerColumns[1],
 	// CPU cost: processor time per MB acknowledged, warm-up included.
-	{head: "CLIENT CPU ms/MB", md: "client CPU ms/MB", csv: "client_cpu_ms_per_mb", unit: "ms/MB", in: inAll,
+	{head: "CLIENT CPU ms/MB", side: "CPU cost", md: "client CPU ms/MB", csv: "client_cpu_ms_per_mb", unit: "ms/MB", in: inAll,
 		when: func(scs []scenario) bool { return anyN(scs, func(s *scenario) stats.Summary { return s.CPUClient }) },
 		text: figure(func(s *scenario) stats.Summary { return s.CPUClient }, f1),
 		sum:  func(s *scenario) stats.Summary { return s.CPUClient }},
-	{head: "BROKER CPU ms/MB", md: "broker CPU ms/MB", csv: "brokers_cpu_ms_per_mb", unit: "ms/MB", in: inAll,
+	{head: "BROKER CPU ms/MB", side: "CPU cost", md: "broker CPU ms/MB", csv: "brokers_cpu_ms_per_mb", unit: "ms/MB", in: inAll,
 		when: func(scs []scenario) bool { return anyN(scs, func(s *scenario) stats.Summary { return s.CPUBrokers }) },
 		text: figure(func(s *scenario) stats.Summary { return s.CPUBrokers }, f1),
 		sum:  func(s *scenario) stats.Summary { return s.CPUBrokers }},
 	// What the netem proxies saw: means ± error like the other figures.
-	{head: "IN-FLIGHT", md: "IN-FLIGHT", csv: "max_in_flight", unit: "requests", in: inAll,
+	{head: "IN-FLIGHT", side: "network", md: "IN-FLIGHT", csv: "max_in_flight", unit: "requests", in: inAll,
 		when: hasNetwork(maxInFlight),
 		text: figure(network(maxInFlight), f0), sum: network(maxInFlight)},
-	{head: "RTT ms", md: "RTT ms", csv: "rtt_p50_ms", unit: "ms", in: inAll,
+	{head: "RTT ms", side: "network", md: "RTT ms", csv: "rtt_p50_ms", unit: "ms", in: inAll,
 		when: hasNetwork(maxInFlight),
 		text: figure(network(rttP50Ms), f1), sum: network(rttP50Ms)},
-	{head: "MODEL MB/S", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
+	{head: "MODEL MB/S", side: "network", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
 		when: hasNetwork(modelMBPerS),
 		text: figure(network(modelMBPerS), f1), sum: network(modelMBPerS)},
 	// The delivery audit: totals over the counted trials.

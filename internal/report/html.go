@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -49,16 +51,25 @@ type page struct {
 	Findings                    []pageFinding
 	FindingsTitle               string
 	HasPlan                     bool
-	Header                      []string
+	Tables                      []pageTable
+	Steady                      []string
+	Errors                      []string
+	Charts                      []pageChart
+	Timelines                   []pageChart
+	Env                         []pageEnv
+	YAML                        string
+}
+
+// pageTable is one results table: the scenario's columns, then figures.
+type pageTable struct {
+	// Heading, when set, heads the table (the second one).
+	Heading string
+	Header  []string
 	// KeyCols is how many leading columns are text (the scenario).
-	KeyCols   int
-	Rows      []pageRow
-	Steady    []string
-	Errors    []string
-	Charts    []pageChart
-	Timelines []pageChart
-	Env       []pageEnv
-	YAML      string
+	KeyCols int
+	Rows    []pageRow
+	// Status says whether the rows end with the STATUS cell.
+	Status bool
 }
 
 type pageRow struct {
@@ -117,7 +128,7 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)
 	}
-	p.table(v.scs, matrixKeys(all), shown(inHTML, v.scs))
+	p.tables(v.scs, matrixKeys(all), shown(inHTML, v.scs))
 	// The SVG is built from escaped text only (see esc in svg.go).
 	for _, c := range charts(all) {
 		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
@@ -135,21 +146,61 @@ func HTML(w io.Writer, in HTMLInput) error {
 	return nil
 }
 
-// table fills the page's results table: one column per matrix key rather
-// than a long "k=v k=v" label (a zero-width space after each dot lets long
-// property names wrap), then the registry's columns and the status.
-func (p *page) table(scs []scenario, keys []string, cols []column) {
+// tables fills the page's results tables: the figures and the status,
+// then, when they ran, the columns with a side group (partitions,
+// producers, CPU cost, the proxies' figures, the delivery audit) in a
+// second table headed by their groups, so that each fits a 1280 px window
+// without a horizontal scroll.
+func (p *page) tables(scs []scenario, keys []string, cols []column) {
+	var main, side []column
+	var groups []string
+	for _, c := range cols {
+		if c.side == "" {
+			main = append(main, c)
+			continue
+		}
+		side = append(side, c)
+		if !slices.Contains(groups, c.side) {
+			groups = append(groups, c.side)
+		}
+	}
+	p.Tables = append(p.Tables, p.table(scs, keys, main, true))
+	if len(side) > 0 {
+		t := p.table(scs, keys, side, false)
+		t.Heading = sideHeading(groups)
+		p.Tables = append(p.Tables, t)
+	}
+}
+
+// sideHeading heads the second table: "Partitions, CPU cost and delivery
+// audit".
+func sideHeading(groups []string) string {
+	h := groups[0]
+	if n := len(groups); n > 1 {
+		h = strings.Join(groups[:n-1], ", ") + " and " + groups[n-1]
+	}
+	return strings.ToUpper(h[:1]) + h[1:]
+}
+
+// table returns a results table: one column per matrix key rather than a
+// long "k=v k=v" label (a zero-width space after each dot lets long
+// property names wrap), then cols and, with status, the status (whose
+// failure notes it adds to the page's errors). A figure's cell may wrap
+// only before its "± error" (see wrapFigure).
+func (p *page) table(scs []scenario, keys []string, cols []column, status bool) pageTable {
+	t := pageTable{KeyCols: max(len(keys), 1), Status: status}
 	for _, k := range keys {
-		p.Header = append(p.Header, strings.ReplaceAll(k, ".", ".\u200b"))
+		t.Header = append(t.Header, strings.ReplaceAll(k, ".", ".\u200b"))
 	}
 	if len(keys) == 0 {
-		p.Header = append(p.Header, "SCENARIO")
+		t.Header = append(t.Header, "SCENARIO")
 	}
-	p.KeyCols = max(len(keys), 1)
 	for _, c := range cols {
-		p.Header = append(p.Header, c.head)
+		t.Header = append(t.Header, c.head)
 	}
-	p.Header = append(p.Header, "STATUS")
+	if status {
+		t.Header = append(t.Header, "STATUS")
+	}
 	for i := range scs {
 		s := &scs[i]
 		row := pageRow{}
@@ -165,13 +216,28 @@ func (p *page) table(scs []scenario, keys []string, cols []column) {
 			row.Cells = append(row.Cells, s.Label)
 		}
 		for _, c := range cols {
-			row.Cells = append(row.Cells, c.text(s))
+			row.Cells = append(row.Cells, wrapFigure(c.text(s)))
 		}
-		row.Status, p.Errors = statusCell(s.ScenarioStats, s.Label, p.Errors)
-		row.Failed = len(s.Failures) > 0 || len(s.Violated) > 0
-		p.Rows = append(p.Rows, row)
+		if status {
+			row.Status, p.Errors = statusCell(s.ScenarioStats, s.Label, p.Errors)
+			row.Failed = len(s.Failures) > 0 || len(s.Violated) > 0
+		}
+		t.Rows = append(t.Rows, row)
 	}
+	return t
 }
+
+// wrapFigure keeps a figure's number with its unit and its "±" with the
+// error (non-breaking spaces), so that a narrow column wraps "24,489 ±
+// 2,272" as "24,489" over "± 2,272", never inside a value; text cells
+// (an EMULATED label) still wrap between words.
+func wrapFigure(cell string) string {
+	cell = numberUnit.ReplaceAllString(cell, "$1\u00a0$2")
+	return strings.ReplaceAll(cell, "± ", "±\u00a0")
+}
+
+// numberUnit matches the space between a number and its unit ("97.3 MiB").
+var numberUnit = regexp.MustCompile(`(\d) (\pL)`)
 
 // writeHTML writes dir/report.html whole.
 func writeHTML(dir string, recs []results.Record, env *Env, plan *results.Plan) error {

@@ -126,6 +126,15 @@ var htmlCases = []struct {
 	{"timeline", timelineRun,
 		[]string{"chart-throughput", "timeline-1-throughput", "timeline-1-p99", "timeline-2-throughput", "timeline-2-p99"},
 		[]string{"chart-latency", "chart-disk", "chart-inflight"}},
+	// The idempotence study's shape: long scenario labels in the timeline
+	// titles, the audit, CPU and proxy columns in the table.
+	{"idempotence", idempotenceStudyRun,
+		[]string{"chart-throughput", "chart-latency", "timeline-1-throughput", "timeline-8-p99"},
+		[]string{"chart-disk", "chart-ratio", "chart-inflight"}},
+	// The kip1269 study's shape: every optional column of the main table.
+	{"kip1269", kip1269Run,
+		[]string{"chart-throughput", "chart-latency", "chart-inflight"},
+		[]string{"chart-disk", "chart-ratio"}},
 }
 
 // svgRE captures each chart's id and markup.
@@ -227,25 +236,92 @@ func timelineRun(t *testing.T) []results.Record {
 			r.Scenario = map[string]any{"acks": acks}
 			r.ScenarioKeys = []string{"acks"}
 			r.ScenarioID = "acks=" + acks
-			tl := &results.Timeline{Start: "2025-01-02T03:04:05Z", IntervalMs: 100, MeasuredFromMs: 10000}
-			for i := 0; i < 600; i++ {
-				tms := float64(i) * 100
-				rate := 50000 * (1 - 0.5*math.Exp(-tms/3000)) * (1 + 0.05*rng.NormFloat64())
-				p99 := 20 * (1 + 0.1*rng.NormFloat64())
-				if si == 1 && tms >= 30000 && tms < 32000 {
-					rate, p99 = rate*0.1, p99*15 // the broker is down
-				}
-				acked := int64(rate / 10)
-				tl.Points = append(tl.Points, results.TimelinePoint{TMs: tms, DurMs: 100, Warmup: tms < 10000,
-					Sent: acked, Acked: acked, AckedBytes: acked * 1024, Retries: -1, InFlight: -1,
-					P50Ms: p99 / 4, P99Ms: p99, MaxMs: p99 * 2})
-			}
-			r.Timeline = tl
-			if si == 1 {
-				kill, start := 30000.0, 32000.0
-				r.Events = []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: &kill}, {Kind: "broker.start", Detail: "broker 1", TMs: &start}}
-			}
+			withTimeline(&r, rng, si == 1)
 			recs = append(recs, r)
+		}
+	}
+	return recs
+}
+
+// withTimeline gives r a 60-second timeline of 100 ms intervals with ten
+// seconds of warm-up; with a fault, a broker is down from 30 to 32 s.
+func withTimeline(r *results.Record, rng *rand.Rand, fault bool) {
+	tl := &results.Timeline{Start: "2025-01-02T03:04:05Z", IntervalMs: 100, MeasuredFromMs: 10000}
+	for i := 0; i < 600; i++ {
+		tms := float64(i) * 100
+		rate := 50000 * (1 - 0.5*math.Exp(-tms/3000)) * (1 + 0.05*rng.NormFloat64())
+		p99 := 20 * (1 + 0.1*rng.NormFloat64())
+		if fault && tms >= 30000 && tms < 32000 {
+			rate, p99 = rate*0.1, p99*15 // the broker is down
+		}
+		acked := int64(rate / 10)
+		tl.Points = append(tl.Points, results.TimelinePoint{TMs: tms, DurMs: 100, Warmup: tms < 10000,
+			Sent: acked, Acked: acked, AckedBytes: acked * 1024, Retries: -1, InFlight: -1,
+			P50Ms: p99 / 4, P99Ms: p99, MaxMs: p99 * 2})
+	}
+	r.Timeline = tl
+	if fault {
+		kill, start := 30000.0, 32000.0
+		r.Events = []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: &kill}, {Kind: "broker.start", Detail: "broker 1", TMs: &start}}
+	}
+}
+
+// idempotenceStudyRun is shaped like the idempotence study, the widest page:
+// three labelled matrix keys with long values (eight scenarios of three
+// trials), timelines with faults, the delivery audit, CPU cost and the
+// proxies' figures, and one scenario not steady.
+func idempotenceStudyRun(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(7, 8))
+	keys := []string{"enable.idempotence", "layout", "faults"}
+	var recs []results.Record
+	for trial := 0; trial < 3; trial++ {
+		for _, idem := range []string{"true", "false"} {
+			for li, layout := range []string{"1 broker RF 1", "3 brokers RF 3 min.insync 2"} {
+				for _, faults := range []string{"none", "connection cuts"} {
+					cut := faults != "none"
+					r := synth(t, rng, keys, []any{idem, layout, faults}, trial, 24000/(1+0.2*float64(li)), 12+8*float64(li), 1)
+					withTimeline(&r, rng, cut)
+					r.CPU = &results.CPU{ClientMsPerMB: 41.5 + rng.Float64(), BrokersMsPerMB: 88.2 + 10*rng.Float64()}
+					r.Network = map[string]float64{"max_in_flight": 5, "rtt_p50_ms": 0.4 + 0.1*rng.Float64(), "model_mb_per_s": 1234.5}
+					r.Audit = &results.Audit{Acked: 100000}
+					if cut && idem == "false" {
+						r.Audit.Duplicates, r.Audit.Reordered = 2417+int64(trial), 13870+int64(trial)
+					}
+					if cut && li == 1 && idem == "true" && trial == 0 {
+						r.Steady = &results.Steady{Points: 20, Drift: -0.31, CV: 0.4, Reason: "throughput drifted -31 % over the window"}
+					}
+					recs = append(recs, r)
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// kip1269Run is shaped like the kip1269 study with every optional column
+// of the main table on: a long labelled value, the EMULATED label, the
+// partition and producer figures, and the proxies' figures (twelve
+// scenarios of two trials).
+func kip1269Run(t *testing.T) []results.Record {
+	rng := rand.New(rand.NewPCG(9, 10))
+	keys := []string{"network.rtt.ms", "idempotence", "max.in.flight.requests.per.connection"}
+	var recs []results.Record
+	for trial := 0; trial < 2; trial++ {
+		for _, rtt := range []float64{0, 150} {
+			for _, idem := range []string{"on (KIP-1269 retain 20)", "off"} {
+				for _, inflight := range []float64{5, 10, 20} {
+					r := synth(t, rng, keys, []any{rtt, idem, inflight}, trial, 20000*inflight/(inflight+rtt/10), 3+rtt, 1)
+					if idem != "off" {
+						r.Emulated = "emulated KIP-1269: broker retains 20, client cap lifted"
+					}
+					r.Batches, r.RecordsPerBatch = 1000, 100*(1+rng.Float64())
+					r.Partitions = &results.Partitions{Count: 6, Min: 16000, Max: 17500, Skew: 1.05 + 0.01*rng.Float64()}
+					r.Producers = []results.Producer{{RecordsPerS: r.Throughput.RecordsPerS / 2}, {RecordsPerS: r.Throughput.RecordsPerS / 2}}
+					r.LatencyE2EMs = &results.Latency{P99: 3 * (5 + rtt)}
+					r.Network = map[string]float64{"max_in_flight": inflight, "rtt_p50_ms": rtt + 0.4, "model_mb_per_s": 812.3}
+					recs = append(recs, r)
+				}
+			}
 		}
 	}
 	return recs

@@ -12,10 +12,10 @@ import (
 
 // partitionColumns are the registry entries of the partition figures.
 var partitionColumns = []column{
-	{head: "REC/BATCH", md: "records/batch", csv: "records_per_batch", unit: "records", in: inAll,
+	{head: "REC/BATCH", side: "partitions", md: "records/batch", csv: "records_per_batch", unit: "records", in: inAll,
 		when: hasPartitions,
 		text: figure(recordsPerBatch, f1), sum: recordsPerBatch},
-	{head: "PART SKEW", md: "partition skew", csv: "partition_skew", unit: "max/mean", in: inAll,
+	{head: "PART SKEW", side: "partitions", md: "partition skew", csv: "partition_skew", unit: "max/mean", in: inAll,
 		when: hasPartitions,
 		text: figure(partitionSkew, ratio), sum: partitionSkew},
 }

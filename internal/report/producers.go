@@ -11,10 +11,10 @@ import (
 // (workload.consumer), beside the send→ack percentiles. Each appears only
 // when some counted trial has the figure.
 var producerColumns = []column{
-	{head: "MSG/S PER PROD", md: "msg/s per producer", csv: "records_per_s_per_producer", unit: "records/s", in: inAll,
+	{head: "MSG/S PER PROD", side: "producers", md: "msg/s per producer", csv: "records_per_s_per_producer", unit: "records/s", in: inAll,
 		when: func(scs []scenario) bool { return anyN(scs, perProducer) },
 		text: figure(perProducer, f0), sum: perProducer},
-	{head: "E2E P99 ms", md: "e2e p99 ms", csv: "e2e_p99_ms", unit: "ms", in: inAll,
+	{head: "E2E P99 ms", side: "producers", md: "e2e p99 ms", csv: "e2e_p99_ms", unit: "ms", in: inAll,
 		when: func(scs []scenario) bool { return anyN(scs, e2eP99) },
 		text: e2eCell, sum: e2eP99},
 }

@@ -117,15 +117,43 @@ func esc(s string) string { return html.EscapeString(s) }
 // num renders a coordinate compactly.
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
-// open starts a chart's SVG with its title, axis labels and frame.
+// open starts a chart's SVG with its title, axis labels and frame. A title
+// that wraps onto a second line grows the SVG upwards by a line (a
+// negative viewBox top), so the plot and everything below keep their
+// coordinates.
 func (w *svgWriter) open(id, title, xLabel, yLabel string) {
-	w.printf(`<svg id="%s" class="chart" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title">`+"\n",
-		esc(id), chartW, chartH, esc(id))
+	lines, x, cut := titleLayout(title)
+	top := (len(lines) - 1) * titleLineH
+	w.printf(`<svg id="%s" class="chart" viewBox="0 %d %d %d" role="img" aria-labelledby="%s-title">`+"\n",
+		esc(id), -top, chartW, chartH+top, esc(id))
 	w.printf(`<title id="%s-title">%s</title>`+"\n", esc(id), esc(title))
-	w.printf(`<rect class="bg" x="0" y="0" width="%d" height="%d"/>`+"\n", chartW, chartH)
-	w.printf(`<text class="chart-title" x="%d" y="26">%s</text>`+"\n", (plotLeft+plotRight)/2, esc(title))
+	w.printf(`<rect class="bg" x="0" y="%d" width="%d" height="%d"/>`+"\n", -top, chartW, chartH+top)
+	full := ""
+	if cut {
+		full = title
+	}
+	w.text("chart-title", x, 26-top, titleLineH, lines, full)
 	w.printf(`<text class="axis-label x-label" x="%d" y="%d">%s</text>`+"\n", (plotLeft+plotRight)/2, chartH-22, esc(xLabel))
 	w.printf(`<text class="axis-label y-label" transform="translate(20 %d) rotate(-90)">%s</text>`+"\n", (plotTop+plotBottom)/2, esc(yLabel))
+}
+
+// text writes a text of class at x with its first line's baseline at y,
+// the other lines lineH apart, and full, when not empty, as its tooltip
+// (the whole of a shortened text).
+func (w *svgWriter) text(class string, x float64, y, lineH int, lines []string, full string) {
+	xs := strconv.FormatFloat(x, 'f', -1, 64)
+	if len(lines) == 1 && full == "" {
+		w.printf(`<text class="%s" x="%s" y="%d">%s</text>`+"\n", class, xs, y, esc(lines[0]))
+		return
+	}
+	w.printf(`<text class="%s" x="%s" y="%d">`, class, xs, y)
+	if full != "" {
+		w.printf(`<title>%s</title>`, esc(full))
+	}
+	for i, l := range lines {
+		w.printf(`<tspan x="%s" y="%d">%s</tspan>`, xs, y+i*lineH, esc(l))
+	}
+	w.printf("</text>\n")
 }
 
 // yAxis draws horizontal grid lines and labels for ticks on a linear scale
@@ -143,19 +171,28 @@ func (w *svgWriter) yAxis(ticks []tick, top float64) func(float64) float64 {
 
 // legend draws the legend to the right of the plot: title lines (the
 // matrix keys whose values the entries list, "Legend" without), then the
-// entries; lines draws line swatches, otherwise squares.
+// entries; lines draws line swatches, otherwise squares. Texts too wide
+// for the room right of the plot wrap onto a second line (shortened with
+// their full text as a tooltip beyond), and entries that do not fit above
+// the bottom of the chart, or beyond maxLegend, are summarised as
+// "… n more".
 func (w *svgWriter) legend(title []string, names []string, lines bool) {
+	const bottom = chartH - 6
 	w.printf(`<g class="legend">` + "\n")
 	if len(title) == 0 {
 		title = []string{"Legend"}
 	}
-	for i, t := range title {
-		w.printf(`<text class="legend-title" x="%d" y="%d">%s</text>`+"\n", legendLeft, plotTop+i*legendLineH, esc(t))
+	y := plotTop
+	for _, t := range title {
+		ls, cut := fitLines(t, chartW-titleMargin-legendLeft, legendPx, true, 2)
+		w.text("legend-title", legendLeft, y, legendWrapH, ls, cutText(t, cut))
+		y += legendLineH + (len(ls)-1)*legendWrapH
 	}
 	for i, n := range names {
-		y := plotTop + (i+len(title))*legendLineH
-		if i == maxLegend {
-			w.printf(`<text class="legend-entry" x="%d" y="%d">… %d more</text>`+"\n", legendLeft, y, len(names)-maxLegend)
+		ls, cut := fitLines(n, chartW-titleMargin-legendLeft-24, legendPx, false, 2)
+		end := y + (len(ls)-1)*legendWrapH
+		if i == maxLegend || end > bottom || (i < len(names)-1 && end+legendLineH > bottom) {
+			w.printf(`<text class="legend-entry" x="%d" y="%d">… %d more</text>`+"\n", legendLeft, y, len(names)-i)
 			break
 		}
 		if lines {
@@ -164,9 +201,18 @@ func (w *svgWriter) legend(title []string, names []string, lines bool) {
 		} else {
 			w.printf(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`+"\n", legendLeft+3, y-11, color(i))
 		}
-		w.printf(`<text class="legend-entry" x="%d" y="%d">%s</text>`+"\n", legendLeft+24, y, esc(n))
+		w.text("legend-entry", legendLeft+24, y, legendWrapH, ls, cutText(n, cut))
+		y = end + legendLineH
 	}
 	w.printf("</g>\n</svg>\n")
+}
+
+// cutText is s when cut (a shortened text's tooltip), "" otherwise.
+func cutText(s string, cut bool) string {
+	if cut {
+		return s
+	}
+	return ""
 }
 
 // niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) from 0 to
