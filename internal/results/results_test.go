@@ -344,29 +344,36 @@ func TestCreateRepairsTail(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(tt.before), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			w, err := Create(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Append(Record{Trial: 9}); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			got, err := Read(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var trials []int
-			for _, r := range got {
-				trials = append(trials, r.Trial)
-			}
-			if !reflect.DeepEqual(trials, tt.trials) {
+			if trials := appendNine(t, dir); !reflect.DeepEqual(trials, tt.trials) {
 				t.Errorf("trials = %v, want %v", trials, tt.trials)
 			}
 		})
 	}
+}
+
+// appendNine opens the run in dir for appending (which repairs a torn
+// tail), appends trial 9 and returns the trials the file then holds.
+func appendNine(t *testing.T, dir string) []int {
+	t.Helper()
+	w, err := Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Record{Trial: 9}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trials []int
+	for _, r := range got {
+		trials = append(trials, r.Trial)
+	}
+	return trials
 }
 
 // TestCreateRepairsLongTail checks the torn-tail repair past one read of
@@ -402,25 +409,7 @@ func TestCreateRepairsLongTail(t *testing.T) {
 			if len(recs) != len(tt.trials)-1 || len(skipped) != 1 || !skipped[0].Torn {
 				t.Fatalf("ReadAll before repair: %d records, skipped %v; want %d records and one torn line", len(recs), skipped, len(tt.trials)-1)
 			}
-			w, err := Create(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Append(Record{Trial: 9}); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			got, err := Read(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var trials []int
-			for _, r := range got {
-				trials = append(trials, r.Trial)
-			}
-			if !reflect.DeepEqual(trials, tt.trials) {
+			if trials := appendNine(t, dir); !reflect.DeepEqual(trials, tt.trials) {
 				t.Errorf("trials = %v, want %v", trials, tt.trials)
 			}
 		})

@@ -1,9 +1,6 @@
 package spec
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/goccy/go-yaml"
 
 	"github.com/prodlab/prodlab/internal/kafkaconf"
@@ -30,16 +27,7 @@ var scramSince = [2]int{3, 5}
 // checkSecurity normalizes a cluster.security value: one of SecurityModes,
 // case-insensitive (Kafka's own spelling, SASL_SSL, is accepted too). An
 // experiment that names none keeps "", which means plaintext everywhere.
-func checkSecurity(raw, _ string) (string, error) {
-	v := strings.ToLower(strings.TrimSpace(raw))
-	for _, m := range SecurityModes {
-		if v == m {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("cluster.security must be one of %s, got %q%s",
-		strings.Join(SecurityModes, ", "), raw, didYouMean(v, SecurityModes))
-}
+var checkSecurity = oneOf("cluster.security", SecurityModes)
 
 // UsesTLS reports whether a cluster.security mode encrypts the client
 // listener.

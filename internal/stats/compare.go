@@ -111,24 +111,41 @@ func Welch(as, bs []float64, o Options) Verdict {
 	if a.N > 0 && b.N > 0 {
 		v.Diff = math.Expm1(b.Mean - a.Mean)
 	}
-	if msg := o.invalid(); msg != "" {
-		v.Text = msg
-		return v
-	}
-	if a.N < 2 || b.N < 2 {
-		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", a.N, b.N)
+	if v.untestable(o, a.N, b.N) {
 		return v
 	}
 	e := evidence{est: b.Mean - a.Mean, lo: math.Log1p(-o.Margin), hi: math.Log1p(o.Margin), seAt: welchSE(a, b)}
 	e.se, e.df = e.seAt(0)
+	v.conclude(e, o, "Welch", "trial per side")
+	return v
+}
+
+// untestable says why two sides of na and nb trials cannot be tested
+// with o (an invalid level or margin, fewer than 2 trials a side), in
+// v.Text, and reports whether they cannot.
+func (v *Verdict) untestable(o Options, na, nb int) bool {
+	if msg := o.invalid(); msg != "" {
+		v.Text = msg
+		return true
+	}
+	if na < 2 || nb < 2 {
+		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", na, nb)
+		return true
+	}
+	return false
+}
+
+// conclude fills a log-space verdict from its evidence: the interval
+// floored at the resolution, t, p and significance, the kind with its
+// text (test and unit name them), and the mark of too few pairs.
+func (v *Verdict) conclude(e evidence, o Options, test, unit string) {
 	e = e.floored(math.Log1p(o.Resolution), o.Level)
 	v.DF, v.T = e.df, e.est/e.se
 	v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
 	v.Significant = v.P < 1-o.Level
-	v.settle(e.decide(o.Level), o, math.Expm1, "Welch", "trial per side")
+	v.settle(e.decide(o.Level), o, math.Expm1, test, unit)
 	v.DiffErr = (v.Hi - v.Lo) / 2
 	v.markShort(o)
-	return v
 }
 
 // logs returns the natural logarithms of xs.
@@ -175,12 +192,7 @@ func Compare(a, b Summary, o Options) Verdict {
 	if a.N > 0 && b.N > 0 && a.Mean != 0 {
 		v.Diff = (b.Mean - a.Mean) / a.Mean
 	}
-	if msg := o.invalid(); msg != "" {
-		v.Text = msg
-		return v
-	}
-	if a.N < 2 || b.N < 2 {
-		v.Text = fmt.Sprintf("not tested: needs at least 2 trials on each side (have %d and %d)", a.N, b.N)
+	if v.untestable(o, a.N, b.N) {
 		return v
 	}
 	se, df := welchSE(a, b)(0)

@@ -59,13 +59,7 @@ func ComparePaired(a, b []float64, o Options) Verdict {
 			return s.SD / math.Sqrt(float64(s.N+k)), float64(s.N + k - 1)
 		}}
 	e.se, _ = e.seAt(0)
-	e = e.floored(math.Log1p(o.Resolution), o.Level)
-	v.DF, v.T = e.df, e.est/e.se
-	v.P = 2 * tCDF(-math.Abs(v.T), v.DF)
-	v.Significant = v.P < 1-o.Level
-	v.settle(e.decide(o.Level), o, math.Expm1, "paired", "round")
-	v.DiffErr = (v.Hi - v.Lo) / 2
-	v.markShort(o)
+	v.conclude(e, o, "paired", "round")
 	return v
 }
 

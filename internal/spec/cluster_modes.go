@@ -21,16 +21,7 @@ const (
 var storageModes = []string{StorageDisk, StorageMemory}
 
 // checkStorage accepts the cluster.storage values.
-func checkStorage(raw, _ string) (string, error) {
-	v := strings.ToLower(strings.TrimSpace(raw))
-	for _, m := range storageModes {
-		if v == m {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("cluster.storage must be one of %s, got %q%s",
-		strings.Join(storageModes, ", "), raw, didYouMean(v, storageModes))
-}
+var checkStorage = oneOf("cluster.storage", storageModes)
 
 // How the brokers and the client share the machine's CPUs (cluster.cpus).
 const (
@@ -43,14 +34,19 @@ const (
 )
 
 // checkCPUs accepts the cluster.cpus values.
-func checkCPUs(raw, _ string) (string, error) {
-	v := strings.ToLower(strings.TrimSpace(raw))
-	modes := []string{CPUsShared, CPUsSplit}
-	for _, m := range modes {
-		if v == m {
-			return m, nil
+var checkCPUs = oneOf("cluster.cpus", []string{CPUsShared, CPUsSplit})
+
+// oneOf is the check of a key that takes one of modes, case-insensitive,
+// refusing anything else with the list and the closest mode.
+func oneOf(key string, modes []string) func(raw, dir string) (string, error) {
+	return func(raw, _ string) (string, error) {
+		v := strings.ToLower(strings.TrimSpace(raw))
+		for _, m := range modes {
+			if v == m {
+				return m, nil
+			}
 		}
+		return "", fmt.Errorf("%s must be one of %s, got %q%s",
+			key, strings.Join(modes, ", "), raw, didYouMean(v, modes))
 	}
-	return "", fmt.Errorf("cluster.cpus must be one of %s, got %q%s",
-		strings.Join(modes, ", "), raw, didYouMean(v, modes))
 }
