@@ -3,13 +3,14 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"github.com/prodlab/prodlab/internal/app"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/prodlab/prodlab/internal/app"
 )
 
 // parsePerf runs the perf command's flag parsing and validation on args and

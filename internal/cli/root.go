@@ -9,11 +9,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // Version is set at build time with -ldflags "-X .../cli.Version=...".
@@ -100,13 +104,38 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage(fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath()))
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
 	root.AddCommand(newTrogdorCmd())
 	requireSubcommand(root)
 	return root
+}
+
+// flagError makes a flag cobra cannot parse a usage error (exit 2),
+// its message showing at most an excerpt of the value (pflag quotes the
+// value whole: 14 KB of binary from a fuzzed --num-records).
+func flagError(c *cobra.Command, err error) error {
+	return usage(fmt.Errorf("%s\nrun '%s --help' for usage", shownMessage(err.Error()), c.CommandPath()))
+}
+
+// quotedRE matches the quoted values in a pflag message.
+var quotedRE = regexp.MustCompile(`"[^"]*"`)
+
+// shownMessage is msg with each quoted value shown as textfmt.Shown shows
+// it (cut and escaped when long or unprintable), and the whole message
+// excerpted when that is not enough.
+func shownMessage(msg string) string {
+	msg = quotedRE.ReplaceAllStringFunc(msg, func(q string) string {
+		inner := q[1 : len(q)-1]
+		if s := textfmt.Shown(inner); s != inner {
+			return s
+		}
+		return q
+	})
+	if len(msg) > 1000 || strings.ContainsFunc(msg, func(r rune) bool { return r < ' ' || r == utf8.RuneError }) {
+		return textfmt.Excerpt(msg)
+	}
+	return msg
 }
 
 // requireSubcommand makes a command that only groups others print its help
