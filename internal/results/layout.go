@@ -19,6 +19,7 @@ const (
 	ExperimentFile = "experiment.yaml" // the experiment as run, overrides applied
 	TableFile      = "table.txt"       // report.Table of the run
 	FindingsFile   = "findings.json"   // the answers to plan.json's comparisons, for scripts
+	CapacityFile   = "capacity.json"   // the sustainable rate of each scenario of a capacity run
 )
 
 // BrokerLog is the file name of broker n's log in a run directory.

@@ -15,6 +15,9 @@ type Plan struct {
 	Precision float64 `json:"precision,omitempty"`
 	// Comparisons are answered in this order.
 	Comparisons []PlannedComparison `json:"comparisons"`
+	// Capacity is the capacity: section of a capacity run (nil otherwise);
+	// its comparisons judge sustainable rates (Metric "sustainable").
+	Capacity *CapacityPlan `json:"capacity,omitempty"`
 }
 
 // PlannedComparison is one question of a Plan: is Candidate faster than,

@@ -121,6 +121,10 @@ type Record struct {
 	// Emulated names what prodlab patched for the trial, e.g. "emulated
 	// KIP-1269: broker retains 20, client cap lifted"; "" for stock Kafka.
 	Emulated string `json:"emulated,omitempty"`
+	// Load (a rate-limited trial) is the offered rate and the share of it
+	// achieved; Probe (a capacity search) is the search's judgement.
+	Load  *Load  `json:"load,omitempty"`
+	Probe *Probe `json:"probe,omitempty"`
 }
 
 // Warmed is the outcome of the warm-up rounds of one cluster.
