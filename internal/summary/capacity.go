@@ -1,0 +1,108 @@
+package summary
+
+import (
+	"math"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// Prior range of a capacity search around its ceiling (the unthrottled
+// probe's rate): the sustainable rate lies between a thousandth of it and
+// twice it. Twice, not once: a ceiling probe is one noisy trial.
+const (
+	CapacityPriorLo = 1e-3
+	CapacityPriorHi = 2
+)
+
+// ScenarioProbes is what a capacity search has learnt of one scenario:
+// its ceiling and its pass/fail probes, in trial order.
+type ScenarioProbes struct {
+	ScenarioID string
+	RecordSize int
+	// Ceiling is the highest rate an unthrottled probe achieved, 0 before
+	// one ran.
+	Ceiling  float64
+	Outcomes []stats.ProbeOutcome
+}
+
+// Probes groups the counted capacity probes of recs by scenario, in the
+// order of each scenario's first probe. Warm-up trials and trials without a
+// probe judgement are left out.
+func Probes(recs []results.Record) []ScenarioProbes {
+	var out []ScenarioProbes
+	idx := map[string]int{}
+	for _, r := range recs {
+		if r.Warmup || r.Probe == nil || !r.Counted() {
+			continue
+		}
+		i, ok := idx[r.ScenarioID]
+		if !ok {
+			i = len(out)
+			idx[r.ScenarioID] = i
+			out = append(out, ScenarioProbes{ScenarioID: r.ScenarioID, RecordSize: r.RecordSize})
+		}
+		sp := &out[i]
+		switch {
+		case r.Probe.Ceiling:
+			sp.Ceiling = math.Max(sp.Ceiling, r.Throughput.RecordsPerS)
+		case r.Load != nil && r.Load.OfferedRecordsPerS > 0:
+			sp.Outcomes = append(sp.Outcomes, stats.ProbeOutcome{Rate: r.Load.OfferedRecordsPerS, Pass: r.Probe.Pass})
+		}
+	}
+	return out
+}
+
+// Prior is the range the search assumes the sustainable rate lies in:
+// around the ceiling when one ran, else around the rates probed.
+func (sp ScenarioProbes) Prior(level float64) stats.ThresholdOptions {
+	o := stats.ThresholdOptions{Level: level}
+	if sp.Ceiling > 0 {
+		o.Lo, o.Hi = sp.Ceiling*CapacityPriorLo, sp.Ceiling*CapacityPriorHi
+		return o
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, p := range sp.Outcomes {
+		lo, hi = math.Min(lo, p.Rate), math.Max(hi, p.Rate)
+	}
+	if hi == 0 {
+		lo, hi = 1, 1e6
+	}
+	o.Lo, o.Hi = lo/10, hi*10
+	return o
+}
+
+// Threshold is the scenario's sustainable-rate estimate so far.
+func (sp ScenarioProbes) Threshold(level float64) stats.Threshold {
+	return stats.EstimateThreshold(sp.Outcomes, sp.Prior(level))
+}
+
+// Capacity answers a capacity run: each probed scenario's sustainable
+// rate with its interval at level, under plan's SLO, as capacity.json
+// holds it.
+func Capacity(recs []results.Record, plan results.CapacityPlan, level float64) []results.Capacity {
+	var out []results.Capacity
+	for _, sp := range Probes(recs) {
+		t := sp.Threshold(level)
+		mb := float64(sp.RecordSize) / results.MB
+		hw := t.HalfWidth()
+		out = append(out, results.Capacity{
+			ScenarioID: sp.ScenarioID,
+			Sustainable: results.Sustainable{RecordsPerS: t.Estimate, MBPerS: t.Estimate * mb,
+				Lo: t.Lo, Hi: t.Hi, Level: t.Level, Edge: t.Edge},
+			SLO: plan.SLO, KeepUp: plan.KeepUp,
+			Probes: t.Probes, Passes: t.Passes, CeilingRecordsPerS: sp.Ceiling,
+			Precision: results.Precision{Target: plan.Precision, Reached: finiteOr(hw, -1),
+				Met: len(sp.Outcomes) >= stats.DefaultMinPairs && t.Edge == "" && hw <= plan.Precision},
+		})
+	}
+	return out
+}
+
+// finiteOr returns v, or alt when v is NaN or infinite (JSON has neither).
+func finiteOr(v, alt float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return alt
+	}
+	return v
+}
