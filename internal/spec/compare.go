@@ -84,8 +84,8 @@ func (p *fileParser) compare(e *Experiment, n ast.Node) {
 			case "question":
 				cs.Question = v
 			case "metric":
-				if !slices.Contains(summary.MetricKeys(), v) {
-					p.c.add(p.at(mv.Value).errorf("compare metric must be one of %s, got %q%s", strings.Join(summary.MetricKeys(), ", "), v, didYouMean(v, summary.MetricKeys())))
+				if keys := append(summary.MetricKeys(), summary.SustainableMetric); !slices.Contains(keys, v) {
+					p.c.add(p.at(mv.Value).errorf("compare metric must be one of %s, got %q%s", strings.Join(keys, ", "), v, didYouMean(v, keys)))
 					continue
 				}
 				cs.Metric = v

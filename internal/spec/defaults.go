@@ -65,6 +65,7 @@ func defaults() Experiment {
 		Equivalence: DefaultEquivalence,
 		BudgetS:     DefaultBudgetS,
 		WarmupMaxS:  DefaultWarmupMaxS,
+		Capacity:    Capacity{KeepUp: DefaultKeepUp, Precision: DefaultCapacityPrecision, BudgetS: DefaultCapacityBudgetS},
 		pos:         map[string]pos{},
 	}
 }

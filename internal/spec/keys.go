@@ -78,7 +78,7 @@ var settingFields = []field{
 }
 
 // fields are every fixed setting: the experiment's, then the run-level ones.
-var fields = append(slices.Clip(settingFields), roundFields...)
+var fields = append(append(slices.Clip(settingFields), roundFields...), capacityFields...)
 
 // fieldByKey indexes fields by canonical key.
 var fieldByKey = func() map[string]field {
@@ -91,7 +91,7 @@ var fieldByKey = func() map[string]field {
 
 // sections are the keys of the top level of a file that hold a mapping of
 // fixed settings, and the canonical prefix of their entries.
-var sections = []string{"cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor"}
+var sections = []string{"cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor", "capacity"}
 
 // shorthands maps a bare leaf ("record.size") to its canonical key
 // ("workload.record.size") when the leaf is unique among the sections.

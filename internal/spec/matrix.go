@@ -22,6 +22,9 @@ var runLevelKeys = []string{"name", "description", "trials", "warmup", "warmup.m
 // runLevelError is the message for a run-level key used as a matrix axis
 // or in a matrix value, or "" for any other key.
 func runLevelError(key string) string {
+	if c, ok := resolve(key); ok && strings.HasPrefix(c, "capacity.") {
+		return fmt.Sprintf("%q is a setting of the capacity search, not a matrix axis: every scenario is searched under the same SLO (set it in capacity:)", key)
+	}
 	if !slices.Contains(runLevelKeys, key) {
 		return ""
 	}

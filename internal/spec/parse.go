@@ -18,7 +18,7 @@ import (
 var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
-	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor",
+	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor", "capacity",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -49,6 +49,8 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	if len(p.c.errs) == 0 {
 		scs := e.expand(p.c)
 		e.checkRounds(p.c)
+		e.checkCapacity(scs, p.c)
+		e.checkSustainableMetric(p.c)
 		if len(p.c.errs) == 0 {
 			e.comparisons(scs, p.c)
 			e.checkBudget(scs, p.c)
@@ -99,7 +101,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":
 			p.compare(e, mv.Value)
-		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor":
+		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor", "capacity":
 			p.section(e, key, mv.Value)
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())

@@ -52,9 +52,12 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 	} else {
 		warm = float64(e.Warmup) * round
 	}
-	if e.TrialsAuto {
+	switch {
+	case e.Capacity.On:
+		measured = e.Capacity.BudgetS
+	case e.TrialsAuto:
 		measured = math.Min(e.BudgetS, MaxAutoRounds*round)
-	} else {
+	default:
 		measured = float64(e.Trials) * round
 	}
 	return warm + measured
@@ -119,6 +122,10 @@ func (e *Experiment) RoundsText() string {
 		warm = fmt.Sprintf("warm-up rounds until steady (at most %gs), then ", e.WarmupMaxS)
 	case e.Warmup > 0:
 		warm = fmt.Sprintf("%d warm-up round%s, then ", e.Warmup, map[bool]string{true: "s"}[e.Warmup > 1])
+	}
+	if e.Capacity.On {
+		return warm + fmt.Sprintf("a capacity search per scenario (SLO %s, keep up %g) until each sustainable rate is known within ±%g %% (budget %s)",
+			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, seconds(e.Capacity.BudgetS))
 	}
 	if e.TrialsAuto {
 		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS))

@@ -129,7 +129,7 @@ func (e *Experiment) checkRounds(c *collector) {
 		}
 		return pos{File: e.File}
 	}
-	if !e.TrialsAuto {
+	if !e.TrialsAuto && !e.Capacity.On { // checkCapacity refuses them there
 		for _, k := range []string{"precision", "budget"} {
 			if _, set := e.pos[k]; set {
 				c.add(at(k).errorf("%s applies to trials: auto, but trials is %d (set trials: auto, or drop %s)", k, e.Trials, k))
@@ -220,5 +220,5 @@ func (e *Experiment) checkBudget(scs []Scenario, c *collector) {
 
 // fmtSeconds writes seconds as a Go duration ("10m0s").
 func fmtSeconds(s float64) string {
-	return time.Duration(s * float64(time.Second)).String()
+	return (time.Duration(math.Round(s*1000)) * time.Millisecond).String()
 }

@@ -45,8 +45,9 @@ func TestParseFull(t *testing.T) {
 		Trials: 5,
 		// Run-level defaults (trials: auto's settings) are filled in too.
 		Precision: DefaultPrecision, BudgetS: DefaultBudgetS, Equivalence: DefaultEquivalence, WarmupMaxS: DefaultWarmupMaxS,
-		Warmup: 2,
-		File:   "testdata/full.yaml",
+		Capacity: Capacity{KeepUp: DefaultKeepUp, Precision: DefaultCapacityPrecision, BudgetS: DefaultCapacityBudgetS},
+		Warmup:   2,
+		File:     "testdata/full.yaml",
 	}
 	assertExperiment(t, e, &want)
 }
@@ -94,7 +95,8 @@ func TestDefaults(t *testing.T) {
 		Producer:  map[string]string{},
 		Trials:    DefaultTrials,
 		Precision: DefaultPrecision, BudgetS: DefaultBudgetS, Equivalence: DefaultEquivalence, WarmupMaxS: DefaultWarmupMaxS,
-		File: "x.yaml",
+		Capacity: Capacity{KeepUp: DefaultKeepUp, Precision: DefaultCapacityPrecision, BudgetS: DefaultCapacityBudgetS},
+		File:     "x.yaml",
 	}
 	assertExperiment(t, e, &want)
 	ss, err := e.Scenarios()

@@ -54,6 +54,9 @@ type Experiment struct {
 	Compare []CompareSpec
 	// Matrix holds the axes in file order; nil for a single scenario.
 	Matrix []Axis
+	// Capacity is the capacity: section: a search of each scenario's
+	// sustainable rate instead of rounds (capacity.go).
+	Capacity Capacity
 	// File names the source in messages: a path, or a built-in name.
 	File string
 
@@ -244,6 +247,12 @@ func (e *Experiment) clone() Experiment {
 	c.Topic.Configs = cloneMap(e.Topic.Configs)
 	c.Cluster.Configs = cloneMap(e.Cluster.Configs)
 	c.Producer = cloneMap(e.Producer)
+	if e.Capacity.SLO != nil {
+		c.Capacity.SLO = make(map[string]float64, len(e.Capacity.SLO))
+		for k, v := range e.Capacity.SLO {
+			c.Capacity.SLO[k] = v
+		}
+	}
 	c.Faults = append([]Fault(nil), e.Faults...)
 	c.Matrix = nil
 	for _, a := range e.Matrix {

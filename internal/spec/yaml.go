@@ -65,6 +65,9 @@ func (e *Experiment) YAML() ([]byte, error) {
 	doc = withKIP1269(doc, e)
 	doc = withTrogdor(doc, e)
 	doc = append(doc, e.roundsYAML()...)
+	if c := e.capacityYAML(); c != nil {
+		doc = append(doc, yaml.MapItem{Key: "capacity", Value: c})
+	}
 	if cs := e.comparable(); len(cs) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(cs)})
 	}
@@ -177,11 +180,13 @@ func number(f float64) any {
 // warmup: auto only when they apply (the parser refuses them otherwise).
 func (e *Experiment) roundsYAML() yaml.MapSlice {
 	var out yaml.MapSlice
-	if e.TrialsAuto {
+	switch {
+	case e.Capacity.On: // the search decides its probes
+	case e.TrialsAuto:
 		out = append(out, yaml.MapItem{Key: "trials", Value: autoWord},
 			yaml.MapItem{Key: "precision", Value: number(e.Precision)},
 			yaml.MapItem{Key: "budget", Value: fmtSeconds(e.BudgetS)})
-	} else {
+	default:
 		out = append(out, yaml.MapItem{Key: "trials", Value: e.Trials})
 	}
 	out = append(out, yaml.MapItem{Key: "equivalence", Value: number(e.Equivalence)})

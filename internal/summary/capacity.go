@@ -7,6 +7,11 @@ import (
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
+// SustainableMetric is the compare: metric of a capacity run: the
+// sustainable rate, a figure of a scenario's probes together rather than of
+// one trial, so it is not among Metrics.
+const SustainableMetric = "sustainable"
+
 // Prior range of a capacity search around its ceiling (the unthrottled
 // probe's rate): the sustainable rate lies between a thousandth of it and
 // twice it. Twice, not once: a ceiling probe is one noisy trial.

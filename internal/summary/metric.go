@@ -44,10 +44,19 @@ var Metrics = []Metric{
 	// entry here is all a figure both clients measure needs.
 	{"p50.intended", "latency p50 from the intended send time", "ms", stats.LowerIsBetter, nil,
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P50 })},
+	{"p95.intended", "latency p95 from the intended send time", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P95 })},
 	{"p99.intended", "latency p99 from the intended send time", "ms", stats.LowerIsBetter, nil,
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"p999.intended", "latency p99.9 from the intended send time", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P999 })},
+	{"p50.e2e", "end-to-end latency p50", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P50 })},
 	{"p99.e2e", "end-to-end latency p99", "ms", stats.LowerIsBetter, nil,
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
+	// Records per batch: how full the client's batches got, the figure
+	// linger.ms and batch.size act on at a fixed rate.
+	{"records_per_batch", "records per batch", "records", stats.HigherIsBetter, nil, recordsPerBatch},
 	{"cpu.client", "client CPU", "ms/MB", stats.LowerIsBetter, nil,
 		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
 	{"cpu.brokers", "brokers' CPU", "ms/MB", stats.LowerIsBetter, nil,
@@ -115,4 +124,13 @@ func MetricKeys() []string {
 		out[i] = m.Key
 	}
 	return out
+}
+
+// recordsPerBatch is a record's records per batch, NaN when the client
+// counted no batches.
+func recordsPerBatch(r *results.Record) float64 {
+	if r.RecordsPerBatch <= 0 {
+		return math.NaN()
+	}
+	return r.RecordsPerBatch
 }

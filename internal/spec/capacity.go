@@ -1,0 +1,260 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/prodlab/prodlab/internal/summary"
+)
+
+// The capacity: section (issue 23) asks for each scenario's sustainable
+// rate: the highest offered rate at which the producer keeps up, its window
+// is steady and every SLO percentile of the latency from the intended send
+// time holds. The lab searches it with probes (steady-state trials at
+// chosen rates) instead of fixed rounds.
+const (
+	// DefaultKeepUp is capacity.keep.up: achieved ÷ offered rate over the
+	// measured window that counts as keeping up.
+	DefaultKeepUp = 0.99
+	// DefaultCapacityPrecision is capacity.precision: the sustainable
+	// rate's interval within ±5 %.
+	DefaultCapacityPrecision = 0.05
+	// DefaultCapacityBudgetS is capacity.budget (10 min).
+	DefaultCapacityBudgetS = 600
+)
+
+// SLOPercentiles are the percentiles capacity.slo takes, as written in the
+// file (capacity: {slo: {p99.ms: 100}}), and the key each is saved under
+// in plan.json (results.CapacityPlan.SLO, summary's latency keys).
+var SLOPercentiles = []struct{ Written, Key string }{
+	{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p99.9", "p999"},
+}
+
+// Capacity is the capacity: section; On when the file has one.
+type Capacity struct {
+	On bool
+	// SLO maps a percentile key ("p50", "p95", "p99", "p999") to its
+	// bound in milliseconds; empty: only keeping up counts.
+	SLO                        map[string]float64
+	KeepUp, Precision, BudgetS float64
+}
+
+// capacityFields are the settings of the capacity section; any of them
+// turns the search on.
+var capacityFields = func() []field {
+	var fs []field
+	for _, p := range SLOPercentiles {
+		key := p.Key
+		fs = append(fs, field{
+			key:       "capacity.slo." + p.Written + ".ms",
+			normalize: positiveNumber("capacity.slo." + p.Written + ".ms"),
+			assign: func(e *Experiment, v string) {
+				f, _ := strconv.ParseFloat(v, 64)
+				if e.Capacity.SLO == nil {
+					e.Capacity.SLO = map[string]float64{}
+				}
+				e.Capacity.SLO[key] = f
+				e.Capacity.On = true
+			},
+			typed: typedNumber,
+		})
+	}
+	return append(fs,
+		field{key: "capacity.keep.up", normalize: keepUp,
+			assign: func(e *Experiment, v string) { e.Capacity.KeepUp, _ = strconv.ParseFloat(v, 64); e.Capacity.On = true },
+			typed:  typedNumber},
+		field{key: "capacity.precision", normalize: openUnit("capacity.precision"),
+			assign: func(e *Experiment, v string) {
+				e.Capacity.Precision, _ = strconv.ParseFloat(v, 64)
+				e.Capacity.On = true
+			},
+			typed: typedNumber},
+		field{key: "capacity.budget", normalize: budgetValue("capacity.budget"),
+			assign: func(e *Experiment, v string) { e.Capacity.BudgetS, _ = strconv.ParseFloat(v, 64); e.Capacity.On = true },
+			typed:  typedDuration},
+	)
+}()
+
+// positiveNumber accepts a finite number > 0.
+func positiveNumber(key string) func(raw, _ string) (string, error) {
+	return func(raw, _ string) (string, error) {
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 1) {
+			return "", fmt.Errorf("%s must be a number of milliseconds > 0, got %q", key, raw)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	}
+}
+
+// keepUp accepts a share in (0, 1].
+func keepUp(raw, _ string) (string, error) {
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil || !(f > 0 && f <= 1) {
+		return "", fmt.Errorf("capacity.keep.up must be a share of the offered rate in (0, 1], e.g. 0.99, got %q", raw)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), nil
+}
+
+// openUnit accepts a number in (0, 1).
+func openUnit(key string) func(raw, _ string) (string, error) {
+	return func(raw, _ string) (string, error) {
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil || !(f > 0 && f < 1) {
+			return "", fmt.Errorf("%s must be a relative half-width in (0, 1), e.g. 0.05 for ±5 %%, got %q", key, raw)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	}
+}
+
+// budgetValue accepts a duration ("10m", "90s") or seconds, > 0.
+func budgetValue(key string) func(raw, _ string) (string, error) {
+	return func(raw, _ string) (string, error) {
+		s, err := parseSeconds(raw)
+		if err != nil || s <= 0 {
+			return "", fmt.Errorf("%s must be a duration like 10m, 90s or 1h30m (or seconds), got %q", key, raw)
+		}
+		return strconv.FormatFloat(s, 'f', -1, 64), nil
+	}
+}
+
+func typedNumber(v string) any { f, _ := strconv.ParseFloat(v, 64); return number(f) }
+
+func typedDuration(v string) any {
+	s, _ := strconv.ParseFloat(v, 64)
+	return (time.Duration(s * float64(time.Second))).String()
+}
+
+// checkCapacity refuses what contradicts a capacity search, once per
+// experiment: the search chooses every probe's rate and how many probes run,
+// so a fixed rate, fixed or automatic rounds and run-level precision or
+// budget have no place beside it; a probe is a steady-state window, so a
+// burst cannot be one; and the budget must fit the ceiling probe and one
+// more probe of every scenario.
+func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
+	capAt := e.firstPos("capacity.")
+	for _, k := range []string{"trials", "precision", "budget"} {
+		if p, set := e.pos[k]; set && e.Capacity.On {
+			c.add(p.errorf("%s does not apply to a capacity search, which decides its own probes: drop %s (the search stops at capacity.precision or capacity.budget)", k, k))
+		}
+	}
+	if !e.Capacity.On {
+		return
+	}
+	var rateSet, burst bool
+	probe := 0.0
+	for _, sc := range scs {
+		w := sc.Exp.Workload
+		rateSet = rateSet || w.Rate > 0
+		burst = burst || w.DurationS <= 0
+		probe += TrialGapS + w.WarmupS + w.DurationS
+	}
+	if rateSet {
+		c.add(e.posOr("workload.rate", capAt).errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+	}
+	if burst {
+		c.add(capAt.errorf("a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"))
+		return
+	}
+	if need := 2 * probe; need > e.Capacity.BudgetS {
+		c.add(e.posOr("capacity.budget", capAt).errorf("capacity.budget %s cannot fit two probes of each of %d scenarios (%s: the ceiling probe and one more)",
+			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
+	}
+	e.capacityComparisons(c)
+}
+
+// capacityComparisons makes compare: entries of a capacity run judge
+// sustainable rates: the default metric, and the only one, since a
+// scenario's probes ran at different rates and their per-trial figures do
+// not compare.
+func (e *Experiment) capacityComparisons(c *collector) {
+	for i := range e.Compare {
+		cs := &e.Compare[i]
+		p, named := cs.keyPos["metric"]
+		switch {
+		case !named:
+			cs.Metric = summary.SustainableMetric
+		case cs.Metric != summary.SustainableMetric:
+			c.add(p.errorf("a capacity run compares sustainable rates (metric: %s): its probes run at different rates, so %s of one trial does not compare with another's",
+				summary.SustainableMetric, cs.Metric))
+		}
+	}
+}
+
+// checkSustainableMetric refuses metric: sustainable outside a capacity run.
+func (e *Experiment) checkSustainableMetric(c *collector) {
+	if e.Capacity.On {
+		return
+	}
+	for _, cs := range e.Compare {
+		if cs.Metric == summary.SustainableMetric {
+			c.add(cs.keyPos["metric"].errorf("metric %s needs a capacity: section (the sustainable rate is what a capacity search finds)", summary.SustainableMetric))
+		}
+	}
+}
+
+// firstPos is where the first key with prefix was set, or the file.
+func (e *Experiment) firstPos(prefix string) pos {
+	var keys []string
+	for k := range e.pos {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	best := pos{File: e.File}
+	for _, k := range slices.Sorted(slices.Values(keys)) {
+		if p := e.pos[k]; best.Line == 0 || (p.Line > 0 && p.Line < best.Line) {
+			best = p
+		}
+	}
+	return best
+}
+
+// posOr is where key was set, or alt.
+func (e *Experiment) posOr(key string, alt pos) pos {
+	if p, ok := e.pos[key]; ok {
+		return p
+	}
+	return alt
+}
+
+// capacityYAML writes the capacity section (nil without one).
+func (e *Experiment) capacityYAML() yaml.MapSlice {
+	if !e.Capacity.On {
+		return nil
+	}
+	var slo yaml.MapSlice
+	for _, p := range SLOPercentiles {
+		if v, ok := e.Capacity.SLO[p.Key]; ok {
+			slo = append(slo, yaml.MapItem{Key: p.Written + ".ms", Value: number(v)})
+		}
+	}
+	out := yaml.MapSlice{}
+	if len(slo) > 0 {
+		out = append(out, yaml.MapItem{Key: "slo", Value: slo})
+	}
+	return append(out,
+		yaml.MapItem{Key: "keep.up", Value: number(e.Capacity.KeepUp)},
+		yaml.MapItem{Key: "precision", Value: number(e.Capacity.Precision)},
+		yaml.MapItem{Key: "budget", Value: fmtSeconds(e.Capacity.BudgetS)})
+}
+
+// SLOText writes the SLO as "p99 ≤ 100 ms" (percentiles in order, joined
+// by "and"); "keeping up" when it has none.
+func (c Capacity) SLOText() string {
+	var parts []string
+	for _, p := range SLOPercentiles {
+		if v, ok := c.SLO[p.Key]; ok {
+			parts = append(parts, fmt.Sprintf("%s ≤ %g ms", p.Written, v))
+		}
+	}
+	if len(parts) == 0 {
+		return "keeping up"
+	}
+	return strings.Join(parts, " and ")
+}
