@@ -81,6 +81,11 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 	if len(r.finishedBefore) == 0 {
 		skip = nil
 	}
+	if r.exp.Capacity.On {
+		s := newCapacitySearch(r.exp, g, r.nScenarios, r.prev)
+		s.logf = r.logf
+		return s
+	}
 	if !r.exp.TrialsAuto {
 		return &fixedRounds{scs: g.scs, rounds: r.exp.Trials, skip: skip}
 	}

@@ -115,6 +115,9 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 	if exp.TrialsAuto {
 		plan.Precision = exp.Precision
 	}
+	if c := exp.Capacity; c.On {
+		plan.Capacity = &results.CapacityPlan{SLO: c.SLO, KeepUp: c.KeepUp, Precision: c.Precision, BudgetS: c.BudgetS}
+	}
 	for _, c := range cmps {
 		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{
 			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published, Metric: c.Metric})
@@ -170,7 +173,7 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 // total is how many trials the run will take for n scenarios, 0 when the
 // rounds decide it.
 func (r *runner) total(n int) int {
-	if r.exp.TrialsAuto || r.exp.WarmupAuto {
+	if r.exp.TrialsAuto || r.exp.WarmupAuto || r.exp.Capacity.On {
 		return 0
 	}
 	return max(n*(r.exp.Warmup+r.exp.Trials)-len(r.finishedBefore), 0)

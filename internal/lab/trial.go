@@ -57,11 +57,15 @@ type session struct {
 }
 
 // trialSpec is one trial to run: trial n of scenario sc, among its warm-up
-// (warm) or measured trials.
+// (warm) or measured trials. A capacity search sets rate, the probe's
+// offered rate in records/s (0: the scenario's own), or ceiling, for the
+// unthrottled probe that bounds its search.
 type trialSpec struct {
-	sc   spec.Scenario
-	n    int
-	warm bool
+	sc      spec.Scenario
+	n       int
+	warm    bool
+	rate    float64
+	ceiling bool
 }
 
 func (x *executor) logf(format string, args ...any) { x.ev.logf(format, args...) }
@@ -70,6 +74,9 @@ func (x *executor) logf(format string, args ...any) { x.ev.logf(format, args...)
 // the closing words of its progress line.
 func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.Record, string) {
 	sc, n, warm, tgt, adm := t.sc, t.n, t.warm, s.tgt, s.adm
+	if t.rate > 0 {
+		sc.Exp.Workload.Rate = t.rate // sc is this trial's copy
+	}
 	e := sc.Exp
 	phase := "r"
 	if warm {
@@ -105,6 +112,9 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 		tr.dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
 	}
 	res, runErr := x.runMeasured(ctx, &rec, tr)
+	if res != nil && e.Workload.Rate > 0 {
+		rec.Load = loadOf(&rec, e.Workload.Rate)
+	}
 	if tr.dt.Tag != "" && res != nil && ctx.Err() == nil {
 		if err := x.audit(ctx, &rec, tr.bootstrap, topic, tr.dt.Tag, res, tgt.conn.opts...); err != nil {
 			return x.failed(rec, err)

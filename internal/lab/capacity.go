@@ -1,0 +1,266 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
+	"github.com/prodlab/prodlab/internal/textfmt"
+)
+
+// capacitySearch is the capacity: section for one cluster group: per
+// scenario, first an unthrottled ceiling probe, then probes at the rate
+// stats.Threshold.NextRate picks from every outcome so far (a log-space
+// bisection between a thousandth of the ceiling and twice it, then a
+// staircase around the boundary), one probe of each scenario per round in
+// alternating order, so drift does not favour one. It stops when every
+// scenario's sustainable rate is known within capacity.precision (on at
+// least stats.DefaultMinPairs probes, bracketed on both sides), when the
+// group's share of capacity.budget would be overrun by another round, or
+// after spec.MaxAutoRounds rounds.
+type capacitySearch struct {
+	c    spec.Capacity
+	g    *clusterGroup
+	logf func(format string, args ...any)
+	// budget is the group's share of capacity.budget; spent what its
+	// rounds took so far.
+	budget, spent time.Duration
+	round         int
+	roundStart    time.Time
+	done          bool
+	// recs are each scenario's probe records so far (a resumed run's
+	// included), the search's whole memory.
+	recs map[string][]results.Record
+	// issued counts each scenario's measured trials so far, to number the
+	// next one.
+	issued map[string]int
+}
+
+// newCapacitySearch starts g's search with its share of the budget (by its
+// number of scenarios out of nScenarios) and the probes of a resumed run.
+func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
+	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{},
+		budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}
+	for _, rec := range prev {
+		if !rec.Warmup && s.member(rec.ScenarioID) {
+			s.issued[rec.ScenarioID] = max(s.issued[rec.ScenarioID], rec.Trial+1)
+		}
+		if rec.Probe != nil && !rec.Warmup && s.member(rec.ScenarioID) {
+			s.recs[rec.ScenarioID] = append(s.recs[rec.ScenarioID], rec)
+		}
+	}
+	return s
+}
+
+// member reports whether scenario id belongs to the group.
+func (s *capacitySearch) member(id string) bool {
+	for _, sc := range s.g.scs {
+		if sc.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// probes is what the search knows of scenario id.
+func (s *capacitySearch) probes(id string) summary.ScenarioProbes {
+	ps := summary.Probes(s.recs[id])
+	if len(ps) == 0 {
+		return summary.ScenarioProbes{ScenarioID: id}
+	}
+	return ps[0]
+}
+
+// threshold is scenario id's estimate so far.
+func (s *capacitySearch) threshold(id string) stats.Threshold {
+	return s.probes(id).Threshold(stats.DefaultConfidence)
+}
+
+func (s *capacitySearch) next() ([]trialSpec, bool) {
+	if s.done {
+		return nil, false
+	}
+	s.roundStart = time.Now()
+	s.round++
+	var round []trialSpec
+	for _, sc := range order(s.g.scs, s.round-1) {
+		t := trialSpec{sc: sc, n: s.issued[sc.ID]}
+		s.issued[sc.ID]++
+		if sp := s.probes(sc.ID); sp.Ceiling > 0 {
+			t.rate = math.Round(s.threshold(sc.ID).NextRate())
+		} else {
+			t.ceiling = true
+		}
+		round = append(round, t)
+	}
+	return round, true
+}
+
+// observe judges a probe and keeps it; trials that never ran (the cluster
+// failed) are not probes.
+func (s *capacitySearch) observe(rec *results.Record) {
+	rec.Probe = judgeProbe(rec, s.c)
+	if rec.Probe == nil {
+		return
+	}
+	s.recs[rec.ScenarioID] = append(s.recs[rec.ScenarioID], *rec)
+	t := s.threshold(rec.ScenarioID)
+	hw := t.HalfWidth()
+	rec.Precision = &results.Precision{Target: s.c.Precision, Reached: finiteOr(hw, -1), Met: s.met(rec.ScenarioID, t)}
+}
+
+// met reports whether scenario id's sustainable rate is known well enough
+// to stop: bracketed, on enough probes, within the target.
+func (s *capacitySearch) met(id string, t stats.Threshold) bool {
+	return t.Probes >= stats.DefaultMinPairs && t.Edge == "" && t.HalfWidth() <= s.c.Precision
+}
+
+// finished reports whether a resumed run's probes already answer every
+// scenario.
+func (s *capacitySearch) finished() bool {
+	for _, sc := range s.g.scs {
+		if !s.met(sc.ID, s.threshold(sc.ID)) {
+			return false
+		}
+	}
+	return true
+}
+
+// endRound decides whether the group is done and logs each scenario's
+// estimate.
+func (s *capacitySearch) endRound() {
+	last := time.Since(s.roundStart)
+	s.spent += last
+	all := true
+	var parts []string
+	for _, sc := range s.g.scs {
+		t := s.threshold(sc.ID)
+		all = all && s.met(sc.ID, t)
+		parts = append(parts, fmt.Sprintf("%s %s", label(sc), thresholdText(t)))
+	}
+	p := s.g.logPrefix()
+	s.done = true
+	switch {
+	case all:
+		s.logf("%scapacity known within ±%g %% after %d rounds (%.0fs): %s", p, s.c.Precision*100, s.round, s.spent.Seconds(), strings.Join(parts, "; "))
+	case s.spent+last > s.budget:
+		s.logf("%scapacity budget %s spent after %d rounds: %s; target ±%g %% not reached everywhere", p, s.budget.Round(time.Second), s.round, strings.Join(parts, "; "), s.c.Precision*100)
+	case s.round >= spec.MaxAutoRounds:
+		s.logf("%scapacity search stopped at %d rounds: %s", p, s.round, strings.Join(parts, "; "))
+	default:
+		s.done = false
+		s.logf("%scapacity round %d: %s", p, s.round, strings.Join(parts, "; "))
+	}
+}
+
+// thresholdText is an estimate for the round log: "12,345 msg/s
+// [11,900, 12,800] ±3.7 % (9 probes)", or where it lies when the search
+// has not bracketed it.
+func thresholdText(t stats.Threshold) string {
+	n := fmt.Sprintf("%d probes", t.Probes)
+	switch {
+	case t.Probes == 0:
+		return "ceiling probe only"
+	case math.IsNaN(t.Estimate):
+		return "not known (" + n + ")"
+	case t.Edge == "below":
+		return fmt.Sprintf("below %s msg/s: no rate passed yet (%s)", textfmt.Group(t.Hi, 0), n)
+	case t.Edge == "above":
+		return fmt.Sprintf("above %s msg/s: every rate passed (%s)", textfmt.Group(t.Lo, 0), n)
+	}
+	return fmt.Sprintf("%s msg/s [%s, %s] ±%.1f %% (%s)", textfmt.Group(t.Estimate, 0), textfmt.Group(t.Lo, 0), textfmt.Group(t.Hi, 0), t.HalfWidth()*100, n)
+}
+
+// judgeProbe is the search's verdict on one trial: a ceiling probe (no
+// offered rate) bounds the search; a probe at a rate passes when no record
+// failed, the producer kept up (achieved ÷ offered ≥ keep.up), the window
+// was steady and every SLO percentile of the latency from the intended
+// send time held. A trial that produced nothing (its topic, cluster or
+// client failed) is no probe: nil.
+func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
+	if rec.Warmup || rec.Status == results.StatusInterrupted || rec.Records.Sent == 0 {
+		return nil
+	}
+	p := &results.Probe{Settings: knobs(rec.EffectiveConfig)}
+	if rec.Load == nil {
+		if !rec.Counted() {
+			return nil
+		}
+		p.Ceiling = true
+		return p
+	}
+	var why []string
+	if !rec.Counted() {
+		why = append(why, "trial failed: "+firstLine(rec.Error))
+	}
+	if a := rec.Load.Achieved; !(a >= c.KeepUp) {
+		why = append(why, fmt.Sprintf("kept up %.3f < %g", a, c.KeepUp))
+	}
+	if st := rec.Steady; st != nil && !st.OK {
+		why = append(why, "window not steady: "+st.Reason)
+	}
+	why = append(why, sloMisses(rec.LatencyIntendedMs, c.SLO)...)
+	p.Pass = len(why) == 0
+	p.Why = strings.Join(why, "; ")
+	return p
+}
+
+// sloMisses lists the SLO percentiles l does not meet (all of them when
+// nothing was measured).
+func sloMisses(l *results.Latency, slo map[string]float64) []string {
+	var out []string
+	for _, p := range spec.SLOPercentiles {
+		bound, ok := slo[p.Key]
+		if !ok {
+			continue
+		}
+		m, _ := summary.MetricByKey(p.Key)
+		v := math.NaN()
+		if l != nil {
+			v = latencyAt(*l, p.Key)
+		}
+		if !(v <= bound) {
+			out = append(out, fmt.Sprintf("%s from the intended send time %.1f ms > %g ms", strings.TrimPrefix(m.Name, "latency "), v, bound))
+		}
+	}
+	return out
+}
+
+// latencyAt is one percentile of l by its key.
+func latencyAt(l results.Latency, key string) float64 {
+	switch key {
+	case "p50":
+		return l.P50
+	case "p95":
+		return l.P95
+	case "p99":
+		return l.P99
+	case "p999":
+		return l.P999
+	}
+	return math.NaN()
+}
+
+// knobs are the settings that decide where a producer's knee falls, as
+// the client used them.
+func knobs(eff map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{kafkaconf.BufferMemory, kafkaconf.BatchSize, kafkaconf.LingerMs, kafkaconf.MaxInFlight, kafkaconf.MaxBufferedRecords} {
+		if v, ok := eff[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// loadOf is a rate-limited trial's offered load and the share of it the
+// producer achieved over the measured window.
+func loadOf(rec *results.Record, rate float64) *results.Load {
+	return &results.Load{OfferedRecordsPerS: rate, Achieved: rec.Throughput.RecordsPerS / rate}
+}

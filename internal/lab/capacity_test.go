@@ -1,0 +1,184 @@
+package lab
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+)
+
+// TestJudgeProbe judges one trial of a capacity search by keep-up, steady
+// window, failed records and every SLO percentile, naming each reason.
+func TestJudgeProbe(t *testing.T) {
+	c := spec.Capacity{On: true, KeepUp: 0.99, SLO: map[string]float64{"p99": 100, "p50": 10}}
+	at := func(achieved, p50, p99 float64) results.Record {
+		return results.Record{Status: results.StatusOK, Records: results.Records{Sent: 1000, Acked: 1000},
+			Load:              &results.Load{OfferedRecordsPerS: 1000, Achieved: achieved},
+			LatencyIntendedMs: &results.Latency{P50: p50, P99: p99},
+			EffectiveConfig:   map[string]string{"linger.ms": "5", "acks": "all"}}
+	}
+	tests := []struct {
+		name string
+		rec  func() results.Record
+		// want is "nil", "ceiling", "pass" or the reasons of a fail.
+		want string
+	}{
+		// An unthrottled trial bounds the search: neither pass nor fail.
+		{"ceiling", func() results.Record { r := at(0, 1, 2); r.Load = nil; return r }, "ceiling"},
+		{"pass", func() results.Record { return at(0.995, 5, 50) }, "pass"},
+		// Exactly at the bounds still passes.
+		{"at bounds", func() results.Record { return at(0.99, 10, 100) }, "pass"},
+		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.930 < 0.99"},
+		{"p99 over", func() results.Record { return at(1, 5, 132) }, "p99 from the intended send time 132.0 ms > 100 ms"},
+		// Every reason is named, the percentiles in order.
+		{"all wrong", func() results.Record {
+			r := at(0.5, 12, 400)
+			r.Steady = &results.Steady{OK: false, Reason: "trending"}
+			return r
+		}, "kept up 0.500 < 0.99; window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
+		// No intended-time latency at all cannot meet an SLO.
+		{"no latency", func() results.Record { r := at(1, 0, 0); r.LatencyIntendedMs = nil; return r },
+			"p50 from the intended send time NaN ms > 10 ms; p99 from the intended send time NaN ms > 100 ms"},
+		// A trial that produced and then failed is a failed probe.
+		{"failed trial", func() results.Record {
+			r := at(1, 5, 50)
+			r.Status, r.Error = results.StatusFailed, "3 records failed: timeout\nmore"
+			return r
+		}, "trial failed: 3 records failed: timeout"},
+		// A trial that produced nothing (its topic or cluster failed) is no probe.
+		{"never ran", func() results.Record {
+			r := at(1, 5, 50)
+			r.Status, r.Records.Sent = results.StatusFailed, 0
+			return r
+		}, "nil"},
+		{"interrupted", func() results.Record { r := at(1, 5, 50); r.Status = results.StatusInterrupted; return r }, "nil"},
+		{"warm-up", func() results.Record { r := at(1, 5, 50); r.Warmup = true; return r }, "nil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := tt.rec()
+			p := judgeProbe(&rec, c)
+			got := "nil"
+			switch {
+			case p == nil:
+			case p.Ceiling:
+				got = "ceiling"
+			case p.Pass:
+				got = "pass"
+				if p.Why != "" {
+					t.Errorf("a pass has reasons: %q", p.Why)
+				}
+			default:
+				got = p.Why
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if p != nil && p.Settings["linger.ms"] != "5" {
+				t.Errorf("settings %v do not keep linger.ms", p.Settings)
+			}
+		})
+	}
+}
+
+// probeWorld answers probes of a producer whose sustainable rate is
+// boundary: a probe passes when its rate is under boundary × e^(σZ).
+type probeWorld struct {
+	boundary, sigma float64
+	rng             *rand.Rand
+}
+
+// record is what trial t would have produced.
+func (w probeWorld) record(t trialSpec) results.Record {
+	rec := results.Record{ScenarioID: t.sc.ID, Trial: t.n, Status: results.StatusOK, RecordSize: 1024,
+		Records: results.Records{Sent: 1000, Acked: 1000}}
+	if t.ceiling {
+		rec.Throughput.RecordsPerS = w.boundary * 1.3
+		return rec
+	}
+	achieved := 1.0
+	if math.Log(t.rate) > math.Log(w.boundary)+w.sigma*w.rng.NormFloat64() {
+		achieved = 0.8
+	}
+	rec.Throughput.RecordsPerS = t.rate * achieved
+	rec.Load = &results.Load{OfferedRecordsPerS: t.rate, Achieved: achieved}
+	rec.LatencyIntendedMs = &results.Latency{P99: 5}
+	return rec
+}
+
+// TestCapacitySearch runs the search against simulated producers: the
+// first round is one ceiling probe per scenario, the rounds alternate
+// their order, every later probe has a rate, each record carries its
+// probe and precision, and the search stops once each sustainable rate is
+// known within the target, with an interval that holds the boundary.
+func TestCapacitySearch(t *testing.T) {
+	e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}}}
+	worlds := map[string]probeWorld{
+		"a": {20000, 0.03, rand.New(rand.NewPCG(1, 2))},
+		"b": {5000, 0.03, rand.New(rand.NewPCG(3, 4))},
+	}
+	s := newCapacitySearch(e, g, 2, nil)
+	var orders []string
+	for rounds := 0; ; rounds++ {
+		if rounds > 200 {
+			t.Fatal("the search did not stop in 200 rounds")
+		}
+		round, ok := s.next()
+		if !ok {
+			break
+		}
+		var ids []string
+		for _, tr := range round {
+			ids = append(ids, tr.sc.ID)
+			if (rounds == 0) != tr.ceiling || (tr.rate > 0) == tr.ceiling {
+				t.Fatalf("round %d: trial %+v: the first round is ceiling probes, later ones have rates", rounds, tr)
+			}
+			rec := worlds[tr.sc.ID].record(tr)
+			s.observe(&rec)
+			if rec.Probe == nil || rec.Precision == nil {
+				t.Fatalf("round %d: record without probe or precision: %+v", rounds, rec)
+			}
+		}
+		orders = append(orders, strings.Join(ids, " "))
+		s.endRound()
+	}
+	if orders[0] != "a b" || orders[1] != "b a" {
+		t.Errorf("rounds do not alternate: %v", orders[:2])
+	}
+	for id, w := range worlds {
+		th := s.threshold(id)
+		if !s.met(id, th) {
+			t.Errorf("%s: stopped without meeting the target: %+v", id, th)
+		}
+		if !(th.Lo <= w.boundary && w.boundary <= th.Hi) {
+			t.Errorf("%s: interval [%.0f, %.0f] misses the boundary %.0f", id, th.Lo, th.Hi, w.boundary)
+		}
+	}
+	if !s.finished() {
+		t.Error("a search that met its target is not finished")
+	}
+}
+
+// TestCapacitySearchResumes picks up a resumed run's probes: trial
+// numbers continue, the ceiling is not probed again.
+func TestCapacitySearchResumes(t *testing.T) {
+	e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}}}
+	prev := []results.Record{
+		{ScenarioID: "a", Trial: 0, Status: results.StatusOK, Throughput: results.Throughput{RecordsPerS: 1000}, Probe: &results.Probe{Ceiling: true}},
+		{ScenarioID: "a", Trial: 1, Status: results.StatusOK, Load: &results.Load{OfferedRecordsPerS: 500, Achieved: 1}, Probe: &results.Probe{Pass: true}},
+		{ScenarioID: "other", Trial: 5, Status: results.StatusOK},
+	}
+	s := newCapacitySearch(e, g, 1, prev)
+	round, ok := s.next()
+	if !ok || len(round) != 1 {
+		t.Fatalf("next = %v, %v", round, ok)
+	}
+	if tr := round[0]; tr.n != 2 || tr.ceiling || !(tr.rate > 0) {
+		t.Errorf("resumed probe %+v: want trial 2 at a rate", tr)
+	}
+}
