@@ -44,7 +44,10 @@ func (p *Plan) Estimate() string {
 	}
 	s := "about " + d.Round(time.Second).String()
 	var notes []string
-	if p.Exp.TrialsAuto {
+	switch {
+	case p.Exp.Capacity.On:
+		notes = append(notes, "at most: the capacity search stops earlier once every sustainable rate is precise")
+	case p.Exp.TrialsAuto:
 		notes = append(notes, "at most: trials: auto stops earlier once every comparison is precise")
 	}
 	for _, sc := range p.Scenarios {
