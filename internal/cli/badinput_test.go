@@ -850,7 +850,32 @@ func embedded(r badInput) badInput {
 
 // honestEdges are the rows of issue 21 ("Honest edges").
 func honestEdges() []badInput {
-	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows())
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows(), capacityRows())
+}
+
+// capacitySteady is a steady-state workload a capacity section can probe.
+const capacitySteady = "workload: {duration.s: 2, warmup.s: 0.5}\n"
+
+// capacityRows are capacity: sections that cannot run (issue 23).
+func capacityRows() []badInput {
+	return []badInput{
+		runFile("capacity", "with workload.rate", capacitySteady+"capacity: {slo: {p99.ms: 100}}\nmatrix: {rate: [1000, 2000]}\n", "workload.rate cannot be set with a capacity section"),
+		runFile("capacity", "with trials: 5", capacitySteady+"trials: 5\ncapacity: {slo: {p99.ms: 100}}\n", "trials does not apply to a capacity search"),
+		runFile("capacity", "with trials: auto", capacitySteady+"trials: auto\ncapacity: {slo: {p99.ms: 100}}\n", "trials does not apply to a capacity search"),
+		runFile("capacity", "with budget", capacitySteady+"budget: 5m\ncapacity: {slo: {p99.ms: 100}}\n", "budget does not apply to a capacity search"),
+		runFile("capacity", "SLO on an unknown percentile", capacitySteady+"capacity: {slo: {p98.ms: 100}}\n", `unknown key "p98.ms" in capacity.slo; did you mean "p95.ms"?`),
+		runFile("capacity", "SLO of 0 ms", capacitySteady+"capacity: {slo: {p99.ms: 0}}\n", "capacity.slo.p99.ms must be a number of milliseconds > 0"),
+		runFile("capacity", "keep.up 0", capacitySteady+"capacity: {keep.up: 0}\n", "capacity.keep.up must be a share of the offered rate in (0, 1]"),
+		runFile("capacity", "keep.up 1.5", capacitySteady+"capacity: {keep.up: 1.5}\n", "capacity.keep.up must be a share of the offered rate in (0, 1]"),
+		runFile("capacity", "precision 1", capacitySteady+"capacity: {precision: 1}\n", "capacity.precision must be a relative half-width in (0, 1)"),
+		runFile("capacity", "budget short of two probes", capacitySteady+"capacity: {budget: 4s}\nmatrix: {linger.ms: [0, 5]}\n", "capacity.budget 4s cannot fit two probes of each of 2 scenarios"),
+		runFile("capacity", "budget not a duration", capacitySteady+"capacity: {budget: soon}\n", "capacity.budget must be a duration like 10m"),
+		runFile("capacity", "a burst", "capacity: {slo: {p99.ms: 100}}\n", "a capacity search probes steady-state windows: set workload.duration.s"),
+		runFile("capacity", "SLO as a matrix axis", capacitySteady+"capacity: {slo: {p99.ms: 100}}\nmatrix: {capacity.slo.p99.ms: [10, 20]}\n", "is a setting of the capacity search, not a matrix axis"),
+		runFile("capacity", "compare a per-trial metric", capacitySteady+"capacity: {slo: {p99.ms: 100}}\nmatrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: p99}]\n", "a capacity run compares sustainable rates (metric: sustainable)"),
+		runFile("capacity", "metric sustainable without capacity", capacitySteady+"matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: sustainable}]\n", "metric sustainable needs a capacity: section"),
+		runFile("capacity", "unknown key", capacitySteady+"capacity: {keepup: 0.9}\n", `unknown key "keepup" in capacity; did you mean "keep.up"?`),
+	}
 }
 
 // perfRunRows are perf inputs run refuses up front and perf used to
