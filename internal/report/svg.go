@@ -55,6 +55,11 @@ type tick struct {
 // datum is one plotted value with its error (NaN: none).
 type datum struct {
 	X, Y, Err float64
+	// Hollow draws the point's marker as a ring: a point that does not
+	// mean what the others do (a rate the producer did not keep up with).
+	Hollow bool
+	// Title, when set, is the marker's tooltip instead of "series: value".
+	Title string
 }
 
 // lineSeries is one line of a line chart.
@@ -78,6 +83,17 @@ type lineChart struct {
 	// lines (where the measured window starts, fault events).
 	Bands []band
 	Marks []mark
+	// LogY puts the y axis on a log scale (ticks at 1, 2 and 5 × 10^k):
+	// for figures spanning decades, such as latency against load.
+	LogY bool
+	// Levels draw horizontal reference lines across the plot (an SLO).
+	Levels []level
+}
+
+// level is a horizontal line at Y with a label at its right end.
+type level struct {
+	Y     float64
+	Label string
 }
 
 // band is a shaded x range of a line chart, styled by Class.
@@ -160,13 +176,37 @@ func (w *svgWriter) text(class string, x float64, y, lineH int, lines []string, 
 // from 0 to top, returning the value→y mapping.
 func (w *svgWriter) yAxis(ticks []tick, top float64) func(float64) float64 {
 	y := func(v float64) float64 { return plotBottom - v/top*(plotBottom-plotTop) }
+	w.axes(ticks, y)
+	return y
+}
+
+// yAxisLog draws the y axis of ticks on a log scale from bottom to top
+// (both > 0), returning the value→y mapping; values outside the axis (0
+// included) map to its ends.
+func (w *svgWriter) yAxisLog(ticks []tick, bottom, top float64) func(float64) float64 {
+	span := math.Log(top) - math.Log(bottom)
+	y := func(v float64) float64 {
+		switch {
+		case !(v > bottom):
+			return plotBottom
+		case v >= top:
+			return plotTop
+		}
+		return plotBottom - (math.Log(v)-math.Log(bottom))/span*(plotBottom-plotTop)
+	}
+	w.axes(ticks, y)
+	return y
+}
+
+// axes draws the horizontal grid lines and labels of ticks through y, and
+// the two axes.
+func (w *svgWriter) axes(ticks []tick, y func(float64) float64) {
 	for _, t := range ticks {
 		w.printf(`<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/>`+"\n", plotLeft, num(y(t.V)), plotRight, num(y(t.V)))
 		w.printf(`<text class="tick y-tick" x="%d" y="%s">%s</text>`+"\n", plotLeft-6, num(y(t.V)+4), esc(t.Label))
 	}
 	w.printf(`<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`+"\n", plotLeft, plotTop, plotLeft, plotBottom)
 	w.printf(`<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`+"\n", plotLeft, plotBottom, plotRight, plotBottom)
-	return y
 }
 
 // legend draws the legend to the right of the plot: title lines (the
@@ -257,14 +297,14 @@ func errTop(d datum) float64 {
 }
 
 // errorBar draws a vertical error bar at x from v-e to v+e, clipped to the
-// plot; a clipped end has no cap.
-func (w *svgWriter) errorBar(x float64, d datum, y func(float64) float64, top float64) {
+// plot (bottom to top); a clipped end has no cap.
+func (w *svgWriter) errorBar(x float64, d datum, y func(float64) float64, bottom, top float64) {
 	if math.IsNaN(d.Err) || d.Err <= 0 {
 		return
 	}
-	lo, hi := math.Max(d.Y-d.Err, 0), math.Min(d.Y+d.Err, top)
+	lo, hi := math.Max(d.Y-d.Err, bottom), math.Min(d.Y+d.Err, top)
 	w.printf(`<line class="err" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x), num(y(lo)), num(x), num(y(hi)))
-	if d.Y-d.Err >= 0 {
+	if d.Y-d.Err >= bottom {
 		w.printf(`<line class="err" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x-4), num(y(lo)), num(x+4), num(y(lo)))
 	}
 	if d.Y+d.Err <= top {
@@ -299,7 +339,7 @@ func (c *barChart) svg() string {
 			w.printf(`<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s, %s: %s</title></rect>`+"\n",
 				num(x+1), num(y(d.Y)), num(math.Max(barW-2, 1)), num(y(0)-y(d.Y)), color(si),
 				esc(g), esc(c.Series[si]), esc(stats.Summary{N: 2, Mean: d.Y, Err: d.Err}.String()))
-			w.errorBar(x+barW/2, d, y, top)
+			w.errorBar(x+barW/2, d, y, 0, top)
 		}
 		w.printf(`<text class="tick x-tick" x="%s" y="%d">%s</text>`+"\n", num(x0+groupW*0.4), plotBottom+18, esc(g))
 	}
@@ -318,6 +358,9 @@ func (c *lineChart) svg() string {
 			hi = math.Max(hi, errTop(p))
 		}
 	}
+	for _, l := range c.Levels {
+		hi = math.Max(hi, l.Y)
+	}
 	for _, t := range c.XTicks {
 		xlo, xhi = math.Min(xlo, t.V), math.Max(xhi, t.V)
 	}
@@ -330,8 +373,7 @@ func (c *lineChart) svg() string {
 	if xhi == xlo {
 		xlo, xhi = xlo-1, xhi+1
 	}
-	ticks, top := niceTicks(hi, 5)
-	y := w.yAxis(ticks, top)
+	y, bottom, top := c.yAxis(&w, hi)
 	pad := 0.04 * float64(plotRight-plotLeft)
 	x := func(v float64) float64 {
 		return plotLeft + pad + (v-xlo)/(xhi-xlo)*(float64(plotRight-plotLeft)-2*pad)
@@ -357,6 +399,9 @@ func (c *lineChart) svg() string {
 				esc(m.Class), num(x(m.X)+3), plotTop+10+12*(i%3), esc(m.Label))
 		}
 	}
+	for _, l := range c.Levels {
+		w.level(l, y)
+	}
 	names := make([]string, len(c.Series))
 	for i, s := range c.Series {
 		names[i] = s.Name
@@ -367,16 +412,109 @@ func (c *lineChart) svg() string {
 		w.printf(`<polyline class="line" fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n",
 			color(i), dashes(i), strings.Join(pts, " "), esc(s.Name))
 		for _, p := range s.Points {
-			w.errorBar(x(p.X), p, y, top)
+			w.errorBar(x(p.X), p, y, bottom, top)
 			if c.Markers {
-				w.printf(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s</title></circle>`+"\n",
-					num(x(p.X)), num(y(math.Min(p.Y, top))), color(i), esc(s.Name), esc(stats.Summary{N: 2, Mean: p.Y, Err: p.Err}.String()))
+				w.marker(x(p.X), y(math.Min(p.Y, top)), color(i), s.Name, p)
 			}
 		}
 	}
 	w.legend(c.Legend, names, true)
 	return w.String()
 }
+
+// yAxis draws the chart's y axis for values up to hi, linear from 0 or,
+// with LogY, logarithmic around the positive values and levels, and
+// returns the value→y mapping and the axis' bottom and top.
+func (c *lineChart) yAxis(w *svgWriter, hi float64) (y func(float64) float64, bottom, top float64) {
+	if !c.LogY {
+		ticks, top := niceTicks(hi, 5)
+		return w.yAxis(ticks, top), 0, top
+	}
+	lo := math.Inf(1)
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if p.Y > 0 {
+				lo = math.Min(lo, p.Y)
+			}
+		}
+	}
+	for _, l := range c.Levels {
+		lo = math.Min(lo, l.Y)
+	}
+	ticks, bottom, top := logTicks(lo, hi)
+	return w.yAxisLog(ticks, bottom, top), bottom, top
+}
+
+// marker draws point p of a series at (cx, cy): a dot, or a ring when
+// p is Hollow, with p's Title (or "series: value") as its tooltip.
+func (w *svgWriter) marker(cx, cy float64, col, series string, p datum) {
+	tip := esc(series) + ": " + esc(stats.Summary{N: 2, Mean: p.Y, Err: p.Err}.String())
+	if p.Title != "" {
+		tip = esc(p.Title)
+	}
+	if p.Hollow {
+		w.printf(`<circle class="hollow" cx="%s" cy="%s" r="4" fill="#fff" stroke="%s" stroke-width="2"><title>%s</title></circle>`+"\n",
+			num(cx), num(cy), col, tip)
+		return
+	}
+	w.printf(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s</title></circle>`+"\n", num(cx), num(cy), col, tip)
+}
+
+// level draws a horizontal reference line across the plot at l.Y, dashed
+// and red, labelled just above its right end.
+func (w *svgWriter) level(l level, y func(float64) float64) {
+	at := y(l.Y)
+	w.printf(`<line class="level" x1="%d" y1="%s" x2="%d" y2="%s" stroke="#b42318" stroke-width="1.5" stroke-dasharray="6 4"><title>%s</title></line>`+"\n",
+		plotLeft, num(at), plotRight, num(at), esc(l.Label))
+	w.printf(`<text class="level-label" x="%d" y="%s" text-anchor="end" font-size="12" fill="#b42318">%s</text>`+"\n",
+		plotRight-4, num(at-5), esc(l.Label))
+}
+
+// logTicks returns ticks at 1, 2 and 5 × 10^k (powers of ten only when
+// that would be more than maxLogTicks) from the largest such value at or
+// below lo to the smallest at or above hi, and those two ends.
+func logTicks(lo, hi float64) (ticks []tick, bottom, top float64) {
+	if !(hi > 0) || math.IsInf(hi, 0) {
+		hi = 1
+	}
+	if !(lo > 0) || lo > hi {
+		lo = hi / 10
+	}
+	steps := func(mults []float64) []float64 {
+		var vs []float64
+		for k := math.Floor(math.Log10(lo)) - 1; k <= math.Ceil(math.Log10(hi))+1; k++ {
+			for _, m := range mults {
+				vs = append(vs, m*math.Pow(10, k))
+			}
+		}
+		return vs
+	}
+	vs := steps([]float64{1, 2, 5})
+	pick := func(vs []float64) []float64 {
+		var out []float64
+		for i, v := range vs {
+			// The step at or below lo, every step between, the one at or above hi.
+			below := i+1 < len(vs) && vs[i+1] <= lo*(1+1e-9)
+			above := i > 0 && vs[i-1] >= hi*(1-1e-9)
+			if !below && !above {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	sel := pick(vs)
+	if len(sel) > maxLogTicks {
+		sel = pick(steps([]float64{1}))
+	}
+	for _, v := range sel {
+		prec := max(0, int(-math.Floor(math.Log10(v)+1e-9)))
+		ticks = append(ticks, tick{v, textfmt.Group(v, prec)})
+	}
+	return ticks, sel[0], sel[len(sel)-1]
+}
+
+// maxLogTicks bounds the ticks of a log axis.
+const maxLogTicks = 12
 
 // xTicks returns a tick at every distinct x of the series (matrix values
 // are few and meaningful).
