@@ -203,7 +203,7 @@ func TestBrowserRender(t *testing.T) {
 			shot := filepath.Join(dir, "report-"+tt.name+".png")
 			_ = os.Remove(shot)
 			var b bytes.Buffer
-			if err := HTML(&b, HTMLInput{ExperimentYAML: "name: " + tt.name + "\n", Env: testEnv, Records: tt.recs(t)}); err != nil {
+			if err := HTML(&b, HTMLInput{ExperimentYAML: "name: " + tt.name + "\n", Env: testEnv, Plan: tt.plan, Records: tt.recs(t)}); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {

@@ -20,10 +20,11 @@ var (
 	rfKeys       = []string{"topic.replication.factor", "replication.factor"}
 )
 
-// chart is a rendered chart with the name tests and the page refer to it by.
+// chart is a rendered chart with the name tests and the page refer to it
+// by, and the note the page shows under it, if any.
 type chart struct {
-	ID  string
-	SVG string
+	ID, SVG string
+	Caption string
 }
 
 // percentileTicks are the latency chart's x ticks: x = log10(1/(1-p)).
@@ -44,7 +45,7 @@ func charts(all []summary.ScenarioStats) []chart {
 	}
 	keys := matrixKeys(all)
 	var out []chart
-	add := func(id, svg string) { out = append(out, chart{id, svg}) }
+	add := func(id, svg string) { out = append(out, chart{ID: id, SVG: svg}) }
 
 	groupKey := ""
 	if len(keys) > 0 {

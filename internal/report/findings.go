@@ -37,9 +37,13 @@ type Finding struct {
 	Verdict   stats.Verdict `json:"verdict"`
 }
 
-// metricOf is the metric a planned comparison judges: its Metric key, or
-// throughput (records/s) for plans that name none.
+// metricOf is the metric a planned comparison judges: its Metric key (the
+// sustainable rate's included), or throughput (records/s) for plans that
+// name none.
 func metricOf(c results.PlannedComparison) summary.Metric {
+	if c.Metric == sustainableMetric.Key {
+		return sustainableMetric
+	}
 	if m, ok := summary.MetricByKey(c.Metric); ok {
 		return m
 	}
@@ -64,18 +68,27 @@ func Findings(recs []results.Record, p results.Plan) []Finding {
 		}
 		return out
 	}
-	return findings(scs, p)
+	return findings(recs, scs, p)
 }
 
-// findings is Findings over summarised scenarios.
-func findings(scs []scenario, p results.Plan) []Finding {
+// findings is Findings over summarised scenarios; a comparison of
+// sustainable rates is judged on the probes of recs (sustainableFinding).
+func findings(recs []results.Record, scs []scenario, p results.Plan) []Finding {
 	byID := map[string]*scenario{}
 	for i := range scs {
 		byID[scs[i].ID] = &scs[i]
 	}
+	var probes map[string]summary.ScenarioProbes
 	out := make([]Finding, 0, len(p.Comparisons))
 	for _, c := range p.Comparisons {
 		m := metricOf(c)
+		if m.Key == sustainableMetric.Key {
+			if probes == nil {
+				probes = probesByID(recs)
+			}
+			out = append(out, sustainableFinding(c, byID[c.Baseline], byID[c.Candidate], probes, p))
+			continue
+		}
 		o := stats.Options{Level: p.Level, Margin: p.Margin, Dir: m.Dir,
 			MinPairs: stats.DefaultMinPairs, FixedRounds: p.Precision == 0}
 		a, b := byID[c.Baseline], byID[c.Candidate]
@@ -91,13 +104,19 @@ func findings(scs []scenario, p results.Plan) []Finding {
 		f := Finding{Question: c.Question, Metric: m.Key, Kind: v.Kind, Baseline: c.Baseline, Candidate: c.Candidate,
 			BaselineTrials: a.Trials, CandidateTrials: b.Trials, Published: c.Published, Verdict: v}
 		f.Title = orQuestion(f)
-		f.Sentence = sentence(a, b, v)
-		if m.Key != summary.Metrics[0].Key {
-			f.Sentence = m.Name + " (" + m.Unit + "): " + f.Sentence
-		}
+		f.Sentence = metricSentence(m, sentence(a, b, v, trialCount(v, a, b)))
 		out = append(out, f)
 	}
 	return out
+}
+
+// metricSentence names the metric judged before a finding's sentence,
+// unless it is throughput, which the Findings' title names.
+func metricSentence(m summary.Metric, s string) string {
+	if m.Key == summary.Metrics[0].Key {
+		return s
+	}
+	return m.Name + " (" + m.Unit + "): " + s
 }
 
 // notTestedFinding is the answer to a comparison that could not run.
@@ -134,10 +153,11 @@ func notTested(why string) stats.Verdict {
 //	x=1 against x=0 is inconclusive: [-9.8 %, +12.1 %] is wider than ±5 %; about 14 more rounds would decide it (paired, 95 %, 3 rounds); baseline x=0
 //
 // The scenarios are named by the matrix values in which they differ; the
-// baseline's full ID ends the sentence.
-func sentence(a, b *scenario, v stats.Verdict) string {
+// baseline's full ID ends the sentence; n is what the verdict rests on
+// ("12 rounds", see trialCount).
+func sentence(a, b *scenario, v stats.Verdict, n string) string {
 	bl, cl := differing(a, b)
-	text := withTrials(v, a, b)
+	text := withTrials(v, n)
 	var s string
 	switch v.Kind {
 	case stats.KindFaster, stats.KindSlower, stats.KindLower, stats.KindHigher:
@@ -158,14 +178,19 @@ func sentence(a, b *scenario, v stats.Verdict) string {
 	return s + "; baseline " + a.ID
 }
 
-// withTrials adds how many rounds (paired) or trials (Welch) the verdict
-// rests on inside its closing parenthesis: "(paired, 95 %)" becomes
-// "(paired, 95 %, 12 rounds)".
-func withTrials(v stats.Verdict, a, b *scenario) string {
-	n := fmt.Sprintf("%d and %d trials", a.Trials, b.Trials)
+// trialCount is how many rounds (paired) or trials (Welch) verdict v of b
+// against a rests on: "12 rounds", "3 and 5 trials".
+func trialCount(v stats.Verdict, a, b *scenario) string {
 	if v.Test == stats.PairedTest {
-		n = fmt.Sprintf("%d rounds", v.Pairs)
+		return fmt.Sprintf("%d rounds", v.Pairs)
 	}
+	return fmt.Sprintf("%d and %d trials", a.Trials, b.Trials)
+}
+
+// withTrials adds n, what the verdict rests on (trialCount), inside its
+// closing parenthesis: "(paired, 95 %)" becomes "(paired, 95 %, 12
+// rounds)".
+func withTrials(v stats.Verdict, n string) string {
 	t := v.Text
 	if v.Kind == stats.KindNotTested || !strings.HasSuffix(t, ")") {
 		return t

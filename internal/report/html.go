@@ -22,11 +22,12 @@ import (
 // HTMLFile is the name of the HTML report in a run directory.
 const HTMLFile = "report.html"
 
-//go:embed templates/report.html.tmpl templates/style.css
+//go:embed templates/report.html.tmpl templates/table.html.tmpl templates/style.css
 var templateFS embed.FS
 
-// pageTemplate is report.html's template, parsed once.
-var pageTemplate = template.Must(template.ParseFS(templateFS, "templates/report.html.tmpl"))
+// pageTemplate is report.html's template, with the table it draws every
+// table with, parsed once.
+var pageTemplate = template.Must(template.ParseFS(templateFS, "templates/report.html.tmpl", "templates/table.html.tmpl"))
 
 // HTMLInput is what report.html shows.
 type HTMLInput struct {
@@ -51,20 +52,27 @@ type page struct {
 	Findings                    []pageFinding
 	FindingsTitle               string
 	HasPlan                     bool
-	Tables                      []pageTable
-	Steady                      []string
-	Errors                      []string
-	Charts                      []pageChart
-	Timelines                   []pageChart
-	Env                         []pageEnv
-	YAML                        string
+	// CapacityRun drops the results table's note: a capacity run's Tables
+	// are the capacity table and its probes, each with a note of its own.
+	CapacityRun bool
+	Tables      []pageTable
+	Steady      []string
+	Errors      []string
+	// Extra are the tables after the results (latency against offered
+	// rate), each with its heading and note.
+	Extra     []pageTable
+	Charts    []pageChart
+	Timelines []pageChart
+	Env       []pageEnv
+	YAML      string
 }
 
 // pageTable is one results table: the scenario's columns, then figures.
 type pageTable struct {
-	// Heading, when set, heads the table (the second one).
-	Heading string
-	Header  []string
+	// Heading, when set, heads the table (the second one); Note, when
+	// set, explains it under the heading.
+	Heading, Note string
+	Header        []string
 	// KeyCols is how many leading columns are text (the scenario).
 	KeyCols int
 	Rows    []pageRow
@@ -81,6 +89,8 @@ type pageRow struct {
 type pageChart struct {
 	ID  string
 	SVG template.HTML
+	// Caption, when set, is a note under the chart.
+	Caption string
 }
 
 type pageEnv struct{ Name, Value string }
@@ -92,10 +102,13 @@ type pageFinding struct {
 // HTML writes report.html: a self-contained page (inline CSS, inline SVG
 // charts, no scripts, no network references) with the Findings when the
 // run has a plan, the results table (the report.html columns of the
-// registry, audit and proxies included when they ran), the charts the
-// matrix calls for (see charts), each scenario's timelines, the
-// environment and the experiment. It can be opened from disk or attached
-// to an issue as is.
+// registry, audit and proxies included when they ran), the table and
+// chart of latency against offered rate when trials were rate-limited
+// (load.go, loadchart.go), the charts the matrix calls for (see charts),
+// each scenario's timelines, the environment and the experiment. A
+// capacity run shows its capacity table and its probes instead of the
+// results table, and only the charts against offered rate (capacity.go).
+// It can be opened from disk or attached to an issue as is.
 func HTML(w io.Writer, in HTMLInput) error {
 	v, err := newView(in.Records, in.Plan)
 	if err != nil {
@@ -128,10 +141,28 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)
 	}
-	p.tables(v.scs, matrixKeys(all), shown(inHTML, v.scs))
+	load := v.loadTable()
+	if v.capacityRun {
+		// The probes belong with the answer, before the failed trials.
+		p.CapacityRun, p.Steady = true, nil
+		p.Tables = []pageTable{v.capacityTable().page()}
+		if load != nil {
+			p.Tables = append(p.Tables, load.page())
+		}
+		_, p.Errors = problemNotes(v.scs)
+	} else {
+		p.tables(v.scs, matrixKeys(all), shown(inHTML, v.scs))
+		if load != nil {
+			p.Extra = append(p.Extra, load.page())
+		}
+	}
 	// The SVG is built from escaped text only (see esc in svg.go).
-	for _, c := range charts(all) {
-		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})
+	var cs []chart
+	if !v.capacityRun {
+		cs = charts(all)
+	}
+	for _, c := range append(cs, loadCharts(v.load, v.plan)...) {
+		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG), Caption: c.Caption})
 	}
 	for _, c := range timelineCharts(v.scs) {
 		p.Timelines = append(p.Timelines, pageChart{ID: c.ID, SVG: template.HTML(c.SVG)})

@@ -112,29 +112,40 @@ var htmlCases = []struct {
 	recs   func(*testing.T) []results.Record
 	charts []string
 	absent []string
+	// plan is the run's plan.json (nil: none).
+	plan *results.Plan
 }{
 	// Codec varies: disk and ratio charts, no in-flight or RF charts.
 	{"batching", batchingRun,
 		[]string{"chart-throughput", "chart-latency", "chart-disk", "chart-ratio"},
-		[]string{"chart-inflight", "chart-rf-throughput", "chart-rf-latency"}},
+		[]string{"chart-inflight", "chart-rf-throughput", "chart-rf-latency"}, nil},
 	// In-flight and RF vary, codec does not.
 	{"network", networkRun,
 		[]string{"chart-throughput", "chart-latency", "chart-inflight", "chart-rf-throughput", "chart-rf-latency"},
-		[]string{"chart-disk", "chart-ratio"}},
+		[]string{"chart-disk", "chart-ratio"}, nil},
 	// Schema-2 trials with timelines and faults: one throughput and one
 	// p99 timeline per scenario.
 	{"timeline", timelineRun,
 		[]string{"chart-throughput", "timeline-1-throughput", "timeline-1-p99", "timeline-2-throughput", "timeline-2-p99"},
-		[]string{"chart-latency", "chart-disk", "chart-inflight"}},
+		[]string{"chart-latency", "chart-disk", "chart-inflight"}, nil},
 	// The idempotence study's shape: long scenario labels in the timeline
 	// titles, the audit, CPU and proxy columns in the table.
 	{"idempotence", idempotenceStudyRun,
 		[]string{"chart-throughput", "chart-latency", "timeline-1-throughput", "timeline-8-p99"},
-		[]string{"chart-disk", "chart-ratio", "chart-inflight"}},
+		[]string{"chart-disk", "chart-ratio", "chart-inflight"}, nil},
 	// The kip1269 study's shape: every optional column of the main table.
 	{"kip1269", kip1269Run,
 		[]string{"chart-throughput", "chart-latency", "chart-inflight"},
-		[]string{"chart-disk", "chart-ratio"}},
+		[]string{"chart-disk", "chart-ratio"}, nil},
+	// A capacity search: the capacity table and the probes replace the
+	// results table, and the charts are those against offered rate only.
+	{"capacity", func(*testing.T) []results.Record { return capacityRun() },
+		[]string{"chart-load-p99"},
+		[]string{"chart-throughput", "chart-latency", "chart-load-p50"}, &capacityPlan},
+	// A rate matrix: the ordinary charts, and p99 against offered rate.
+	{"rate", func(*testing.T) []results.Record { return rateMatrixRun() },
+		[]string{"chart-throughput", "chart-load-p99"},
+		[]string{"chart-latency", "chart-disk"}, nil},
 }
 
 // svgRE captures each chart's id and markup.
@@ -144,7 +155,7 @@ func TestHTML(t *testing.T) {
 	for _, tt := range htmlCases {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			in := HTMLInput{ExperimentYAML: "name: " + tt.name + "\ntrials: 3\n", Env: testEnv, Records: tt.recs(t)}
+			in := HTMLInput{ExperimentYAML: "name: " + tt.name + "\ntrials: 3\n", Env: testEnv, Plan: tt.plan, Records: tt.recs(t)}
 			if err := HTML(&b, in); err != nil {
 				t.Fatal(err)
 			}

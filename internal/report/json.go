@@ -9,21 +9,25 @@ import (
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
-// scenarioJSON is one element of the json format: the scenario's figures
-// and, under "findings", the answers to the planned comparisons whose
-// candidate it is. The key is added to the array's elements rather than
-// the array wrapped in an object, so that scripts reading the array of
-// scenarios (jq '.[]') keep working; jq '[.[].findings[]?]' gathers the
-// answers, and findings.json holds them all in plan order.
+// scenarioJSON is one element of the json format: the scenario's figures;
+// under "findings", the answers to the planned comparisons whose
+// candidate it is; and, in a capacity run, under "capacity" its element
+// of capacity.json (its sustainable rate). The keys are added to the
+// array's elements rather than the array wrapped in an object, so that
+// scripts reading the array of scenarios (jq '.[]') keep working; jq
+// '[.[].findings[]?]' gathers the answers, and findings.json holds them
+// all in plan order; jq '[.[].capacity | select(.)]' is capacity.json.
 type scenarioJSON struct {
 	summary.ScenarioStats
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []Finding         `json:"findings,omitempty"`
+	Capacity *results.Capacity `json:"capacity,omitempty"`
 }
 
 // json renders v as an indented JSON array of summary.ScenarioStats, one
 // object per scenario in order of first appearance, warm-ups left out, each
-// with the Findings whose candidate it is (see scenarioJSON). Figures that
-// are undefined (the error of a single trial) are null.
+// with the Findings whose candidate it is and its capacity (see
+// scenarioJSON). Figures that are undefined (the error of a single trial)
+// are null.
 func (v *view) json(w io.Writer) error {
 	scs := make([]scenarioJSON, len(v.scs))
 	for i := range v.scs {
@@ -31,6 +35,11 @@ func (v *view) json(w io.Writer) error {
 		for _, f := range v.findings {
 			if f.Candidate == v.scs[i].ID {
 				scs[i].Findings = append(scs[i].Findings, f)
+			}
+		}
+		for j := range v.capacity {
+			if v.capacity[j].ScenarioID == v.scs[i].ID {
+				scs[i].Capacity = &v.capacity[j]
 			}
 		}
 	}

@@ -21,16 +21,65 @@ func Markdown(w io.Writer, recs []results.Record) error {
 	return v.markdown(w)
 }
 
-// markdown renders v as Markdown, with its Findings when it has a plan.
+// markdown renders v as Markdown: the results table (a capacity run's
+// capacity table instead), the latency against offered rate of its
+// rate-limited trials, and its Findings when it has a plan.
 func (v *view) markdown(w io.Writer) error {
+	var b strings.Builder
+	if v.capacityRun {
+		v.capacityTable().markdown(&b)
+	} else {
+		v.resultsMarkdown(&b)
+	}
+	if t := v.loadTable(); t != nil {
+		t.markdown(&b)
+	}
+	if v.capacityRun {
+		problemsMarkdown(&b, v.scs)
+	}
+	v.findingsMarkdown(&b)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write markdown: %w", err)
+	}
+	return nil
+}
+
+// problemsMarkdown appends, in a capacity run, the scenarios whose trials
+// failed or violated and a numbered list of their full errors.
+func problemsMarkdown(b *strings.Builder, scs []scenario) {
+	lines, notes := problemNotes(scs)
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	for _, l := range lines {
+		b.WriteString(mdEscape(l) + "  \n")
+	}
+	mdNotes(b, notes)
+}
+
+// mdNotes appends notes as a numbered list, continuation lines indented
+// under each item, after a blank line.
+func mdNotes(b *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	for i, n := range notes {
+		fmt.Fprintf(b, "%d. %s\n", i+1, strings.ReplaceAll(n, "\n    ", "\n   "))
+	}
+}
+
+// resultsMarkdown appends the results table, one row per scenario, with
+// its steady-state notes and the full errors of its failures.
+func (v *view) resultsMarkdown(b *strings.Builder) {
 	cols := shown(inMarkdown, v.scs)
 	header, align := []string{"scenario"}, []string{":--"}
 	for _, c := range cols {
 		header, align = append(header, c.md), append(align, "--:")
 	}
-	var b strings.Builder
-	mdRow(&b, append(header, "status"))
-	mdRow(&b, append(align, ":--"))
+	mdRow(b, append(header, "status"))
+	mdRow(b, append(align, ":--"))
 	var notes []string
 	for i := range v.scs {
 		s := &v.scs[i]
@@ -40,7 +89,7 @@ func (v *view) markdown(w io.Writer) error {
 		for _, c := range cols {
 			cells = append(cells, c.text(s))
 		}
-		mdRow(&b, append(cells, status))
+		mdRow(b, append(cells, status))
 	}
 	if st := steadyNotes(v.scs); len(st) > 0 {
 		b.WriteString("\n")
@@ -49,18 +98,7 @@ func (v *view) markdown(w io.Writer) error {
 			b.WriteString(mdEscape(n) + "  \n")
 		}
 	}
-	if len(notes) > 0 {
-		b.WriteString("\n")
-		for i, n := range notes {
-			// A numbered list item; continuation lines indented under it.
-			fmt.Fprintf(&b, "%d. %s\n", i+1, strings.ReplaceAll(n, "\n    ", "\n   "))
-		}
-	}
-	v.findingsMarkdown(&b)
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("write markdown: %w", err)
-	}
-	return nil
+	mdNotes(b, notes)
 }
 
 // mdEscape escapes the characters that would start Markdown markup inside

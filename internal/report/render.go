@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Output format names accepted by Render (and the --format flags).
@@ -31,12 +32,23 @@ var formats = []struct {
 }
 
 // view is what every format renders: the records, their scenarios and,
-// when the run has a plan, its Findings.
+// when the run has a plan, its Findings; the rate-limited trials as
+// latency against offered rate; and, in a capacity run, the capacity
+// answer.
 type view struct {
 	recs     []results.Record
 	scs      []scenario
 	plan     *results.Plan
 	findings []Finding
+	// load are the curves of latency against offered rate (load.go), nil
+	// without rate-limited trials; keepUp the share of the offered rate
+	// that counts as keeping up.
+	load   []loadCurve
+	keepUp float64
+	// capacity is the capacity answer (summary.Capacity) when the plan has
+	// a capacity section: then capacityRun is true.
+	capacity    []results.Capacity
+	capacityRun bool
 }
 
 // newView summarises recs; plan may be nil (no Findings).
@@ -45,12 +57,29 @@ func newView(recs []results.Record, plan *results.Plan) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{recs: recs, scs: scs, plan: plan}
+	v := &view{recs: recs, scs: scs, plan: plan, keepUp: keepUpOf(plan)}
+	v.load = loadCurves(recs, scs, v.keepUp)
 	if plan != nil {
-		v.findings = findings(scs, *plan)
+		v.findings = findings(recs, scs, *plan)
+		if plan.Capacity != nil {
+			v.capacityRun = true
+			v.capacity = summary.Capacity(recs, *plan.Capacity, plan.Level)
+		}
 	}
 	return v, nil
 }
+
+// capacityTable is the view's capacity table, nil outside a capacity run.
+func (v *view) capacityTable() *extraTable {
+	if !v.capacityRun {
+		return nil
+	}
+	return capacityTableOf(v.capacity, v.scs, *v.plan.Capacity, v.plan.Level)
+}
+
+// loadTable is the view's latency-against-offered-rate table, nil without
+// rate-limited trials.
+func (v *view) loadTable() *extraTable { return loadTableOf(v.load, v.keepUp) }
 
 // Formats returns the names Render accepts, the default (table) first.
 func Formats() []string {

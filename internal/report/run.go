@@ -6,11 +6,14 @@ import (
 	"io"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // WriteRun renders a run directory's records for people: format (see
 // Formats) to out, and into dir the table (results.TableFile), the
-// Findings for scripts (results.FindingsFile) and report.html, all from what dir saved when the run started: its
+// Findings for scripts (results.FindingsFile), a capacity run's answer
+// (results.CapacityFile) and report.html, all from what dir saved when the
+// run started: its
 // environment (environment.json; a run without one is rendered with the
 // versions its records name and an unknown machine, never with the
 // machine rendering it) and its plan (plan.json; without one there are no
@@ -45,7 +48,23 @@ func WriteRun(dir string, recs []results.Record, out io.Writer, format string) e
 	if err := writeFindings(dir, recs, plan); err != nil {
 		return err
 	}
+	if err := writeCapacity(dir, recs, plan); err != nil {
+		return err
+	}
 	return writeHTML(dir, recs, env, plan)
+}
+
+// writeCapacity writes dir/capacity.json, the capacity answer
+// (summary.Capacity), when plan has a capacity section; other runs have
+// none.
+func writeCapacity(dir string, recs []results.Record, plan *results.Plan) error {
+	if plan == nil || plan.Capacity == nil {
+		return nil
+	}
+	if err := results.WriteCapacity(dir, summary.Capacity(recs, *plan.Capacity, plan.Level)); err != nil {
+		return fmt.Errorf("write %s: %w", results.CapacityFile, err)
+	}
+	return nil
 }
 
 // writeFindings writes dir/findings.json: the answers to plan's

@@ -43,15 +43,57 @@ func Table(w io.Writer, recs []results.Record) error {
 	return v.table(w)
 }
 
-// table renders the table of v, then its Findings when it has a plan.
+// table renders the table of v, then the latency against offered rate of
+// its rate-limited trials, then its Findings when it has a plan. A
+// capacity run shows its capacity table instead of the results table
+// (capacity.go).
 func (v *view) table(w io.Writer) error {
+	var b strings.Builder
+	if v.capacityRun {
+		if err := v.capacityTable().text(&b); err != nil {
+			return err
+		}
+	} else if err := v.resultsText(&b); err != nil {
+		return err
+	}
+	if t := v.loadTable(); t != nil {
+		if err := t.text(&b); err != nil {
+			return err
+		}
+	}
+	if v.capacityRun {
+		problemsText(&b, v.scs)
+	}
+	v.findingsText(&b)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// problemsText appends, in a capacity run, the scenarios whose trials
+// failed or violated and the notes with their full errors.
+func problemsText(b *strings.Builder, scs []scenario) {
+	lines, notes := problemNotes(scs)
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
+	for i, n := range notes {
+		fmt.Fprintf(b, "[%d] %s\n", i+1, n)
+	}
+}
+
+// resultsText appends the results table, one row per scenario, with its
+// steady-state notes and the footnotes of its failures.
+func (v *view) resultsText(b *strings.Builder) error {
 	cols := shown(inTable, v.scs)
 	header := []string{"SCENARIO"}
 	for _, c := range cols {
 		header = append(header, c.head)
 	}
 	header = append(header, "STATUS")
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	var notes []string
 	for i := range v.scs {
@@ -67,19 +109,14 @@ func (v *view) table(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
-	var b strings.Builder
 	if st := steadyNotes(v.scs); len(st) > 0 {
 		b.WriteString("\n" + strings.Join(st, "\n") + "\n")
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		for i, n := range notes {
-			fmt.Fprintf(&b, "[%d] %s\n", i+1, n)
+			fmt.Fprintf(b, "[%d] %s\n", i+1, n)
 		}
-	}
-	v.findingsText(&b)
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("write table footnotes: %w", err)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func timelineCharts(scs []scenario) []chart {
 		ticks, _ := niceTicks(xhi, 6)
 		for _, c := range []*lineChart{tp, lat} {
 			c.XTicks, c.Bands, c.Marks = ticks, bands, marks
-			out = append(out, chart{c.ID, c.svg()})
+			out = append(out, chart{ID: c.ID, SVG: c.svg()})
 		}
 	}
 	return out
