@@ -27,7 +27,8 @@ Findings of the experiment's planned comparisons, kafka-producer-perf-test's
 final line per scenario, CSV, JSON or Markdown. The machine described is the
 one saved when the run started (environment.json), never the one rendering.
 With --html, also regenerate table.txt, findings.json (the Findings for
-scripts) and report.html in the run directory. --format json adds each
+scripts), capacity.json (a capacity run's sustainable rates) and
+report.html in the run directory. --format json adds each
 scenario's Findings (as candidate) under "findings".`,
 		Example: `  prodlab report results/20261122-190000-batching
   prodlab report results/20261122-190000-batching --format csv > batching.csv
@@ -52,6 +53,6 @@ scenario's Findings (as candidate) under "findings".`,
 		},
 	}
 	addFormatFlag(c, &f.format)
-	c.Flags().BoolVar(&f.html, "html", false, "also regenerate table.txt, findings.json and report.html in RUN_DIR")
+	c.Flags().BoolVar(&f.html, "html", false, "also regenerate table.txt, findings.json, capacity.json (capacity runs) and report.html in RUN_DIR")
 	return c
 }

@@ -217,7 +217,7 @@ func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 		why = append(why, "trial failed: "+firstLine(rec.Error))
 	}
 	if a := rec.Load.Achieved; !(a >= c.KeepUp) {
-		why = append(why, fmt.Sprintf("kept up %.3f < %g", a, c.KeepUp))
+		why = append(why, fmt.Sprintf("kept up %.4f < %g", a, c.KeepUp))
 	}
 	if st := rec.Steady; st != nil && !st.OK {
 		why = append(why, "window not steady: "+st.Reason)
@@ -232,7 +232,7 @@ func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 // nothing was measured).
 func sloMisses(l *results.Latency, slo map[string]float64) []string {
 	var out []string
-	for _, p := range spec.SLOPercentiles {
+	for _, p := range summary.SLOPercentiles {
 		bound, ok := slo[p.Key]
 		if !ok {
 			continue

@@ -31,14 +31,14 @@ func TestJudgeProbe(t *testing.T) {
 		{"pass", func() results.Record { return at(0.995, 5, 50) }, "pass"},
 		// Exactly at the bounds still passes.
 		{"at bounds", func() results.Record { return at(0.99, 10, 100) }, "pass"},
-		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.930 < 0.99"},
+		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.9300 < 0.99"},
 		{"p99 over", func() results.Record { return at(1, 5, 132) }, "p99 from the intended send time 132.0 ms > 100 ms"},
 		// Every reason is named, the percentiles in order.
 		{"all wrong", func() results.Record {
 			r := at(0.5, 12, 400)
 			r.Steady = &results.Steady{OK: false, Reason: "trending"}
 			return r
-		}, "kept up 0.500 < 0.99; window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
+		}, "kept up 0.5000 < 0.99; window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
 		// No intended-time latency at all cannot meet an SLO.
 		{"no latency", func() results.Record { r := at(1, 0, 0); r.LatencyIntendedMs = nil; return r },
 			"p50 from the intended send time NaN ms > 10 ms; p99 from the intended send time NaN ms > 100 ms"},

@@ -3,10 +3,10 @@ package report
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The capacity view answers a capacity run (plan.json has a capacity
@@ -18,28 +18,11 @@ import (
 // table and the probes (the latency-against-offered-rate table, load.go)
 // instead.
 
-// sloPercentiles are the SLO's percentile keys (results.CapacityPlan.SLO)
-// in order, with the names people read.
-var sloPercentiles = []struct{ key, name string }{
-	{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p999", "p99.9"},
-}
-
-// sloText is the SLO as "p99 ≤ 100 ms" (joined by "and"), "" without one.
-func sloText(slo map[string]float64) string {
-	var parts []string
-	for _, p := range sloPercentiles {
-		if v, ok := slo[p.key]; ok {
-			parts = append(parts, p.name+" ≤ "+strconv.FormatFloat(v, 'f', -1, 64)+" ms")
-		}
-	}
-	return strings.Join(parts, " and ")
-}
-
 // capacityTitle heads the capacity table: what "sustainable" meant in the
 // run, and the interval's level.
 func capacityTitle(c results.CapacityPlan, level float64) string {
 	what := "the highest offered rate at which the producer achieves ≥ " + trimFloat(c.KeepUp) + " of it"
-	if s := sloText(c.SLO); s != "" {
+	if s := summary.SLOText(c.SLO); s != "" {
 		what += " with " + s + " from the intended send time"
 	}
 	return fmt.Sprintf("Capacity (sustainable rate: %s; [lo, hi] is its %s interval)", what, stats.Percent(levelOr(level)))

@@ -29,18 +29,13 @@ import (
 // records spell them.
 var rateKeys = []string{"workload.rate", "rate"}
 
-// defaultKeepUp is the share of the offered rate a trial must achieve to
-// count as keeping up in a run without a capacity plan: capacity.keep.up's
-// default (spec.DefaultKeepUp).
-const defaultKeepUp = 0.99
-
 // keepUpOf is the keep-up share of plan: its capacity section's, or
-// defaultKeepUp.
+// summary.DefaultKeepUp.
 func keepUpOf(plan *results.Plan) float64 {
 	if plan != nil && plan.Capacity != nil && plan.Capacity.KeepUp > 0 {
 		return plan.Capacity.KeepUp
 	}
-	return defaultKeepUp
+	return summary.DefaultKeepUp
 }
 
 // The metrics of the view, from summary's registry: each figure is

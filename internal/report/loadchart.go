@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The hockey stick in report.html: latency from the intended send time
@@ -17,7 +18,7 @@ import (
 // failed, is drawn hollow, and an SLO on the percentile is a dashed line.
 
 // loadCharts renders one chart per percentile the run's capacity SLO
-// bounds (in sloPercentiles' order), or of p99 when it bounds none; nil
+// bounds (in summary.SLOPercentiles order), or of p99 when it bounds none; nil
 // without curves.
 func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 	if len(cs) == 0 {
@@ -28,21 +29,21 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 		slo = plan.Capacity.SLO
 	}
 	var out []chart
-	for _, p := range sloPercentiles {
-		bound, ok := slo[p.key]
-		if !ok && !(len(slo) == 0 && p.key == "p99") {
+	for _, p := range summary.SLOPercentiles {
+		bound, ok := slo[p.Key]
+		if !ok && !(len(slo) == 0 && p.Key == "p99") {
 			continue
 		}
-		c := loadChart(cs, p.key, p.name)
+		c := loadChart(cs, p.Key, p.Name)
 		if ok {
-			c.Levels = []level{{Y: bound, Label: "SLO " + p.name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
+			c.Levels = []level{{Y: bound, Label: "SLO " + p.Name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
 		}
 		out = append(out, chart{ID: c.ID, SVG: c.svg(), Caption: loadCaption(cs, ok)})
 	}
 	return out
 }
 
-// loadChart is the chart of percentile pct (a key of sloPercentiles,
+// loadChart is the chart of percentile pct (a key of summary.SLOPercentiles,
 // named name) against offered rate, without its SLO line.
 func loadChart(cs []loadCurve, pct, name string) *lineChart {
 	m := intendedMetric(pct)

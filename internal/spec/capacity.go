@@ -21,20 +21,13 @@ import (
 const (
 	// DefaultKeepUp is capacity.keep.up: achieved ÷ offered rate over the
 	// measured window that counts as keeping up.
-	DefaultKeepUp = 0.99
+	DefaultKeepUp = summary.DefaultKeepUp
 	// DefaultCapacityPrecision is capacity.precision: the sustainable
 	// rate's interval within ±5 %.
 	DefaultCapacityPrecision = 0.05
 	// DefaultCapacityBudgetS is capacity.budget (10 min).
 	DefaultCapacityBudgetS = 600
 )
-
-// SLOPercentiles are the percentiles capacity.slo takes, as written in the
-// file (capacity: {slo: {p99.ms: 100}}), and the key each is saved under
-// in plan.json (results.CapacityPlan.SLO, summary's latency keys).
-var SLOPercentiles = []struct{ Written, Key string }{
-	{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p99.9", "p999"},
-}
 
 // Capacity is the capacity: section; On when the file has one.
 type Capacity struct {
@@ -49,11 +42,11 @@ type Capacity struct {
 // turns the search on.
 var capacityFields = func() []field {
 	var fs []field
-	for _, p := range SLOPercentiles {
+	for _, p := range summary.SLOPercentiles {
 		key := p.Key
 		fs = append(fs, field{
-			key:       "capacity.slo." + p.Written + ".ms",
-			normalize: positiveNumber("capacity.slo." + p.Written + ".ms"),
+			key:       "capacity.slo." + p.Name + ".ms",
+			normalize: positiveNumber("capacity.slo." + p.Name + ".ms"),
 			assign: func(e *Experiment, v string) {
 				f, _ := strconv.ParseFloat(v, 64)
 				if e.Capacity.SLO == nil {
@@ -229,9 +222,9 @@ func (e *Experiment) capacityYAML() yaml.MapSlice {
 		return nil
 	}
 	var slo yaml.MapSlice
-	for _, p := range SLOPercentiles {
+	for _, p := range summary.SLOPercentiles {
 		if v, ok := e.Capacity.SLO[p.Key]; ok {
-			slo = append(slo, yaml.MapItem{Key: p.Written + ".ms", Value: number(v)})
+			slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
 		}
 	}
 	out := yaml.MapSlice{}
@@ -247,14 +240,8 @@ func (e *Experiment) capacityYAML() yaml.MapSlice {
 // SLOText writes the SLO as "p99 ≤ 100 ms" (percentiles in order, joined
 // by "and"); "keeping up" when it has none.
 func (c Capacity) SLOText() string {
-	var parts []string
-	for _, p := range SLOPercentiles {
-		if v, ok := c.SLO[p.Key]; ok {
-			parts = append(parts, fmt.Sprintf("%s ≤ %g ms", p.Written, v))
-		}
+	if s := summary.SLOText(c.SLO); s != "" {
+		return s
 	}
-	if len(parts) == 0 {
-		return "keeping up"
-	}
-	return strings.Join(parts, " and ")
+	return "keeping up"
 }

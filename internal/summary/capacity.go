@@ -2,6 +2,8 @@ package summary
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
@@ -11,6 +13,31 @@ import (
 // sustainable rate, a figure of a scenario's probes together rather than of
 // one trial, so it is not among Metrics.
 const SustainableMetric = "sustainable"
+
+// DefaultKeepUp is the share of the offered rate a trial must achieve to
+// count as keeping up: capacity.keep.up's default, and the rule of runs
+// without a capacity section.
+const DefaultKeepUp = 0.99
+
+// SLOPercentile is one percentile a capacity SLO can bound: Key as
+// plan.json and the metric registry spell it, Name as people read and
+// write it (capacity: {slo: {p99.9.ms: …}}).
+type SLOPercentile struct{ Key, Name string }
+
+// SLOPercentiles are the percentiles an SLO can bound, in order.
+var SLOPercentiles = []SLOPercentile{{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p999", "p99.9"}}
+
+// SLOText writes an SLO as "p99 ≤ 100 ms" (percentiles in order, joined
+// by "and"), "" when it bounds none.
+func SLOText(slo map[string]float64) string {
+	var parts []string
+	for _, p := range SLOPercentiles {
+		if v, ok := slo[p.Key]; ok {
+			parts = append(parts, p.Name+" ≤ "+strconv.FormatFloat(v, 'f', -1, 64)+" ms")
+		}
+	}
+	return strings.Join(parts, " and ")
+}
 
 // Prior range of a capacity search around its ceiling (the unthrottled
 // probe's rate): the sustainable rate lies between a thousandth of it and
