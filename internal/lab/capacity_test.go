@@ -1,13 +1,19 @@
 package lab
 
 import (
+	"context"
+	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // TestJudgeProbe judges one trial of a capacity search by keep-up, steady
@@ -180,5 +186,58 @@ func TestCapacitySearchResumes(t *testing.T) {
 	}
 	if tr := round[0]; tr.n != 2 || tr.ceiling || !(tr.rate > 0) {
 		t.Errorf("resumed probe %+v: want trial 2 at a rate", tr)
+	}
+}
+
+// TestCapacityPipe searches two sustainable rates on a real broker behind
+// an emulated 20 ms pipe: every scenario gets its ceiling probe, passes and
+// fails, an estimate near what the unthrottled probe achieved (the pipe's
+// capacity), and capacity.json; five in flight is decided faster than one.
+func TestCapacityPipe(t *testing.T) {
+	src, err := os.ReadFile("testdata/capacity.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, scs := planYAML(t, "capacity.yaml", string(src))
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: needCluster(t).Bootstrap(), Log: &log}); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	t.Logf("run log:\n%s", log.String())
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	caps, ok, err := results.ReadCapacity(dir)
+	if err != nil || !ok || len(caps) != 2 {
+		t.Fatalf("capacity.json: %v, %v, %+v", ok, err, caps)
+	}
+	for _, c := range caps {
+		s := c.Sustainable
+		if c.CeilingRecordsPerS <= 0 || c.Probes < 4 || c.Passes == 0 || c.Passes == c.Probes {
+			t.Errorf("%s: ceiling %.0f, %d probes, %d passed: want a ceiling, passes and fails", c.ScenarioID, c.CeilingRecordsPerS, c.Probes, c.Passes)
+		}
+		if s.Edge != "" || !(s.Lo <= s.RecordsPerS && s.RecordsPerS <= s.Hi) {
+			t.Errorf("%s: sustainable %+v is not bracketed", c.ScenarioID, s)
+		}
+		// The pipe bounds the producer: its capacity is what the
+		// unthrottled probe achieved.
+		if r := s.RecordsPerS / c.CeilingRecordsPerS; r < 0.8 || r > 1.2 {
+			t.Errorf("%s: sustainable %.0f is %.2f× the ceiling %.0f", c.ScenarioID, s.RecordsPerS, r, c.CeilingRecordsPerS)
+		}
+	}
+	plan, _, err := results.ReadPlan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := report.Findings(recs, plan)
+	if len(fs) != 1 || fs[0].Kind != stats.KindFaster {
+		t.Errorf("5 in flight against 1: %+v", fs)
 	}
 }
