@@ -21,12 +21,15 @@ const (
 const (
 	WelchTest  = "welch"  // Welch's unequal-variances t-test on two samples
 	PairedTest = "paired" // Student's t-test on the log ratios of paired trials
+	// CapacityTest compares two capacity searches' sustainable rates
+	// (CompareThresholds).
+	CapacityTest = "capacity search"
 )
 
 // Verdict is the outcome of comparing B against A.
 type Verdict struct {
-	// Test is WelchTest or PairedTest; Pairs counts the pairs of a paired
-	// test.
+	// Test is WelchTest, PairedTest or CapacityTest; Pairs counts the
+	// pairs of a paired test.
 	Test  string `json:"test"`
 	Pairs int    `json:"pairs,omitempty"`
 	// Kind is the answer: KindFaster, KindSlower (KindLower, KindHigher for

@@ -349,8 +349,11 @@ func (v *Verdict) markShort(o Options) {
 	}
 	if o.FixedRounds {
 		unit := "pairs"
-		if v.Test == WelchTest {
+		switch v.Test {
+		case WelchTest:
 			unit = "trials per side"
+		case CapacityTest:
+			unit = "probes per side"
 		}
 		v.Text = fmt.Sprintf("%s, fewer than %d %s)", strings.TrimSuffix(v.Text, ")"), o.MinPairs, unit)
 		return
@@ -364,8 +367,8 @@ func (v *Verdict) markShort(o Options) {
 // plural returns the plural of a round unit: "round" → "rounds",
 // "trial per side" → "trials per side".
 func plural(unit string) string {
-	if unit == "trial per side" {
-		return "trials per side"
+	if u, ok := strings.CutSuffix(unit, " per side"); ok {
+		return u + "s per side"
 	}
 	return unit + "s"
 }
