@@ -196,7 +196,8 @@ func thresholdText(t stats.Threshold) string {
 
 // judgeProbe is the search's verdict on one trial: a ceiling probe (no
 // offered rate) bounds the search; a probe at a rate passes when no record
-// failed, the producer kept up (achieved ÷ offered ≥ keep.up), the window
+// failed, the producer kept up (achieved ÷ offered ≥ keep.up within the
+// window's resolution, summary.KeptUp), the window
 // was steady and every SLO percentile of the latency from the intended
 // send time held. A trial that produced nothing (its topic, cluster or
 // client failed) is no probe: nil.
@@ -216,8 +217,8 @@ func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 	if !rec.Counted() {
 		why = append(why, "trial failed: "+firstLine(rec.Error))
 	}
-	if a := rec.Load.Achieved; !(a >= c.KeepUp) {
-		why = append(why, fmt.Sprintf("kept up %.4f < %g", a, c.KeepUp))
+	if !summary.KeptUp(rec, c.KeepUp) {
+		why = append(why, fmt.Sprintf("kept up %.4f < %g (resolution ±%.4f)", rec.Load.Achieved, c.KeepUp, summary.KeepUpResolution(rec)))
 	}
 	if st := rec.Steady; st != nil && !st.OK {
 		why = append(why, "window not steady: "+st.Reason)

@@ -37,14 +37,20 @@ func TestJudgeProbe(t *testing.T) {
 		{"pass", func() results.Record { return at(0.995, 5, 50) }, "pass"},
 		// Exactly at the bounds still passes.
 		{"at bounds", func() results.Record { return at(0.99, 10, 100) }, "pass"},
-		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.9300 < 0.99"},
+		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.9300 < 0.99 (resolution ±0.0010)"},
+		// A short window at a slow pipe resolves achieved ÷ offered to one
+		// produce response: 15 records per batch of 1,000 is 1.5 %, so
+		// 0.98 is within reach of 0.99 and 0.97 is not.
+		{"within resolution", func() results.Record { r := at(0.98, 5, 50); r.RecordsPerBatch = 15; return r }, "pass"},
+		{"beyond resolution", func() results.Record { r := at(0.97, 5, 50); r.RecordsPerBatch = 15; return r },
+			"kept up 0.9700 < 0.99 (resolution ±0.0150)"},
 		{"p99 over", func() results.Record { return at(1, 5, 132) }, "p99 from the intended send time 132.0 ms > 100 ms"},
 		// Every reason is named, the percentiles in order.
 		{"all wrong", func() results.Record {
 			r := at(0.5, 12, 400)
 			r.Steady = &results.Steady{OK: false, Reason: "trending"}
 			return r
-		}, "kept up 0.5000 < 0.99; window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
+		}, "kept up 0.5000 < 0.99 (resolution ±0.0010); window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
 		// No intended-time latency at all cannot meet an SLO.
 		{"no latency", func() results.Record { r := at(1, 0, 0); r.LatencyIntendedMs = nil; return r },
 			"p50 from the intended send time NaN ms > 10 ms; p99 from the intended send time NaN ms > 100 ms"},
@@ -194,12 +200,16 @@ func TestCapacitySearchResumes(t *testing.T) {
 // fails, an estimate near what the unthrottled probe achieved (the pipe's
 // capacity), and capacity.json; five in flight is decided faster than one.
 func TestCapacityPipe(t *testing.T) {
+	keep := os.Getenv("PRODLAB_KEEP_CAPACITY_DIR")
 	src, err := os.ReadFile("testdata/capacity.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	exp, scs := planYAML(t, "capacity.yaml", string(src))
 	dir := t.TempDir()
+	if keep != "" { // to look at the probes afterwards
+		dir = keep
+	}
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

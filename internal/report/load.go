@@ -177,7 +177,7 @@ func newLoadPoint(trials []results.Record, probe *results.Probe, keepUp float64)
 	p := loadPoint{Trials: trials, Probe: probe, KeptUp: true}
 	for _, r := range trials {
 		p.Offered += r.Load.OfferedRecordsPerS / float64(len(trials))
-		if r.Load.Achieved < keepUp {
+		if !summary.KeptUp(&r, keepUp) {
 			p.KeptUp = false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -138,4 +139,35 @@ func finiteOr(v, alt float64) float64 {
 		return alt
 	}
 	return v
+}
+
+// KeepUpResolution is the smallest shortfall of achieved ÷ offered one
+// trial's window can show: the records the producer can have in flight
+// (a batch per partition in each of max.in.flight.requests.per.connection
+// requests) out of the window's acknowledged records. A producer that keeps
+// up still sees its window's count move by about that much, as
+// acknowledgements arrive a response at a time and the records in flight at
+// the window's edges fall on either side; at a slow pipe or a low rate that
+// is several percent of a short window. Records per batch count 1 when the
+// client counted no batches.
+func KeepUpResolution(r *results.Record) float64 {
+	acked := float64(r.Records.Acked)
+	if acked <= 0 {
+		return 0
+	}
+	inFlight := math.Max(1, r.RecordsPerBatch)
+	if p := r.Partitions; p != nil && p.Count > 1 {
+		inFlight *= float64(p.Count)
+	}
+	if n, err := strconv.Atoi(r.EffectiveConfig[kafkaconf.MaxInFlight]); err == nil && n > 1 {
+		inFlight *= float64(n)
+	}
+	return math.Min(1, inFlight/acked)
+}
+
+// KeptUp reports whether a rate-limited trial achieved at least keepUp of
+// its offered rate, within the window's resolution (KeepUpResolution): the
+// one keep-up rule of capacity probes and of the report's load view.
+func KeptUp(r *results.Record, keepUp float64) bool {
+	return r.Load != nil && r.Load.Achieved+KeepUpResolution(r) >= keepUp
 }
