@@ -17,9 +17,11 @@ import (
 // capacitySearch is the capacity: section for one cluster group: per
 // scenario, first an unthrottled ceiling probe, then one at half the
 // ceiling, then probes at the rate stats.Threshold.NextRate picks from
-// every outcome so far (a log-space bisection between a thousandth of the
-// ceiling and twice it, then a staircase around the boundary), one probe of each scenario per round in
-// alternating order, so drift does not favour one. It stops when every
+// every outcome so far (probes either side of the estimate: a log-space
+// bisection between a thousandth of the ceiling and twice it while passes
+// and fails lie apart, then probes that straddle the boundary), one probe
+// of each scenario per round in alternating order, so drift does not
+// favour one. It stops when every
 // scenario's sustainable rate is known within capacity.precision (on at
 // least stats.DefaultMinPairs probes, bracketed on both sides), when the
 // group's share of capacity.budget would be overrun by another round, or
