@@ -30,12 +30,8 @@ type capacitySearch struct {
 	c    spec.Capacity
 	g    *clusterGroup
 	logf func(format string, args ...any)
-	// budget is the group's share of capacity.budget; spent what its
-	// rounds took so far.
-	budget, spent time.Duration
-	round         int
-	roundStart    time.Time
-	done          bool
+	// roundClock's budget is the group's share of capacity.budget.
+	roundClock
 	// recs are each scenario's probe records so far (a resumed run's
 	// included), the search's whole memory.
 	recs map[string][]results.Record
@@ -56,7 +52,7 @@ const firstProbe = 0.5
 // number of scenarios out of nScenarios) and the probes of a resumed run.
 func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
 	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{},
-		budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}
+		roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
 	for _, rec := range prev {
 		if !rec.Warmup && s.member(rec.ScenarioID) {
 			s.issued[rec.ScenarioID] = max(s.issued[rec.ScenarioID], rec.Trial+1)
@@ -101,8 +97,7 @@ func (s *capacitySearch) next() ([]trialSpec, bool) {
 	if s.done {
 		return nil, false
 	}
-	s.roundStart = time.Now()
-	s.round++
+	s.startRound()
 	var round []trialSpec
 	for _, sc := range order(s.g.scs, s.round-1) {
 		t := trialSpec{sc: sc, n: s.issued[sc.ID]}
@@ -154,8 +149,7 @@ func (s *capacitySearch) finished() bool {
 // endRound decides whether the group is done and logs each scenario's
 // estimate.
 func (s *capacitySearch) endRound() {
-	last := time.Since(s.roundStart)
-	s.spent += last
+	last := s.stopRound()
 	all := true
 	var parts []string
 	for _, sc := range s.g.scs {
@@ -168,7 +162,7 @@ func (s *capacitySearch) endRound() {
 	switch {
 	case all:
 		s.logf("%scapacity known within ±%g %% after %d rounds (%.0fs): %s", p, s.c.Precision*100, s.round, s.spent.Seconds(), strings.Join(parts, "; "))
-	case s.spent+last > s.budget:
+	case s.overrun(last):
 		s.logf("%scapacity budget %s spent after %d rounds: %s; target ±%g %% not reached everywhere", p, s.budget.Round(time.Second), s.round, strings.Join(parts, "; "), s.c.Precision*100)
 	case s.round >= spec.MaxAutoRounds:
 		s.logf("%scapacity search stopped at %d rounds: %s", p, s.round, strings.Join(parts, "; "))

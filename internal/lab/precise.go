@@ -24,12 +24,8 @@ type untilPrecise struct {
 	cmps []spec.Comparison
 	skip func(spec.Scenario, int) bool
 	logf func(format string, args ...any)
-	// budget is the group's share of the run's budget; spent what its
-	// rounds took so far.
-	budget, spent time.Duration
-	round         int
-	roundStart    time.Time
-	done          bool
+	// roundClock's budget is the group's share of the run's budget.
+	roundClock
 	// recs are the group's measured trials so far, by scenario, and byID
 	// their summaries, each updated when its scenario gets a trial; prec
 	// the rule's state per scenario, written into each record; met and
@@ -51,7 +47,7 @@ type untilPrecise struct {
 func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
 	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{},
 		recs: map[string][]results.Record{}, byID: map[string]*summary.ScenarioStats{},
-		budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios)), logf: func(string, ...any) {}}
+		roundClock: roundClock{budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios))}, logf: func(string, ...any) {}}
 	for _, sc := range g.scs { // nothing is known before the first round
 		u.prec[sc.ID] = results.Precision{Target: e.Precision, Reached: -1}
 	}
@@ -71,8 +67,7 @@ func (u *untilPrecise) next() ([]trialSpec, bool) {
 	if u.done {
 		return nil, false
 	}
-	u.roundStart = time.Now()
-	u.round++
+	u.startRound()
 	return roundOf(u.g.scs, u.round-1, false, u.skip), true
 }
 
@@ -110,13 +105,12 @@ func (u *untilPrecise) summarise(id string) {
 // why in the log.
 func (u *untilPrecise) endRound() {
 	e, g := u.e, u.g
-	last := time.Since(u.roundStart)
-	u.spent += last
+	last := u.stopRound()
 	u.done = true
 	switch {
 	case u.met:
 		u.logf("%sprecision reached after %d rounds (%.0fs): %s within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.spent.Seconds(), u.judged(), e.Precision*100, u.worst*100)
-	case u.spent+last > u.budget:
+	case u.overrun(last):
 		u.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
 			g.logPrefix(), u.budget.Round(time.Second), u.round, u.widest(), e.Precision*100)
 	case u.round >= spec.MaxAutoRounds:

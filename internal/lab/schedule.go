@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"time"
+
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -125,3 +127,30 @@ func (f *fixedRounds) finished() bool {
 	}
 	return true
 }
+
+// roundClock is a measured schedule's rounds against its budget: how many
+// have run, how long they took, and whether the schedule is done. The
+// schedules that stop on a budget (untilPrecise, capacitySearch) embed it.
+type roundClock struct {
+	budget, spent time.Duration
+	round         int
+	roundStart    time.Time
+	done          bool
+}
+
+// startRound counts a new round and starts its clock.
+func (c *roundClock) startRound() {
+	c.roundStart = time.Now()
+	c.round++
+}
+
+// stopRound adds the round's time to what was spent and returns it.
+func (c *roundClock) stopRound() time.Duration {
+	last := time.Since(c.roundStart)
+	c.spent += last
+	return last
+}
+
+// overrun reports whether another round as long as last would overrun the
+// budget.
+func (c *roundClock) overrun(last time.Duration) bool { return c.spent+last > c.budget }
