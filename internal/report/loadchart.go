@@ -31,7 +31,7 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 	var out []chart
 	for _, p := range summary.SLOPercentiles {
 		bound, ok := slo[p.Key]
-		if !ok && !(len(slo) == 0 && p.Key == "p99") {
+		if !ok && (len(slo) != 0 || p.Key != "p99") {
 			continue
 		}
 		c := loadChart(cs, p.Key, p.Name)
