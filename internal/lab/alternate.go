@@ -19,7 +19,7 @@ import (
 // clusters kept up together: more than one embedded cluster, rounds that
 // repeat, and room in memory for every node at full heap.
 func (r *runner) alternates(gs []*clusterGroup) bool {
-	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && r.exp.Trials < 2) {
+	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && !r.exp.Capacity.On && r.exp.Trials < 2) {
 		return false
 	}
 	nodes := 0

@@ -18,7 +18,7 @@ import (
 // scenario, first an unthrottled ceiling probe, then one at half the
 // ceiling, then probes at the rate stats.Threshold.NextRate picks from
 // every outcome so far (probes either side of the estimate: a log-space
-// bisection between a thousandth of the ceiling and twice it while passes
+// bisection between a thousandth of the ceiling and four times it while passes
 // and fails lie apart, then probes that straddle the boundary), one probe
 // of each scenario per round in alternating order, so drift does not
 // favour one. It stops when every
@@ -106,9 +106,10 @@ func (s *capacitySearch) next() ([]trialSpec, bool) {
 		case sp.Ceiling == 0:
 			t.ceiling = true
 		case len(sp.Outcomes) == 0:
-			t.rate = math.Round(sp.Ceiling * firstProbe)
+			t.rate = math.Max(1, math.Round(sp.Ceiling*firstProbe))
 		default:
-			t.rate = math.Round(s.threshold(sc.ID).NextRate())
+			// At least 1 record/s: a rate rounded to 0 would run unthrottled.
+			t.rate = math.Max(1, math.Round(s.threshold(sc.ID).NextRate()))
 		}
 		round = append(round, t)
 	}

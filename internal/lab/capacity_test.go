@@ -125,7 +125,9 @@ func (w probeWorld) record(t trialSpec) results.Record {
 // first round is one ceiling probe per scenario, the rounds alternate
 // their order, every later probe has a rate, each record carries its
 // probe and precision, and the search stops once each sustainable rate is
-// known within the target, with an interval that holds the boundary.
+// known within the target, near the boundary (whether its intervals cover
+// the boundary 95 % of the time is stats' simulation's to show: one search
+// misses it now and then, by design).
 func TestCapacitySearch(t *testing.T) {
 	e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}}}
@@ -166,8 +168,8 @@ func TestCapacitySearch(t *testing.T) {
 		if !s.met(id, th) {
 			t.Errorf("%s: stopped without meeting the target: %+v", id, th)
 		}
-		if !(th.Lo <= w.boundary && w.boundary <= th.Hi) {
-			t.Errorf("%s: interval [%.0f, %.0f] misses the boundary %.0f", id, th.Lo, th.Hi, w.boundary)
+		if r := th.Estimate / w.boundary; r < 0.9 || r > 1.1 {
+			t.Errorf("%s: estimate %.0f [%.0f, %.0f] is %.2f× the boundary %.0f", id, th.Estimate, th.Lo, th.Hi, r, w.boundary)
 		}
 	}
 	if !s.finished() {

@@ -21,7 +21,7 @@ import (
 // capacityTitle heads the capacity table: what "sustainable" meant in the
 // run, and the interval's level.
 func capacityTitle(c results.CapacityPlan, level float64) string {
-	what := "the highest offered rate at which the producer achieves ≥ " + trimFloat(c.KeepUp) + " of it"
+	what := "the highest offered rate at which the producer achieves ≥ " + trimFloat(c.KeepUp) + " of it (within the window's resolution)"
 	if s := summary.SLOText(c.SLO); s != "" {
 		what += " with " + s + " from the intended send time"
 	}

@@ -79,7 +79,7 @@ func TestCapacityTableReplacesResults(t *testing.T) {
 		at += i + len(s)
 	}
 	// The SLO and keep-up share are stated where the answer is.
-	if !strings.Contains(out, "achieves ≥ 0.99 of it with p99 ≤ 100 ms from the intended send time; [lo, hi] is its 95 % interval") {
+	if !strings.Contains(out, "achieves ≥ 0.99 of it (within the window's resolution) with p99 ≤ 100 ms from the intended send time; [lo, hi] is its 95 % interval") {
 		t.Errorf("capacity title does not state the SLO:\n%s", out)
 	}
 	// Each failed probe shows why; the ones that fell behind are marked.

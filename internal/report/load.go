@@ -291,7 +291,7 @@ func loadNote(cs []loadCurve, keepUp float64) string {
 	if anyProbe(cs) {
 		rows = "Each row is one probe of the capacity search, in order of offered rate."
 	}
-	return fmt.Sprintf("A row keeps up when every trial achieved at least %s of the offered rate. %s", trimFloat(keepUp), rows) +
+	return fmt.Sprintf("A row keeps up when every trial achieved at least %s of the offered rate, within its window's resolution (the records in flight). %s", trimFloat(keepUp), rows) +
 		" HAND-OFF P99 is from the hand-off to the client; CPU is the client's and the brokers', per MB."
 }
 

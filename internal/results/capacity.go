@@ -17,15 +17,18 @@ type Probe struct {
 	// Ceiling marks the unthrottled trial that bounds the search from
 	// above; it is neither a pass nor a fail.
 	Ceiling bool `json:"ceiling,omitempty"`
-	// Pass is true when the producer kept up, the window was steady, no
-	// record failed and every SLO percentile held.
+	// Pass is true when the producer kept up (within the window's
+	// resolution), the window was steady, no record failed and every SLO
+	// percentile held; false on a ceiling probe, where it means nothing.
 	Pass bool `json:"pass"`
 	// Why says, for a failed probe, every reason it failed, e.g.
-	// "kept up 0.93 < 0.99; p99 from the intended send time 132 ms > 100 ms".
+	// "kept up 0.9300 < 0.99 (resolution ±0.0010); p99 from the intended
+	// send time 132.0 ms > 100 ms".
 	Why string `json:"why,omitempty"`
 	// Settings are the producer settings that decide where the knee
 	// falls, as the client used them: buffer.memory, batch.size,
-	// linger.ms, max.in.flight.requests.per.connection.
+	// linger.ms, max.in.flight.requests.per.connection and
+	// max.buffered.records.
 	Settings map[string]string `json:"settings,omitempty"`
 }
 

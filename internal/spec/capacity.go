@@ -237,11 +237,11 @@ func (e *Experiment) capacityYAML() yaml.MapSlice {
 		yaml.MapItem{Key: "budget", Value: fmtSeconds(e.Capacity.BudgetS)})
 }
 
-// SLOText writes the SLO as "p99 ≤ 100 ms" (percentiles in order, joined
-// by "and"); "keeping up" when it has none.
+// SLOText writes the SLO as "SLO p99 ≤ 100 ms" (percentiles in order,
+// joined by "and"); "no SLO" when it has none.
 func (c Capacity) SLOText() string {
 	if s := summary.SLOText(c.SLO); s != "" {
-		return s
+		return "SLO " + s
 	}
-	return "keeping up"
+	return "no SLO"
 }

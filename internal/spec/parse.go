@@ -103,6 +103,8 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.compare(e, mv.Value)
 		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor", "capacity":
 			p.section(e, key, mv.Value)
+			// capacity: {} asks for a search on keeping up alone.
+			e.Capacity.On = e.Capacity.On || key == "capacity"
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())
 		case "faults":

@@ -124,7 +124,7 @@ func (e *Experiment) RoundsText() string {
 		warm = fmt.Sprintf("%d warm-up round%s, then ", e.Warmup, map[bool]string{true: "s"}[e.Warmup > 1])
 	}
 	if e.Capacity.On {
-		return warm + fmt.Sprintf("a capacity search per scenario (SLO %s, keep up %g) until each sustainable rate is known within ±%g %% (budget %s)",
+		return warm + fmt.Sprintf("a capacity search per scenario (%s, keeping up %g) until each sustainable rate is known within ±%g %% (budget %s)",
 			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, seconds(e.Capacity.BudgetS))
 	}
 	if e.TrialsAuto {

@@ -79,7 +79,8 @@ const (
 	// mass beyond them. In TestThresholdCoverage's simulation (which has
 	// no freak outcomes) a 0.1 % lapse saved 1-5 probes a search and
 	// covered 97.2, 93.8 and 94.6 % at σ = 0.02, 0.05, 0.1, against
-	// 97.7, 95.2 and 94.6 % at 1 %: robustness costs little.
+	// 97.7, 95.2 and 94.6 % at 1 % (prior [C/1000, 2C]): robustness costs
+	// little.
 	thresholdLapse = 0.01
 	// thresholdMuPoints is the number of μ grid points: 1,001 over the
 	// lab's prior of ln 2000 ≈ 7.6 is a step of 0.0076 (0.8 % in rate),
@@ -470,8 +471,9 @@ func (t Threshold) HalfWidth() float64 {
 // 0.1; straddling at Spread, the median σ, covered 99.9 %, 96.9 % and
 // 91.0 % with 17, 25 and 49 probes: too wide at a sharp knee, too narrow
 // at a noisy one, whose searches stop on a lucky run of outcomes that
-// make σ look small. Straddling at SpreadHi covers 97.7 %, 95.2 % and
-// 94.6 % with 28, 35 and 65 probes.
+// make σ look small. Straddling at SpreadHi covers 97.2 %, 95.6 % and
+// 93.7 % with 28, 35 and 66 probes (prior [C/1000, 4C], bench/RESULTS.md
+// §18).
 func (t Threshold) NextRate() float64 {
 	step := math.Min(t.SpreadHi, nextRateReach*math.Log(t.Hi/t.Lo))
 	if t.Probes%2 == 0 {

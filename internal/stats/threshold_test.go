@@ -41,7 +41,7 @@ type search struct {
 
 // runSearch runs the lab's loop on k: the ceiling probe achieves a rate
 // 10-65 % above the sustainable one (e^U(0.1, 0.5)), the prior is
-// [ceiling/1000, 2·ceiling] as in summary.Prior, and each probe goes to
+// [ceiling/1000, 4·ceiling] as in summary.Prior, and each probe goes to
 // NextRate of the estimate after the probes so far, but the first goes
 // to first·ceiling when first > 0 (the lab sends it to half the
 // ceiling). It stops when the rule is met (at least searchMinProbes
@@ -50,7 +50,7 @@ type search struct {
 // is then the threshold after max(atLeast, stopAt) probes).
 func runSearch(rng *rand.Rand, k knee, first float64, atLeast int) search {
 	c := math.Exp(k.mu + 0.1 + 0.4*rng.Float64())
-	p := NewThresholdPosterior(ThresholdOptions{Lo: c / 1000, Hi: 2 * c})
+	p := NewThresholdPosterior(ThresholdOptions{Lo: c / 1000, Hi: 4 * c})
 	t := p.Threshold()
 	var s search
 	for n := 1; n <= searchMaxProbes; n++ {
@@ -376,7 +376,7 @@ func TestThresholdCoverage(t *testing.T) {
 		variants = append(variants, variant{"the first probe at half the ceiling", 0.5})
 	}
 	for _, v := range variants {
-		t.Logf("%s: %d searches per noise level; prior [C/1000, 2C], ceiling C 10-65 %% above the knee; stop at %d+ probes and ±%.0f %%, or %d",
+		t.Logf("%s: %d searches per noise level; prior [C/1000, 4C], ceiling C 10-65 %% above the knee; stop at %d+ probes and ±%.0f %%, or %d",
 			v.name, runs, searchMinProbes, searchTarget*100, searchMaxProbes)
 		t.Logf("%-6s %-9s %-9s %-9s %-9s %-8s %-8s", "σ*", "coverage", "too high", "too low", "median n", "p90 n", "at max")
 		for _, sigma := range []float64{0.02, 0.05, 0.10} {
