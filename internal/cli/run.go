@@ -48,7 +48,10 @@ equivalent within ±m %, or inconclusive with the rounds it would still need.
 With trials: auto, rounds are added until every planned comparison's 95 %
 interval is within ±precision, or the budget is spent (--set budget=20m asks
 for more); with trials: N, N rounds run. warmup: auto warms until the
-throughput is steady.
+throughput is steady. An experiment with a capacity: section searches each
+scenario's sustainable rate under its SLO instead (probes at chosen rates
+until each rate is known within capacity.precision or capacity.budget is
+spent) and writes capacity.json (docs/capacity.md).
 
 The whole experiment is validated before anything starts (--dry-run stops
 there and prints the plan). A run directory (--out) that already holds a run
@@ -69,6 +72,7 @@ reordered or phantom records the experiment does not expect.`,
   prodlab run batching --set linger.ms=5 --set compression.type=zstd
   prodlab run replication --set budget=20m --set precision=0.03
   prodlab run idempotence --set trials=5 --set warmup=1
+  prodlab run idempotence-capacity --set capacity.budget=20m   # sustainable rates under p99 ≤ 50 ms
   prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine
   prodlab run ./my.yaml --out results/mine --resume   # after Ctrl-C or a crash
   prodlab run idempotence --dry-run                   # the scenarios and the time it will take
