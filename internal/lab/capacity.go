@@ -103,8 +103,7 @@ func (s *capacitySearch) next() ([]trialSpec, bool) {
 		t := trialSpec{sc: sc, n: s.issued[sc.ID]}
 		s.issued[sc.ID]++
 		switch sp := s.probes(sc.ID); {
-		case sp.Ceiling == 0:
-			t.ceiling = true
+		case sp.Ceiling == 0: // rate 0: the unthrottled ceiling probe
 		case len(sp.Outcomes) == 0:
 			t.rate = math.Max(1, math.Round(sp.Ceiling*firstProbe))
 		default:
@@ -127,20 +126,20 @@ func (s *capacitySearch) observe(rec *results.Record) {
 	delete(s.est, rec.ScenarioID)
 	t := s.threshold(rec.ScenarioID)
 	hw := t.HalfWidth()
-	rec.Precision = &results.Precision{Target: s.c.Precision, Reached: finiteOr(hw, -1), Met: s.met(rec.ScenarioID, t)}
+	rec.Precision = &results.Precision{Target: s.c.Precision, Reached: finiteOr(hw, -1), Met: s.met(t)}
 }
 
 // met reports whether scenario id's sustainable rate is known well enough
 // to stop: bracketed, on enough probes, within the target.
-func (s *capacitySearch) met(id string, t stats.Threshold) bool {
-	return t.Probes >= stats.DefaultMinPairs && t.Edge == "" && t.HalfWidth() <= s.c.Precision
+func (s *capacitySearch) met(t stats.Threshold) bool {
+	return summary.CapacityMet(t, s.c.Precision)
 }
 
 // finished reports whether a resumed run's probes already answer every
 // scenario.
 func (s *capacitySearch) finished() bool {
 	for _, sc := range s.g.scs {
-		if !s.met(sc.ID, s.threshold(sc.ID)) {
+		if !s.met(s.threshold(sc.ID)) {
 			return false
 		}
 	}
@@ -155,7 +154,7 @@ func (s *capacitySearch) endRound() {
 	var parts []string
 	for _, sc := range s.g.scs {
 		t := s.threshold(sc.ID)
-		all = all && s.met(sc.ID, t)
+		all = all && s.met(t)
 		parts = append(parts, fmt.Sprintf("%s %s", label(sc), thresholdText(t)))
 	}
 	p := s.g.logPrefix()

@@ -107,7 +107,7 @@ type probeWorld struct {
 func (w probeWorld) record(t trialSpec) results.Record {
 	rec := results.Record{ScenarioID: t.sc.ID, Trial: t.n, Status: results.StatusOK, RecordSize: 1024,
 		Records: results.Records{Sent: 1000, Acked: 1000}}
-	if t.ceiling {
+	if t.rate == 0 {
 		rec.Throughput.RecordsPerS = w.boundary * 1.3
 		return rec
 	}
@@ -148,7 +148,7 @@ func TestCapacitySearch(t *testing.T) {
 		var ids []string
 		for _, tr := range round {
 			ids = append(ids, tr.sc.ID)
-			if (rounds == 0) != tr.ceiling || (tr.rate > 0) == tr.ceiling {
+			if (rounds == 0) != (tr.rate == 0) {
 				t.Fatalf("round %d: trial %+v: the first round is ceiling probes, later ones have rates", rounds, tr)
 			}
 			rec := worlds[tr.sc.ID].record(tr)
@@ -165,7 +165,7 @@ func TestCapacitySearch(t *testing.T) {
 	}
 	for id, w := range worlds {
 		th := s.threshold(id)
-		if !s.met(id, th) {
+		if !s.met(th) {
 			t.Errorf("%s: stopped without meeting the target: %+v", id, th)
 		}
 		if r := th.Estimate / w.boundary; r < 0.9 || r > 1.1 {
@@ -192,7 +192,7 @@ func TestCapacitySearchResumes(t *testing.T) {
 	if !ok || len(round) != 1 {
 		t.Fatalf("next = %v, %v", round, ok)
 	}
-	if tr := round[0]; tr.n != 2 || tr.ceiling || !(tr.rate > 0) {
+	if tr := round[0]; tr.n != 2 || !(tr.rate > 0) {
 		t.Errorf("resumed probe %+v: want trial 2 at a rate", tr)
 	}
 }

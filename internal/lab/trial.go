@@ -58,14 +58,13 @@ type session struct {
 
 // trialSpec is one trial to run: trial n of scenario sc, among its warm-up
 // (warm) or measured trials. A capacity search sets rate, the probe's
-// offered rate in records/s (0: the scenario's own), or ceiling, for the
-// unthrottled probe that bounds its search.
+// offered rate in records/s; 0 runs the scenario's own, which in a
+// capacity run (no workload.rate) is the unthrottled ceiling probe.
 type trialSpec struct {
-	sc      spec.Scenario
-	n       int
-	warm    bool
-	rate    float64
-	ceiling bool
+	sc   spec.Scenario
+	n    int
+	warm bool
+	rate float64
 }
 
 func (x *executor) logf(format string, args ...any) { x.ev.logf(format, args...) }

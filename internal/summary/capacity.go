@@ -114,6 +114,14 @@ func (sp ScenarioProbes) Threshold(level float64) stats.Threshold {
 	return stats.EstimateThreshold(sp.Outcomes, sp.Prior(level))
 }
 
+// CapacityMet is the capacity search's stopping rule for one scenario: its
+// sustainable rate is bracketed (no open edge), rests on at least
+// stats.DefaultMinPairs probes, and is known within precision. The lab
+// stops on it and capacity.json reports it.
+func CapacityMet(t stats.Threshold, precision float64) bool {
+	return t.Probes >= stats.DefaultMinPairs && t.Edge == "" && t.HalfWidth() <= precision
+}
+
 // Capacity answers a capacity run: each probed scenario's sustainable
 // rate with its interval at level, under plan's SLO, as capacity.json
 // holds it.
@@ -130,7 +138,7 @@ func Capacity(recs []results.Record, plan results.CapacityPlan, level float64) [
 			SLO: plan.SLO, KeepUp: plan.KeepUp,
 			Probes: t.Probes, Passes: t.Passes, CeilingRecordsPerS: sp.Ceiling,
 			Precision: results.Precision{Target: plan.Precision, Reached: finiteOr(hw, -1),
-				Met: len(sp.Outcomes) >= stats.DefaultMinPairs && t.Edge == "" && hw <= plan.Precision},
+				Met: CapacityMet(t, plan.Precision)},
 		})
 	}
 	return out
