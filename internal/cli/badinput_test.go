@@ -875,6 +875,8 @@ func capacityRows() []badInput {
 		runFile("capacity", "compare a per-trial metric", capacitySteady+"capacity: {slo: {p99.ms: 100}}\nmatrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: p99}]\n", "a capacity run compares sustainable rates (metric: sustainable)"),
 		runFile("capacity", "metric sustainable without capacity", capacitySteady+"matrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms, metric: sustainable}]\n", "metric sustainable needs a capacity: section"),
 		runFile("capacity", "unknown key", capacitySteady+"capacity: {keepup: 0.9}\n", `unknown key "keepup" in capacity; did you mean "keep.up"?`),
+		runFile("capacity", "a rate axis of 0", capacitySteady+"capacity: {slo: {p99.ms: 100}}\nmatrix: {rate: [0], linger.ms: [0, 5]}\n", "exp.yaml:5:10: workload.rate cannot be set with a capacity section"),
+		runFile("capacity", "slo a number", capacitySteady+"capacity: {slo: 100}\n", "capacity.slo must be a mapping of p50.ms, p95.ms, p99.ms, p99.9.ms"),
 	}
 }
 

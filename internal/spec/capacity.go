@@ -147,8 +147,13 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 		burst = burst || w.DurationS <= 0
 		probe += TrialGapS + w.WarmupS + w.DurationS
 	}
-	if rateSet {
-		c.add(e.posOr("workload.rate", capAt).errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+	axis, onAxis := e.rateAxis()
+	if rateSet || onAxis {
+		at := e.posOr("workload.rate", capAt)
+		if onAxis {
+			at = axis
+		}
+		c.add(at.errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
 	}
 	if burst {
 		c.add(capAt.errorf("a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"))
@@ -206,6 +211,25 @@ func (e *Experiment) firstPos(prefix string) pos {
 		}
 	}
 	return best
+}
+
+// rateAxis is where the matrix sets workload.rate (an axis, or a map
+// value's key), even to 0: a capacity search would silently override it.
+func (e *Experiment) rateAxis() (pos, bool) {
+	for _, a := range e.Matrix {
+		if a.canonical == "workload.rate" {
+			return a.pos, true
+		}
+		for _, v := range a.Values {
+			if _, ok := v.Set["workload.rate"]; ok {
+				if p, ok := v.keyPos["workload.rate"]; ok {
+					return p, true
+				}
+				return a.pos, true
+			}
+		}
+	}
+	return pos{}, false
 }
 
 // posOr is where key was set, or alt.

@@ -107,9 +107,11 @@ func resolveShort(key string) (string, bool) {
 
 // nestedEntry reads a section entry whose value is a mapping of the
 // section's dotted leaves under leaf ("keys: {count: 1000}" for
-// keys.count), recursively. It returns false when leaf heads no setting
-// or the value is neither a mapping nor, for a leaf with a distribution
-// ("keys: none"), a scalar naming it; the caller then reports the entry.
+// keys.count), recursively, or a scalar naming a distribution ("keys:
+// none") for a leaf that has one. It returns false when leaf heads no
+// setting, for the caller to report as unknown; a value of another shape
+// under a leaf that does head settings is reported here, saying what it
+// takes.
 func (p *fileParser) nestedEntry(e *Experiment, sec, leaf string, n ast.Node, valid []string) bool {
 	if !slices.ContainsFunc(valid, func(v string) bool { return strings.HasPrefix(v, leaf+".") }) {
 		return false
@@ -133,7 +135,16 @@ func (p *fileParser) nestedEntry(e *Experiment, sec, leaf string, n ast.Node, va
 				sec, leaf, sec, leaf, strings.Join(under, ", ")))
 			return true
 		}
-		return false
+		// A heading of one setting ("network: {rtt: 20}"): the user
+		// meant that setting, and "did you mean rtt.ms?" says so.
+		if len(under) == 1 {
+			return false
+		}
+		// A heading of several with a scalar or list: say what it takes,
+		// not that the key is unknown ("capacity: {slo: 100}").
+		p.c.add(p.at(n).errorf("%s.%s must be a mapping of %s, e.g. %s: {%s: {%s: …}}",
+			sec, leaf, strings.Join(under, ", "), sec, leaf, under[0]))
+		return true
 	}
 	for _, mv := range entries {
 		key, kpos := p.key(mv)
