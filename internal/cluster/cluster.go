@@ -105,14 +105,15 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		}
 	}
 	total := c.cfg.Brokers + c.cfg.Controllers
-	ports, err := pickPorts(3 * total)
+	per := 2 + max(len(c.cfg.Zones), 1) // client, controller, inter-broker per zone
+	ports, err := pickPorts(per * total)
 	if err != nil {
 		return err
 	}
 	specs := make([]nodeSpec, total)
 	c.nodes, c.controllers = nil, nil
 	for i := range specs {
-		spec := c.nodeSpec(i+1, ports[3*i:3*i+3])
+		spec := c.nodeSpec(i+1, ports[per*i:per*i+per])
 		n := newNode(c.cfg.Dir, spec)
 		if c.dataRoot != "" {
 			n.spec.DataDir = filepath.Join(c.dataRoot, fmt.Sprintf("node-%d", spec.ID))
@@ -153,11 +154,21 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids(), c.ClientOpts()...)
 }
 
-// nodeSpec lays out node id on its three ports: brokers (ids 1..Brokers)
-// advertise their client and replication addresses, possibly through
-// proxies; separate controllers (the ids after) only vote.
+// nodeSpec lays out node id on its ports (client, controller, then one
+// inter-broker listener per zone): brokers (ids 1..Brokers) advertise their
+// client and replication addresses, possibly through proxies; separate
+// controllers (the ids after) only vote.
 func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
-	spec := nodeSpec{ID: id, ClientPort: ports[0], ControllerPort: ports[1], ReplicationPort: ports[2]}
+	spec := nodeSpec{ID: id, ClientPort: ports[0], ControllerPort: ports[1]}
+	if zones := c.cfg.Zones; len(zones) > 0 {
+		spec.ZoneIndex = c.zoneIndex(id)
+		spec.Zone = zones[spec.ZoneIndex]
+		if c.cfg.AdvertiseController != nil {
+			for _, from := range zones {
+				spec.ControllerVia = append(spec.ControllerVia, c.cfg.AdvertiseController(from, id, spec.controllerAddr(-1)))
+			}
+		}
+	}
 	if c.cfg.Controllers > 0 {
 		spec.Role = roleBroker
 		if id > c.cfg.Brokers {
@@ -169,11 +180,40 @@ func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
 	if c.cfg.Advertise != nil {
 		spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())
 	}
-	spec.ReplicationAdvertised = spec.ReplicationAddr()
-	if c.cfg.AdvertiseReplication != nil {
-		spec.ReplicationAdvertised = c.cfg.AdvertiseReplication(spec.ID, spec.ReplicationAddr())
+	froms := c.cfg.Zones
+	if len(froms) == 0 {
+		froms = []string{""}
+	}
+	for i, from := range froms {
+		spec.Repl = append(spec.Repl, replListener{Name: replicationName(from), Port: ports[2+i]})
+		spec.Repl[i].Advertised = spec.ReplicationAddr(i)
+		if c.cfg.AdvertiseReplication != nil {
+			spec.Repl[i].Advertised = c.cfg.AdvertiseReplication(from, spec.ID, spec.ReplicationAddr(i))
+		}
 	}
 	return spec
+}
+
+// zoneIndex places node id in a zone, round-robin: brokers by id, then
+// separate controllers by their own order, so that a controller quorum
+// spreads over the zones too.
+func (c *Cluster) zoneIndex(id int) int {
+	n := len(c.cfg.Zones)
+	if n == 0 {
+		return 0
+	}
+	if id > c.cfg.Brokers {
+		return (id - c.cfg.Brokers - 1) % n
+	}
+	return (id - 1) % n
+}
+
+// Zone is node id's availability zone, "" in a cluster without zones.
+func (c *Cluster) Zone(id int) string {
+	if len(c.cfg.Zones) == 0 {
+		return ""
+	}
+	return c.cfg.Zones[c.zoneIndex(id)]
 }
 
 // allNodes returns the brokers, then the separate controllers.

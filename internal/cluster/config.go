@@ -16,6 +16,10 @@ const MaxBrokers = 9
 // MaxControllers bounds the separate KRaft controller nodes.
 const MaxControllers = 5
 
+// MaxZones bounds Config.Zones: three availability zones, as in most cloud
+// regions.
+const MaxZones = 3
+
 // Defaults for Config fields left zero.
 const (
 	defaultReadyTimeout = 90 * time.Second
@@ -44,8 +48,20 @@ type Config struct {
 	// of the broker. The default advertises the real address.
 	Advertise func(id int, addr string) string
 	// AdvertiseReplication, if set, does the same for the inter-broker
-	// (REPLICATION) listener, e.g. a proxy that delays replication.
-	AdvertiseReplication func(id int, addr string) string
+	// listener the followers of zone from ("" without zones) fetch from
+	// broker id through, e.g. a proxy that delays replication.
+	AdvertiseReplication func(from string, id int, addr string) string
+	// Zones names the availability zones; nodes are spread over them
+	// round-robin by id (brokers, then separate controllers) and each
+	// broker's broker.rack is its zone, so Kafka places replicas in
+	// distinct zones. Each broker gets an inter-broker listener per zone.
+	// Empty or one name: no zones, no racks.
+	Zones []string
+	// AdvertiseController, if set with zones, maps controller id's real
+	// CONTROLLER address to the one nodes of zone from reach it at (in
+	// controller.quorum.voters), e.g. a proxy that delays controller
+	// traffic between zones. A node reaches itself directly.
+	AdvertiseController func(from string, id int, addr string) string
 	// Detached starts processes that outlive the caller (for
 	// `prodlab cluster up`): own session, no parent-death signal, not in
 	// the proc registry.
@@ -94,6 +110,12 @@ func (cfg Config) normalize() (Config, error) {
 			return cfg, fmt.Errorf("kafka: %q is neither a release version like %s nor a Kafka distribution directory with libs/", cfg.Kafka, DefaultKafka)
 		}
 		cfg.Kafka = abs
+	}
+	if len(cfg.Zones) > MaxZones {
+		return cfg, fmt.Errorf("zones: %d is out of range, want at most %d", len(cfg.Zones), MaxZones)
+	}
+	if len(cfg.Zones) == 1 {
+		cfg.Zones = nil
 	}
 	if cfg.Dir == "" {
 		return cfg, fmt.Errorf("cluster directory: empty, want the directory for broker data and logs")

@@ -26,15 +26,37 @@ type nodeSpec struct {
 	Role           string
 	ClientPort     int // PLAINTEXT listener
 	ControllerPort int // CONTROLLER listener
-	// ReplicationPort is the inter-broker listener: always direct, so that
-	// network emulation in front of the client listener leaves replication
-	// alone.
-	ReplicationPort int
-	// ReplicationAdvertised is the REPLICATION address other brokers use:
-	// the listener itself, or a proxy that delays replication.
-	ReplicationAdvertised string
-	Advertised            string // host:port advertised to clients
-	DataDir               string // log.dirs
+	// Repl are the inter-broker listeners, never behind the client's
+	// proxies: one (REPLICATION) in a cluster without zones, else one per
+	// zone, the one the followers of that zone fetch through.
+	Repl       []replListener
+	Advertised string // host:port advertised to clients
+	DataDir    string // log.dirs
+	// Zone is the node's availability zone (its broker.rack), "" without
+	// zones; ZoneIndex is its place in Config.Zones.
+	Zone      string
+	ZoneIndex int
+	// ControllerVia is, per zone, the address nodes of that zone reach this
+	// node's CONTROLLER listener at ("" or missing: the listener itself),
+	// e.g. a proxy that delays controller traffic between zones.
+	ControllerVia []string
+}
+
+// replListener is one inter-broker listener of a broker.
+type replListener struct {
+	Name string // REPLICATION, or REPLICATION_<ZONE> with zones
+	Port int
+	// Advertised is the address the followers using this listener reach it
+	// at: the listener itself, or a proxy that delays replication.
+	Advertised string
+}
+
+// replicationName is the inter-broker listener followers of zone use.
+func replicationName(zone string) string {
+	if zone == "" {
+		return "REPLICATION"
+	}
+	return "REPLICATION_" + strings.ToUpper(zone)
 }
 
 // Addr is the node's real client listener address.
@@ -42,9 +64,42 @@ func (n nodeSpec) Addr() string {
 	return fmt.Sprintf("%s:%d", loopback, n.ClientPort)
 }
 
-// ReplicationAddr is the node's real inter-broker listener address.
-func (n nodeSpec) ReplicationAddr() string {
-	return fmt.Sprintf("%s:%d", loopback, n.ReplicationPort)
+// ReplicationAddr is the real address of the node's i-th inter-broker
+// listener.
+func (n nodeSpec) ReplicationAddr(i int) string {
+	return fmt.Sprintf("%s:%d", loopback, n.Repl[i].Port)
+}
+
+// interBroker is the inter-broker listener this node fetches through: its
+// own zone's.
+func (n nodeSpec) interBroker() string {
+	if len(n.Repl) > 1 {
+		return n.Repl[n.ZoneIndex].Name
+	}
+	return replicationName("")
+}
+
+// replListeners renders the inter-broker part of listeners (real
+// addresses) or of advertised.listeners, and of the protocol map.
+func (n nodeSpec) replListeners(advertised bool) (listeners, protocols string) {
+	var ls, ps []string
+	for i, r := range n.Repl {
+		addr := n.ReplicationAddr(i)
+		if advertised {
+			addr = cmp.Or(r.Advertised, addr)
+		}
+		ls = append(ls, fmt.Sprintf("%s://%s", r.Name, addr))
+		ps = append(ps, r.Name+":PLAINTEXT")
+	}
+	return strings.Join(ls, ","), strings.Join(ps, ",")
+}
+
+// controllerAddr is the address nodes of zone from reach n's controller at.
+func (n nodeSpec) controllerAddr(from int) string {
+	if from >= 0 && from < len(n.ControllerVia) && n.ControllerVia[from] != "" {
+		return n.ControllerVia[from]
+	}
+	return fmt.Sprintf("%s:%d", loopback, n.ControllerPort)
 }
 
 // role returns the node's process.roles.
@@ -57,14 +112,20 @@ func (n nodeSpec) role() string {
 func (n nodeSpec) isBroker() bool     { return n.role() != roleController }
 func (n nodeSpec) isController() bool { return n.role() != roleBroker }
 
-// quorumVoters renders controller.quorum.voters: every controller (or
-// combined) node.
-func quorumVoters(nodes []nodeSpec) string {
+// quorumVoters renders controller.quorum.voters as node self sees it:
+// every controller (or combined) node, at its own address or, in another
+// zone, through the zones' link.
+func quorumVoters(nodes []nodeSpec, self nodeSpec) string {
 	var voters []string
 	for _, n := range nodes {
-		if n.isController() {
-			voters = append(voters, fmt.Sprintf("%d@%s:%d", n.ID, loopback, n.ControllerPort))
+		if !n.isController() {
+			continue
 		}
+		addr := n.controllerAddr(self.ZoneIndex)
+		if n.ID == self.ID {
+			addr = n.controllerAddr(-1)
+		}
+		voters = append(voters, fmt.Sprintf("%d@%s", n.ID, addr))
 	}
 	return strings.Join(voters, ",")
 }
@@ -92,14 +153,16 @@ func controllerOnly(props map[string]string, self nodeSpec) {
 
 // brokerOnly removes the controller listener from a broker-only node.
 func brokerOnly(props map[string]string, self nodeSpec) {
-	props["listeners"] = fmt.Sprintf("PLAINTEXT://%s:%d,REPLICATION://%s:%d",
-		loopback, self.ClientPort, loopback, self.ReplicationPort)
+	repl, _ := self.replListeners(false)
+	props["listeners"] = fmt.Sprintf("PLAINTEXT://%s:%d,%s", loopback, self.ClientPort, repl)
 }
 
 // brokerProps returns the server.properties of node self in a cluster of
 // nodes, with extra applied last so that it overrides prodlab's choices.
 func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[string]string {
 	rf := strconv.Itoa(min(countBrokers(nodes), 3))
+	repl, replProtocols := self.replListeners(false)
+	replAdvertised, _ := self.replListeners(true)
 	props := map[string]string{
 		// KRaft combined mode by default: every node is broker and
 		// controller, with a static quorum of all nodes (no --standalone
@@ -107,13 +170,13 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		// theirs and the other nodes are brokers only.
 		"process.roles":            self.role(),
 		"node.id":                  strconv.Itoa(self.ID),
-		"controller.quorum.voters": quorumVoters(nodes),
-		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,REPLICATION://%s:%d",
-			loopback, self.ClientPort, loopback, self.ControllerPort, loopback, self.ReplicationPort),
-		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,REPLICATION://%s", self.Advertised, cmp.Or(self.ReplicationAdvertised, self.ReplicationAddr())),
+		"controller.quorum.voters": quorumVoters(nodes, self),
+		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,%s",
+			loopback, self.ClientPort, loopback, self.ControllerPort, repl),
+		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,%s", self.Advertised, replAdvertised),
 		"controller.listener.names":                        "CONTROLLER",
-		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT",
-		"inter.broker.listener.name":                       "REPLICATION",
+		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT," + replProtocols,
+		"inter.broker.listener.name":                       self.interBroker(),
 		"log.dirs":                                         self.DataDir,
 		"offsets.topic.replication.factor":                 rf,
 		"transaction.state.log.replication.factor":         rf,
@@ -141,6 +204,10 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		// first group or transaction slow to start on a laptop.
 		"offsets.topic.num.partitions":         "5",
 		"transaction.state.log.num.partitions": "5",
+	}
+	if self.Zone != "" && self.isBroker() {
+		// Kafka places a topic's replicas in distinct racks.
+		props["broker.rack"] = self.Zone
 	}
 	switch self.role() {
 	case roleController:

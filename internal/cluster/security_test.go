@@ -88,7 +88,7 @@ func TestIssuedCertificateVerifies(t *testing.T) {
 // its protocol and adds only the settings it needs; controller and
 // replication listeners stay plaintext.
 func TestSecureBrokerProps(t *testing.T) {
-	nodes := []nodeSpec{{ID: 1, ClientPort: 9001, ControllerPort: 9002, ReplicationPort: 9003, Advertised: "127.0.0.1:9101"}}
+	nodes := []nodeSpec{{ID: 1, ClientPort: 9001, ControllerPort: 9002, Repl: []replListener{{Name: "REPLICATION", Port: 9003}}, Advertised: "127.0.0.1:9101"}}
 	tests := []struct {
 		mode     string
 		protocol string

@@ -33,7 +33,7 @@ func props(t *testing.T, text string) map[string]string {
 func specs(n int) []nodeSpec {
 	out := make([]nodeSpec, n)
 	for i := range out {
-		out[i] = nodeSpec{ID: i + 1, ClientPort: 19092 + 10*i, ControllerPort: 19093 + 10*i, ReplicationPort: 19094 + 10*i, DataDir: "/run/node-" + string(rune('1'+i)) + "/data"}
+		out[i] = nodeSpec{ID: i + 1, ClientPort: 19092 + 10*i, ControllerPort: 19093 + 10*i, Repl: []replListener{{Name: "REPLICATION", Port: 19094 + 10*i}}, DataDir: "/run/node-" + string(rune('1'+i)) + "/data"}
 		out[i].Advertised = out[i].Addr()
 	}
 	return out
@@ -97,7 +97,7 @@ func TestBrokerProps(t *testing.T) {
 			name: "replication through its own proxy (network.replication.rtt.ms)",
 			nodes: func() []nodeSpec {
 				s := specs(1)
-				s[0].ReplicationAdvertised = "127.0.0.1:30002"
+				s[0].Repl[0].Advertised = "127.0.0.1:30002"
 				return s
 			}(),
 			want: map[string]string{
@@ -432,6 +432,42 @@ func TestReapDataRoots(t *testing.T) {
 		_, err := os.Stat(filepath.Join(root, n))
 		if got := err == nil; got != kept {
 			t.Errorf("%s kept = %v, want %v", n, got, kept)
+		}
+	}
+}
+
+// TestZoneProps lays three combined nodes over zones a, b, c with proxies
+// for replication and controller traffic, as Start does, and checks node
+// 2's configuration: its rack, a REPLICATION_<ZONE> listener per zone each
+// advertised through the proxy of that zone's followers, fetching through
+// its own zone's, and the other controllers through its zone's links.
+func TestZoneProps(t *testing.T) {
+	c := &Cluster{cfg: Config{Brokers: 3, Zones: []string{"a", "b", "c"},
+		AdvertiseReplication: func(from string, id int, addr string) string { return fmt.Sprintf("repl-%s-%d", from, id) },
+		AdvertiseController:  func(from string, id int, addr string) string { return fmt.Sprintf("ctl-%s-%d", from, id) },
+	}}
+	var nodes []nodeSpec
+	for id := 1; id <= 3; id++ {
+		b := 100 * id
+		nodes = append(nodes, c.nodeSpec(id, []int{b, b + 1, b + 2, b + 3, b + 4}))
+	}
+	got := props(t, renderProps(brokerProps(nodes, nodes[1], nil)))
+	want := map[string]string{
+		"broker.rack":                    "b",
+		"listeners":                      "PLAINTEXT://127.0.0.1:200,CONTROLLER://127.0.0.1:201,REPLICATION_A://127.0.0.1:202,REPLICATION_B://127.0.0.1:203,REPLICATION_C://127.0.0.1:204",
+		"advertised.listeners":           "PLAINTEXT://127.0.0.1:200,REPLICATION_A://repl-a-2,REPLICATION_B://repl-b-2,REPLICATION_C://repl-c-2",
+		"listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION_A:PLAINTEXT,REPLICATION_B:PLAINTEXT,REPLICATION_C:PLAINTEXT",
+		"inter.broker.listener.name":     "REPLICATION_B",
+		"controller.quorum.voters":       "1@ctl-b-1,2@127.0.0.1:201,3@ctl-b-3",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	for id, zone := range map[int]string{1: "a", 2: "b", 3: "c", 4: "a"} {
+		if z := c.Zone(id); z != zone {
+			t.Errorf("Zone(%d) = %q, want %q", id, z, zone)
 		}
 	}
 }

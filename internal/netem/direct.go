@@ -42,7 +42,7 @@ type direction struct {
 // reader pushes again.
 func (l *link) direct(d *direction) bool {
 	cfg := l.p.config()
-	return cfg.RTT == 0 && cfg.Jitter == 0 && cfg.Bandwidth <= 0 && d.q.idle()
+	return cfg.RTT == 0 && cfg.Jitter == 0 && cfg.Bandwidth <= 0 && !l.p.gate.closed() && d.q.idle()
 }
 
 // read reads once from d.src, at most limit bytes. A direct chunk lands in
@@ -74,6 +74,12 @@ func (d *direction) read(direct bool, limit int) (data []byte, buf *[]byte, err 
 // emit delivers c now from the reader's goroutine if direct, else queues it
 // for the writer. It reports false if the link is gone.
 func (l *link) emit(d *direction, c chunk, direct bool) bool {
+	if direct && l.p.gate.closed() {
+		// Isolated since the read began: the chunk waits in the queue, out
+		// of the reader's buffer, which the next read reuses.
+		c.data = append([]byte(nil), c.data...)
+		direct = false
+	}
 	if !direct {
 		return d.q.push(c)
 	}

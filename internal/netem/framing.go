@@ -9,6 +9,7 @@ import (
 // Kafka API keys the proxy looks at.
 const (
 	apiProduce         int16 = 0
+	apiFetch           int16 = 1
 	apiMetadata        int16 = 3
 	apiFindCoordinator int16 = 10
 )

@@ -50,6 +50,7 @@ type Proxy struct {
 	// spliced counts bytes moved by splice on the direct path (for tests).
 	spliced atomic.Int64
 	fault   faultState
+	gate    gate
 
 	ctx       context.Context // cancelled by Close: aborts dials in progress
 	cancel    context.CancelFunc
@@ -98,6 +99,16 @@ func Listen(listen string) (*Proxy, error) {
 	p.cfg.Store(&Config{})
 	return p, nil
 }
+
+// Isolate stops the proxy passing bytes, in both directions and on every
+// connection (new ones included), until Heal: a network partition. Bytes
+// keep arriving and wait in the delay line (each direction up to its cap,
+// then TCP flow control holds the sender), as a partition shorter than
+// TCP's retransmission timeout would hold them; Heal delivers them.
+func (p *Proxy) Isolate() { p.gate.close() }
+
+// Heal ends an Isolate.
+func (p *Proxy) Heal() { p.gate.open() }
 
 // Addr is the address clients connect to, host:port.
 func (p *Proxy) Addr() string { return p.ln.Addr().String() }
@@ -235,6 +246,7 @@ type pendingReq struct {
 	corr         int32
 	start        time.Time // the request's last byte entered the proxy; guarded by link.mu
 	produce      bool      // tracked produce request: in flight until answered
+	fetch        bool      // fetch request: its round trip is timed
 	cut          bool      // swallow the response and close the client connection
 	rewrite      RewriteFunc
 }
@@ -302,7 +314,7 @@ func (l *link) readUp() {
 			if !l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg)}, direct) {
 				return
 			}
-			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin {
+			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin && !l.p.gate.closed() {
 				// Complete the frame first, so that the request is known
 				// before the broker can answer it, then stamp its start when
 				// its last byte has passed.
@@ -351,6 +363,12 @@ func (l *link) onRequest(info requestInfo, now time.Time) {
 		l.p.stats.onProduce(info.Bytes, n)
 		return
 	}
+	if info.Key == apiFetch {
+		l.mu.Lock()
+		l.pending[info.Corr] = &pendingReq{key: info.Key, version: info.Version, corr: info.Corr, start: now, fetch: true}
+		l.mu.Unlock()
+		return
+	}
 	if cfg.Rewrite != nil && (info.Key == apiMetadata || info.Key == apiFindCoordinator) {
 		r := &pendingReq{key: info.Key, version: info.Version, corr: info.Corr, start: now, rewrite: cfg.Rewrite}
 		l.mu.Lock()
@@ -386,7 +404,7 @@ func (l *link) lookup(corr int32) (respAction, *pendingReq) {
 		return respCut, r
 	case r.rewrite != nil:
 		return respRewrite, r
-	case r.produce:
+	case r.produce, r.fetch:
 		return respPass, r
 	}
 	return respPass, nil
@@ -469,7 +487,7 @@ func (l *link) write(d *direction) {
 		if !ok {
 			return
 		}
-		if !w.until(c.at) {
+		if !w.until(c.at) || !l.p.gate.wait(l.done) {
 			c.release()
 			return
 		}
@@ -528,6 +546,10 @@ func (l *link) deliver(c chunk, dst net.Conn, mbit float64, w *waiter, pace *pac
 // onResponse notes that the first byte of the response to r reaches the
 // client now.
 func (l *link) onResponse(r *pendingReq) {
+	if r.fetch {
+		l.p.stats.onFetchRTT(time.Since(r.start))
+		return
+	}
 	if !r.produce {
 		return
 	}

@@ -13,7 +13,7 @@ import (
 // Set is one proxy per broker, configured together.
 type Set struct {
 	mu      sync.Mutex
-	cfg     Config
+	cfg     func(id int32) Config
 	ids     []int32
 	proxies map[int32]*Proxy
 	targets map[int32]string
@@ -21,7 +21,7 @@ type Set struct {
 
 // NewSet returns an empty set with the zero (transparent) Config.
 func NewSet() *Set {
-	return &Set{proxies: make(map[int32]*Proxy), targets: make(map[int32]string)}
+	return &Set{cfg: func(int32) Config { return Config{} }, proxies: make(map[int32]*Proxy), targets: make(map[int32]string)}
 }
 
 // Add starts a proxy on a free loopback port in front of broker id at
@@ -43,7 +43,7 @@ func (s *Set) AddListen(id int32, listen, target string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("netem: proxy for broker %d: %w", id, err)
 	}
-	p.Serve(target, s.cfg)
+	p.Serve(target, s.cfg(id))
 	s.ids = append(s.ids, id)
 	slices.Sort(s.ids)
 	s.proxies[id], s.targets[id] = p, target
@@ -75,12 +75,46 @@ func (s *Set) IDs() []int32 {
 // SetConfig applies cfg to every proxy (live connections included) and to
 // proxies added later.
 func (s *Set) SetConfig(cfg Config) {
+	s.SetConfigFunc(func(int32) Config { return cfg })
+}
+
+// SetConfigFunc is SetConfig with a Config per broker id, e.g. a longer
+// round trip to brokers in another zone.
+func (s *Set) SetConfigFunc(cfg func(id int32) Config) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg = cfg
-	for _, p := range s.proxies {
-		p.SetConfig(cfg)
+	for id, p := range s.proxies {
+		p.SetConfig(cfg(id))
 	}
+}
+
+// Isolate stops the proxies of brokers ids passing bytes (Proxy.Isolate)
+// until Heal; ids without a proxy are ignored.
+func (s *Set) Isolate(ids []int32) {
+	for _, p := range s.pick(ids) {
+		p.Isolate()
+	}
+}
+
+// Heal ends Isolate for brokers ids.
+func (s *Set) Heal(ids []int32) {
+	for _, p := range s.pick(ids) {
+		p.Heal()
+	}
+}
+
+// pick returns the proxies of ids that exist.
+func (s *Set) pick(ids []int32) []*Proxy {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Proxy
+	for _, id := range ids {
+		if p, ok := s.proxies[id]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Rewriter returns a RewriteFunc mapping each broker target address of the

@@ -31,6 +31,14 @@ type Stats struct {
 	// entering the proxy to the response's first byte being delivered to the
 	// client.
 	RTTp50Ms, RTTp99Ms float64
+	// Fetches counts fetch requests answered (a follower's replication, or
+	// a consumer's); FetchRTTMinMs and FetchRTTp50Ms are the least and
+	// median of their round trips, timed as produce round trips are. A
+	// fetch waits at the broker until data arrives (up to its max wait),
+	// so the median includes that wait and the least is the link's round
+	// trip plus the broker's quickest answer.
+	Fetches                      int64
+	FetchRTTMinMs, FetchRTTp50Ms float64
 	// Connections counts client connections accepted.
 	Connections int
 	// BytesUp and BytesDown count bytes delivered to brokers and to clients.
@@ -57,11 +65,12 @@ type collector struct {
 	maxInflight int
 	conns       int
 	hist        *hdrhistogram.Histogram
+	fetchHist   *hdrhistogram.Histogram
 
 	bytesUp, bytesDown atomic.Int64
 }
 
-func newCollector() *collector { return &collector{hist: newHist()} }
+func newCollector() *collector { return &collector{hist: newHist(), fetchHist: newHist()} }
 
 func (c *collector) onConn() {
 	c.mu.Lock()
@@ -90,10 +99,19 @@ func (c *collector) onRTT(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// onFetchRTT records the round trip of one fetch request.
+func (c *collector) onFetchRTT(d time.Duration) {
+	us := max(int64(d/time.Microsecond), histMinUs)
+	c.mu.Lock()
+	_ = c.fetchHist.RecordValue(min(us, histMaxUs))
+	c.mu.Unlock()
+}
+
 func (c *collector) reset() {
 	c.mu.Lock()
 	c.produce, c.reqBytes, c.tracked, c.inflightSum, c.maxInflight, c.conns = 0, 0, 0, 0, 0, 0
 	c.hist.Reset()
+	c.fetchHist.Reset()
 	c.bytesUp.Store(0)
 	c.bytesDown.Store(0)
 	c.mu.Unlock()
@@ -104,7 +122,7 @@ type rawStats struct {
 	produce, reqBytes, tracked, inflightSum int64
 	maxInflight, conns                      int
 	bytesUp, bytesDown                      int64
-	hist                                    *hdrhistogram.Histogram
+	hist, fetchHist                         *hdrhistogram.Histogram
 }
 
 func (c *collector) snapshot() rawStats {
@@ -114,7 +132,8 @@ func (c *collector) snapshot() rawStats {
 		produce: c.produce, reqBytes: c.reqBytes, tracked: c.tracked, inflightSum: c.inflightSum,
 		maxInflight: c.maxInflight, conns: c.conns,
 		bytesUp: c.bytesUp.Load(), bytesDown: c.bytesDown.Load(),
-		hist: hdrhistogram.Import(c.hist.Export()),
+		hist:      hdrhistogram.Import(c.hist.Export()),
+		fetchHist: hdrhistogram.Import(c.fetchHist.Export()),
 	}
 }
 
@@ -132,6 +151,12 @@ func (r *rawStats) merge(o rawStats) {
 	}
 	if o.hist != nil {
 		r.hist.Merge(o.hist)
+	}
+	if r.fetchHist == nil {
+		r.fetchHist = newHist()
+	}
+	if o.fetchHist != nil {
+		r.fetchHist.Merge(o.fetchHist)
 	}
 }
 
@@ -152,6 +177,11 @@ func (r rawStats) stats() Stats {
 	if r.hist != nil && r.hist.TotalCount() > 0 {
 		s.RTTp50Ms = float64(r.hist.ValueAtQuantile(50)) / 1000
 		s.RTTp99Ms = float64(r.hist.ValueAtQuantile(99)) / 1000
+	}
+	if r.fetchHist != nil && r.fetchHist.TotalCount() > 0 {
+		s.Fetches = r.fetchHist.TotalCount()
+		s.FetchRTTMinMs = float64(r.fetchHist.Min()) / 1000
+		s.FetchRTTp50Ms = float64(r.fetchHist.ValueAtQuantile(50)) / 1000
 	}
 	return s
 }

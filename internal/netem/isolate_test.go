@@ -1,0 +1,77 @@
+package netem
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"testing"
+	"time"
+)
+
+// TestIsolate: an isolated proxy passes no bytes in either direction, on
+// the direct path as on the delay line, and Heal delivers what waited,
+// in order.
+func TestIsolate(t *testing.T) {
+	for _, cfg := range []Config{{}, {RTT: 4 * time.Millisecond}} {
+		p := startProxy(t, startEcho(t), cfg)
+		c := dial(t, p.Addr())
+		if d := roundTrip(t, c, 10); d > time.Second {
+			t.Fatalf("RTT %v: round trip %v before isolation", cfg.RTT, d)
+		}
+		p.Isolate()
+		if _, err := c.Write([]byte("held")); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		buf := make([]byte, 4)
+		if n, err := c.Read(buf); err == nil || !isTimeout(err) {
+			t.Fatalf("RTT %v: read %q (%v) through an isolated proxy, want a timeout", cfg.RTT, buf[:n], err)
+		}
+		p.Heal()
+		_ = c.SetReadDeadline(time.Now().Add(testTimeout))
+		if _, err := io.ReadFull(c, buf); err != nil || !bytes.Equal(buf, []byte("held")) {
+			t.Fatalf("RTT %v: after Heal read %q, %v; want the held bytes", cfg.RTT, buf, err)
+		}
+	}
+}
+
+// TestSetConfigFunc: each broker's proxy gets its own Config.
+func TestSetConfigFunc(t *testing.T) {
+	s := NewSet()
+	t.Cleanup(func() { s.Close() })
+	s.SetConfigFunc(func(id int32) Config { return Config{RTT: time.Duration(id) * 40 * time.Millisecond} })
+	for id := int32(0); id < 2; id++ {
+		if _, err := s.Add(id, startEcho(t)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fast, slow := roundTrip(t, dial(t, s.Addr(0)), 10), roundTrip(t, dial(t, s.Addr(1)), 10)
+	if fast > 30*time.Millisecond || slow < 40*time.Millisecond {
+		t.Errorf("round trips %v (RTT 0) and %v (RTT 40ms): per-broker configs not applied", fast, slow)
+	}
+}
+
+// TestFetchRTT: fetch round trips are timed apart from produce ones, and
+// the least is the emulated round trip plus the broker's answer.
+func TestFetchRTT(t *testing.T) {
+	fb := &fakeBroker{respond: ackResponse}
+	p := startProxy(t, fb.start(t), Config{RTT: 10 * time.Millisecond})
+	c := dial(t, p.Addr())
+	for corr := range int32(3) {
+		frame := make([]byte, 4+10)
+		binary.BigEndian.PutUint32(frame, 10)
+		binary.BigEndian.PutUint16(frame[4:], uint16(apiFetch))
+		binary.BigEndian.PutUint16(frame[6:], 12)
+		binary.BigEndian.PutUint32(frame[8:], uint32(corr))
+		if _, err := c.Write(frame); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readFrame(c); err != nil {
+			t.Fatalf("fetch %d: %v", corr, err)
+		}
+	}
+	st := p.Stats()
+	if st.Fetches != 3 || st.ProduceRequests != 0 || st.FetchRTTMinMs < 10 || st.FetchRTTMinMs > 30 {
+		t.Errorf("stats %+v, want 3 fetches of 10–30 ms and no produce request", st)
+	}
+}
