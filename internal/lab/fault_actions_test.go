@@ -7,7 +7,8 @@ import (
 )
 
 // TestFaultActions: every fault type spec accepts has exactly one action
-// here (the proxies' or a broker's), and every action a spec type.
+// here (the proxies', a broker's or the zone links'), and every action a
+// spec type.
 func TestFaultActions(t *testing.T) {
 	types := map[string]bool{}
 	for _, ft := range spec.FaultTypes() {
@@ -17,8 +18,14 @@ func TestFaultActions(t *testing.T) {
 			t.Errorf("fault type %s has no action (add lab/fault_%s.go)", ft.Name, ft.Name)
 			continue
 		}
-		if (a.proxy == nil) == (a.down == nil) {
-			t.Errorf("fault type %s: want exactly one of proxy and down", ft.Name)
+		kinds := 0
+		for _, set := range []bool{a.proxy != nil, a.down != nil, a.links != nil} {
+			if set {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			t.Errorf("fault type %s: want exactly one of proxy, down and links, got %d", ft.Name, kinds)
 		}
 	}
 	for name := range faultActions {

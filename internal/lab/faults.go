@@ -15,7 +15,7 @@ import (
 // faultAction is the lab side of a fault type (spec.FaultTypes): how it
 // is carried out. Each type registers its own in lab/fault_<name>.go;
 // TestFaultActions checks that every spec type has one and vice versa.
-// Exactly one of proxy and down is set.
+// Exactly one of proxy, down and links is set.
 type faultAction struct {
 	// proxy adds the fault to the client proxies' settings; such a fault
 	// puts the proxies in front of the brokers and works on any cluster.
@@ -30,6 +30,10 @@ type faultAction struct {
 	// carries it out on agent node, the host of the broker: how the fault
 	// reaches an existing cluster's brokers from a fleet (fleetfaults.go).
 	fleet func(node string) map[string]any
+	// links, for a fault on the paths between zones, holds (on) or heals
+	// (off) the target's proxies the fault names; such a fault runs on a
+	// timer in startFaults and needs the client's proxies.
+	links func(t *Target, f spec.Fault, on bool) error
 }
 
 // faultActions maps spec fault type names to their actions.
@@ -46,6 +50,13 @@ func registerFault(name string, a faultAction) {
 
 // isProxyFault reports whether the proxies carry fault f out.
 func isProxyFault(f spec.Fault) bool { return faultActions[f.Type].proxy != nil }
+
+// needsClientProxies reports whether fault f needs the client's proxies in
+// front of the brokers.
+func needsClientProxies(f spec.Fault) bool {
+	a := faultActions[f.Type]
+	return a.proxy != nil || a.links != nil
+}
 
 // faultRun injects a trial's broker faults on their schedule and puts every
 // broker back afterwards. Connection cuts are the proxies' job (netemConfig).
@@ -69,6 +80,14 @@ func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Ad
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
 	for _, ft := range e.Faults {
+		if faultActions[ft.Type].links != nil {
+			f.wg.Add(1)
+			go func() {
+				defer f.wg.Done()
+				injectLinkFault(ctx, f, tgt, adm, topic, ft)
+			}()
+			continue
+		}
 		if faultActions[ft.Type].down == nil {
 			continue
 		}

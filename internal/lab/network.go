@@ -18,7 +18,10 @@ func needsProxies(scs []spec.Scenario) bool {
 		if n.Proxy || n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
 			return true
 		}
-		if slices.ContainsFunc(sc.Exp.Faults, isProxyFault) {
+		if sc.Exp.Cluster.HasZones() && n.Zones != (spec.ZoneLink{}) {
+			return true // the client's path to other zones
+		}
+		if slices.ContainsFunc(sc.Exp.Faults, needsClientProxies) {
 			return true
 		}
 	}
@@ -68,19 +71,10 @@ func hasFaults(e spec.Experiment) bool {
 	return len(e.Faults) > 0 || e.Network.CutEvery > 0
 }
 
-// needsReplicationProxies reports whether any scenario of a group delays
-// replication between brokers.
-func needsReplicationProxies(scs []spec.Scenario) bool {
-	for _, sc := range scs {
-		if sc.Exp.Network.ReplicationRTTMs > 0 {
-			return true
-		}
+// zoneNames are the zones of a cluster shape; nil without zones.
+func zoneNames(c spec.Cluster) []string {
+	if !c.HasZones() {
+		return nil
 	}
-	return false
-}
-
-// replicationConfig delays inter-broker traffic by the scenario's
-// replication round trip.
-func replicationConfig(e spec.Experiment) netem.Config {
-	return netem.Config{RTT: time.Duration(e.Network.ReplicationRTTMs * float64(time.Millisecond))}
+	return spec.ZoneNames(c.Zones)
 }

@@ -98,6 +98,9 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Network.ReplicationRTTMs > 0 {
 			p.add("network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc))
 		}
+		if sc.Exp.Cluster.HasZones() || sc.Exp.ClientZone != "" {
+			p.add("cluster.zones and client.zone lay out an embedded cluster; an existing cluster's zones are real and its own (drop --bootstrap)", label(sc))
+		}
 		checkExternalSecurity(sc, &p)
 		checkExternalKIP1269(sc, &p)
 		if len(sc.Exp.Cluster.Configs) > 0 || sc.Exp.Cluster.Controllers > 0 {

@@ -50,9 +50,13 @@ type TargetConfig struct {
 	// advertise their proxies; for an external cluster the proxies rewrite
 	// broker addresses in metadata so clients stay behind them.
 	Proxies bool
-	// ReplicationProxies puts a second set of proxies on the inter-broker
-	// listeners (network.replication.rtt.ms); embedded clusters only.
-	ReplicationProxies bool
+	// ZoneLinks puts proxies on the paths between nodes (zones.go): on
+	// the inter-broker listeners (network.replication.rtt.ms) and, with
+	// Zones, between zones; embedded clusters only.
+	ZoneLinks bool
+	// Zones names an embedded cluster's availability zones (cluster.zones
+	// > 1; see cluster.Config.Zones).
+	Zones []string
 	// WorkerJar is the Java worker jar for java clients; LogDir receives
 	// their logs ("" for none).
 	WorkerJar, LogDir string
@@ -92,9 +96,9 @@ type Target struct {
 	// net holds the proxies in front of the brokers, if any.
 	net     *netem.Set
 	rewrite netem.RewriteFunc
-	// repl holds the proxies on the inter-broker listeners, when a scenario
-	// delays replication (network.replication.rtt.ms).
-	repl *netem.Set
+	// links holds the proxies on the paths between nodes, when a scenario
+	// delays replication or the cluster is in zones.
+	links *zoneLinks
 	// conn is how clients reach the brokers: TLS, SASL (security.go).
 	conn connection
 	// adm is the one admin client, on bootstrap.
@@ -138,8 +142,8 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 	if t.drivers == nil {
 		t.drivers, t.ownDrivers = Drivers{}, true
 	}
-	if cfg.ReplicationProxies && len(cfg.Bootstrap) > 0 {
-		return nil, errors.New("network.replication.rtt.ms needs an embedded cluster: prodlab cannot reroute an external cluster's replication")
+	if (cfg.ZoneLinks || len(cfg.Zones) > 1) && len(cfg.Bootstrap) > 0 {
+		return nil, errors.New("network.replication.rtt.ms and cluster.zones need an embedded cluster: prodlab cannot reroute an external cluster's replication (its zones are real)")
 	}
 	if cfg.SkipConnect && (len(cfg.Bootstrap) == 0 || cfg.Proxies) {
 		return nil, errors.New("target: SkipConnect needs Bootstrap and no proxies")
@@ -147,8 +151,8 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 	if cfg.Proxies {
 		t.net = netem.NewSet()
 	}
-	if cfg.ReplicationProxies {
-		t.repl = netem.NewSet()
+	if cfg.ZoneLinks || len(cfg.Zones) > 1 {
+		t.links = newZoneLinks(cfg.Zones)
 	}
 	var err error
 	if len(cfg.Bootstrap) > 0 {
@@ -230,8 +234,10 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	if t.net != nil {
 		cfg.Advertise = advertiseVia(t.net, "proxy", &proxyErr)
 	}
-	if t.repl != nil {
-		cfg.AdvertiseReplication = advertiseVia(t.repl, "replication proxy", &proxyErr)
+	if t.links != nil {
+		cfg.Zones = t.cfg.Zones
+		cfg.AdvertiseReplication = t.links.advertise(t.links.repl, "replication proxy", &proxyErr)
+		cfg.AdvertiseController = t.links.advertise(t.links.ctl, "controller proxy", &proxyErr)
 	}
 	c, err := cluster.Start(ctx, cfg)
 	if err == nil {
@@ -244,6 +250,9 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 		return err
 	}
 	t.c, t.bootstrap = c, c.Bootstrap()
+	if t.links != nil {
+		t.links.started(c)
+	}
 	t.cfg.Logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
 	return nil
 }
@@ -262,6 +271,14 @@ func advertiseVia(set *netem.Set, what string, failed *error) func(id int, addr 
 		}
 		return p
 	}
+}
+
+// zoneOf is a node's zone ("" without zones or an embedded cluster).
+func (t *Target) zoneOf(id int) string {
+	if t.c == nil {
+		return ""
+	}
+	return t.c.Zone(id)
 }
 
 // Bootstrap is where clients connect: the brokers, or their proxies.
@@ -364,11 +381,6 @@ func (t *Target) Close() error {
 	if t.net != nil {
 		err = t.net.Close()
 	}
-	if t.repl != nil {
-		if e := t.repl.Close(); e != nil {
-			err = e
-		}
-	}
 	if t.c != nil {
 		if e := t.c.Stop(); e != nil {
 			err = e
@@ -376,6 +388,13 @@ func (t *Target) Close() error {
 			if e := t.c.RemoveData(); e != nil {
 				err = e
 			}
+		}
+	}
+	// After the brokers: a broker's controlled shutdown talks to the
+	// controllers through these links.
+	if t.links != nil {
+		if e := t.links.Close(); e != nil {
+			err = e
 		}
 	}
 	if t.tmpDir != "" {
@@ -405,7 +424,8 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		ClientProps:        g.scs[0].Exp.Producer,
 		Dir:                filepath.Join(r.opts.Dir, clusterDirName(g)),
 		Proxies:            needsProxies(g.scs),
-		ReplicationProxies: needsReplicationProxies(g.scs),
+		ZoneLinks:          needsZoneLinks(g.scs),
+		Zones:              zoneNames(g.cluster),
 		WorkerJar:          r.opts.WorkerJar,
 		LogDir:             r.opts.Dir,
 		Drivers:            r.drivers,

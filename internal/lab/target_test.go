@@ -73,7 +73,7 @@ func TestTargetRefusals(t *testing.T) {
 		want string
 	}{
 		// replication proxies need brokers prodlab starts
-		{"replication on external", TargetConfig{Bootstrap: []string{"127.0.0.1:1"}, ReplicationProxies: true}, "needs an embedded cluster"},
+		{"replication on external", TargetConfig{Bootstrap: []string{"127.0.0.1:1"}, ZoneLinks: true}, "need an embedded cluster"},
 		// SkipConnect only takes addresses as given
 		{"skip without bootstrap", TargetConfig{SkipConnect: true}, "SkipConnect"},
 		// proxies must list the brokers, which SkipConnect does not

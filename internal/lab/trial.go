@@ -180,12 +180,18 @@ type trialRun struct {
 func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *trialRun) (*driver.Result, error) {
 	tgt, adm, e, d, t, proxied := tr.s.tgt, tr.s.adm, tr.e, tr.d, tr.dt, tr.proxied
 	if proxied {
-		tgt.net.SetConfig(netemConfig(e, tgt.rewrite))
+		tgt.net.SetConfigFunc(clientConfig(e, netemConfig(e, tgt.rewrite), tgt.zoneOf))
 		tgt.net.ResetStats()
 	}
-	if tgt.repl != nil {
-		tgt.repl.SetConfig(replicationConfig(e))
-		tgt.repl.ResetStats()
+	if tgt.links != nil {
+		tgt.links.configure(e)
+	}
+	if e.Cluster.HasZones() && tgt.Embedded() {
+		z, err := zoneLayout(ctx, adm, t.Topic, e)
+		if err != nil {
+			return nil, fmt.Errorf("zone layout of %s: %w", t.Topic, err)
+		}
+		rec.Zones = z
 	}
 	cons, err := startE2E(ctx, e, t, tgt)
 	if err != nil {
@@ -216,9 +222,11 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 	if proxied {
 		x.fillNetwork(rec, &net, tgt, e, started)
 	}
-	if tgt.repl != nil {
-		st := tgt.repl.Stats()
-		net.ReplicationBytes = float64(st.BytesUp + st.BytesDown)
+	if tgt.links != nil {
+		net.ReplicationBytes = tgt.links.replicationBytes()
+		if rec.Zones != nil {
+			fillZoneLinks(rec.Zones, tgt.links.links())
+		}
 	}
 	rec.Network = net.Map()
 	rec.Events = append(rec.Events, brokerEvents...)

@@ -125,6 +125,9 @@ type Record struct {
 	// achieved; Probe (a capacity search) is the search's judgement.
 	Load  *Load  `json:"load,omitempty"`
 	Probe *Probe `json:"probe,omitempty"`
+	// Zones (a cluster in zones) is the layout and the links between
+	// zones.
+	Zones *Zones `json:"zones,omitempty"`
 }
 
 // Warmed is the outcome of the warm-up rounds of one cluster.

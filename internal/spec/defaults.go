@@ -45,7 +45,7 @@ const (
 // defaults returns an experiment with every default filled in.
 func defaults() Experiment {
 	return Experiment{
-		Cluster: Cluster{Brokers: DefaultBrokers},
+		Cluster: Cluster{Brokers: DefaultBrokers, Zones: 1},
 		Topic: Topic{
 			Partitions:        DefaultPartitions,
 			ReplicationFactor: DefaultReplicationFactor,

@@ -32,7 +32,7 @@ type FaultType struct {
 
 // faultTypes is the registry, in the order messages list the types. A new
 // type is one file holding its FaultType and one entry here.
-var faultTypes = []FaultType{connectionCut, brokerKill, brokerPause, leaderShutdown}
+var faultTypes = []FaultType{connectionCut, brokerKill, brokerPause, leaderShutdown, zoneIsolate}
 
 // FaultTypes returns every fault type, in the order messages list them.
 func FaultTypes() []FaultType { return slices.Clone(faultTypes) }
@@ -86,6 +86,10 @@ var faultFields = []faultField{
 		f.DelayMs, err = faultMs("delay.ms", raw)
 		return err
 	}, func(f Fault) (any, bool) { return number(f.DelayMs), true }},
+	{"zone", func(f *Fault, raw string) (err error) {
+		f.Zone, err = checkZoneName("fault zone")(raw, "")
+		return err
+	}, func(f Fault) (any, bool) { return f.Zone, f.Zone != "" }},
 }
 
 // faultKeys are the keys of one entry of faults.

@@ -16,7 +16,7 @@ import (
 
 // topLevelKeys are the keys accepted at the top of an experiment file.
 var topLevelKeys = []string{
-	"name", "description", "cluster", "topic", "workload", "client", "producer",
+	"name", "description", "cluster", "topic", "workload", "client", "client.zone", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
 	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor", "capacity",
 }
@@ -96,7 +96,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 	for _, mv := range entries {
 		key, kpos := p.key(mv)
 		switch key {
-		case "name", "description", "client", "audit", "trials", "warmup", "warmup.max.s",
+		case "name", "description", "client", "client.zone", "audit", "trials", "warmup", "warmup.max.s",
 			"precision", "budget", "equivalence":
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":

@@ -141,6 +141,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	checkSecurityScenario(e, report)
 	checkKIP1269(e, report)
 	checkTrogdor(e, report)
+	checkZones(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},
 			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)

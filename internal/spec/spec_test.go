@@ -29,7 +29,7 @@ func TestParseFull(t *testing.T) {
 	want := Experiment{
 		Name:        "full",
 		Description: "every field",
-		Cluster:     Cluster{Brokers: 3, Kafka: "4.1.0"},
+		Cluster:     Cluster{Brokers: 3, Kafka: "4.1.0", Zones: 1},
 		Topic: Topic{Partitions: 6, ReplicationFactor: 3, Configs: map[string]string{
 			"min.insync.replicas": "2", "cleanup.policy": "delete,compact"}},
 		Workload: Workload{Records: 1_000_000, RecordSize: 512, Payload: "file:" + payload, Rate: 2500.5, TimeoutS: 120, Keys: defaultKeySpace()},
@@ -88,7 +88,7 @@ func TestDefaults(t *testing.T) {
 	e := mustParse(t, "name: bare\n")
 	want := Experiment{
 		Name:      "bare",
-		Cluster:   Cluster{Brokers: DefaultBrokers},
+		Cluster:   Cluster{Brokers: DefaultBrokers, Zones: 1},
 		Topic:     Topic{Partitions: DefaultPartitions, ReplicationFactor: DefaultReplicationFactor, Configs: map[string]string{}},
 		Workload:  Workload{Records: DefaultRecords, RecordSize: DefaultRecordSize, Payload: DefaultPayload, TimeoutS: DefaultTimeoutS, Keys: defaultKeySpace()},
 		Client:    DefaultClient,
@@ -358,10 +358,10 @@ func TestValidation(t *testing.T) {
 		// Faults: known type with suggestion, known keys, numeric values.
 		{name: "faults", src: "name: x\nfaults:\n  - {type: broker.kil}\n  - {type: broker.pause, broker: x, evry: 3}\n  - {at.ms: 5}\n",
 			want: []string{
-				`x.yaml:3:12: fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, got "broker.kil"; did you mean "broker.kill"?`,
+				`x.yaml:3:12: fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, got "broker.kil"; did you mean "broker.kill"?`,
 				`x.yaml:4:34: fault broker must be an integer ≥ 0, got "x"`,
 				`x.yaml:4:37: unknown key "evry" in fault; did you mean "every"?`,
-				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown)`,
+				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate)`,
 			}},
 		// Each fault type takes its own keys: another type's key is refused
 		// at the key, wherever the type stands in the entry; a cut is

@@ -16,6 +16,9 @@ type Experiment struct {
 	Workload    Workload
 	// Client is "franz-go", "java" or "java@<kafka-clients version>".
 	Client string
+	// ClientZone is the zone the client runs in (client.zone; "" is the
+	// first zone): brokers of other zones are network.zones further away.
+	ClientZone string
 	// KIP1269LiftClientCap (kip1269.lift.client.cap) runs the Java worker
 	// with prodlab's agent lifting the producer's "idempotence needs at
 	// most 5 requests in flight" check, and nothing else.
@@ -102,6 +105,9 @@ type Cluster struct {
 	// CPUs is CPUsShared ("" too), the brokers and the client on every
 	// CPU, or CPUsSplit, on disjoint halves (cluster.cpus).
 	CPUs string
+	// Zones is the number of availability zones (cluster.zones, 1 to
+	// MaxZones) the nodes spread over, named ZoneNames.
+	Zones int
 }
 
 // Topic describes the topic created fresh for every trial.
@@ -153,6 +159,9 @@ type Network struct {
 	BandwidthMbit float64
 	// ReplicationRTTMs is the added broker↔broker round-trip time.
 	ReplicationRTTMs float64
+	// Zones is the link between availability zones (network.zones): added
+	// to every path that crosses zones, broker↔broker and client↔broker.
+	Zones ZoneLink
 	// CutEvery makes the proxies cut the client's connection after
 	// forwarding every CutEvery-th produce request, swallowing the broker's
 	// reply; 0 means never. It is the connection.cut fault as a scalar, so
@@ -161,6 +170,11 @@ type Network struct {
 	// Proxy puts the netem proxies in front of the brokers even without
 	// impairments, to see in-flight requests or to measure the proxies' cost.
 	Proxy bool
+}
+
+// ZoneLink is the impairment of the link between two zones.
+type ZoneLink struct {
+	RTTMs, JitterMs, BandwidthMbit float64
 }
 
 // Fault is one injected failure. Its type (FaultType.Fields) says which of
@@ -179,6 +193,8 @@ type Fault struct {
 	AtMs float64
 	// DelayMs is how long the fault lasts, in ms.
 	DelayMs float64
+	// Zone names the zone a zone fault affects ("" when not given).
+	Zone string
 
 	pos pos
 }

@@ -64,6 +64,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 	doc = withClusterShape(doc, e.Cluster)
 	doc = withKIP1269(doc, e)
 	doc = withTrogdor(doc, e)
+	doc = withZones(doc, e)
 	doc = append(doc, e.roundsYAML()...)
 	if c := e.capacityYAML(); c != nil {
 		doc = append(doc, yaml.MapItem{Key: "capacity", Value: c})
