@@ -128,6 +128,9 @@ func (c Cluster) Extras() []string {
 	if c.Security != "" && c.Security != SecurityPlaintext {
 		out = append(out, c.Security)
 	}
+	if c.HasZones() {
+		out = append(out, fmt.Sprintf("%d zones", c.Zones))
+	}
 	if c.Storage == StorageMemory {
 		out = append(out, "storage in memory")
 	}
