@@ -297,6 +297,7 @@ var columns = []column{
 	{head: "MODEL MB/S", side: "network", md: "MODEL MB/S", csv: "model_mb_per_s", unit: "MB/s", in: inAll,
 		when: hasNetwork(modelMBPerS),
 		text: figure(network(modelMBPerS), f1), sum: network(modelMBPerS)},
+	zoneColumns[0], zoneColumns[1],
 	// The delivery audit: totals over the counted trials.
 	audit("LOST", "LOST", "lost", func(a *results.Audit) int64 { return a.Lost }),
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),

@@ -141,19 +141,18 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)
 	}
-	load := v.loadTable()
 	if v.capacityRun {
 		// The probes belong with the answer, before the failed trials.
 		p.CapacityRun, p.Steady = true, nil
 		p.Tables = []pageTable{v.capacityTable().page()}
-		if load != nil {
-			p.Tables = append(p.Tables, load.page())
+		for _, t := range v.extraTables() {
+			p.Tables = append(p.Tables, t.page())
 		}
 		_, p.Errors = problemNotes(v.scs)
 	} else {
 		p.tables(v.scs, matrixKeys(all), shown(inHTML, v.scs))
-		if load != nil {
-			p.Extra = append(p.Extra, load.page())
+		for _, t := range v.extraTables() {
+			p.Extra = append(p.Extra, t.page())
 		}
 	}
 	// The SVG is built from escaped text only (see esc in svg.go).

@@ -31,7 +31,7 @@ func (v *view) markdown(w io.Writer) error {
 	} else {
 		v.resultsMarkdown(&b)
 	}
-	if t := v.loadTable(); t != nil {
+	for _, t := range v.extraTables() {
 		t.markdown(&b)
 	}
 	if v.capacityRun {

@@ -81,6 +81,18 @@ func (v *view) capacityTable() *extraTable {
 // rate-limited trials.
 func (v *view) loadTable() *extraTable { return loadTableOf(v.load, v.keepUp) }
 
+// extraTables are the tables after the results (or capacity) table: latency
+// against offered rate, then the zone layout, those the run has.
+func (v *view) extraTables() []*extraTable {
+	var out []*extraTable
+	for _, t := range []*extraTable{v.loadTable(), zoneTableOf(v.scs)} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Formats returns the names Render accepts, the default (table) first.
 func Formats() []string {
 	names := make([]string, len(formats))

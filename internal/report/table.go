@@ -56,7 +56,7 @@ func (v *view) table(w io.Writer) error {
 	} else if err := v.resultsText(&b); err != nil {
 		return err
 	}
-	if t := v.loadTable(); t != nil {
+	for _, t := range v.extraTables() {
 		if err := t.text(&b); err != nil {
 			return err
 		}

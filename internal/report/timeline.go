@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
@@ -70,6 +71,7 @@ func timelineCharts(scs []scenario) []chart {
 				bands = append(bands, band{X0: 0, X1: m, Class: "warmup", Title: "warm-up (not measured)"})
 				marks = append(marks, mark{X: m, Class: "measured", Title: "measured window starts at " + strconv.FormatFloat(m, 'f', 1, 64) + " s"})
 			}
+			bands = append(bands, outages(r.Events, name)...)
 			for _, e := range r.Events {
 				if e.TMs == nil {
 					continue
@@ -113,6 +115,26 @@ func throughputs(pts []results.TimelinePoint) []float64 {
 		out[i] = math.NaN()
 		if p.DurMs > 0 {
 			out[i] = float64(p.Acked) / (p.DurMs / 1000)
+		}
+	}
+	return out
+}
+
+// outages are the bands of a trial's faults that lasted: from a fault's
+// event to the "recovered" event that names it ("broker 2 after
+// broker.kill", "zone b after zone.isolate").
+func outages(events []results.Event, trial string) []band {
+	var out []band
+	for i, e := range events {
+		if e.TMs == nil || e.Kind == "recovered" {
+			continue
+		}
+		for _, r := range events[i+1:] {
+			if r.Kind == "recovered" && r.TMs != nil && strings.HasSuffix(r.Detail, " after "+e.Kind) {
+				out = append(out, band{X0: *e.TMs / 1000, X1: *r.TMs / 1000, Class: "outage",
+					Title: trial + ": " + e.Kind + " " + e.Detail + " until " + strconv.FormatFloat(*r.TMs/1000, 'f', 1, 64) + " s"})
+				break
+			}
 		}
 	}
 	return out

@@ -153,14 +153,17 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		}
 	}
 	for _, f := range e.Faults {
+		msg := zoneFaultError(e, f)
 		if f.Broker > e.Cluster.Brokers {
-			at := f.pos
-			msg := fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
-			if fromMatrix["cluster.brokers"] || fromMatrix["faults"] {
-				msg = fmt.Sprintf("scenario %q: %s", id, msg)
-			}
-			c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
+			msg = fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
 		}
+		if msg == "" {
+			continue
+		}
+		if fromMatrix["cluster.brokers"] || fromMatrix["cluster.zones"] || fromMatrix["faults"] {
+			msg = fmt.Sprintf("scenario %q: %s", id, msg)
+		}
+		c.add(&Error{File: f.pos.File, Line: f.pos.Line, Col: f.pos.Col, Msg: msg})
 	}
 }
 

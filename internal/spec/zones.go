@@ -61,8 +61,8 @@ func (e *Experiment) ClientZoneName() string {
 }
 
 // checkZones reports zone settings that contradict the cluster: more zones
-// than brokers, a client or a fault in a zone the cluster lacks, a zone
-// outage of a cluster without zones, and links too slow for one batch.
+// than brokers, a client in a zone the cluster lacks, and links too slow
+// for one batch (zoneFaultError judges zone faults).
 func checkZones(e *Experiment, report reportFunc) {
 	zones := ZoneNames(e.Cluster.Zones)
 	if e.Cluster.Zones > e.Cluster.Brokers {
@@ -72,18 +72,6 @@ func checkZones(e *Experiment, report reportFunc) {
 	if z := e.ClientZone; z != "" && !slices.Contains(zones, z) {
 		report([]string{"client.zone", "cluster.zones"},
 			"client.zone %q is not a zone of this cluster (cluster.zones %d: %s)", z, e.Cluster.Zones, strings.Join(zones, ", "))
-	}
-	for _, f := range e.Faults {
-		if f.Type != FaultZoneIsolate {
-			continue
-		}
-		if !e.Cluster.HasZones() {
-			report([]string{"faults", "cluster.zones"},
-				"fault %s needs a cluster in zones (cluster.zones 2 or 3): with one zone there is nothing to isolate it from", FaultZoneIsolate)
-		} else if !slices.Contains(zones, f.Zone) {
-			report([]string{"faults", "cluster.zones"},
-				"fault %s zone %q is not a zone of this cluster (cluster.zones %d: %s)", FaultZoneIsolate, f.Zone, e.Cluster.Zones, strings.Join(zones, ", "))
-		}
 	}
 	checkBatchFits(e, "network.bandwidth", e.Network.BandwidthMbit, report)
 	if e.Cluster.HasZones() {
@@ -123,17 +111,35 @@ func withZones(doc yaml.MapSlice, e *Experiment) yaml.MapSlice {
 		switch {
 		case !ok:
 		case item.Key == "cluster" && e.Cluster.HasZones():
-			doc[i].Value = append(sec, yaml.MapItem{Key: "zones", Value: e.Cluster.Zones})
+			sec = append(sec, yaml.MapItem{Key: "zones", Value: e.Cluster.Zones})
+			doc[i].Value = sec
 		case item.Key == "network" && e.Network.Zones != (ZoneLink{}):
-			doc[i].Value = append(sec, yaml.MapItem{Key: "zones", Value: yaml.MapSlice{
+			sec = append(sec, yaml.MapItem{Key: "zones", Value: yaml.MapSlice{
 				{Key: "rtt.ms", Value: number(e.Network.Zones.RTTMs)},
 				{Key: "jitter.ms", Value: number(e.Network.Zones.JitterMs)},
 				{Key: "bandwidth", Value: number(e.Network.Zones.BandwidthMbit)},
 			}})
+			doc[i].Value = sec
 		}
 	}
 	if e.ClientZone != "" {
 		doc = append(doc, yaml.MapItem{Key: "client.zone", Value: e.ClientZone})
 	}
 	return doc
+}
+
+// zoneFaultError is why fault f cannot run on e's cluster ("" when it
+// can): a zone outage needs zones, and a zone the cluster has.
+func zoneFaultError(e *Experiment, f Fault) string {
+	if f.Type != FaultZoneIsolate {
+		return ""
+	}
+	zones := ZoneNames(e.Cluster.Zones)
+	switch {
+	case !e.Cluster.HasZones():
+		return fmt.Sprintf("fault %s needs a cluster in zones (cluster.zones 2 or 3): with one zone there is nothing to isolate it from", FaultZoneIsolate)
+	case !slices.Contains(zones, f.Zone):
+		return fmt.Sprintf("fault %s zone %q is not a zone of this cluster (cluster.zones %d: %s)", FaultZoneIsolate, f.Zone, e.Cluster.Zones, strings.Join(zones, ", "))
+	}
+	return ""
 }

@@ -1,0 +1,71 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// TestZoneOutage runs a cluster in three zones, 2 ms apart, and cuts zone
+// b off for 4 s under acks=all with idempotence: the brokers' own
+// metadata puts every partition's replicas in three racks, the links
+// between zones carry the fetches at no less than their round trip, the
+// isolated broker's partition moves to another zone (the outage took
+// effect), and the audit finds nothing lost or duplicated.
+func TestZoneOutage(t *testing.T) {
+	recs, err := runYAML(t, `
+name: zone-outage
+cluster:
+  brokers: 3
+  zones: 3
+  configs: {broker.heartbeat.interval.ms: 500, broker.session.timeout.ms: 2000}
+topic: {partitions: 3, replication.factor: 3, configs: {min.insync.replicas: 2}}
+network: {zones: {rtt.ms: 2}}
+workload: {rate: 1000, duration.s: 8, record.size: 200, payload: random}
+client: franz-go
+producer: {acks: all, enable.idempotence: true, linger.ms: 5}
+faults: [{type: zone.isolate, zone: b, at.ms: 1500, delay.ms: 4000}]
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	r := recs[0]
+	if r.Status != results.StatusOK {
+		t.Fatalf("status %s: %s", r.Status, r.Error)
+	}
+	z := r.Zones
+	if z == nil {
+		t.Fatal("no zones in the record")
+	}
+	if z.RackSpread != 3 || z.Brokers[1] != "a" || z.Brokers[2] != "b" || z.Brokers[3] != "c" || z.Client != "a" {
+		t.Errorf("layout %+v: want brokers 1, 2, 3 in zones a, b, c, the client in a, replicas in 3 racks", z)
+	}
+	cross := 0
+	for _, l := range z.Links {
+		if l.From != l.To {
+			cross++
+			if l.FetchRTTMinMs < 2 {
+				t.Errorf("link %s→%s: least fetch round trip %.3f ms, below the zones' 2 ms", l.From, l.To, l.FetchRTTMinMs)
+			}
+		}
+	}
+	if cross == 0 || z.ReplicationMs < 2 {
+		t.Errorf("links %+v, replication %.3f ms: no fetch crossed zones", z.Links, z.ReplicationMs)
+	}
+	kinds := eventKinds(r)
+	if !strings.Contains(kinds, "zone.isolate") || !strings.Contains(kinds, "recovered") || !strings.Contains(kinds, "leader") {
+		t.Errorf("events %s: want the outage, a leader move away from zone b and the healing", kinds)
+	}
+	for _, e := range r.Events {
+		if e.Kind == "leader" && !strings.Contains(e.Detail, "broker 2 →") && !strings.Contains(e.Detail, "→ broker 2") && !strings.Contains(e.Detail, "none") {
+			t.Errorf("leader move %q does not involve zone b's broker 2", e.Detail)
+		}
+	}
+	if a := r.Audit; a == nil || a.Lost != 0 || a.Duplicates != 0 || a.Acked == 0 {
+		t.Errorf("audit %+v: want every acknowledged record once", a)
+	}
+}

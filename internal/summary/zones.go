@@ -1,0 +1,33 @@
+package summary
+
+import (
+	"math"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// zoneReplicationMs is a trial's results.Zones.ReplicationMs: the least
+// fetch round trip of the slowest link between zones; NaN without zones
+// or without fetches across them.
+func zoneReplicationMs(r *results.Record) float64 {
+	if r.Zones == nil || r.Zones.ReplicationMs <= 0 {
+		return math.NaN()
+	}
+	return r.Zones.ReplicationMs
+}
+
+// zoneShare is how much of an acks=all trial's p50 (hand-off to ack) the
+// replication link explains at least: its round trip over the p50. NaN
+// for other acks, where the leader answers before any follower fetches,
+// and without zones.
+func zoneShare(r *results.Record) float64 {
+	rtt := zoneReplicationMs(r)
+	if math.IsNaN(rtt) || r.LatencyMs.P50 <= 0 || !acksAll(r.EffectiveConfig["acks"]) {
+		return math.NaN()
+	}
+	return rtt / r.LatencyMs.P50
+}
+
+// acksAll reports whether an effective acks value waits for the in-sync
+// replicas.
+func acksAll(acks string) bool { return acks == "all" || acks == "-1" }
