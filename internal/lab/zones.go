@@ -195,10 +195,11 @@ func (z *zoneLinks) links() []results.ZoneLink {
 				l = &results.ZoneLink{From: k.from, To: k.to, FetchRTTMinMs: st.FetchRTTMinMs}
 				agg[k] = l
 			}
-			// The pair's median is its busiest proxy's: proxies' medians
-			// do not merge.
+			// The pair's medians are its busiest proxy's: proxies'
+			// medians do not merge.
 			if st.Fetches > l.Fetches {
 				l.FetchRTTp50Ms = st.FetchRTTp50Ms
+				l.RTTMs = st.UpDelayP50Ms + st.DownDelayP50Ms
 			}
 			l.Fetches += st.Fetches
 			l.FetchRTTMinMs = min(l.FetchRTTMinMs, st.FetchRTTMinMs)
@@ -272,7 +273,7 @@ func fillZoneLinks(z *results.Zones, links []results.ZoneLink) {
 	z.Links = links
 	for _, l := range links {
 		if l.From != l.To {
-			z.ReplicationMs = max(z.ReplicationMs, l.FetchRTTMinMs)
+			z.ReplicationMs = max(z.ReplicationMs, l.RTTMs)
 		}
 	}
 }

@@ -39,12 +39,15 @@ type mark struct {
 // chunk is one unit of the delay line: bytes read together, delivered
 // together, no earlier than at.
 type chunk struct {
-	data  []byte
-	buf   *[]byte // pooled buffer backing data, returned after delivery; nil if not pooled
-	at    time.Time
-	marks []mark
-	eof   bool        // the source half-closed: half-close the destination after earlier chunks
-	cut   *pendingReq // fault: close the connection after earlier chunks (the response to cut is swallowed)
+	data []byte
+	buf  *[]byte // pooled buffer backing data, returned after delivery; nil if not pooled
+	at   time.Time
+	// arrived is when the bytes reached the proxy: delivery minus arrival
+	// is the delay the proxy applied (Stats.UpDelayP50Ms).
+	arrived time.Time
+	marks   []mark
+	eof     bool        // the source half-closed: half-close the destination after earlier chunks
+	cut     *pendingReq // fault: close the connection after earlier chunks (the response to cut is swallowed)
 }
 
 func (c *chunk) release() {

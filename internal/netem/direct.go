@@ -84,6 +84,9 @@ func (l *link) emit(d *direction, c chunk, direct bool) bool {
 		return d.q.push(c)
 	}
 	err := l.deliver(c, d.dst, 0, nil, nil, d.counter)
+	if err == nil {
+		l.p.stats.onDelay(d == &l.up, c.arrived)
+	}
 	c.release()
 	if err != nil {
 		l.teardown()

@@ -75,3 +75,22 @@ func TestFetchRTT(t *testing.T) {
 		t.Errorf("stats %+v, want 3 fetches of 10–30 ms and no produce request", st)
 	}
 }
+
+// TestAppliedDelay: the proxy times the delay it applies per direction;
+// their medians add up to the configured round trip, and the direct path
+// adds next to nothing.
+func TestAppliedDelay(t *testing.T) {
+	for _, rtt := range []time.Duration{0, 20 * time.Millisecond} {
+		p := startProxy(t, startEcho(t), Config{RTT: rtt})
+		c := dial(t, p.Addr())
+		for range 20 {
+			roundTrip(t, c, 100)
+		}
+		st := p.Stats()
+		got := st.UpDelayP50Ms + st.DownDelayP50Ms
+		want := float64(rtt) / float64(time.Millisecond)
+		if got < want || got > want+2 {
+			t.Errorf("RTT %v: applied delay %.3f + %.3f ms, want %.0f to %.0f ms", rtt, st.UpDelayP50Ms, st.DownDelayP50Ms, want, want+2)
+		}
+	}
+}

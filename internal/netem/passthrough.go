@@ -22,5 +22,6 @@ import "time"
 // passDown forwards one chunk read from the broker unread, at its delivery
 // time; false when the link is closing.
 func (l *link) passDown(d *direction, data []byte, buf *[]byte, sched *schedule, direct bool) bool {
-	return l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(time.Now(), l.p.config())}, direct)
+	now := time.Now()
+	return l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, l.p.config()), arrived: now}, direct)
 }

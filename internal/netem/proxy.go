@@ -311,7 +311,7 @@ func (l *link) readUp() {
 					l.p.events.add(EventFramingError, fmt.Sprintf("client %s → broker %s: %v", l.client.RemoteAddr(), l.target, ferr))
 				}
 			}
-			if !l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg)}, direct) {
+			if !l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg), arrived: now}, direct) {
 				return
 			}
 			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin && !l.p.gate.closed() {
@@ -441,7 +441,7 @@ func (l *link) readDown() {
 			if ferr != nil {
 				l.p.events.add(EventFramingError, fmt.Sprintf("broker %s → client %s: %v", l.target, l.client.RemoteAddr(), ferr))
 			}
-			c := chunk{at: sched.deliverAt(now, cfg)}
+			c := chunk{at: sched.deliverAt(now, cfg), arrived: now}
 			switch {
 			case len(scan.segs) == 1 && scan.segs[0].owned == nil:
 				c.data, c.buf = data[scan.segs[0].from:scan.segs[0].to], buf
@@ -510,6 +510,7 @@ func (l *link) write(d *direction) {
 			l.teardown()
 			return
 		}
+		l.p.stats.onDelay(d == &l.up, c.arrived)
 		c.release()
 	}
 }

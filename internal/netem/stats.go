@@ -39,6 +39,12 @@ type Stats struct {
 	// trip plus the broker's quickest answer.
 	Fetches                      int64
 	FetchRTTMinMs, FetchRTTp50Ms float64
+	// UpDelayP50Ms and DownDelayP50Ms are the median delay the proxy
+	// applied to the bytes it carried towards the broker and back, timed
+	// per chunk from its arrival to its delivery: the emulated delay as it
+	// happened (scheduling lateness, bandwidth pacing and isolation
+	// included). Their sum is the round trip the proxy added.
+	UpDelayP50Ms, DownDelayP50Ms float64
 	// Connections counts client connections accepted.
 	Connections int
 	// BytesUp and BytesDown count bytes delivered to brokers and to clients.
@@ -66,11 +72,30 @@ type collector struct {
 	conns       int
 	hist        *hdrhistogram.Histogram
 	fetchHist   *hdrhistogram.Histogram
+	delayHist   [2]*hdrhistogram.Histogram // up, down
 
 	bytesUp, bytesDown atomic.Int64
 }
 
-func newCollector() *collector { return &collector{hist: newHist(), fetchHist: newHist()} }
+func newCollector() *collector {
+	return &collector{hist: newHist(), fetchHist: newHist(), delayHist: [2]*hdrhistogram.Histogram{newHist(), newHist()}}
+}
+
+// onDelay records the delay applied to a chunk that arrived at arrived,
+// delivered now towards the broker (up) or the client.
+func (c *collector) onDelay(up bool, arrived time.Time) {
+	if arrived.IsZero() {
+		return
+	}
+	us := min(max(int64(time.Since(arrived)/time.Microsecond), histMinUs), histMaxUs)
+	i := 1
+	if up {
+		i = 0
+	}
+	c.mu.Lock()
+	_ = c.delayHist[i].RecordValue(us)
+	c.mu.Unlock()
+}
 
 func (c *collector) onConn() {
 	c.mu.Lock()
@@ -112,6 +137,8 @@ func (c *collector) reset() {
 	c.produce, c.reqBytes, c.tracked, c.inflightSum, c.maxInflight, c.conns = 0, 0, 0, 0, 0, 0
 	c.hist.Reset()
 	c.fetchHist.Reset()
+	c.delayHist[0].Reset()
+	c.delayHist[1].Reset()
 	c.bytesUp.Store(0)
 	c.bytesDown.Store(0)
 	c.mu.Unlock()
@@ -123,6 +150,7 @@ type rawStats struct {
 	maxInflight, conns                      int
 	bytesUp, bytesDown                      int64
 	hist, fetchHist                         *hdrhistogram.Histogram
+	delayHist                               [2]*hdrhistogram.Histogram
 }
 
 func (c *collector) snapshot() rawStats {
@@ -134,6 +162,7 @@ func (c *collector) snapshot() rawStats {
 		bytesUp: c.bytesUp.Load(), bytesDown: c.bytesDown.Load(),
 		hist:      hdrhistogram.Import(c.hist.Export()),
 		fetchHist: hdrhistogram.Import(c.fetchHist.Export()),
+		delayHist: [2]*hdrhistogram.Histogram{hdrhistogram.Import(c.delayHist[0].Export()), hdrhistogram.Import(c.delayHist[1].Export())},
 	}
 }
 
@@ -157,6 +186,14 @@ func (r *rawStats) merge(o rawStats) {
 	}
 	if o.fetchHist != nil {
 		r.fetchHist.Merge(o.fetchHist)
+	}
+	for i := range r.delayHist {
+		if r.delayHist[i] == nil {
+			r.delayHist[i] = newHist()
+		}
+		if o.delayHist[i] != nil {
+			r.delayHist[i].Merge(o.delayHist[i])
+		}
 	}
 }
 
@@ -182,6 +219,12 @@ func (r rawStats) stats() Stats {
 		s.Fetches = r.fetchHist.TotalCount()
 		s.FetchRTTMinMs = float64(r.fetchHist.Min()) / 1000
 		s.FetchRTTp50Ms = float64(r.fetchHist.ValueAtQuantile(50)) / 1000
+	}
+	if h := r.delayHist[0]; h != nil && h.TotalCount() > 0 {
+		s.UpDelayP50Ms = float64(h.ValueAtQuantile(50)) / 1000
+	}
+	if h := r.delayHist[1]; h != nil && h.TotalCount() > 0 {
+		s.DownDelayP50Ms = float64(h.ValueAtQuantile(50)) / 1000
 	}
 	return s
 }

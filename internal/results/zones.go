@@ -16,9 +16,9 @@ type Zones struct {
 	// Links are the inter-broker links that carried fetches, per zone
 	// pair (from the follower's zone to the leader's).
 	Links []ZoneLink `json:"links,omitempty"`
-	// ReplicationMs is the largest least fetch round trip over the links
-	// between different zones: the round trip an acks=all write waits for
-	// at best, so a floor of what replication adds to its latency.
+	// ReplicationMs is the largest round trip the proxies applied on a
+	// link between different zones: what an acks=all write waits for at
+	// least, one follower fetch across the slowest link.
 	ReplicationMs float64 `json:"replication_ms,omitempty"`
 }
 
@@ -30,12 +30,14 @@ type ZonePartition struct {
 }
 
 // ZoneLink is what the proxies on the inter-broker links from one zone to
-// another saw: fetches answered, their least and median round trips (a
-// fetch waits at the leader until data arrives, so the median includes
-// that wait), and bytes both ways.
+// another saw: the round trip they applied (the median delay each way,
+// timed per chunk from arrival to delivery, added up), fetches answered,
+// their least and median round trips (a fetch waits at the leader until
+// data arrives, so these include that wait), and bytes both ways.
 type ZoneLink struct {
 	From          string  `json:"from"`
 	To            string  `json:"to"`
+	RTTMs         float64 `json:"rtt_ms"`
 	Fetches       int64   `json:"fetches"`
 	FetchRTTMinMs float64 `json:"fetch_rtt_min_ms"`
 	FetchRTTp50Ms float64 `json:"fetch_rtt_p50_ms"`

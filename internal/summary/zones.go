@@ -6,9 +6,9 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 )
 
-// zoneReplicationMs is a trial's results.Zones.ReplicationMs: the least
-// fetch round trip of the slowest link between zones; NaN without zones
-// or without fetches across them.
+// zoneReplicationMs is a trial's results.Zones.ReplicationMs: the round
+// trip the proxies applied on the slowest link between zones; NaN without
+// zones or without fetches across them.
 func zoneReplicationMs(r *results.Record) float64 {
 	if r.Zones == nil || r.Zones.ReplicationMs <= 0 {
 		return math.NaN()
