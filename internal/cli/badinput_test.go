@@ -231,7 +231,7 @@ func TestBadInputGuards(t *testing.T) {
 		// a valid franz-go experiment: connects to the guard address and fails
 		{"valid franz-go run", badInput{args: []string{"run", "batching", "--set", "workload.records=10", "--set", "linger.ms=0", "--set", "compression.type=none"}}, ExitFailure, true},
 		// a valid Java experiment: stops at the missing worker
-		{"valid java run", badInput{args: []string{"run", "replication"}}, ExitFailure, false},
+		{"valid java run", badInput{args: []string{"run", "record-size"}}, ExitFailure, false},
 		// valid perf flags: the Java worker cannot start
 		{"valid perf", badInput{args: []string{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"}}, ExitFailure, true},
 	}
@@ -328,10 +328,10 @@ func franzFile(kind, name, body, want string) badInput {
 	return badInput{kind: kind, name: name, args: []string{"run", "{exp}"}, yaml: franzBase + body, code: ExitUsage, want: want}
 }
 
-// runSet is a row running the built-in replication experiment with --set
-// overrides.
+// runSet is a row running the built-in record-size experiment (java, no
+// zones: fit for the guard's --bootstrap) with --set overrides.
 func runSet(name, want string, sets ...string) badInput {
-	args := []string{"run", "replication"}
+	args := []string{"run", "record-size"}
 	for _, s := range sets {
 		args = append(args, "--set", s)
 	}
@@ -479,7 +479,7 @@ func badInputs(t *testing.T) []badInput {
 		runSet("client version garbage", "client must be franz-go, java or java@<version>", "client=java@latest"),
 		runSet("name empty", "name must be non-empty and contain no slash", "name="),
 		runSet("audit maybe", "audit must be true or false", "audit=maybe"),
-		runSet("matrix axis value beyond brokers", "replication.factor 4 exceeds brokers 3", "replication.factor=4"),
+		runSet("replication factor beyond brokers", "replication.factor 4 exceeds brokers 1", "replication.factor=4"),
 		runSet("timeout zero", "workload.timeout.s", "workload.timeout.s=0"),
 		runSet("min.insync.replicas words", "min.insync.replicas", "topic.configs.min.insync.replicas=two"),
 		runSet("ambiguous shorthand size", "ambiguous", "size=5"),
@@ -662,6 +662,11 @@ func badInputs(t *testing.T) []badInput {
 
 	// Experiment files: faults.
 	add(
+		runFile("file: zones", "more zones than brokers", "cluster: {brokers: 2, zones: 3}\n", "cluster.zones 3 exceeds brokers 2: every zone needs a broker"),
+		runFile("file: zones", "client zone missing", "cluster: {brokers: 3, zones: 2}\nclient.zone: c\n", `client.zone "c" is not a zone of this cluster (cluster.zones 2: a, b)`),
+		runFile("file: zones", "isolate on one zone", "cluster: {brokers: 3}\nfaults: [{type: zone.isolate, zone: a, delay.ms: 1000}]\n", "fault zone.isolate needs a cluster in zones"),
+		runFile("file: zones", "zone link below one batch", "cluster: {brokers: 3, zones: 3}\nnetwork: {zones: {bandwidth: 0.0001}}\n", "network.zones.bandwidth 0.0001 Mbit/s cannot carry one batch"),
+		runFile("file: zones", "zones with --bootstrap", "cluster: {brokers: 3, zones: 3}\n", "cluster.zones, client.zone and topic.leader.zone lay out an embedded cluster; an existing cluster's zones are real and its own (drop --bootstrap, or --set a matrix axis to a value without zones)"),
 		runFile("file: faults", "type unknown", "faults: [{type: broker.explode, at.ms: 1}]\n", "fault type must be one of connection.cut, broker.kill"),
 		cmdRow("file: faults", "type typo suggests", ExitUsage, `did you mean "broker.kill"?`, "run", "{td}/fault-typo.yaml"),
 		runFile("file: faults", "no type", "faults: [{at.ms: 1}]\n", "fault has no type"),
@@ -971,7 +976,7 @@ func TestCacheNotADirectory(t *testing.T) {
 	t.Setenv(maven.CacheEnv, file)
 	t.Setenv("PRODLAB_WORKER_JAR", filepath.Join(t.TempDir(), "no-worker.jar"))
 	for _, args := range [][]string{
-		{"run", "replication", "--bootstrap", guardBootstrap},
+		{"run", "record-size", "--bootstrap", guardBootstrap},
 		{"run", "batching"},
 		{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"},
 	} {

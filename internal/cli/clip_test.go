@@ -45,8 +45,8 @@ func TestHugeOrBinaryInputsClipped(t *testing.T) {
 		{"binary --producer.config", append(perf, "--producer.config", binary), "line 1 holds byte 0x"},
 		{"1 MB property name in --producer.config", append(perf, "--producer.config", longKey), `"kkkk`},
 		{"900 KB producer key in a file", []string{"run", longYAML, "--bootstrap", guardBootstrap}, `unknown key "cccc`},
-		{"100 KB --set key", []string{"run", "replication", "--bootstrap", guardBootstrap, "--set", strings.Repeat("d", 100_000) + "=1"}, "…"},
-		{"100 KB --set value", []string{"run", "replication", "--bootstrap", guardBootstrap, "--set", "linger.ms=" + strings.Repeat("9", 100_000)}, "…"},
+		{"100 KB --set key", []string{"run", "record-size", "--bootstrap", guardBootstrap, "--set", strings.Repeat("d", 100_000) + "=1"}, "…"},
+		{"100 KB --set value", []string{"run", "record-size", "--bootstrap", guardBootstrap, "--set", "linger.ms=" + strings.Repeat("9", 100_000)}, "…"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

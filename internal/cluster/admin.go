@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TopicReadyTimeout bounds CreateTopic (creation and the wait until the
@@ -101,6 +103,52 @@ func (a *Admin) step(name, topic string, start time.Time, err error) {
 // *NotServedError. A topic that already exists is an error wrapping
 // kerr.TopicAlreadyExists; call WaitServed to use it anyway.
 func (a *Admin) CreateTopic(ctx context.Context, topic string, partitions, rf int, configs map[string]string) error {
+	return a.createTopic(ctx, topic, partitions, configs, func(ctx context.Context, cfg map[string]*string) (int, error) {
+		resp, err := a.adm.CreateTopic(ctx, int32(partitions), int16(rf), cfg, topic)
+		if err == nil {
+			err = resp.Err
+		}
+		return int(resp.NumPartitions), err
+	})
+}
+
+// CreateTopicAssigned is CreateTopic with each partition's replicas given
+// (replicas[p], the first its preferred leader) instead of Kafka's own
+// placement.
+func (a *Admin) CreateTopicAssigned(ctx context.Context, topic string, replicas [][]int, configs map[string]string) error {
+	return a.createTopic(ctx, topic, len(replicas), configs, func(ctx context.Context, cfg map[string]*string) (int, error) {
+		req := kmsg.NewPtrCreateTopicsRequest()
+		req.TimeoutMillis = int32(TopicReadyTimeout / time.Millisecond)
+		t := kmsg.NewCreateTopicsRequestTopic()
+		t.Topic, t.NumPartitions, t.ReplicationFactor = topic, -1, -1
+		for p, rs := range replicas {
+			ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
+			ra.Partition = int32(p)
+			for _, r := range rs {
+				ra.Replicas = append(ra.Replicas, int32(r))
+			}
+			t.ReplicaAssignment = append(t.ReplicaAssignment, ra)
+		}
+		for k, v := range cfg {
+			c := kmsg.NewCreateTopicsRequestTopicConfig()
+			c.Name, c.Value = k, v
+			t.Configs = append(t.Configs, c)
+		}
+		req.Topics = append(req.Topics, t)
+		resp, err := req.RequestWith(ctx, a.cl)
+		if err != nil {
+			return 0, err
+		}
+		if len(resp.Topics) != 1 {
+			return 0, fmt.Errorf("%d topics in the response, want 1", len(resp.Topics))
+		}
+		return len(replicas), kerr.ErrorForCode(resp.Topics[0].ErrorCode)
+	})
+}
+
+// createTopic runs create with configs as Kafka's nullable strings, notes
+// the step, and waits until the topic's partitions are served.
+func (a *Admin) createTopic(ctx context.Context, topic string, partitions int, configs map[string]string, create func(context.Context, map[string]*string) (int, error)) error {
 	ctx, cancel := context.WithTimeout(ctx, TopicReadyTimeout)
 	defer cancel()
 	var cfg map[string]*string
@@ -111,16 +159,13 @@ func (a *Admin) CreateTopic(ctx context.Context, topic string, partitions, rf in
 		}
 	}
 	start := time.Now()
-	resp, err := a.adm.CreateTopic(ctx, int32(partitions), int16(rf), cfg, topic)
-	if err == nil {
-		err = resp.Err
-	}
+	n, err := create(ctx, cfg)
 	a.step("create", topic, start, err)
 	if err != nil {
 		return fmt.Errorf("create topic %s: %w", topic, err)
 	}
 	if partitions <= 0 {
-		partitions = int(resp.NumPartitions)
+		partitions = n
 	}
 	return a.WaitServed(ctx, topic, partitions)
 }

@@ -264,6 +264,10 @@ func (c *Cluster) killAll() {
 }
 
 // ids returns the ids of all nodes.
+// BrokerIDs lists the brokers' node ids, ascending (empty for a cluster
+// prodlab did not start).
+func (c *Cluster) BrokerIDs() []int { return c.ids() }
+
 func (c *Cluster) ids() []int {
 	ids := make([]int, len(c.nodes))
 	for i, n := range c.nodes {

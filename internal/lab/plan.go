@@ -98,8 +98,8 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Network.ReplicationRTTMs > 0 {
 			p.add("network.replication.rtt.ms needs an embedded cluster (drop --bootstrap)", label(sc))
 		}
-		if sc.Exp.Cluster.HasZones() || sc.Exp.ClientZone != "" {
-			p.add("cluster.zones and client.zone lay out an embedded cluster; an existing cluster's zones are real and its own (drop --bootstrap)", label(sc))
+		if sc.Exp.Cluster.HasZones() || sc.Exp.ClientZone != "" || sc.Exp.Topic.LeaderZone != "" {
+			p.add("cluster.zones, client.zone and topic.leader.zone lay out an embedded cluster; an existing cluster's zones are real and its own (drop --bootstrap, or --set a matrix axis to a value without zones)", label(sc))
 		}
 		checkExternalSecurity(sc, &p)
 		checkExternalKIP1269(sc, &p)

@@ -91,7 +91,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 	if err != nil {
 		return x.failed(rec, err)
 	}
-	if err := adm.CreateTopic(ctx, topic, e.Topic.Partitions, e.Topic.ReplicationFactor, e.Topic.Configs); err != nil {
+	if err := tgt.createTopic(ctx, adm, topic, e.Topic); err != nil {
 		return x.failed(rec, err)
 	}
 	if !x.keepTopics {

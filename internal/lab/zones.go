@@ -295,3 +295,60 @@ func leaderName(id int) string {
 	}
 	return "broker " + strconv.Itoa(id)
 }
+
+// createTopic creates a trial's topic: placed by Kafka, or with
+// topic.leader.zone by zonePlacement on the embedded cluster's zones.
+func (t *Target) createTopic(ctx context.Context, adm *cluster.Admin, topic string, tp spec.Topic) error {
+	if tp.LeaderZone == "" || t.c == nil {
+		return adm.CreateTopic(ctx, topic, tp.Partitions, tp.ReplicationFactor, tp.Configs)
+	}
+	replicas, err := zonePlacement(t.c.BrokerIDs(), t.c.Zone, tp.LeaderZone, tp.Partitions, tp.ReplicationFactor)
+	if err != nil {
+		return fmt.Errorf("place topic %s: %w", topic, err)
+	}
+	return adm.CreateTopicAssigned(ctx, topic, replicas, tp.Configs)
+}
+
+// zonePlacement assigns each partition's replicas: the preferred leader
+// from leaderZone's brokers in turn, then one broker from each other zone
+// in turn (so replicas sit in distinct racks, as Kafka's rack-aware
+// placement puts them), then the remaining brokers, each list rotated by
+// the partition so that load spreads.
+func zonePlacement(brokers []int, zoneOf func(int) string, leaderZone string, partitions, rf int) ([][]int, error) {
+	byZone := map[string][]int{}
+	var zones []string
+	for _, b := range brokers {
+		z := zoneOf(b)
+		if _, ok := byZone[z]; !ok {
+			zones = append(zones, z)
+		}
+		byZone[z] = append(byZone[z], b)
+	}
+	slices.Sort(zones)
+	leaders := byZone[leaderZone]
+	if len(leaders) == 0 {
+		return nil, fmt.Errorf("no broker in zone %q", leaderZone)
+	}
+	if rf < 1 || rf > len(brokers) {
+		return nil, fmt.Errorf("replication factor %d on %d brokers", rf, len(brokers))
+	}
+	pick := func(ids []int, p int) int { return ids[p%len(ids)] }
+	out := make([][]int, partitions)
+	for p := range out {
+		rs := []int{pick(leaders, p)}
+		i := slices.Index(zones, leaderZone)
+		for k := 1; k < len(zones) && len(rs) < rf; k++ {
+			rs = append(rs, pick(byZone[zones[(i+k)%len(zones)]], p))
+		}
+		for k := range brokers {
+			if len(rs) == rf {
+				break
+			}
+			if b := brokers[(p+k)%len(brokers)]; !slices.Contains(rs, b) {
+				rs = append(rs, b)
+			}
+		}
+		out[p] = rs
+	}
+	return out, nil
+}

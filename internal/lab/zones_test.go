@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,5 +70,36 @@ faults: [{type: zone.isolate, zone: b, at.ms: 2500, delay.ms: 5000}]
 	}
 	if a := r.Audit; a == nil || a.Lost != 0 || a.Duplicates != 0 || a.Acked == 0 {
 		t.Errorf("audit %+v: want every acknowledged record once", a)
+	}
+}
+
+// TestZonePlacement: every preferred leader in the leader zone, the other
+// replicas in distinct other zones first, nobody twice, load rotated.
+func TestZonePlacement(t *testing.T) {
+	zoneOf := func(id int) string { return string(rune('a' + (id-1)%3)) }
+	for _, tc := range []struct {
+		name           string
+		brokers        []int
+		zone           string
+		partitions, rf int
+		want           [][]int
+	}{
+		{"3 zones RF 3, leaders in a", []int{1, 2, 3}, "a", 2, 3, [][]int{{1, 2, 3}, {1, 2, 3}}},
+		{"3 zones RF 2, leaders in b", []int{1, 2, 3}, "b", 1, 2, [][]int{{2, 3}}},
+		{"6 brokers RF 3, leaders in c rotate", []int{1, 2, 3, 4, 5, 6}, "c", 2, 3, [][]int{{3, 1, 2}, {6, 4, 5}}},
+		{"6 brokers RF 4 fills from the rest", []int{1, 2, 3, 4, 5, 6}, "a", 1, 4, [][]int{{1, 2, 3, 4}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := zonePlacement(tc.brokers, zoneOf, tc.zone, tc.partitions, tc.rf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("placement %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if _, err := zonePlacement([]int{1, 2}, zoneOf, "c", 1, 1); err == nil {
+		t.Error("a leader zone without brokers was placed")
 	}
 }

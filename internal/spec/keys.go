@@ -62,7 +62,7 @@ var settingFields = []field{
 	producersFields[0], producersFields[1],
 	kip1269Fields[0], kip1269Fields[1],
 	trogdorFields[0], trogdorFields[1], trogdorFields[2],
-	zoneFields[0], zoneFields[1], zoneFields[2], zoneFields[3], zoneFields[4],
+	zoneFields[0], zoneFields[1], zoneFields[2], zoneFields[3], zoneFields[4], zoneFields[5],
 	floatField("timeline.interval.ms", 0, MaxTimelineIntervalMs, false, func(e *Experiment) *float64 { return &e.TimelineIntervalMs }),
 	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
 	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),

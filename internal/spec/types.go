@@ -116,6 +116,10 @@ type Topic struct {
 	ReplicationFactor int
 	// Configs maps Kafka topic config names to values.
 	Configs map[string]string
+	// LeaderZone, on a cluster in zones, places every partition's
+	// preferred leader in that zone and its other replicas in the others
+	// (topic.leader.zone); "" leaves placement to Kafka.
+	LeaderZone string
 }
 
 // Workload describes the records a trial sends.

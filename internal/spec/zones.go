@@ -33,6 +33,7 @@ var zoneFields = []field{
 	floatField("network.zones.jitter.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.Zones.JitterMs }),
 	floatField("network.zones.bandwidth", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Network.Zones.BandwidthMbit }),
 	stringField("client.zone", checkZoneName("client.zone"), func(e *Experiment) *string { return &e.ClientZone }),
+	stringField("topic.leader.zone", checkZoneName("topic.leader.zone"), func(e *Experiment) *string { return &e.Topic.LeaderZone }),
 }
 
 // checkZoneName accepts a zone name of ZoneNames(MaxZones); whether the
@@ -72,6 +73,13 @@ func checkZones(e *Experiment, report reportFunc) {
 	if z := e.ClientZone; z != "" && !slices.Contains(zones, z) {
 		report([]string{"client.zone", "cluster.zones"},
 			"client.zone %q is not a zone of this cluster (cluster.zones %d: %s)", z, e.Cluster.Zones, strings.Join(zones, ", "))
+	}
+	if z := e.Topic.LeaderZone; z != "" && !e.Cluster.HasZones() {
+		report([]string{"topic.leader.zone", "cluster.zones"},
+			"topic.leader.zone needs a cluster in zones (cluster.zones 2 or 3): with one zone Kafka's placement is all there is")
+	} else if z != "" && !slices.Contains(zones, z) {
+		report([]string{"topic.leader.zone", "cluster.zones"},
+			"topic.leader.zone %q is not a zone of this cluster (cluster.zones %d: %s)", z, e.Cluster.Zones, strings.Join(zones, ", "))
 	}
 	checkBatchFits(e, "network.bandwidth", e.Network.BandwidthMbit, report)
 	if e.Cluster.HasZones() {
@@ -124,6 +132,14 @@ func withZones(doc yaml.MapSlice, e *Experiment) yaml.MapSlice {
 	}
 	if e.ClientZone != "" {
 		doc = append(doc, yaml.MapItem{Key: "client.zone", Value: e.ClientZone})
+	}
+	if z := e.Topic.LeaderZone; z != "" {
+		for i, item := range doc {
+			if sec, ok := item.Value.(yaml.MapSlice); ok && item.Key == "topic" {
+				sec = append(sec, yaml.MapItem{Key: "leader.zone", Value: z})
+				doc[i].Value = sec
+			}
+		}
 	}
 	return doc
 }

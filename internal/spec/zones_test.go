@@ -29,6 +29,12 @@ func TestZoneRefusals(t *testing.T) {
 		{name: "zone outage without a zone",
 			src:  "name: x\ncluster: {brokers: 3, zones: 3}\nfaults: [{type: zone.isolate, delay.ms: 1000}]\n",
 			want: []string{"x.yaml:3:10: fault zone.isolate needs zone (a, b or c): the zone to cut off"}},
+		{name: "leader zone without zones",
+			src:  "name: x\ncluster: {brokers: 3}\ntopic: {leader.zone: a}\n",
+			want: []string{"x.yaml:3:9: topic.leader.zone needs a cluster in zones (cluster.zones 2 or 3): with one zone Kafka's placement is all there is"}},
+		{name: "leader zone the cluster lacks",
+			src:  "name: x\ncluster: {brokers: 3, zones: 2}\ntopic: {leader.zone: c}\n",
+			want: []string{`x.yaml:3:9: topic.leader.zone "c" is not a zone of this cluster (cluster.zones 2: a, b)`}},
 		{name: "zone link too slow for one batch",
 			src:  "name: x\ncluster: {brokers: 3, zones: 3}\nnetwork: {zones: {bandwidth: 0.001}}\nproducer: {batch.size: 65536}\n",
 			want: []string{"x.yaml:3:19: network.zones.bandwidth 0.001 Mbit/s cannot carry one batch of 65536 bytes within request.timeout.ms 30000 (it takes 524288 ms): every request would time out; raise the bandwidth to at least 0.0175 Mbit/s"}},
@@ -38,7 +44,7 @@ func TestZoneRefusals(t *testing.T) {
 // TestZonesYAML: the zone settings survive the resolved experiment's round
 // trip, and a file without them writes none.
 func TestZonesYAML(t *testing.T) {
-	src := "name: x\ncluster: {brokers: 3, zones: 3}\nnetwork: {zones: {rtt.ms: 1.5, jitter.ms: 0.2}}\nclient.zone: b\n"
+	src := "name: x\ncluster: {brokers: 3, zones: 3}\ntopic: {leader.zone: c}\nnetwork: {zones: {rtt.ms: 1.5, jitter.ms: 0.2}}\nclient.zone: b\n"
 	e, err := Parse("x.yaml", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +57,7 @@ func TestZonesYAML(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resolved YAML does not parse: %v\n%s", err, out)
 	}
-	if back.Cluster.Zones != 3 || back.Network.Zones != (ZoneLink{RTTMs: 1.5, JitterMs: 0.2}) || back.ClientZone != "b" {
+	if back.Cluster.Zones != 3 || back.Network.Zones != (ZoneLink{RTTMs: 1.5, JitterMs: 0.2}) || back.ClientZone != "b" || back.Topic.LeaderZone != "c" {
 		t.Errorf("round trip lost zones: %+v %+v %q\n%s", back.Cluster, back.Network.Zones, back.ClientZone, out)
 	}
 	plain, err := Parse("x.yaml", []byte("name: x\n"), nil)
