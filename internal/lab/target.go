@@ -262,7 +262,7 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 // first failure is kept in *failed (the broker then advertises itself).
 func advertiseVia(set *netem.Set, what string, failed *error) func(id int, addr string) string {
 	return func(id int, addr string) string {
-		p, err := set.Add(int32(id), addr)
+		p, err := set.Put(int32(id), addr)
 		if err != nil {
 			if *failed == nil {
 				*failed = fmt.Errorf("%s for broker %d: %w", what, id, err)

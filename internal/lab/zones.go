@@ -72,7 +72,7 @@ func (z *zoneLinks) advertise(sets map[string]*netem.Set, what string, failed *e
 		if !ok {
 			return addr
 		}
-		p, err := set.Add(int32(id), addr)
+		p, err := set.Put(int32(id), addr)
 		if err != nil {
 			if *failed == nil {
 				*failed = fmt.Errorf("%s from zone %q to node %d: %w", what, from, id, err)

@@ -94,3 +94,22 @@ func TestAppliedDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestSetPut: putting a broker again keeps its proxy and address and
+// points new connections at the new target (a cluster restarted on fresh
+// ports).
+func TestSetPut(t *testing.T) {
+	s := NewSet()
+	t.Cleanup(func() { s.Close() })
+	first, err := s.Put(1, freeClosedAddr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Put(1, startEcho(t))
+	if err != nil || again != first {
+		t.Fatalf("Put again = %q, %v; want the same proxy %q", again, err, first)
+	}
+	if d := roundTrip(t, dial(t, again), 10); d > time.Second {
+		t.Errorf("round trip %v through the re-pointed proxy", d)
+	}
+}

@@ -50,6 +50,24 @@ func (s *Set) AddListen(id int32, listen, target string) (string, error) {
 	return p.Addr(), nil
 }
 
+// Put is Add for a broker without a proxy; a broker that has one keeps
+// it, pointed at target for new connections, and its address is returned.
+// A cluster that starts again on fresh ports (a bind conflict) advertises
+// the same proxies.
+func (s *Set) Put(id int32, target string) (string, error) {
+	s.mu.Lock()
+	p, ok := s.proxies[id]
+	if ok {
+		p.Serve(target, s.cfg(id))
+		s.targets[id] = target
+	}
+	s.mu.Unlock()
+	if ok {
+		return p.Addr(), nil
+	}
+	return s.Add(id, target)
+}
+
 // Addr is the proxy address for broker id, "" if there is none.
 func (s *Set) Addr(id int32) string {
 	if p := s.Proxy(id); p != nil {
