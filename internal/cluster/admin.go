@@ -142,7 +142,11 @@ func (a *Admin) CreateTopicAssigned(ctx context.Context, topic string, replicas 
 		if len(resp.Topics) != 1 {
 			return 0, fmt.Errorf("%d topics in the response, want 1", len(resp.Topics))
 		}
-		return len(replicas), kerr.ErrorForCode(resp.Topics[0].ErrorCode)
+		err = kerr.ErrorForCode(resp.Topics[0].ErrorCode)
+		if msg := resp.Topics[0].ErrorMessage; err != nil && msg != nil {
+			err = fmt.Errorf("%w: %s", err, *msg)
+		}
+		return len(replicas), err
 	})
 }
 

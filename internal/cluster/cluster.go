@@ -160,21 +160,23 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 // controllers (the ids after) only vote.
 func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
 	spec := nodeSpec{ID: id, ClientPort: ports[0], ControllerPort: ports[1]}
+	if c.cfg.Controllers > 0 {
+		spec.Role = roleBroker
+		if id > c.cfg.Brokers {
+			spec.Role = roleController
+		}
+	}
 	if zones := c.cfg.Zones; len(zones) > 0 {
 		spec.ZoneIndex = c.zoneIndex(id)
 		spec.Zone = zones[spec.ZoneIndex]
-		if c.cfg.AdvertiseController != nil {
+		if c.cfg.AdvertiseController != nil && spec.isController() {
 			for _, from := range zones {
 				spec.ControllerVia = append(spec.ControllerVia, c.cfg.AdvertiseController(from, id, spec.controllerAddr(-1)))
 			}
 		}
 	}
-	if c.cfg.Controllers > 0 {
-		spec.Role = roleBroker
-		if id > c.cfg.Brokers {
-			spec.Role = roleController
-			return spec
-		}
+	if !spec.isBroker() {
+		return spec
 	}
 	spec.Advertised = spec.Addr()
 	if c.cfg.Advertise != nil {

@@ -28,8 +28,11 @@ func (a *Admin) Placement(ctx context.Context, topic string) (Placement, error) 
 		return Placement{}, fmt.Errorf("metadata for %s: %w", topic, err)
 	}
 	td, ok := md.Topics[topic]
-	if !ok || td.Err != nil {
+	if !ok {
 		return Placement{}, fmt.Errorf("topic %s not in metadata", topic)
+	}
+	if td.Err != nil {
+		return Placement{}, fmt.Errorf("metadata for %s: %w", topic, td.Err)
 	}
 	pl := Placement{Racks: map[int]string{}}
 	for _, b := range md.Brokers {

@@ -33,11 +33,14 @@ const (
 // its delay, noting on the trial's timeline the outage, the healing and
 // every leader move of the topic meanwhile and shortly after.
 func injectLinkFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault) {
-	if !sleepCtx(ctx, ms(ft.AtMs)) {
+	start := time.Now()
+	// The leaders before the outage, read now so that the read does not
+	// delay it.
+	before := leadersOf(ctx, adm, topic)
+	if !sleepCtx(ctx, ms(ft.AtMs)-time.Since(start)) {
 		return
 	}
 	act := faultActions[ft.Type].links
-	before := leadersOf(ctx, adm, topic)
 	if err := act(tgt, ft, true); err != nil {
 		f.event("error", "%s zone %s: %v", ft.Type, ft.Zone, err)
 		return

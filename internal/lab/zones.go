@@ -183,6 +183,7 @@ func (z *zoneLinks) isolation(zone string, client *netem.Set, on bool) {
 func (z *zoneLinks) links() []results.ZoneLink {
 	type pair struct{ from, to string }
 	agg := map[pair]*results.ZoneLink{}
+	busiest := map[pair]int64{}
 	for from, set := range z.repl {
 		for _, id := range set.IDs() {
 			st := set.Proxy(id).Stats()
@@ -197,7 +198,8 @@ func (z *zoneLinks) links() []results.ZoneLink {
 			}
 			// The pair's medians are its busiest proxy's: proxies'
 			// medians do not merge.
-			if st.Fetches > l.Fetches {
+			if st.Fetches > busiest[k] {
+				busiest[k] = st.Fetches
 				l.FetchRTTp50Ms = st.FetchRTTp50Ms
 				l.RTTMs = st.UpDelayP50Ms + st.DownDelayP50Ms
 			}

@@ -113,3 +113,26 @@ func TestSetPut(t *testing.T) {
 		t.Errorf("round trip %v through the re-pointed proxy", d)
 	}
 }
+
+// TestIsolateCounts: two overlapping isolations (two zones cut off) hold
+// the proxy until both have healed.
+func TestIsolateCounts(t *testing.T) {
+	p := startProxy(t, startEcho(t), Config{RTT: 2 * time.Millisecond})
+	c := dial(t, p.Addr())
+	p.Isolate()
+	p.Isolate()
+	p.Heal()
+	if _, err := c.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	buf := make([]byte, 1)
+	if _, err := c.Read(buf); err == nil || !isTimeout(err) {
+		t.Fatalf("read %q (%v) after one of two heals, want a timeout", buf, err)
+	}
+	p.Heal()
+	_ = c.SetReadDeadline(time.Now().Add(testTimeout))
+	if _, err := io.ReadFull(c, buf); err != nil {
+		t.Fatalf("after both heals: %v", err)
+	}
+}

@@ -104,10 +104,13 @@ func Listen(listen string) (*Proxy, error) {
 // connection (new ones included), until Heal: a network partition. Bytes
 // keep arriving and wait in the delay line (each direction up to its cap,
 // then TCP flow control holds the sender), as a partition shorter than
-// TCP's retransmission timeout would hold them; Heal delivers them.
+// TCP's retransmission timeout would hold them; Heal delivers them. New
+// connections are still accepted (the listener is the kernel's), so a
+// client's connect succeeds and its requests wait, where a real partition
+// would also stall the connect. Isolations count: each needs its Heal.
 func (p *Proxy) Isolate() { p.gate.close() }
 
-// Heal ends an Isolate.
+// Heal ends one Isolate.
 func (p *Proxy) Heal() { p.gate.open() }
 
 // Addr is the address clients connect to, host:port.
@@ -314,7 +317,10 @@ func (l *link) readUp() {
 			if !l.emit(d, chunk{data: data, buf: buf, at: sched.deliverAt(now, cfg), arrived: now}, direct) {
 				return
 			}
-			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin && !l.p.gate.closed() {
+			// Splice only while nothing waits in the queue: a chunk queued
+			// because the gate closed during the read must reach the broker
+			// before the rest of its request.
+			if rest := scan.skippable(); direct && err == nil && rest >= spliceMin && !l.p.gate.closed() && d.q.idle() {
 				// Complete the frame first, so that the request is known
 				// before the broker can answer it, then stamp its start when
 				// its last byte has passed.

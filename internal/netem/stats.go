@@ -41,9 +41,11 @@ type Stats struct {
 	FetchRTTMinMs, FetchRTTp50Ms float64
 	// UpDelayP50Ms and DownDelayP50Ms are the median delay the proxy
 	// applied to the bytes it carried towards the broker and back, timed
-	// per chunk from its arrival to its delivery: the emulated delay as it
-	// happened (scheduling lateness, bandwidth pacing and isolation
-	// included). Their sum is the round trip the proxy added.
+	// per chunk on the delay line from its arrival to its delivery: the
+	// emulated delay as it happened (scheduling lateness, bandwidth pacing
+	// and isolation included). Their sum is the round trip the proxy
+	// added. The direct path (no impairment) adds none and is not timed:
+	// 0 then.
 	UpDelayP50Ms, DownDelayP50Ms float64
 	// Connections counts client connections accepted.
 	Connections int

@@ -129,8 +129,11 @@ func outages(events []results.Event, trial string) []band {
 		if e.TMs == nil || e.Kind == "recovered" {
 			continue
 		}
+		// The fault's subject ("broker 2", "zone b") starts its recovery's
+		// detail.
+		subject, _, _ := strings.Cut(e.Detail, ",")
 		for _, r := range events[i+1:] {
-			if r.Kind == "recovered" && r.TMs != nil && strings.HasSuffix(r.Detail, " after "+e.Kind) {
+			if r.Kind == "recovered" && r.TMs != nil && strings.HasPrefix(r.Detail, subject+" after "+e.Kind) {
 				out = append(out, band{X0: *e.TMs / 1000, X1: *r.TMs / 1000, Class: "outage",
 					Title: trial + ": " + e.Kind + " " + e.Detail + " until " + strconv.FormatFloat(*r.TMs/1000, 'f', 1, 64) + " s"})
 				break

@@ -11,7 +11,7 @@ import (
 )
 
 // Zones. A run on a cluster in zones shows, in the results table, the
-// replication link's least round trip and (acks=all) its share of the
+// round trip the replication link applied and (acks=all) its share of the
 // p50, from summary's registry; and a table of where each scenario's
 // brokers, client and leaders were, with the fetch round trips of the
 // links into each zone.

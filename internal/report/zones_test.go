@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -54,5 +55,32 @@ func TestZonesTable(t *testing.T) {
 	}
 	if s := b.String(); strings.Contains(s, "ZONE") || strings.Contains(s, "Zones") {
 		t.Errorf("a run without zones shows zone figures:\n%s", s)
+	}
+}
+
+// TestOutages: a lasting fault is a band from its event to the recovery
+// that names its subject, on this host or through a fleet; a fault never
+// recovered, or another broker's recovery, draws none.
+func TestOutages(t *testing.T) {
+	at := func(ms float64) *float64 { return &ms }
+	for _, tc := range []struct {
+		name   string
+		events []results.Event
+		want   []float64 // band edges, in s
+	}{
+		{"zone outage", []results.Event{{Kind: "zone.isolate", Detail: "zone b", TMs: at(2000)}, {Kind: "leader", Detail: "partition 1: leader broker 2 → broker 3", TMs: at(4500)}, {Kind: "recovered", Detail: "zone b after zone.isolate", TMs: at(7000)}}, []float64{2, 7}},
+		{"two brokers killed", []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: at(1000)}, {Kind: "broker.kill", Detail: "broker 2", TMs: at(1500)}, {Kind: "recovered", Detail: "broker 2 after broker.kill", TMs: at(3000)}, {Kind: "recovered", Detail: "broker 1 after broker.kill", TMs: at(4000)}}, []float64{1, 4, 1.5, 3}},
+		{"through a fleet", []results.Event{{Kind: "broker.pause", Detail: "broker 3, by Trogdor's ProcessStopFault on agent a1", TMs: at(500)}, {Kind: "recovered", Detail: "broker 3 after broker.pause (Trogdor task done)", TMs: at(1500)}}, []float64{0.5, 1.5}},
+		{"never recovered", []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: at(1000)}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []float64
+			for _, b := range outages(tc.events, "trial 0") {
+				got = append(got, b.X0, b.X1)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("bands %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -63,8 +63,8 @@ var Metrics = []Metric{
 		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
 	{"cpu.total", "CPU, client and brokers", "ms/MB", stats.LowerIsBetter, nil,
 		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB + c.BrokersMsPerMB })},
-	// Zones: the replication link's least round trip (a floor of what
-	// acks=all waits for) and its share of the hand-off p50.
+	// Zones: the replication link's applied round trip (what acks=all
+	// waits for at least) and its share of the hand-off p50.
 	{"zones.replication", "replication link round trip between zones", "ms", stats.LowerIsBetter, nil, zoneReplicationMs},
 	{"zones.share", "replication link's share of p50 (acks=all)", "ratio", stats.LowerIsBetter, nil, zoneShare},
 }
