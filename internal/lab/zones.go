@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
@@ -214,21 +215,11 @@ func (z *zoneLinks) links() []results.ZoneLink {
 	}
 	slices.SortFunc(out, func(a, b results.ZoneLink) int {
 		if a.From != b.From {
-			return compareStrings(a.From, b.From)
+			return strings.Compare(a.From, b.From)
 		}
-		return compareStrings(a.To, b.To)
+		return strings.Compare(a.To, b.To)
 	})
 	return out
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // replicationBytes sums the bytes every inter-broker proxy moved.

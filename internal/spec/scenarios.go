@@ -142,6 +142,10 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	checkKIP1269(e, report)
 	checkTrogdor(e, report)
 	checkZones(e, report)
+	if e.Network.Zones != (ZoneLink{}) && !e.Cluster.HasZones() && !fromMatrix["cluster.zones"] {
+		report([]string{"network.zones.rtt.ms", "network.zones.jitter.ms", "network.zones.bandwidth", "cluster.zones"},
+			"network.zones needs a cluster in zones (cluster.zones 2 or 3): with one zone no path crosses zones and the setting would do nothing")
+	}
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},
 			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)

@@ -69,3 +69,16 @@ func TestZonesYAML(t *testing.T) {
 		t.Errorf("a file without zones writes zone settings:\n%s", y)
 	}
 }
+
+// TestZoneLinkNeedsZones: network.zones on a one-zone cluster would do
+// nothing and is refused; beside a cluster.zones axis it is not.
+func TestZoneLinkNeedsZones(t *testing.T) {
+	runRefusals(t, []refusal{
+		{name: "zone link without zones",
+			src:  "name: x\ncluster: {brokers: 3}\nnetwork: {zones: {rtt.ms: 5}}\n",
+			want: []string{"x.yaml:3:19: network.zones needs a cluster in zones (cluster.zones 2 or 3): with one zone no path crosses zones and the setting would do nothing"}},
+	})
+	if errs := parseErrors(t, "name: x\ncluster: {brokers: 3}\nnetwork: {zones: {rtt.ms: 5}}\nmatrix:\n  cluster.zones: [1, 3]\n"); errs != nil {
+		t.Errorf("a zones axis beside network.zones was refused: %v", errs)
+	}
+}
