@@ -190,8 +190,10 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		// Every trial deletes its topic; Kafka's default 60 s delay before
 		// deleting the files kept a minute of trials on disk (tens of GB in
 		// a long run on a fast machine) and, on a full disk, killed the
-		// broker.
-		"file.delete.delay.ms": "1000",
+		// broker; on a tmpfs (storage: memory) it held them in memory, and
+		// two duet clusters were OOM-killed. The broker's name for the
+		// topic-level file.delete.delay.ms (which a broker ignores).
+		"log.segment.delete.delay.ms": "1000",
 		// A small machine runs up to three brokers plus the load generator
 		// on two cores: keep thread pools modest. log.flush.* stay at their
 		// defaults (the OS flushes), as in production.

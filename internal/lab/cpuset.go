@@ -33,27 +33,39 @@ type cpuSets struct {
 // the upper. Fewer than 2 CPUs cannot be split.
 func planCPUSets() (cpuSets, error) {
 	var s cpuSets
-	if err := unix.SchedGetaffinity(0, &s.all); err != nil {
-		return s, fmt.Errorf("cluster.cpus: split: read prodlab's CPU affinity: %w", err)
+	all, halves, lists, err := splitCPUs("cluster.cpus: split", "brokers and client")
+	if err != nil {
+		return s, err
+	}
+	s.all, s.brokers, s.client = all, halves[0], halves[1]
+	s.text = "brokers " + lists[0] + "; client " + lists[1]
+	return s, nil
+}
+
+// splitCPUs reads prodlab's affinity mask and splits it into a lower and
+// an upper half, with each half's CPU list; what names the setting and
+// between whom, for the error when fewer than 2 CPUs are there to split.
+func splitCPUs(what, between string) (all unix.CPUSet, halves [2]unix.CPUSet, lists [2]string, err error) {
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		return all, halves, lists, fmt.Errorf("%s: read prodlab's CPU affinity: %w", what, err)
 	}
 	var ids []int
-	for i := 0; i < len(s.all)*64; i++ {
-		if s.all.IsSet(i) {
+	for i := 0; i < len(all)*64; i++ {
+		if all.IsSet(i) {
 			ids = append(ids, i)
 		}
 	}
 	if len(ids) < 2 {
-		return s, fmt.Errorf("cluster.cpus: split needs at least 2 CPUs to split between brokers and client; prodlab may use %d", len(ids))
+		return all, halves, lists, fmt.Errorf("%s needs at least 2 CPUs to split between %s; prodlab may use %d", what, between, len(ids))
 	}
 	half := len(ids) / 2
-	for _, id := range ids[:half] {
-		s.brokers.Set(id)
+	for i, part := range [][]int{ids[:half], ids[half:]} {
+		for _, id := range part {
+			halves[i].Set(id)
+		}
+		lists[i] = cpuList(part)
 	}
-	for _, id := range ids[half:] {
-		s.client.Set(id)
-	}
-	s.text = "brokers " + cpuList(ids[:half]) + "; client " + cpuList(ids[half:])
-	return s, nil
+	return all, halves, lists, nil
 }
 
 // cpuList renders CPU ids as Linux lists them: "0-3,6".
@@ -109,6 +121,9 @@ type pider interface{ PID() int }
 // trial's isolation. Without isolation anywhere in the run it does
 // nothing.
 func (x *executor) pin(isolate bool, d any, brokers map[int]int) (string, error) {
+	if x.arm != nil {
+		return x.arm.pin(d, brokers)
+	}
 	if !isolate && x.cpus == nil {
 		return "", nil
 	}

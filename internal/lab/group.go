@@ -23,6 +23,10 @@ type clusterGroup struct {
 	prefix string
 	// measured is the group's measured schedule (newMeasured).
 	measured scheduler
+	// ownDrivers gives the group's cluster drivers of its own instead of
+	// the run's shared ones: a duet arm's Java worker runs on its arm's
+	// CPUs, beside the other arm's.
+	ownDrivers bool
 }
 
 // logPrefix starts a log line about the group ("" when only one cluster
@@ -155,21 +159,26 @@ func (r *runner) noteLost(ctx context.Context, s *session) {
 	}
 }
 
-// warmUp runs s's warm-up: a fixed count of rounds (warmup: N), or rounds
-// until warm (warmup: auto, see warmup). It returns what happened, for the
-// measured records.
+// warmUp runs s's warm-up (see warm).
 func (r *runner) warmUp(s *session) *results.Warmed {
+	return r.warm(s.g.scs, func(sch scheduler) { r.runSchedule(s, sch) })
+}
+
+// warm runs the warm-up of scs with run: a fixed count of rounds (warmup:
+// N), or rounds until warm (warmup: auto, see warmup). It returns what
+// happened, for the measured records.
+func (r *runner) warm(scs []spec.Scenario, run func(scheduler)) *results.Warmed {
 	e := r.exp
 	var w *results.Warmed
 	switch {
 	case e.WarmupAuto:
-		u := newWarmup(s.g.scs, e.WarmupMaxS)
-		r.runSchedule(s, u)
+		u := newWarmup(scs, e.WarmupMaxS)
+		run(u)
 		w = u.outcome()
 	case e.Warmup > 0:
 		t0 := time.Now()
-		f := &fixedRounds{scs: s.g.scs, rounds: e.Warmup, warm: true}
-		r.runSchedule(s, f)
+		f := &fixedRounds{scs: scs, rounds: e.Warmup, warm: true}
+		run(f)
 		w = &results.Warmed{Rounds: f.round, Seconds: time.Since(t0).Seconds()}
 	default:
 		return nil

@@ -95,7 +95,11 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	r.x.ev = r.ev
 	defer r.closeDrivers()
 	defer r.x.unpin()
-	r.runGroups(ctx, groupByCluster(scs))
+	if exp.Duet() {
+		r.runDuet(ctx, scs)
+	} else {
+		r.runGroups(ctx, groupByCluster(scs))
+	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}

@@ -109,6 +109,9 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Cluster.CPUs == spec.CPUsSplit {
 			p.add("cluster.cpus: split pins the brokers prodlab starts; an existing cluster's are not its to pin (drop --bootstrap)", label(sc))
 		}
+		if sc.Exp.Duet() {
+			p.add(spec.DuetExternalError, label(sc))
+		}
 		if sc.Exp.Cluster.Storage == spec.StorageMemory {
 			p.add("cluster.storage: memory places an embedded cluster's data; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}

@@ -227,8 +227,8 @@ func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*summ
 		}
 		v := summary.Judge(a, b, m, true, stats.Options{Level: stats.DefaultConfidence, Margin: u.e.Equivalence})
 		met := rule.Precise(v)
-		t.judge(c.Baseline, v.HalfWidth(), met)
-		t.judge(c.Candidate, v.HalfWidth(), met)
+		t.judge(c.Baseline, v.RuleHalfWidth(), met)
+		t.judge(c.Candidate, v.RuleHalfWidth(), met)
 	}
 	return n
 }

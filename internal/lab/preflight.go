@@ -40,6 +40,14 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 				errs = append(errs, err)
 			}
 		}
+		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Duet() }) {
+			if _, _, _, err := splitCPUs("schedule: duet", "its two arms"); err != nil {
+				errs = append(errs, err)
+			}
+			if err := duetFits(scs); err != nil {
+				errs = append(errs, err)
+			}
+		}
 		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Cluster.Storage == spec.StorageMemory }) {
 			if err := cluster.CheckDataRoot(cluster.MemoryRoot); err != nil {
 				errs = append(errs, err)

@@ -427,11 +427,30 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		ZoneLinks:     needsZoneLinks(g.scs),
 		Zones:         zoneNames(g.cluster),
 		WorkerJar:     r.opts.WorkerJar,
-		LogDir:        r.opts.Dir,
-		Drivers:       r.drivers,
+		LogDir:        r.workerLogDir(g),
+		Drivers:       r.groupDrivers(g),
 		Logf:          r.logf,
 		KeepData:      r.opts.KeepTopics,
 	})
+}
+
+// groupDrivers is the driver cache g's cluster uses: the run's, or nil
+// (the target's own) when the group keeps its own.
+func (r *runner) groupDrivers(g *clusterGroup) Drivers {
+	if g.ownDrivers {
+		return nil
+	}
+	return r.drivers
+}
+
+// workerLogDir is where g's Java workers log: the run directory, or the
+// cluster's own directory when the group keeps its own drivers (a duet's
+// two workers of one release would share one file).
+func (r *runner) workerLogDir(g *clusterGroup) string {
+	if g.ownDrivers {
+		return filepath.Join(r.opts.Dir, clusterDirName(g))
+	}
+	return r.opts.Dir
 }
 
 // clusterDirName names a group's cluster directory in the run directory:

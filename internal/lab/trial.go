@@ -42,6 +42,9 @@ type executor struct {
 	// cpus are the run's CPU sets, planned at the first trial that pins
 	// (cpuset.go); nil until then.
 	cpus *cpuSets
+	// arm, in a duet round, is the CPU set this trial's arm runs on and
+	// the rendezvous with the other arm before the window (duet.go).
+	arm *duetArm
 }
 
 // session is one started cluster that trials run on: its target, admin
@@ -202,6 +205,9 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 	if err != nil {
 		return nil, err
 	}
+	if x.arm != nil {
+		x.arm.ready(ctx)
+	}
 	cpu0 := takeCPU(d, brokerPids(tgt))
 	faults := x.startFaults(ctx, tgt, adm, t.Topic, e)
 	res, runErr := d.Run(ctx, t)
@@ -214,6 +220,7 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		rec.CPU = cpuCost(cpu0, cpu1, ackedBytes(res, res.Acked+res.WarmupAcked, e.Workload.RecordSize))
 		if rec.CPU != nil {
 			rec.CPU.Sets = sets
+			x.arm.unshareClientCPU(rec.CPU, d)
 		}
 		fillProducers(rec, res)
 	}

@@ -116,6 +116,16 @@ func (w *watchedDriver) Run(ctx context.Context, tr driver.Trial) (*driver.Resul
 	return res, err
 }
 
+// PID is the client process's when the driver runs one (the Java worker),
+// else 0 (prodlab's own), so that cluster.cpus: split and duet rounds pin
+// the worker a watched driver wraps.
+func (w *watchedDriver) PID() int {
+	if p, ok := w.Driver.(pider); ok {
+		return p.PID()
+	}
+	return 0
+}
+
 // CPUTime is the client process's CPU time when the driver runs one (see
 // cpuTimer), else prodlab's own, as takeCPU reads for in-process clients.
 func (w *watchedDriver) CPUTime() (time.Duration, error) {

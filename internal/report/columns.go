@@ -102,8 +102,10 @@ func summarize(recs []results.Record) ([]scenario, error) {
 			Counted: counted[scs[i].ID], Timed: timed[scs[i].ID]}
 		var client, brokers []float64
 		for _, r := range s.Counted {
-			if r.CPU != nil {
+			if r.CPU != nil && r.CPU.ClientMsPerMB > 0 {
 				client = append(client, r.CPU.ClientMsPerMB)
+			}
+			if r.CPU != nil {
 				if r.CPU.BrokersMsPerMB > 0 {
 					brokers = append(brokers, r.CPU.BrokersMsPerMB)
 				}

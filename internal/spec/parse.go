@@ -19,6 +19,7 @@ var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "client.zone", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
 	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor", "capacity",
+	"schedule",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -41,6 +42,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		p.parse(&e, data)
 	}
 	applySets(&e, sets, p.c)
+	e.duetDefaults()
 	if _, ok := e.pos["name"]; !ok && len(p.c.errs) == 0 {
 		p.c.add(&Error{File: file, Msg: `missing required key "name"`})
 	}
@@ -51,8 +53,9 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		e.checkRounds(p.c)
 		e.checkCapacity(scs, p.c)
 		e.checkSustainableMetric(p.c)
+		e.checkDuet(scs, p.c)
 		if len(p.c.errs) == 0 {
-			e.comparisons(scs, p.c)
+			e.checkDuetPairs(scs, e.comparisons(scs, p.c), p.c)
 			e.checkBudget(scs, p.c)
 			e.checkPlan(scs, p.c)
 		}
@@ -97,7 +100,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 		key, kpos := p.key(mv)
 		switch key {
 		case "name", "description", "client", "client.zone", "audit", "trials", "warmup", "warmup.max.s",
-			"precision", "budget", "equivalence":
+			"precision", "budget", "equivalence", "schedule":
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":
 			p.compare(e, mv.Value)

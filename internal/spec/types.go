@@ -60,6 +60,9 @@ type Experiment struct {
 	// Capacity is the capacity: section: a search of each scenario's
 	// sustainable rate instead of rounds (capacity.go).
 	Capacity Capacity
+	// Schedule is how each round puts the scenarios on the machine:
+	// ScheduleSequential ("" too) or ScheduleDuet (duet.go).
+	Schedule string
 	// File names the source in messages: a path, or a built-in name.
 	File string
 

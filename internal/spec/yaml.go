@@ -191,6 +191,9 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 		out = append(out, yaml.MapItem{Key: "trials", Value: e.Trials})
 	}
 	out = append(out, yaml.MapItem{Key: "equivalence", Value: number(e.Equivalence)})
+	if e.Duet() {
+		out = append(out, yaml.MapItem{Key: "schedule", Value: e.Schedule})
+	}
 	if e.WarmupAuto {
 		out = append(out, yaml.MapItem{Key: "warmup", Value: autoWord},
 			yaml.MapItem{Key: "warmup.max.s", Value: number(e.WarmupMaxS)})

@@ -82,12 +82,23 @@ func (r StopRule) Precise(v Verdict) bool {
 	if r.MinPairs == 0 {
 		r.MinPairs = DefaultMinPairs
 	}
-	hw := v.HalfWidth()
+	hw := v.RuleHalfWidth()
 	if math.IsNaN(hw) || v.trials < r.MinPairs {
 		return false
 	}
-	if v.Test == PairedTest {
-		return (math.Log1p(v.Hi)-math.Log1p(v.Lo))/2 <= math.Asinh(r.Target)
-	}
 	return hw <= r.Target
+}
+
+// RuleHalfWidth is the half-width StopRule judges, as a relative one: for
+// a paired verdict, the half-width of its interval in log space,
+// sinh((ln(1+Hi) - ln(1+Lo))/2) — HalfWidth for small differences, wider
+// for large ones (zstd 76 % slower, [-77.2 %, -75.4 %]: ±0.9 points, but
+// ±3.8 % of the ratio); for any other, HalfWidth. NaN when v was not
+// tested.
+func (v Verdict) RuleHalfWidth() float64 {
+	hw := v.HalfWidth()
+	if math.IsNaN(hw) || v.Test != PairedTest {
+		return hw
+	}
+	return math.Sinh((math.Log1p(v.Hi) - math.Log1p(v.Lo)) / 2)
 }

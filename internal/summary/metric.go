@@ -62,11 +62,21 @@ var Metrics = []Metric{
 	{"cpu.brokers", "brokers' CPU", "ms/MB", stats.LowerIsBetter, nil,
 		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
 	{"cpu.total", "CPU, client and brokers", "ms/MB", stats.LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB + c.BrokersMsPerMB })},
+		cpuOf(cpuTotal)},
 	// Zones: the replication link's applied round trip (what acks=all
 	// waits for at least) and its share of the hand-off p50.
 	{"zones.replication", "replication link round trip between zones", "ms", stats.LowerIsBetter, nil, zoneReplicationMs},
 	{"zones.share", "replication link's share of p50 (acks=all)", "ratio", stats.LowerIsBetter, nil, zoneShare},
+}
+
+// cpuTotal is the client's and the brokers' CPU per MB together, or 0 (not
+// measured) when either is missing: a duet's in-process clients share one
+// process, whose CPU is not one arm's.
+func cpuTotal(c *results.CPU) float64 {
+	if c.ClientMsPerMB <= 0 || c.BrokersMsPerMB <= 0 {
+		return 0
+	}
+	return c.ClientMsPerMB + c.BrokersMsPerMB
 }
 
 // latencyOf reads one figure of an optional latency of a record.

@@ -1,0 +1,174 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// How a run's rounds put its scenarios on the machine (schedule).
+const (
+	// ScheduleSequential runs a round's trials one after another on the
+	// scenarios' clusters: the default.
+	ScheduleSequential = "sequential"
+	// ScheduleDuet runs the two scenarios of a comparison at the same
+	// time, each on its own cluster and its own half of the CPUs, swapping
+	// the halves every round (duet benchmarking, Bulej et al., ICPE 2020):
+	// whatever else the machine does in a round, both arms live through it.
+	ScheduleDuet = "duet"
+)
+
+// checkSchedule accepts the schedule values.
+var checkSchedule = oneOf("schedule", []string{ScheduleSequential, ScheduleDuet})
+
+// Duet reports whether the run's rounds run their two arms side by side.
+func (e *Experiment) Duet() bool { return e.Schedule == ScheduleDuet }
+
+// duetDefaults puts a duet's brokers' data in memory unless the file says
+// where: on a disk, both arms would write through one page cache to one
+// device, which the CPU sets do not separate (checkDuet refuses that).
+func (e *Experiment) duetDefaults() {
+	if e.Duet() && e.Cluster.Storage == "" {
+		e.Cluster.Storage = StorageMemory
+	}
+}
+
+// checkDuet refuses what schedule: duet cannot run fairly, once per
+// experiment: arms side by side share whatever their CPU sets do not
+// separate, so a duet takes exactly two scenarios, each on an embedded
+// cluster of its own with data in memory, and no schedule of its own.
+func (e *Experiment) checkDuet(scs []Scenario, c *collector) {
+	if !e.Duet() {
+		return
+	}
+	at := e.posOr("schedule", pos{File: e.File})
+	if e.Capacity.On {
+		c.add(at.errorf("schedule: duet pairs fixed trials round by round; a capacity search chooses each scenario's probes apart (drop schedule, or drop capacity)"))
+	}
+	seen := map[string]bool{}
+	for _, sc := range scs {
+		for _, r := range duetRefusals(sc.Exp) {
+			if !seen[r.key] {
+				seen[r.key] = true
+				c.add(e.posOr(r.key, at).errorf("schedule: duet cannot run with %s", r.why))
+			}
+		}
+	}
+}
+
+// duetRefusal is a scenario setting a duet cannot run with, and why.
+type duetRefusal struct{ key, why string }
+
+// duetRefusals lists x's settings that arms side by side would share.
+func duetRefusals(x Experiment) []duetRefusal {
+	var out []duetRefusal
+	if x.Cluster.CPUs == CPUsSplit {
+		out = append(out, duetRefusal{"cluster.cpus", "cluster.cpus: split (a duet gives each arm its own half of the CPUs itself: drop cluster.cpus)"})
+	}
+	if x.Cluster.Storage == StorageDisk {
+		out = append(out, duetRefusal{"cluster.storage", "cluster.storage: disk (both arms would write through one page cache to one disk, which CPU sets do not separate: use cluster.storage: memory, the duet default)"})
+	}
+	if x.Trogdor.Coordinator != "" {
+		out = append(out, duetRefusal{"trogdor.coordinator", "a Trogdor fleet (its agents run on their own hosts, not on the arm's CPUs)"})
+	}
+	return out
+}
+
+// checkDuetPairs refuses a duet whose scenarios do not fall into pairs of
+// planned comparisons: each round runs every scenario beside the one it is
+// compared with, so each must have exactly one partner.
+func (e *Experiment) checkDuetPairs(scs []Scenario, cmps []Comparison, c *collector) {
+	if !e.Duet() {
+		return
+	}
+	at := e.posOr("schedule", pos{File: e.File})
+	pairs, alone := DuetPairs(scs, cmps)
+	byID := map[string]Scenario{}
+	for _, sc := range scs {
+		byID[sc.ID] = sc
+	}
+	for _, p := range pairs {
+		if why := unconfined(byID[p[0]].Exp, byID[p[1]].Exp); why != "" {
+			c.add(at.errorf("schedule: duet cannot pair %s with %s: %s", p[0], p[1], why))
+		}
+	}
+	switch {
+	case len(scs) < 2:
+		c.add(at.errorf("schedule: duet runs the two arms of a comparison side by side, but this experiment has 1 scenario (give it a matrix axis and a compare: entry, or use schedule: sequential)"))
+	case len(alone) > 0:
+		var made []string
+		for _, p := range pairs {
+			made = append(made, p[0]+" | "+p[1])
+		}
+		c.add(at.errorf("schedule: duet runs each scenario beside the one it is compared with, but no planned comparison is left to pair %s (pairs made, in compare: order: %s; add compare: entries, narrow the matrix, or use schedule: sequential)",
+			strings.Join(alone, ", "), orNone(made)))
+	}
+}
+
+// franzGo is the client that runs in prodlab's own process.
+const franzGo = "franz-go"
+
+// unconfined says why a pair's arms would compete for what the CPU halves
+// do not confine, or "": a franz-go client runs in prodlab's process, both
+// arms' together on every CPU, so franz-go arms must not differ in the
+// client's own work — another client, or another compression.type (zstd
+// against none measured 76.3 % slower side by side and 74.0 % in sequential
+// rounds, intervals apart; the Java worker, which each arm confines,
+// agreed: 57.2 % and 60.1 %; bench/RESULTS.md §20).
+func unconfined(a, b Experiment) string {
+	if a.Client != franzGo && b.Client != franzGo {
+		return ""
+	}
+	if a.Client != b.Client {
+		return fmt.Sprintf("a franz-go client runs in prodlab's own process on every CPU, so the halves cannot confine it beside a %s one (use schedule: sequential)", otherClient(a.Client, b.Client))
+	}
+	ca, cb := orNoneCodec(a.Producer["compression.type"]), orNoneCodec(b.Producer["compression.type"])
+	if ca != cb {
+		return fmt.Sprintf("franz-go runs both arms' clients in prodlab's own process on every CPU, so compression.type %s against %s would take client CPU from both arms (use client: java, whose worker each arm confines, or schedule: sequential)", ca, cb)
+	}
+	return ""
+}
+
+// otherClient is the client of a and b that is not franz-go.
+func otherClient(a, b string) string {
+	if a == franzGo {
+		return b
+	}
+	return a
+}
+
+// orNoneCodec is a compression.type, "none" when unset.
+func orNoneCodec(v string) string {
+	if v == "" {
+		return "none"
+	}
+	return v
+}
+
+// DuetPairs splits scs into the pairs a duet runs side by side: planned
+// comparisons, taken in order, whose two scenarios are both still
+// unpaired. alone lists the scenarios (IDs) left without a partner.
+func DuetPairs(scs []Scenario, cmps []Comparison) (pairs [][2]string, alone []string) {
+	paired := map[string]bool{}
+	for _, c := range cmps {
+		if c.Baseline != c.Candidate && !paired[c.Baseline] && !paired[c.Candidate] {
+			paired[c.Baseline], paired[c.Candidate] = true, true
+			pairs = append(pairs, [2]string{c.Baseline, c.Candidate})
+		}
+	}
+	for _, sc := range scs {
+		if !paired[sc.ID] {
+			alone = append(alone, sc.ID)
+		}
+	}
+	return pairs, alone
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, "; ")
+}
+
+// DuetExternalError is why a duet cannot run on an existing cluster.
+var DuetExternalError = fmt.Sprintf("schedule: %s starts a cluster for each arm; an existing cluster is one, shared by both (drop --bootstrap, or use schedule: %s)", ScheduleDuet, ScheduleSequential)
