@@ -39,7 +39,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -48,6 +48,8 @@ func run(args []string) error {
 		return paired(os.Stdin, os.Stdout)
 	case "gaps":
 		return gaps(args[1:], os.Stdout)
+	case "components":
+		return components(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,8 +44,10 @@ func planCPUSets() (cpuSets, error) {
 }
 
 // splitCPUs reads prodlab's affinity mask and splits it into a lower and
-// an upper half, with each half's CPU list; what names the setting and
-// between whom, for the error when fewer than 2 CPUs are there to split.
+// an upper half by core (hyperthreads of one core stay in one half, since
+// two halves that share cores would compete on them), with each half's CPU
+// list; what names the setting and between whom, for the error when fewer
+// than 2 CPUs are there to split.
 func splitCPUs(what, between string) (all unix.CPUSet, halves [2]unix.CPUSet, lists [2]string, err error) {
 	if err := unix.SchedGetaffinity(0, &all); err != nil {
 		return all, halves, lists, fmt.Errorf("%s: read prodlab's CPU affinity: %w", what, err)
@@ -58,14 +61,57 @@ func splitCPUs(what, between string) (all unix.CPUSet, halves [2]unix.CPUSet, li
 	if len(ids) < 2 {
 		return all, halves, lists, fmt.Errorf("%s needs at least 2 CPUs to split between %s; prodlab may use %d", what, between, len(ids))
 	}
-	half := len(ids) / 2
-	for i, part := range [][]int{ids[:half], ids[half:]} {
+	for i, part := range splitByCore(ids, sysfsCore) {
 		for _, id := range part {
 			halves[i].Set(id)
 		}
 		lists[i] = cpuList(part)
 	}
 	return all, halves, lists, nil
+}
+
+// splitByCore splits CPU ids (ascending) into two halves of whole cores,
+// the cores in order of their lowest CPU, the upper half the larger when
+// the cores are odd in number; one core's threads split between the
+// halves. coreOf names a CPU's core ("" when unknown: the CPU is its own).
+func splitByCore(ids []int, coreOf func(int) string) [2][]int {
+	var cores [][]int
+	at := map[string]int{}
+	for _, id := range ids {
+		c := coreOf(id)
+		if i, ok := at[c]; ok && c != "" {
+			cores[i] = append(cores[i], id)
+			continue
+		}
+		at[c] = len(cores)
+		cores = append(cores, []int{id})
+	}
+	if len(cores) < 2 {
+		return [2][]int{ids[:len(ids)/2], ids[len(ids)/2:]}
+	}
+	var out [2][]int
+	for i, c := range cores {
+		h := 0
+		if i >= len(cores)/2 {
+			h = 1
+		}
+		out[h] = append(out[h], c...)
+	}
+	slices.Sort(out[0])
+	slices.Sort(out[1])
+	return out
+}
+
+// sysfsCore names CPU id's core as the kernel reports it (package/core), or
+// "" when it does not.
+func sysfsCore(id int) string {
+	base := fmt.Sprintf("/sys/devices/system/cpu/cpu%d/topology/", id)
+	pkg, err1 := os.ReadFile(base + "physical_package_id")
+	core, err2 := os.ReadFile(base + "core_id")
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(pkg)) + "/" + strings.TrimSpace(string(core))
 }
 
 // cpuList renders CPU ids as Linux lists them: "0-3,6".

@@ -32,8 +32,11 @@ type duetArm struct {
 	// cluster numbers the duet's cluster the arm runs on (1 or 2).
 	cluster int
 	// i is the arm's place at the rendezvous.
-	i    int
-	meet *rendezvous
+	i int
+	// meet starts both arms' windows together; done holds the arm that
+	// ends first until the other has too, so that neither audits, reads
+	// its disk or deletes its topic beside the other's window.
+	meet, done *rendezvous
 	// inProcess: the client runs in prodlab's own process (franz-go),
 	// shared with the other arm's, and is left on every CPU.
 	inProcess bool
@@ -63,6 +66,10 @@ func (a *duetArm) pin(d any, brokers map[int]int) (string, error) {
 // ready waits, before the arm's window, until the other arm is ready too
 // (or gone, or ctx ends).
 func (a *duetArm) ready(ctx context.Context) { a.meet.wait(ctx, a.i) }
+
+// finished waits, after the arm's window, until the other arm's has
+// ended too (or it is gone, or ctx ends).
+func (a *duetArm) finished(ctx context.Context) { a.done.wait(ctx, a.i) }
 
 // unshareClientCPU drops the client's CPU from c when both arms' clients
 // ran in prodlab's one process: its CPU time is theirs together, not this
@@ -124,7 +131,6 @@ type duet struct {
 	halves [2]unix.CPUSet
 	lists  [2]string
 	rounds int
-	mu     sync.Mutex
 }
 
 // duetPair is two scenarios compared, run side by side.
@@ -209,12 +215,13 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 // runs the measured schedule's rounds side by side.
 func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	all := &clusterGroup{brokers: scs[0].Exp.Cluster.Brokers, kafka: scs[0].Exp.Cluster.Kafka, cluster: scs[0].Exp.Cluster, n: 1, scs: scs}
+	r.partners(spec.DuetPairs(scs, r.cmps))
 	all.measured = r.newMeasured(all)
 	if all.measured.finished() {
 		r.logf("resume: every measured trial of the duet was run before")
 		return
 	}
-	_, halves, lists, err := splitCPUs("schedule: duet", "the two arms of a pair")
+	halves, lists, err := duetHalves()
 	if err != nil {
 		r.failAll(scs, err)
 		return
@@ -222,6 +229,9 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	pairs, _ := spec.DuetPairs(scs, r.cmps)
 	gs, dps := duetClusters(scs, pairs)
 	d := &duet{r: r, halves: halves, lists: lists, pairs: dps}
+	// Both arms log (their targets too) at once: one line at a time.
+	r.ev = lockedEvents(r.ev)
+	r.x.ev = r.ev
 	defer func() {
 		for _, s := range d.clusters {
 			r.endSession(s)
@@ -231,7 +241,9 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 		g.measured = all.measured
 		s, ok := r.startSession(ctx, g)
 		if !ok {
-			r.failAll(othersThan(scs, g.scs), fmt.Errorf("not run: duet cluster %d did not start", i+1))
+			if ctx.Err() == nil { // an interrupt records nothing: --resume runs it all
+				r.failAll(othersThan(scs, g.scs), fmt.Errorf("not run: duet cluster %d did not start", i+1))
+			}
 			return
 		}
 		d.clusters = append(d.clusters, s)
@@ -241,12 +253,46 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	for _, s := range d.clusters {
 		s.warmed = warmed
 	}
+	d.rounds = 0 // the measured rounds go through the 4 places from the first
 	d.runSchedule(all.measured)
+	d.noteLost(ctx, scs)
+}
+
+// partners makes each scenario of a resumed duet skip a round its partner
+// finished before (alreadyRun): a round that ended with one arm done would
+// otherwise run the other alone and pair it with a trial of another
+// process and another moment.
+func (r *runner) partners(pairs [][2]string, _ []string) {
+	r.partner = map[string]string{}
+	for _, p := range pairs {
+		r.partner[p[0]], r.partner[p[1]] = p[1], p[0]
+	}
+}
+
+// noteLost records, when a cluster was lost (which stops every pair), each
+// scenario of scs not run, but for those of the last pair, whose trials
+// recorded the loss.
+func (d *duet) noteLost(ctx context.Context, scs []spec.Scenario) {
+	var lost error
 	for _, s := range d.clusters {
-		if s.tgt.Lost() != nil {
-			r.noteLost(ctx, s)
+		if lost = s.tgt.Lost(); lost != nil {
 			break
 		}
+	}
+	if lost == nil || ctx.Err() != nil {
+		return
+	}
+	recs := d.r.sum.Records
+	last := map[string]bool{}
+	for i := max(len(recs)-2, 0); i < len(recs); i++ {
+		last[recs[i].ScenarioID] = true
+	}
+	for _, sc := range scs {
+		if last[sc.ID] {
+			continue
+		}
+		rec := d.r.x.failedRecord(sc, 0, d.clusters[0].tgt.Version(), fmt.Errorf("not run: %w", lost))
+		d.r.publishUnrun(sc, rec, "NOT RUN: cluster lost")
 	}
 }
 
@@ -344,7 +390,7 @@ func (d *duet) sides(round []trialSpec) []side {
 // place (cluster and half of the CPUs), and publishes the records in the
 // round's order once both have ended.
 func (d *duet) runSide(sch scheduler, sd side, n int) {
-	meet := newRendezvous(len(sd.trials))
+	meet, done := newRendezvous(len(sd.trials)), newRendezvous(len(sd.trials))
 	recs := make([]results.Record, len(sd.trials))
 	status := make([]string, len(sd.trials))
 	var wg sync.WaitGroup
@@ -353,10 +399,11 @@ func (d *duet) runSide(sch scheduler, sd side, n int) {
 		s := d.clusters[c]
 		x := *d.r.x
 		x.ev = d.events(i == 0)
-		x.arm = &duetArm{set: d.halves[h], cpus: d.lists[h], cluster: c + 1, i: i, meet: meet}
+		x.arm = &duetArm{set: d.halves[h], cpus: d.lists[h], cluster: c + 1, i: i, meet: meet, done: done}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer done.arrive(i)
 			defer meet.arrive(i)
 			recs[i], status[i] = x.trial(s.ctx, s, t)
 		}()
@@ -375,18 +422,37 @@ func (d *duet) runSide(sch scheduler, sd side, n int) {
 	}
 }
 
-// events is what an arm's executor publishes: log lines from both (one at
-// a time), and the progress of the round's first trial only, since one
-// progress line shows one trial; runRound publishes how both ended.
+// events is what an arm's executor publishes: log lines from both, and
+// the progress of the side's first trial only, since one progress line
+// shows one trial; runSide publishes how both ended.
 func (d *duet) events(first bool) events {
 	return events{func(ev Event) {
 		if ev.Kind != Log && !first {
 			return
 		}
-		d.mu.Lock()
-		defer d.mu.Unlock()
 		d.r.ev.publish(ev)
 	}}
+}
+
+// lockedEvents publishes es's events one at a time, from however many
+// goroutines.
+func lockedEvents(es events) events {
+	var mu sync.Mutex
+	return events{func(ev Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		es.publish(ev)
+	}}
+}
+
+// duetHalves are the two CPU halves a duet's arms run on: equal in size,
+// or the arms would not be alike.
+func duetHalves() ([2]unix.CPUSet, [2]string, error) {
+	_, halves, lists, err := splitCPUs("schedule: duet", "the two arms of a pair")
+	if err == nil && halves[0].Count() != halves[1].Count() {
+		err = fmt.Errorf("schedule: duet needs the CPUs prodlab may use to split by core into two equal halves, got %s and %s (set prodlab's affinity to an even number of cores, e.g. with taskset, or use schedule: sequential)", lists[0], lists[1])
+	}
+	return halves, lists, err
 }
 
 // duetFits reports, before anything starts, whether the clusters a duet

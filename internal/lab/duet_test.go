@@ -138,7 +138,7 @@ func TestUnshareClientCPU(t *testing.T) {
 // halves swap every round, arms of one shape trade clusters, and the
 // workers' CPU stays in the records (each is its own process).
 func TestDuetRun(t *testing.T) {
-	if _, _, _, err := splitCPUs("schedule: duet", "its two arms"); err != nil {
+	if _, _, err := duetHalves(); err != nil {
 		t.Skip(err)
 	}
 	recs, err := runYAML(t, `
@@ -197,6 +197,29 @@ compare:
 		}
 		if len(seen) != 4 {
 			t.Errorf("%s ran on %d places in 4 rounds, want every cluster and half once: %q", id, len(seen), ws)
+		}
+	}
+}
+
+// TestSplitByCore checks that hyperthreads of one core stay in one half,
+// that cores split in halves by their lowest CPU, and that an unknown
+// topology or a single core splits by CPU.
+func TestSplitByCore(t *testing.T) {
+	smt := map[int]string{0: "0/0", 1: "0/1", 2: "0/0", 3: "0/1"}
+	for _, tc := range []struct {
+		name string
+		ids  []int
+		core func(int) string
+		want [2][]int
+	}{
+		{"SMT siblings", []int{0, 1, 2, 3}, func(id int) string { return smt[id] }, [2][]int{{0, 2}, {1, 3}}},
+		{"unknown topology", []int{0, 1, 2, 3}, func(int) string { return "" }, [2][]int{{0, 1}, {2, 3}}},
+		{"one core, two threads", []int{4, 5}, func(int) string { return "0/0" }, [2][]int{{4}, {5}}},
+		{"three cores", []int{0, 1, 2}, func(id int) string { return fmt.Sprint(id) }, [2][]int{{0}, {1, 2}}},
+	} {
+		got := splitByCore(tc.ids, tc.core)
+		if !slices.Equal(got[0], tc.want[0]) || !slices.Equal(got[1], tc.want[1]) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -160,6 +160,8 @@ type runner struct {
 	// the KIP's broker property when it implements KIP-1269 itself, "" when
 	// it does not, asked once per run (kip1269.go).
 	kip1269Native map[string]string
+	// partner pairs a duet's scenarios by ID (duet.go), nil otherwise.
+	partner map[string]string
 }
 
 // newRunner prepares a run of scs; the caller subscribes to its events.

@@ -41,7 +41,7 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 			}
 		}
 		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Duet() }) {
-			if _, _, _, err := splitCPUs("schedule: duet", "its two arms"); err != nil {
+			if _, _, err := duetHalves(); err != nil {
 				errs = append(errs, err)
 			}
 			if err := duetFits(scs); err != nil {

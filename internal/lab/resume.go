@@ -28,7 +28,10 @@ func (r *runner) resumeFrom(prev []results.Record) {
 }
 
 // alreadyRun reports whether measured trial n of sc finished in the run
-// being resumed.
+// being resumed (in a duet, or its partner's).
 func (r *runner) alreadyRun(sc spec.Scenario, n int) bool {
+	if p, ok := r.partner[sc.ID]; ok && r.finishedBefore[trialKey{p, n}] {
+		return true // a duet's round: see runner.partners
+	}
 	return r.finishedBefore[trialKey{sc.ID, n}]
 }

@@ -213,6 +213,9 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 	res, runErr := d.Run(ctx, t)
 	brokerEvents := faults.stop()
 	cpu1 := takeCPU(d, brokerPids(tgt))
+	if x.arm != nil {
+		x.arm.finished(ctx)
+	}
 	if res != nil {
 		fillFromResult(rec, res)
 		rec.Partitions = results.PartitionSpread(res.PartitionRecords, e.Topic.Partitions)

@@ -34,8 +34,8 @@ func (e *Experiment) duetDefaults() {
 
 // checkDuet refuses what schedule: duet cannot run fairly, once per
 // experiment: arms side by side share whatever their CPU sets do not
-// separate, so a duet takes exactly two scenarios, each on an embedded
-// cluster of its own with data in memory, and no schedule of its own.
+// separate, so each runs on an embedded cluster of its own with data in
+// memory, and no schedule of its own (checkDuetPairs pairs them).
 func (e *Experiment) checkDuet(scs []Scenario, c *collector) {
 	if !e.Duet() {
 		return
@@ -67,6 +67,12 @@ func duetRefusals(x Experiment) []duetRefusal {
 	if x.Cluster.Storage == StorageDisk {
 		out = append(out, duetRefusal{"cluster.storage", "cluster.storage: disk (both arms would write through one page cache to one disk, which CPU sets do not separate: use cluster.storage: memory, the duet default)"})
 	}
+	for _, f := range x.Faults {
+		if t, ok := faultType(f.Type); ok && t.Restarts {
+			out = append(out, duetRefusal{"faults", fmt.Sprintf("a %s fault (the broker it brings back is a new process, started on every CPU, in the middle of the other arm's window; the other fault types keep their processes)", f.Type)})
+			break
+		}
+	}
 	if x.Trogdor.Coordinator != "" {
 		out = append(out, duetRefusal{"trogdor.coordinator", "a Trogdor fleet (its agents run on their own hosts, not on the arm's CPUs)"})
 	}
@@ -87,8 +93,11 @@ func (e *Experiment) checkDuetPairs(scs []Scenario, cmps []Comparison, c *collec
 		byID[sc.ID] = sc
 	}
 	for _, p := range pairs {
-		if why := unconfined(byID[p[0]].Exp, byID[p[1]].Exp); why != "" {
-			c.add(at.errorf("schedule: duet cannot pair %s with %s: %s", p[0], p[1], why))
+		a, b := byID[p[0]].Exp, byID[p[1]].Exp
+		for _, why := range []string{unconfined(a, b), unequalWindows(a, b)} {
+			if why != "" {
+				c.add(at.errorf("schedule: duet cannot pair %s with %s: %s", p[0], p[1], why))
+			}
 		}
 	}
 	switch {
@@ -124,6 +133,20 @@ func unconfined(a, b Experiment) string {
 	ca, cb := orNoneCodec(a.Producer["compression.type"]), orNoneCodec(b.Producer["compression.type"])
 	if ca != cb {
 		return fmt.Sprintf("franz-go runs both arms' clients in prodlab's own process on every CPU, so compression.type %s against %s would take client CPU from both arms (use client: java, whose worker each arm confines, or schedule: sequential)", ca, cb)
+	}
+	return ""
+}
+
+// unequalWindows says why a pair's windows would not overlap, or "": both
+// arms must be steady-state trials of the same warm-up and window, else
+// one runs its end alone.
+func unequalWindows(a, b Experiment) string {
+	wa, wb := a.Workload, b.Workload
+	switch {
+	case wa.DurationS <= 0 || wb.DurationS <= 0:
+		return "a duet runs steady-state windows side by side, and a burst of workload.records ends when its records are acknowledged, with the other arm still running (set workload.duration.s and workload.warmup.s)"
+	case wa.DurationS != wb.DurationS || wa.WarmupS != wb.WarmupS:
+		return fmt.Sprintf("their windows differ (workload.warmup.s %g + duration.s %g against %g + %g), so one would run its end alone", wa.WarmupS, wa.DurationS, wb.WarmupS, wb.DurationS)
 	}
 	return ""
 }

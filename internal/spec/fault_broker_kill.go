@@ -10,6 +10,7 @@ var brokerKill = FaultType{
 	Fields:   brokerFaultFields,
 	Doc:      "SIGKILL the broker (default: partition 0's leader) at at.ms, restart it after delay.ms",
 	Validate: checkFaultDelay,
+	Restarts: true,
 }
 
 // brokerFaultFields are the keys of the faults that take one broker down

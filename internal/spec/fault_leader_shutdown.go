@@ -9,4 +9,5 @@ var leaderShutdown = FaultType{
 	Fields:   brokerFaultFields,
 	Validate: checkFaultDelay,
 	Doc:      "shut partition 0's leader (or the broker given) down cleanly at at.ms, restart it after delay.ms",
+	Restarts: true,
 }

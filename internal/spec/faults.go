@@ -28,6 +28,9 @@ type FaultType struct {
 	// Validate checks an entry whose keys each passed their own check; nil
 	// when there is nothing more to check.
 	Validate func(f Fault) error
+	// Restarts: the fault brings a broker back as a new process, which
+	// nothing pins (schedule: duet refuses it).
+	Restarts bool
 }
 
 // faultTypes is the registry, in the order messages list the types. A new

@@ -69,11 +69,12 @@ var Metrics = []Metric{
 	{"zones.share", "replication link's share of p50 (acks=all)", "ratio", stats.LowerIsBetter, nil, zoneShare},
 }
 
-// cpuTotal is the client's and the brokers' CPU per MB together, or 0 (not
-// measured) when either is missing: a duet's in-process clients share one
-// process, whose CPU is not one arm's.
+// cpuTotal is the client's and the brokers' CPU per MB together (the
+// client's alone on an existing cluster, whose brokers prodlab cannot
+// read), or 0 (not measured) without the client's: a duet's in-process
+// clients share one process, whose CPU is not one arm's.
 func cpuTotal(c *results.CPU) float64 {
-	if c.ClientMsPerMB <= 0 || c.BrokersMsPerMB <= 0 {
+	if c.ClientMsPerMB <= 0 {
 		return 0
 	}
 	return c.ClientMsPerMB + c.BrokersMsPerMB
