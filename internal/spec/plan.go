@@ -46,9 +46,14 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 	for _, sc := range scs {
 		round += trialSeconds(sc.Exp.Workload)
 	}
+	layouts := float64(clusterLayouts(scs))
+	if e.Duet() { // a round runs each pair's trials side by side, and warms every cluster at once
+		round /= 2
+		layouts = 1
+	}
 	var warm, measured float64
 	if e.WarmupAuto {
-		warm = e.WarmupMaxS * float64(clusterLayouts(scs))
+		warm = e.WarmupMaxS * layouts
 	} else {
 		warm = float64(e.Warmup) * round
 	}
@@ -127,10 +132,14 @@ func (e *Experiment) RoundsText() string {
 		return warm + fmt.Sprintf("a capacity search per scenario (%s, keeping up %g) until each sustainable rate is known within ±%g %% (budget %s)",
 			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, seconds(e.Capacity.BudgetS))
 	}
-	if e.TrialsAuto {
-		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS))
+	duet := ""
+	if e.Duet() {
+		duet = ", each comparison's two arms side by side (schedule: duet)"
 	}
-	return warm + fmt.Sprintf("%d trials", e.Trials)
+	if e.TrialsAuto {
+		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS)) + duet
+	}
+	return warm + fmt.Sprintf("%d trials", e.Trials) + duet
 }
 
 // longDuration writes seconds for messages: days past two days, else a Go
