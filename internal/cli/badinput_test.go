@@ -308,6 +308,8 @@ func TestBadInputSummary(t *testing.T) {
 const (
 	// javaBase is a valid experiment on the Java client.
 	javaBase = "name: bad\nclient: java\n"
+	// duetBody makes javaBase a valid duet of two arms.
+	duetBody = "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {linger.ms: [0, 5]}\ncompare: [{axis: linger.ms}]\n"
 	// franzBase is a valid experiment on franz-go.
 	franzBase = "name: bad\nclient: franz-go\n"
 )
@@ -644,6 +646,11 @@ func badInputs(t *testing.T) []badInput {
 		runFile("run --bootstrap", "cluster.security on an existing cluster", "cluster: {security: ssl}\n", "cluster.security secures the listener of brokers prodlab starts"),
 		runFile("run --bootstrap", "cluster.storage on an existing cluster", "cluster: {storage: memory}\n", "cluster.storage: memory places an embedded cluster's data"),
 		runFile("run --bootstrap", "cluster.cpus: split on an existing cluster", "cluster: {cpus: split}\n", "cluster.cpus: split pins the brokers prodlab starts"),
+		runFile("run --bootstrap", "schedule: duet on an existing cluster", duetBody, "schedule: duet starts a cluster for each arm"),
+		runFile("file: bad values", "schedule typo", "schedule: duo\n", `schedule must be one of sequential, duet, got "duo"; did you mean "duet"?`),
+		runFile("file: contradictions", "duet with a scenario left alone", "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {linger.ms: [0, 5, 10]}\ncompare: [{axis: linger.ms}]\n", "no planned comparison is left to pair linger.ms=10"),
+		runFile("file: contradictions", "duet on disk", duetBody+"cluster: {storage: disk}\n", "schedule: duet cannot run with cluster.storage: disk"),
+		franzFile("file: contradictions", "franz-go duet of codecs", "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {compression.type: [none, zstd]}\ncompare: [{axis: compression.type}]\n", "so compression.type none against zstd would take client CPU from both arms"),
 		runFile("file: bad values", "cpus typo", "cluster: {cpus: isolated}\n", `cluster.cpus must be one of shared, split, got "isolated"`),
 		runFile("file: bad values", "storage typo", "cluster: {storage: memroy}\n", `cluster.storage must be one of disk, memory, got "memroy"; did you mean "memory"?`),
 		franzFile("run --bootstrap", "proxies in front of an existing tls cluster", "producer: {security.protocol: SSL}\nnetwork: {rtt.ms: 10}\n", "the proxies cannot rewrite broker addresses inside TLS"),
