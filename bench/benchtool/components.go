@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -79,37 +78,37 @@ type trial struct {
 	CPU        *struct {
 		Sets string `json:"sets"`
 	} `json:"cpu"`
-	Timeline *struct {
-		MeasuredFromMs float64 `json:"measured_from_ms"`
-		Points         []struct {
-			TMs    float64 `json:"t_ms"`
-			DurMs  float64 `json:"dur_ms"`
-			Warmup bool    `json:"warmup"`
-			Sent   int64   `json:"sent"`
-			Acked  int64   `json:"acked"`
-		} `json:"points"`
-	} `json:"timeline"`
+	Timeline *timeline `json:"timeline"`
 }
 
+// timeline is what components reads of a record's timeline.
+type timeline struct {
+	MeasuredFromMs float64 `json:"measured_from_ms"`
+	Points         []point `json:"points"`
+}
+
+// point is one timeline interval.
+type point struct {
+	TMs    float64 `json:"t_ms"`
+	DurMs  float64 `json:"dur_ms"`
+	Warmup bool    `json:"warmup"`
+	Sent   int64   `json:"sent"`
+	Acked  int64   `json:"acked"`
+}
+
+// readTrials reads the measured trials that ran, with their timelines.
 func readTrials(path string) ([]trial, error) {
-	f, err := os.Open(path)
+	all, err := readJSONL[trial](path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var out []trial
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var t trial
-		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	for _, t := range all {
 		if !t.Warmup && t.Status == "ok" && t.Timeline != nil {
 			out = append(out, t)
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // plannedPairs are the run's planned comparisons (baseline, candidate)

@@ -34,25 +34,10 @@ func TestSplitVariance(t *testing.T) {
 					offset := rng.NormFloat64() * tc.between
 					tr := trial{ScenarioID: id, Trial: n, Status: "ok",
 						StartedAt: t0.Add(time.Duration(n*6+i*3) * time.Second).Format(time.RFC3339Nano)}
-					tr.Timeline = &struct {
-						MeasuredFromMs float64 `json:"measured_from_ms"`
-						Points         []struct {
-							TMs    float64 `json:"t_ms"`
-							DurMs  float64 `json:"dur_ms"`
-							Warmup bool    `json:"warmup"`
-							Sent   int64   `json:"sent"`
-							Acked  int64   `json:"acked"`
-						} `json:"points"`
-					}{}
+					tr.Timeline = &timeline{}
 					for k := range points {
 						rate := 1e5 * math.Exp(offset+rng.NormFloat64()*tc.interval)
-						tr.Timeline.Points = append(tr.Timeline.Points, struct {
-							TMs    float64 `json:"t_ms"`
-							DurMs  float64 `json:"dur_ms"`
-							Warmup bool    `json:"warmup"`
-							Sent   int64   `json:"sent"`
-							Acked  int64   `json:"acked"`
-						}{TMs: float64(k * 100), DurMs: 100, Sent: 1, Acked: int64(rate / 10)})
+						tr.Timeline.Points = append(tr.Timeline.Points, point{TMs: float64(k * 100), DurMs: 100, Sent: 1, Acked: int64(rate / 10)})
 					}
 					recs = append(recs, tr)
 				}

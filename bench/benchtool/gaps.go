@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 )
@@ -39,11 +36,6 @@ func gaps(files []string, w io.Writer) error {
 }
 
 func fileGaps(path string) ([]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	type rec struct {
 		StartedAt string  `json:"started_at"`
 		ElapsedS  float64 `json:"elapsed_s"`
@@ -52,18 +44,9 @@ func fileGaps(path string) ([]float64, error) {
 			MeasuredFromMs float64 `json:"measured_from_ms"`
 		} `json:"timeline"`
 	}
-	var recs []rec
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r rec
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		recs = append(recs, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	recs, err := readJSONL[rec](path)
+	if err != nil {
+		return nil, err
 	}
 	var out []float64
 	for i := 1; i < len(recs); i++ {
