@@ -131,6 +131,8 @@ type duet struct {
 	halves [2]unix.CPUSet
 	lists  [2]string
 	rounds int
+	// mu orders the events of the arms' goroutines (publish).
+	mu sync.Mutex
 }
 
 // duetPair is two scenarios compared, run side by side.
@@ -229,9 +231,6 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	pairs, _ := spec.DuetPairs(scs, r.cmps)
 	gs, dps := duetClusters(scs, pairs)
 	d := &duet{r: r, halves: halves, lists: lists, pairs: dps}
-	// Both arms log (their targets too) at once: one line at a time.
-	r.ev = lockedEvents(r.ev)
-	r.x.ev = r.ev
 	defer func() {
 		for _, s := range d.clusters {
 			r.endSession(s)
@@ -239,6 +238,7 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	}()
 	for i, g := range gs {
 		g.measured = all.measured
+		g.logf = d.logf // both arms' targets log while their trials run
 		s, ok := r.startSession(ctx, g)
 		if !ok {
 			if ctx.Err() == nil { // an interrupt records nothing: --resume runs it all
@@ -415,10 +415,10 @@ func (d *duet) runSide(sch scheduler, sd side, n int) {
 		}
 		sch.observe(&recs[i])
 		if i > 0 {
-			d.r.ev.publish(Event{Kind: TrialStarted, Scenario: label(t.sc), Trial: t.n, Warmup: t.warm})
-			d.r.ev.publish(Event{Kind: TrialProgress, Sent: recs[i].Records.Sent, Acked: recs[i].Records.Acked, Rate: recs[i].Throughput.RecordsPerS})
+			d.publish(Event{Kind: TrialStarted, Scenario: label(t.sc), Trial: t.n, Warmup: t.warm})
+			d.publish(Event{Kind: TrialProgress, Sent: recs[i].Records.Sent, Acked: recs[i].Records.Acked, Rate: recs[i].Throughput.RecordsPerS})
 		}
-		d.r.ev.publish(Event{Kind: TrialFinished, Scenario: label(t.sc), Trial: t.n, Warmup: t.warm, Record: &recs[i], Status: status[i]})
+		d.publish(Event{Kind: TrialFinished, Scenario: label(t.sc), Trial: t.n, Warmup: t.warm, Record: &recs[i], Status: status[i]})
 	}
 }
 
@@ -430,19 +430,25 @@ func (d *duet) events(first bool) events {
 		if ev.Kind != Log && !first {
 			return
 		}
-		d.r.ev.publish(ev)
+		d.publish(ev)
 	}}
 }
 
-// lockedEvents publishes es's events one at a time, from however many
-// goroutines.
-func lockedEvents(es events) events {
-	var mu sync.Mutex
-	return events{func(ev Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		es.publish(ev)
-	}}
+// publish publishes ev to the run's subscribers one event at a time: the
+// arms' goroutines and their targets publish at once. No subscriber
+// publishes through d (the results writer logs through the runner), so
+// the lock is never taken twice.
+func (d *duet) publish(ev Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.r.ev.publish(ev)
+}
+
+// logf is the runner's log for the duet's targets, one line at a time.
+func (d *duet) logf(format string, args ...any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.r.logf(format, args...)
 }
 
 // duetHalves are the two CPU halves a duet's arms run on: equal in size,

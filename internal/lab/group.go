@@ -27,6 +27,9 @@ type clusterGroup struct {
 	// the run's shared ones: a duet arm's Java worker runs on its arm's
 	// CPUs, beside the other arm's.
 	ownDrivers bool
+	// logf, when set, is the log of the group's target instead of the
+	// runner's (a duet's, which orders its arms' lines).
+	logf func(format string, args ...any)
 }
 
 // logPrefix starts a log line about the group ("" when only one cluster

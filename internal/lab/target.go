@@ -429,9 +429,17 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		WorkerJar:     r.opts.WorkerJar,
 		LogDir:        r.workerLogDir(g),
 		Drivers:       r.groupDrivers(g),
-		Logf:          r.logf,
+		Logf:          r.groupLogf(g),
 		KeepData:      r.opts.KeepTopics,
 	})
+}
+
+// groupLogf is where g's target logs: the group's own log, or the run's.
+func (r *runner) groupLogf(g *clusterGroup) func(format string, args ...any) {
+	if g.logf != nil {
+		return g.logf
+	}
+	return r.logf
 }
 
 // groupDrivers is the driver cache g's cluster uses: the run's, or nil
