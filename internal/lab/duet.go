@@ -17,15 +17,16 @@ import (
 // schedule: duet runs a comparison's two arms at the same time, each on a
 // cluster of its own, its brokers (and its client, where the client runs
 // in a process of its own: the Java worker) confined to one half of the
-// CPUs, the halves swapped every round; each round's two figures are a
-// pair (duet benchmarking, Bulej et al., ICPE 2020). A noisy neighbour,
+// CPUs, the arms trading halves (and, for one cluster shape, clusters)
+// round by round (duetPair.place); each round's two figures are a pair
+// (duet benchmarking, Bulej et al., ICPE 2020). A noisy neighbour,
 // writeback or a frequency change then falls on both arms of a round
 // alike instead of on one arm's turn. The scheduler is whichever the run
 // has (fixed rounds, rounds until precise, warm-up): the duet only runs
-// each of its rounds' two trials side by side.
+// each of its rounds' pairs side by side, one pair after another.
 
 // duetArm is one arm's place in a duet round: the CPUs it runs on and the
-// rendezvous that starts both arms' windows together.
+// rendezvous that start and end both arms' windows together.
 type duetArm struct {
 	set  unix.CPUSet
 	cpus string // the set's CPU list, "0" or "2-3"
@@ -248,7 +249,7 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 		}
 		d.clusters = append(d.clusters, s)
 	}
-	r.logf("duet: %d clusters up for %d pairs, CPUs %s and %s swapped every round", len(gs), len(dps), lists[0], lists[1])
+	r.logf("duet: %d clusters up for %d pairs; the arms of a pair run side by side on CPUs %s and %s, trading them (and, for one cluster shape, their clusters) round by round", len(gs), len(dps), lists[0], lists[1])
 	warmed := r.warm(scs, d.runSchedule)
 	for _, s := range d.clusters {
 		s.warmed = warmed
