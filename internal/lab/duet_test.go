@@ -135,8 +135,8 @@ func TestUnshareClientCPU(t *testing.T) {
 // TestDuetRun runs a duet of two Java arms on two real clusters and
 // checks what makes it one: both trials of a round start their windows
 // together, each arm's brokers and worker are on their own CPU half, the
-// halves swap every round, arms of one shape trade clusters, and the
-// workers' CPU stays in the records (each is its own process).
+// arms of one shape meet every pairing of cluster and half in 4 rounds,
+// and the workers' CPU stays in the records (each is its own process).
 func TestDuetRun(t *testing.T) {
 	if _, _, err := duetHalves(); err != nil {
 		t.Skip(err)
