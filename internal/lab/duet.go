@@ -75,7 +75,7 @@ func (a *duetArm) finished(ctx context.Context) { a.done.wait(ctx, a.i) }
 // unshareClientCPU drops the client's CPU from c when both arms' clients
 // ran in prodlab's one process: its CPU time is theirs together, not this
 // arm's. Nil-safe: outside a duet it does nothing.
-func (a *duetArm) unshareClientCPU(c *results.CPU, _ any) {
+func (a *duetArm) unshareClientCPU(c *results.CPU) {
 	if a == nil || !a.inProcess {
 		return
 	}
@@ -218,7 +218,8 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 // runs the measured schedule's rounds side by side.
 func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	all := &clusterGroup{brokers: scs[0].Exp.Cluster.Brokers, kafka: scs[0].Exp.Cluster.Kafka, cluster: scs[0].Exp.Cluster, n: 1, scs: scs}
-	r.partners(spec.DuetPairs(scs, r.cmps))
+	pairs, _ := spec.DuetPairs(scs, r.cmps) // Parse refused a scenario left alone
+	r.partners(pairs)
 	all.measured = r.newMeasured(all)
 	if all.measured.finished() {
 		r.logf("resume: every measured trial of the duet was run before")
@@ -229,7 +230,6 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 		r.failAll(scs, err)
 		return
 	}
-	pairs, _ := spec.DuetPairs(scs, r.cmps)
 	gs, dps := duetClusters(scs, pairs)
 	d := &duet{r: r, halves: halves, lists: lists, pairs: dps}
 	defer func() {
@@ -263,7 +263,7 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 // finished before (alreadyRun): a round that ended with one arm done would
 // otherwise run the other alone and pair it with a trial of another
 // process and another moment.
-func (r *runner) partners(pairs [][2]string, _ []string) {
+func (r *runner) partners(pairs [][2]string) {
 	r.partner = map[string]string{}
 	for _, p := range pairs {
 		r.partner[p[0]], r.partner[p[1]] = p[1], p[0]

@@ -125,7 +125,7 @@ func TestUnshareClientCPU(t *testing.T) {
 		{"in prodlab's process", &duetArm{inProcess: true}, 0},
 	} {
 		c := &results.CPU{ClientS: 1, ClientMsPerMB: 3, BrokersMsPerMB: 5}
-		tc.arm.unshareClientCPU(c, nil)
+		tc.arm.unshareClientCPU(c)
 		if c.ClientMsPerMB != tc.want {
 			t.Errorf("%s: client ms/MB %v, want %v", tc.name, c.ClientMsPerMB, tc.want)
 		}

@@ -223,7 +223,7 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		rec.CPU = cpuCost(cpu0, cpu1, ackedBytes(res, res.Acked+res.WarmupAcked, e.Workload.RecordSize))
 		if rec.CPU != nil {
 			rec.CPU.Sets = sets
-			x.arm.unshareClientCPU(rec.CPU, d)
+			x.arm.unshareClientCPU(rec.CPU)
 		}
 		fillProducers(rec, res)
 	}
