@@ -1,4 +1,4 @@
-package cli
+package javaprops
 
 import (
 	"reflect"
@@ -33,11 +33,11 @@ func TestParseJavaProperties(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseJavaProperties(tt.text)
+			f, err := Parse(tt.text)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := f.Props; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -45,7 +45,7 @@ func TestParseJavaProperties(t *testing.T) {
 }
 
 func TestParseJavaPropertiesErrorsHideValues(t *testing.T) {
-	_, err := parseJavaProperties("ok=1\nssl.key.password=hunter2\\uZZ")
+	_, err := Parse("ok=1\nssl.key.password=hunter2\\uZZ")
 	if err == nil {
 		t.Fatal("malformed \\u escape accepted")
 	}
