@@ -18,6 +18,9 @@ type Plan struct {
 	// Capacity is the capacity: section of a capacity run (nil otherwise);
 	// its comparisons judge sustainable rates (Metric "sustainable").
 	Capacity *CapacityPlan `json:"capacity,omitempty"`
+	// Advise is the advise: section of an advise run (nil otherwise); its
+	// search is a capacity search, so Capacity is set too.
+	Advise *AdvicePlan `json:"advise,omitempty"`
 }
 
 // PlannedComparison is one question of a Plan: is Candidate faster than,

@@ -131,6 +131,9 @@ func typedDuration(v string) any {
 // more probe of every scenario.
 func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 	capAt := e.firstPos("capacity.")
+	if capAt.Line == 0 && e.Advise.On {
+		capAt = e.firstPos("advise")
+	}
 	for _, k := range []string{"trials", "precision", "budget"} {
 		if p, set := e.pos[k]; set && e.Capacity.On {
 			c.add(p.errorf("%s does not apply to a capacity search, which decides its own probes: drop %s (the search stops at capacity.precision or capacity.budget)", k, k))
@@ -159,7 +162,9 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 		c.add(capAt.errorf("a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"))
 		return
 	}
-	if need := 2 * probe; need > e.Capacity.BudgetS {
+	if e.Advise.On {
+		e.checkAdviseBudget(scs, c)
+	} else if need := 2 * probe; need > e.Capacity.BudgetS {
 		c.add(e.posOr("capacity.budget", capAt).errorf("capacity.budget %s cannot fit two probes of each of %d scenarios (%s: the ceiling probe and one more)",
 			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
 	}

@@ -79,7 +79,7 @@ var settingFields = []field{
 }
 
 // fields are every fixed setting: the experiment's, then the run-level ones.
-var fields = append(append(slices.Clip(settingFields), roundFields...), capacityFields...)
+var fields = append(append(append(slices.Clip(settingFields), roundFields...), capacityFields...), adviseFields...)
 
 // fieldByKey indexes fields by canonical key.
 var fieldByKey = func() map[string]field {

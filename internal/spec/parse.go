@@ -19,7 +19,7 @@ var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "client.zone", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
 	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor", "capacity",
-	"schedule",
+	"schedule", "advise",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -42,6 +42,9 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		p.parse(&e, data)
 	}
 	applySets(&e, sets, p.c)
+	if len(p.c.errs) == 0 {
+		e.adviseCandidates(p.c)
+	}
 	e.duetDefaults()
 	if _, ok := e.pos["name"]; !ok && len(p.c.errs) == 0 {
 		p.c.add(&Error{File: file, Msg: `missing required key "name"`})
@@ -114,6 +117,9 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.faults(e, mv.Value)
 		case "matrix":
 			p.matrix(e, mv.Value)
+		case "advise":
+			e.pos["advise"] = kpos
+			p.advise(e, mv.Value)
 		default:
 			p.c.add(kpos.errorf("%s", unknownTopLevel(key)))
 		}

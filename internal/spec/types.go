@@ -1,6 +1,11 @@
 package spec
 
-import "github.com/prodlab/prodlab/internal/keys"
+import (
+	"maps"
+	"slices"
+
+	"github.com/prodlab/prodlab/internal/keys"
+)
 
 // Experiment is one experiment file, parsed, defaulted and validated.
 //
@@ -60,6 +65,9 @@ type Experiment struct {
 	// Capacity is the capacity: section: a search of each scenario's
 	// sustainable rate instead of rounds (capacity.go).
 	Capacity Capacity
+	// Advise is the advise: section: candidate producer settings searched
+	// for the highest sustainable rate (advise.go); it sets Capacity too.
+	Advise Advise
 	// Schedule is how each round puts the scenarios on the machine:
 	// ScheduleSequential ("" too) or ScheduleDuet (duet.go).
 	Schedule string
@@ -220,6 +228,9 @@ type Axis struct {
 	// written is how many values the file lists, before --set narrows
 	// the axis to one.
 	written int
+	// generated marks the advise section's candidate axis: YAML writes
+	// the advise section, not the axis.
+	generated bool
 }
 
 // Value is one point on an axis.
@@ -276,6 +287,9 @@ func (e *Experiment) clone() Experiment {
 			c.Capacity.SLO[k] = v
 		}
 	}
+	c.Advise.Current = maps.Clone(e.Advise.Current)
+	c.Advise.Constraints = maps.Clone(e.Advise.Constraints)
+	c.Advise.Space = slices.Clone(e.Advise.Space)
 	c.Faults = append([]Fault(nil), e.Faults...)
 	c.Matrix = nil
 	for _, a := range e.Matrix {

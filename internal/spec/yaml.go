@@ -69,11 +69,14 @@ func (e *Experiment) YAML() ([]byte, error) {
 	if c := e.capacityYAML(); c != nil {
 		doc = append(doc, yaml.MapItem{Key: "capacity", Value: c})
 	}
+	if a := e.adviseYAML(); a != nil {
+		doc = append(doc, yaml.MapItem{Key: "advise", Value: a})
+	}
 	if cs := e.comparable(); len(cs) > 0 {
 		doc = append(doc, yaml.MapItem{Key: "compare", Value: compareSlice(cs)})
 	}
-	if len(e.Matrix) > 0 {
-		doc = append(doc, yaml.MapItem{Key: "matrix", Value: matrixSlice(e.Matrix)})
+	if m := matrixSlice(e.Matrix); len(m) > 0 {
+		doc = append(doc, yaml.MapItem{Key: "matrix", Value: m})
 	}
 	out, err := yaml.MarshalWithOptions(doc, yaml.Indent(2), yaml.IndentSequence(true))
 	if err != nil {
@@ -112,6 +115,9 @@ func faultSlice(fs []Fault) []yaml.MapSlice {
 func matrixSlice(axes []Axis) yaml.MapSlice {
 	out := yaml.MapSlice{}
 	for _, a := range axes {
+		if a.generated {
+			continue
+		}
 		var values []any
 		for _, v := range a.Values {
 			if len(v.Set) == 1 && !v.HasFaults && a.canonical != "" && v.Set[a.canonical] == v.Label {

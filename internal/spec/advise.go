@@ -1,0 +1,488 @@
+package spec
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/javaprops"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
+	"github.com/prodlab/prodlab/internal/summary"
+)
+
+// The advise: section (issue 24) asks which producer settings to use: each
+// point of a search space of producer settings becomes a candidate
+// scenario, beside the user's current settings and the client's defaults,
+// and the advisor (lab/advise.go) searches the candidates' sustainable
+// rates under the SLO, racing them so that candidates decided worse stop
+// early. The producer: section holds the constraints the search never
+// changes (acks, idempotence, …).
+const (
+	// ObjectiveSustainable is the one objective built so far: the highest
+	// sustainable rate under the SLO.
+	ObjectiveSustainable = "sustainable.rate"
+	// DefaultAdviseBudgetS is advise.budget (20 min).
+	DefaultAdviseBudgetS = 1200
+	// CandidateAxis names the axis of the generated candidate scenarios
+	// ("candidate=current", "candidate=batch.size=65536,linger.ms=5").
+	CandidateAxis = "candidate"
+	// CurrentLabel and DefaultsLabel label the scenarios of the user's
+	// current settings and of the client's defaults.
+	CurrentLabel  = "current"
+	DefaultsLabel = "defaults"
+)
+
+// laterObjectives are objectives the issue asks for and the advisor does
+// not search yet: named so that the refusal says "not yet", not "unknown".
+var laterObjectives = []string{"cpu.total", "p99.intended"}
+
+// DefaultAdviseSpace is the search space when advise.space is not given:
+// the settings that decide how a producer batches and pipelines. 36
+// candidates.
+var DefaultAdviseSpace = []SpaceAxis{
+	{Key: "batch.size", Values: []string{"16384", "262144"}},
+	{Key: "linger.ms", Values: []string{"0", "5", "50"}},
+	{Key: "compression.type", Values: []string{"none", "lz4", "zstd"}},
+	{Key: "max.in.flight.requests.per.connection", Values: []string{"1", "5"}},
+}
+
+// Advise is the advise: section; On when the file has one.
+type Advise struct {
+	On bool
+	// Objective is ObjectiveSustainable.
+	Objective string
+	// Space are the searched producer settings, in file order.
+	Space []SpaceAxis
+	// Current are the user's current producer settings beyond the
+	// constraints (advise.current: a .properties file or a mapping); nil
+	// when not given, and the client's defaults stand for them.
+	Current map[string]string
+	// CurrentFile is the absolute path Current was read from ("" when
+	// written inline or not given).
+	CurrentFile string
+	// Constraints are the producer: settings every candidate keeps, set
+	// once the candidates are generated.
+	Constraints map[string]string
+
+	spacePos   pos
+	currentPos map[string]pos
+}
+
+// SpaceAxis is one searched producer setting and its values.
+type SpaceAxis struct {
+	Key    string
+	Values []string
+
+	pos      pos
+	valuePos []pos
+}
+
+// adviseFields are the settings of the advise section that --set reaches.
+var adviseFields = []field{
+	{key: "advise.objective", normalize: checkObjective,
+		assign: func(e *Experiment, v string) { e.Advise.Objective = v; e.Advise.On = true },
+		typed:  func(v string) any { return v }},
+	{key: "advise.current", normalize: func(raw, dir string) (string, error) {
+		if strings.TrimSpace(raw) == "" {
+			return "", fmt.Errorf("advise.current must name a producer .properties file")
+		}
+		return resolvePath(raw, dir), nil
+	},
+		assign: func(e *Experiment, v string) { e.Advise.CurrentFile = v; e.Advise.On = true },
+		typed:  func(v string) any { return v }},
+}
+
+// checkObjective accepts ObjectiveSustainable.
+func checkObjective(raw, _ string) (string, error) {
+	switch {
+	case raw == ObjectiveSustainable:
+		return raw, nil
+	case slices.Contains(laterObjectives, raw):
+		return "", fmt.Errorf("advise.objective %s (at a fixed workload.rate) is not built yet; %s is", raw, ObjectiveSustainable)
+	}
+	return "", fmt.Errorf("advise.objective must be %s, got %q%s", ObjectiveSustainable, raw, didYouMean(raw, []string{ObjectiveSustainable}))
+}
+
+// adviseKeys are the keys of the advise section.
+var adviseKeys = []string{"objective", "slo", "keep.up", "precision", "budget", "space", "current"}
+
+// advise reads the advise section. Its SLO, keep.up, precision and budget
+// are the capacity search's (the advisor is one): they set capacity.*.
+func (p *fileParser) advise(e *Experiment, n ast.Node) {
+	e.Advise.On, e.Capacity.On = true, true
+	entries, ok := p.mapping(n)
+	if !ok {
+		if v := p.unwrap(n); v != nil {
+			if _, null := v.(*ast.NullNode); !null {
+				p.c.add(p.at(n).errorf("advise must be a mapping"))
+			}
+		}
+		return
+	}
+	for _, mv := range entries {
+		key, kpos := p.key(mv)
+		switch key {
+		case "objective":
+			p.setScalar(e, "advise.objective", kpos, mv.Value)
+		case "keep.up", "precision", "budget":
+			p.setScalar(e, "capacity."+key, kpos, mv.Value)
+		case "slo":
+			p.adviseSLO(e, mv.Value)
+		case "space":
+			p.adviseSpace(e, kpos, mv.Value)
+		case "current":
+			if _, isMap := p.mapping(mv.Value); isMap {
+				p.adviseCurrentInline(e, mv.Value)
+			} else {
+				p.setScalar(e, "advise.current", kpos, mv.Value)
+			}
+		default:
+			p.c.add(kpos.errorf("unknown key %q in advise%s", key, keyHint(key, adviseKeys, adviseKeys)))
+		}
+	}
+}
+
+// adviseSLO reads advise.slo: the capacity SLO's percentiles.
+func (p *fileParser) adviseSLO(e *Experiment, n ast.Node) {
+	entries, ok := p.mapping(n)
+	if !ok {
+		p.c.add(p.at(n).errorf("advise.slo must be a mapping such as {p99.ms: 50}"))
+		return
+	}
+	var valid []string
+	for _, q := range summary.SLOPercentiles {
+		valid = append(valid, q.Name+".ms")
+	}
+	for _, mv := range entries {
+		key, kpos := p.key(mv)
+		if !slices.Contains(valid, key) {
+			p.c.add(kpos.errorf("unknown SLO %q in advise.slo: the SLO bounds percentiles of the latency from the intended send time, one of %s%s",
+				key, strings.Join(valid, ", "), didYouMean(key, valid)))
+			continue
+		}
+		p.setScalar(e, "capacity.slo."+key, kpos, mv.Value)
+	}
+}
+
+// adviseSpace reads advise.space: producer settings, each with a list of
+// values, checked as producer: checks them.
+func (p *fileParser) adviseSpace(e *Experiment, kpos pos, n ast.Node) {
+	e.Advise.spacePos = kpos
+	entries, ok := p.mapping(n)
+	if !ok {
+		p.c.add(p.at(n).errorf("advise.space must be a mapping of producer settings to lists of values"))
+		return
+	}
+	for _, mv := range entries {
+		key, at := p.key(mv)
+		if _, known := producerType(key); !known {
+			p.c.add(at.errorf("unknown producer setting %q in advise.space%s", key, didYouMean(key, producerNames())))
+			continue
+		}
+		items, ok := p.sequence(mv.Value)
+		if !ok || len(items) == 0 {
+			p.c.add(p.at(mv.Value).errorf("advise.space %s must be a non-empty list of values", key))
+			continue
+		}
+		ax := SpaceAxis{Key: key, pos: at}
+		for _, it := range items {
+			raw, ok := p.value(it, isList(producerPrefix+key), "a value of advise.space "+key)
+			if !ok {
+				continue
+			}
+			v, err := normalize(producerPrefix+key, raw, e.dir)
+			if err != nil {
+				p.c.add(p.at(it).errorf("%v", err))
+				continue
+			}
+			if slices.Contains(ax.Values, v) {
+				p.c.add(p.at(it).errorf("advise.space %s lists %s twice", key, v))
+				continue
+			}
+			ax.Values = append(ax.Values, v)
+			ax.valuePos = append(ax.valuePos, p.at(it))
+		}
+		if len(ax.Values) > 0 {
+			e.Advise.Space = append(e.Advise.Space, ax)
+		}
+	}
+}
+
+// adviseCurrentInline reads advise.current written as a mapping of
+// producer settings.
+func (p *fileParser) adviseCurrentInline(e *Experiment, n ast.Node) {
+	entries, _ := p.mapping(n)
+	e.Advise.Current = map[string]string{}
+	e.Advise.currentPos = map[string]pos{}
+	for _, mv := range entries {
+		key, at := p.key(mv)
+		if _, known := producerType(key); !known {
+			p.c.add(at.errorf("unknown producer setting %q in advise.current%s", key, didYouMean(key, producerNames())))
+			continue
+		}
+		raw, ok := p.value(mv.Value, isList(producerPrefix+key), "advise.current "+key)
+		if !ok {
+			continue
+		}
+		v, err := normalize(producerPrefix+key, raw, e.dir)
+		if err != nil {
+			p.c.add(p.at(mv.Value).errorf("%v", err))
+			continue
+		}
+		e.Advise.Current[key], e.Advise.currentPos[key] = v, at
+	}
+}
+
+// readCurrent reads advise.current's .properties file: every property
+// must be a producer setting the experiment allows, pointed at by its
+// line when not.
+func (e *Experiment) readCurrent(c *collector) {
+	a := &e.Advise
+	if a.CurrentFile == "" {
+		return
+	}
+	at := e.posOr("advise.current", pos{File: e.File})
+	f, err := javaprops.Read(a.CurrentFile)
+	if err != nil {
+		c.add(at.errorf("advise.current: %v", err))
+		return
+	}
+	a.Current, a.currentPos = map[string]string{}, map[string]pos{}
+	for _, key := range slices.Sorted(maps.Keys(f.Props)) {
+		kp := pos{File: a.CurrentFile, Line: f.Lines[key], Col: 1}
+		if _, known := producerType(key); !known {
+			c.add(kp.errorf("unknown producer setting %q in the current settings%s", key, didYouMean(key, producerNames())))
+			continue
+		}
+		if isSecret(producerPrefix + key) {
+			c.add(kp.errorf("the current settings hold a secret (%s): the search compares producer tuning, and prodlab takes security from cluster.security; drop it from the file", key))
+			continue
+		}
+		v, err := normalize(producerPrefix+key, f.Props[key], e.dir)
+		if err != nil {
+			c.add(kp.errorf("%v", err))
+			continue
+		}
+		a.Current[key], a.currentPos[key] = v, kp
+	}
+}
+
+// adviseCandidates checks the advise section against the rest of the
+// experiment and adds the generated candidate axis to the matrix: the
+// current settings (when given), the client's defaults and every point of
+// the space. It runs after --set, before the matrix expands.
+func (e *Experiment) adviseCandidates(c *collector) {
+	a := &e.Advise
+	if !a.On {
+		return
+	}
+	at := e.firstPos("advise")
+	if a.Objective == "" {
+		a.Objective = ObjectiveSustainable
+	}
+	if _, set := e.pos["capacity.budget"]; !set {
+		e.Capacity.BudgetS = DefaultAdviseBudgetS
+	}
+	if len(e.Matrix) > 0 {
+		c.add(e.Matrix[0].pos.errorf("advise searches its own space of producer settings: a matrix beside it has no place (put the settings to search in advise.space, the fixed ones in producer:)"))
+		return
+	}
+	if len(e.Compare) > 0 {
+		c.add(e.Compare[0].pos.errorf("advise plans its own comparisons (the pick against your current settings and the defaults): drop compare"))
+	}
+	if len(a.Space) == 0 {
+		if a.spacePos.Line > 0 {
+			return // every axis was refused; its errors say why
+		}
+		a.Space = slices.Clone(DefaultAdviseSpace)
+	}
+	e.readCurrent(c)
+	for _, ax := range a.Space {
+		if p, fixed := e.pos[producerPrefix+ax.Key]; fixed {
+			where := p.File
+			if p.File == e.File && p.Line > 0 {
+				where = fmt.Sprintf("line %d", p.Line)
+			}
+			c.add(ax.pos.errorf("%s is a constraint (%s=%s, %s) and the search never changes a constraint: drop it from producer: or from advise.space",
+				ax.Key, ax.Key, e.Producer[ax.Key], where))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.Current)) {
+		if want, fixed := e.Producer[k]; fixed && want != a.Current[k] {
+			c.add(a.currentPos[k].errorf("the current settings set %s=%s, but producer: fixes %s=%s (a constraint the search keeps): make them agree",
+				k, a.Current[k], k, want))
+		}
+	}
+	e.checkSpaceIdempotence(c)
+	if len(c.errs) > 0 {
+		return
+	}
+	a.Constraints = maps.Clone(e.Producer)
+	e.Matrix = []Axis{e.candidateAxis(at)}
+}
+
+// checkSpaceIdempotence refuses in-flight values of the space above what
+// the client's idempotent producer allows while the constraints leave
+// idempotence on (written, or by default under acks=all): the client
+// would refuse the candidate, or turn idempotence off without a word and
+// trade away a durability setting the search must keep.
+func (e *Experiment) checkSpaceIdempotence(c *collector) {
+	prod, _ := kafkaconf.Parse(e.Producer)
+	if (prod.EnableIdempotence.Set && !prod.EnableIdempotence.V) || !prod.AcksAll() {
+		return
+	}
+	most := kafkaconf.IdempotentMaxInFlight
+	if cl, err := clients.Parse(e.Client); err == nil {
+		most = cl.Kind.IdempotentMaxInFlight
+	}
+	for _, ax := range e.Advise.Space {
+		if ax.Key != kafkaconf.MaxInFlight {
+			continue
+		}
+		for i, v := range ax.Values {
+			if n, err := strconv.Atoi(v); err == nil && n > most {
+				c.add(ax.valuePos[i].errorf("max.in.flight.requests.per.connection %d is above %d, the most an idempotent producer allows, and the constraints keep idempotence on: the client would refuse it or turn idempotence off; drop %d, or write enable.idempotence: false in producer:",
+					n, most, n))
+			}
+		}
+	}
+}
+
+// candidateAxis is the generated axis: current (when given), defaults,
+// then the space's points, the last setting varying fastest. A point
+// equal to the current settings is left out: current stands for it.
+func (e *Experiment) candidateAxis(at pos) Axis {
+	a := &e.Advise
+	ax := Axis{Key: CandidateAxis, pos: at, generated: true}
+	kept := map[string]string{} // current settings the space does not search
+	for k, v := range a.Current {
+		if _, fixed := e.Producer[k]; !fixed && !slices.ContainsFunc(a.Space, func(s SpaceAxis) bool { return s.Key == k }) {
+			kept[k] = v
+		}
+	}
+	add := func(label string, set map[string]string, keyPos map[string]pos) {
+		v := Value{Label: label, Set: map[string]string{}, keyPos: map[string]pos{}, pos: at, labelled: true}
+		for k, val := range set {
+			v.Set[producerPrefix+k] = val
+			v.keyPos[producerPrefix+k] = keyPos[k]
+		}
+		ax.Values = append(ax.Values, v)
+	}
+	current := map[string]string{}
+	for k, v := range a.Current {
+		if _, fixed := e.Producer[k]; !fixed {
+			current[k] = v
+		}
+	}
+	if a.Current != nil {
+		add(CurrentLabel, current, a.currentPos)
+	}
+	add(DefaultsLabel, nil, nil)
+	idx := make([]int, len(a.Space))
+	for {
+		set, keyPos := maps.Clone(kept), map[string]pos{}
+		for k := range kept {
+			keyPos[k] = a.currentPos[k]
+		}
+		var parts []string
+		for i, s := range a.Space {
+			set[s.Key] = s.Values[idx[i]]
+			if idx[i] < len(s.valuePos) { // the default space has no place in a file
+				keyPos[s.Key] = s.valuePos[idx[i]]
+			}
+			parts = append(parts, s.Key+"="+s.Values[idx[i]])
+		}
+		if a.Current == nil || !maps.Equal(set, current) {
+			add(strings.Join(parts, ","), set, keyPos)
+		}
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(a.Space[i].Values) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			return ax
+		}
+	}
+}
+
+// checkAdviseBudget refuses an advise budget that cannot rank two
+// candidates: a ceiling probe of every candidate, then two more probes of
+// two of them.
+func (e *Experiment) checkAdviseBudget(scs []Scenario, c *collector) {
+	if len(scs) == 0 {
+		return
+	}
+	w := scs[0].Exp.Workload
+	probe := TrialGapS + w.WarmupS + w.DurationS
+	if need := probe * float64(len(scs)+4); need > e.Capacity.BudgetS {
+		c.add(e.posOr("capacity.budget", e.firstPos("advise")).errorf("advise.budget %s cannot fit a ceiling probe of each of %d candidates and two more probes of two of them (%s)",
+			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
+	}
+}
+
+// Settings is a candidate scenario's producer settings beyond the
+// constraints: what the search chose for it.
+func (sc Scenario) Settings() map[string]string {
+	set := map[string]string{}
+	for k, v := range sc.Exp.Producer {
+		if _, fixed := sc.Exp.Advise.Constraints[k]; !fixed {
+			set[k] = v
+		}
+	}
+	return set
+}
+
+// CandidateID is the scenario ID of the candidate labelled label.
+func CandidateID(label string) string { return CandidateAxis + "=" + label }
+
+// adviseYAML writes the advise section (nil without one).
+func (e *Experiment) adviseYAML() yaml.MapSlice {
+	a := e.Advise
+	if !a.On {
+		return nil
+	}
+	out := yaml.MapSlice{{Key: "objective", Value: a.Objective}}
+	var space yaml.MapSlice
+	for _, s := range a.Space {
+		var vs []any
+		for _, v := range s.Values {
+			vs = append(vs, typedValue(producerPrefix+s.Key, v))
+		}
+		space = append(space, yaml.MapItem{Key: s.Key, Value: vs})
+	}
+	out = append(out, yaml.MapItem{Key: "space", Value: space})
+	switch {
+	case a.CurrentFile != "":
+		out = append(out, yaml.MapItem{Key: "current", Value: a.CurrentFile})
+	case a.Current != nil:
+		out = append(out, yaml.MapItem{Key: "current", Value: configSlice(a.Current, "")})
+	}
+	return out
+}
+
+// SpaceText writes the space as "batch.size ×3, linger.ms ×2" for the
+// plan line.
+func (a Advise) SpaceText() string {
+	var parts []string
+	for _, s := range a.Space {
+		parts = append(parts, s.Key+" ×"+strconv.Itoa(len(s.Values)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// references names what the pick is judged against.
+func (a Advise) references() string {
+	if a.Current != nil {
+		return "your current settings and the defaults"
+	}
+	return "the client's defaults"
+}

@@ -1,0 +1,169 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// adviseBase is a workload an advise section can search: steady-state
+// windows.
+const adviseBase = "name: x\nworkload: {duration.s: 2, warmup.s: 1}\n"
+
+// TestAdviseRefusals: an advise section that cannot be searched is
+// refused before anything starts, at the key at fault.
+func TestAdviseRefusals(t *testing.T) {
+	runRefusals(t, []refusal{
+		{name: "SLO on an unknown percentile",
+			src:  adviseBase + "advise:\n  slo: {p98.ms: 50}\n",
+			want: []string{`x.yaml:4:9: unknown SLO "p98.ms" in advise.slo: the SLO bounds percentiles of the latency from the intended send time, one of p50.ms, p95.ms, p99.ms, p99.9.ms; did you mean "p95.ms"?`}},
+		{name: "objective not built yet",
+			src:  adviseBase + "advise:\n  objective: cpu.total\n",
+			want: []string{"x.yaml:4:14: advise.objective cpu.total (at a fixed workload.rate) is not built yet; sustainable.rate is"}},
+		{name: "objective misspelt",
+			src:  adviseBase + "advise:\n  objective: sustainable\n",
+			want: []string{`x.yaml:4:14: advise.objective must be sustainable.rate, got "sustainable"; did you mean "sustainable.rate"?`}},
+		{name: "budget that cannot fit two candidates",
+			src:  adviseBase + "advise:\n  space:\n    linger.ms: [0, 5]\n  budget: 10s\n",
+			want: []string{"x.yaml:6:3: advise.budget 10s cannot fit a ceiling probe of each of 3 candidates and two more probes of two of them (21.7s)"}},
+		{name: "constraint searched",
+			src:  adviseBase + "producer: {linger.ms: 5}\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
+			want: []string{"x.yaml:6:5: linger.ms is a constraint (linger.ms=5, line 3) and the search never changes a constraint: drop it from producer: or from advise.space"}},
+		{name: "constraint searched by --set",
+			src: adviseBase + "advise:\n  space:\n    linger.ms: [0, 5]\n", sets: []string{"linger.ms=5"},
+			want: []string{"x.yaml:5:5: linger.ms is a constraint (linger.ms=5, --set linger.ms=5) and the search never changes a constraint: drop it from producer: or from advise.space"}},
+		{name: "in-flight the idempotent client refuses",
+			src:  adviseBase + "client: java\nproducer: {acks: all}\nadvise:\n  space:\n    max.in.flight.requests.per.connection: [5, 6]\n",
+			want: []string{"x.yaml:7:48: max.in.flight.requests.per.connection 6 is above 5, the most an idempotent producer allows, and the constraints keep idempotence on: the client would refuse it or turn idempotence off; drop 6, or write enable.idempotence: false in producer:"}},
+		{name: "unknown setting in the space",
+			src:  adviseBase + "advise:\n  space:\n    lingr.ms: [0, 5]\n",
+			want: []string{`x.yaml:5:5: unknown producer setting "lingr.ms" in advise.space; did you mean "linger.ms"?`}},
+		{name: "bad value in the space",
+			src:  adviseBase + "advise:\n  space:\n    linger.ms: [0, x]\n",
+			want: []string{`x.yaml:5:20: linger.ms must be an integer ≥ 0, got "x"`}},
+		{name: "unknown key",
+			src:  adviseBase + "advise:\n  spaces: {}\n",
+			want: []string{`x.yaml:4:3: unknown key "spaces" in advise; did you mean "space"?`}},
+		{name: "current contradicts a constraint",
+			src:  adviseBase + "producer: {acks: all}\nadvise:\n  current: {acks: 1, linger.ms: 20}\n",
+			want: []string{"x.yaml:5:13: the current settings set acks=1, but producer: fixes acks=all (a constraint the search keeps): make them agree"}},
+		{name: "a matrix beside it",
+			src:  adviseBase + "advise:\n  current: {linger.ms: 20}\nmatrix:\n  batch.size: [1, 2]\n",
+			want: []string{"x.yaml:6:3: advise searches its own space of producer settings: a matrix beside it has no place (put the settings to search in advise.space, the fixed ones in producer:)"}},
+		{name: "compare beside it",
+			src:  adviseBase + "advise: {}\ncompare: [{axis: linger.ms}]\n",
+			want: []string{"x.yaml:4:11: advise plans its own comparisons (the pick against your current settings and the defaults): drop compare"}},
+		{name: "a burst",
+			src:  "name: x\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
+			want: []string{"x.yaml:2:1: a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"}},
+		{name: "a fixed rate",
+			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1, rate: 100}\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
+			want: []string{"x.yaml:2:40: workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"}},
+	})
+}
+
+// TestAdviseCurrentFile: the current settings come from a .properties
+// file; an unknown property is refused at its line with the closest name,
+// a secret is refused, and a good file gives the current candidate.
+func TestAdviseCurrentFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write("bad.properties", "# mine\nacks=all\nbufer.memory=1000\nsasl.jaas.config=x\n")
+	src := adviseBase + "advise:\n  space:\n    linger.ms: [0, 5]\n  current: " + bad + "\n"
+	got := parseErrors(t, src)
+	want := []string{
+		bad + `:3:1: unknown producer setting "bufer.memory" in the current settings; did you mean "buffer.memory"?`,
+		bad + ":4:1: the current settings hold a secret (sasl.jaas.config): the search compares producer tuning, and prodlab takes security from cluster.security; drop it from the file",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	good := write("good.properties", "linger.ms=5\nbuffer.memory=1048576\n")
+	e, err := Parse("x.yaml", []byte(adviseBase+"advise:\n  space:\n    linger.ms: [0, 5]\n"), []string{"advise.current=" + good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs, err := e.Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The point equal to the current settings is left out; the other
+	// point keeps the current settings the space does not search.
+	gotIDs := map[string]map[string]string{}
+	for _, sc := range scs {
+		gotIDs[sc.ID] = sc.Settings()
+	}
+	wantIDs := map[string]map[string]string{
+		"candidate=current":     {"linger.ms": "5", "buffer.memory": "1048576"},
+		"candidate=defaults":    {},
+		"candidate=linger.ms=0": {"linger.ms": "0", "buffer.memory": "1048576"},
+	}
+	if !reflect.DeepEqual(gotIDs, wantIDs) {
+		t.Errorf("candidates = %v, want %v", gotIDs, wantIDs)
+	}
+}
+
+// TestAdviseCandidates: the space's cross product with the last setting
+// varying fastest, after current and defaults; the constraints stay in
+// every candidate and out of its settings; the default space applies
+// when none is given; the resolved YAML parses back to the same
+// candidates.
+func TestAdviseCandidates(t *testing.T) {
+	src := adviseBase + "producer: {acks: all}\nadvise:\n  slo: {p99.ms: 50}\n  space:\n    batch.size: [16384, 65536]\n    linger.ms: [0, 5]\n  current: {linger.ms: 20}\n"
+	e, err := Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(e *Experiment, acks string) []string {
+		scs, err := e.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sc := range scs {
+			if sc.Exp.Producer["acks"] != acks {
+				t.Errorf("%s: acks %q, want the constraint %q", sc.ID, sc.Exp.Producer["acks"], acks)
+			}
+			if _, in := sc.Settings()["acks"]; in {
+				t.Errorf("%s counts the constraint among its settings", sc.ID)
+			}
+			out = append(out, sc.ID)
+		}
+		return out
+	}
+	want := []string{"candidate=current", "candidate=defaults",
+		"candidate=batch.size=16384,linger.ms=0", "candidate=batch.size=16384,linger.ms=5",
+		"candidate=batch.size=65536,linger.ms=0", "candidate=batch.size=65536,linger.ms=5"}
+	if got := ids(e, "all"); !reflect.DeepEqual(got, want) {
+		t.Errorf("scenarios = %v, want %v", got, want)
+	}
+	if e.Capacity.SLO["p99"] != 50 || e.Capacity.BudgetS != DefaultAdviseBudgetS {
+		t.Errorf("capacity = %+v, want the SLO p99 ≤ 50 and the advise budget", e.Capacity)
+	}
+	y, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("x.yaml", y, nil)
+	if err != nil {
+		t.Fatalf("resolved YAML does not parse: %v\n%s", err, y)
+	}
+	if got := ids(back, "all"); !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip: scenarios = %v, want %v\n%s", got, want, y)
+	}
+	def, err := Parse("x.yaml", []byte(adviseBase+"advise: {}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, n := len(ids(def, "")), 1+2*3*3*2; got != n {
+		t.Errorf("default space gives %d scenarios, want %d (defaults and 36 points)", got, n)
+	}
+}
