@@ -40,6 +40,9 @@ type capacitySearch struct {
 	issued map[string]int
 	// est caches each scenario's estimate until its next probe.
 	est map[string]stats.Threshold
+	// out are the scenarios an advisor took out of the race, with why;
+	// they get no more probes and the stopping rule leaves them out.
+	out map[string]string
 }
 
 // firstProbe is where the first probe after the ceiling goes, as a share
@@ -52,7 +55,7 @@ const firstProbe = 0.5
 // number of scenarios out of nScenarios) and the probes of a resumed run.
 func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
 	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{},
-		roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
+		out: map[string]string{}, roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
 	for _, rec := range prev {
 		if !rec.Warmup && s.member(rec.ScenarioID) {
 			s.issued[rec.ScenarioID] = max(s.issued[rec.ScenarioID], rec.Trial+1)
@@ -100,6 +103,9 @@ func (s *capacitySearch) next() ([]trialSpec, bool) {
 	s.startRound()
 	var round []trialSpec
 	for _, sc := range order(s.g.scs, s.round-1) {
+		if s.out[sc.ID] != "" {
+			continue
+		}
 		t := trialSpec{sc: sc, n: s.issued[sc.ID]}
 		s.issued[sc.ID]++
 		switch sp := s.probes(sc.ID); {
@@ -139,7 +145,7 @@ func (s *capacitySearch) met(t stats.Threshold) bool {
 // scenario.
 func (s *capacitySearch) finished() bool {
 	for _, sc := range s.g.scs {
-		if !s.met(s.threshold(sc.ID)) {
+		if s.out[sc.ID] == "" && !s.met(s.threshold(sc.ID)) {
 			return false
 		}
 	}
@@ -153,9 +159,15 @@ func (s *capacitySearch) endRound() {
 	all := true
 	var parts []string
 	for _, sc := range s.g.scs {
+		if s.out[sc.ID] != "" {
+			continue
+		}
 		t := s.threshold(sc.ID)
 		all = all && s.met(t)
 		parts = append(parts, fmt.Sprintf("%s %s", label(sc), thresholdText(t)))
+	}
+	if n := len(s.out); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d out of the race", n))
 	}
 	p := s.g.logPrefix()
 	s.done = true

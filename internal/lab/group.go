@@ -91,6 +91,9 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 	if r.exp.Capacity.On {
 		s := newCapacitySearch(r.exp, g, r.nScenarios, r.prev)
 		s.logf = r.logf
+		if r.exp.Advise.On {
+			return newAdvisor(r.exp, s)
+		}
 		return s
 	}
 	if !r.exp.TrialsAuto {

@@ -122,6 +122,9 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 	if c := exp.Capacity; c.On {
 		plan.Capacity = &results.CapacityPlan{SLO: c.SLO, KeepUp: c.KeepUp, Precision: c.Precision, BudgetS: c.BudgetS}
 	}
+	if exp.Advise.On {
+		plan.Advise = advicePlan(exp, scs)
+	}
 	for _, c := range cmps {
 		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{
 			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published, Metric: c.Metric})

@@ -1,0 +1,181 @@
+package lab
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
+)
+
+// raceWorlds are simulated candidates: the current settings and the
+// defaults at 5,000 msg/s, a leader at 20,000, one within 2 % of it and
+// two clear losers.
+func raceWorlds() ([]spec.Scenario, map[string]probeWorld) {
+	ids := []string{"candidate=current", "candidate=defaults", "candidate=best", "candidate=close", "candidate=slow", "candidate=slower"}
+	bounds := []float64{5000, 5000, 20000, 19600, 2000, 1000}
+	var scs []spec.Scenario
+	worlds := map[string]probeWorld{}
+	for i, id := range ids {
+		scs = append(scs, spec.Scenario{ID: id})
+		worlds[id] = probeWorld{bounds[i], 0.03, rand.New(rand.NewPCG(uint64(i), 7))}
+	}
+	return scs, worlds
+}
+
+// runRace runs the advisor against worlds until it stops, calling
+// between after each round, and returns every record.
+func runRace(t *testing.T, a *advisor, worlds map[string]probeWorld, between func(round int)) []results.Record {
+	t.Helper()
+	var recs []results.Record
+	for rounds := 0; ; rounds++ {
+		if rounds > 300 {
+			t.Fatal("the race did not stop in 300 rounds")
+		}
+		round, ok := a.next()
+		if !ok {
+			return recs
+		}
+		for _, tr := range round {
+			if a.out[tr.sc.ID] != "" {
+				t.Fatalf("round %d probes %s, which is out of the race", rounds, tr.sc.ID)
+			}
+			rec := worlds[tr.sc.ID].record(tr)
+			a.observe(&rec)
+			recs = append(recs, rec)
+		}
+		if between != nil {
+			between(rounds)
+		}
+		a.endRound()
+	}
+}
+
+// TestAdvisorRace: the clear losers leave the race once decided slower
+// than the leader, the current settings and the defaults never leave, and
+// the answer picks the leader (or the candidate within 2 % of it, which
+// the verdicts cannot tell apart) and recommends it over the current
+// settings by a verdict.
+func TestAdvisorRace(t *testing.T) {
+	scs, worlds := raceWorlds()
+	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	var logs []string
+	s := newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil)
+	s.logf = func(f string, args ...any) { logs = append(logs, f) }
+	a := newAdvisor(e, s)
+	recs := runRace(t, a, worlds, nil)
+	for _, id := range []string{"candidate=slow", "candidate=slower"} {
+		if !strings.Contains(a.out[id], "slower by") {
+			t.Errorf("%s: out = %q, want decided slower than the leader", id, a.out[id])
+		}
+	}
+	for _, id := range []string{"candidate=current", "candidate=defaults", "candidate=best"} {
+		if a.out[id] != "" {
+			t.Errorf("%s left the race: %s", id, a.out[id])
+		}
+	}
+	// The losers stopped early: far fewer probes than the leader.
+	n := map[string]int{}
+	for _, r := range recs {
+		n[r.ScenarioID]++
+	}
+	if n["candidate=slower"]*2 > n["candidate=best"] {
+		t.Errorf("probes per candidate %v: the loser was not dropped early", n)
+	}
+	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
+		Current: "candidate=current", Defaults: "candidate=defaults"}}
+	for _, sc := range scs {
+		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
+	}
+	adv := summary.Advice(recs, plan)
+	if adv.Pick == nil || (adv.Pick.ScenarioID != "candidate=best" && adv.Pick.ScenarioID != "candidate=close") {
+		t.Fatalf("pick = %+v, want best or close", adv.Pick)
+	}
+	if !adv.Recommend || len(adv.Verdicts) != 2 || adv.Verdicts[0].Kind != "faster" {
+		t.Errorf("advice %+v: want the pick recommended, faster than current", adv)
+	}
+}
+
+// TestAdvisorHalving: when the budget left cannot give every candidate in
+// the race the probes a verdict needs, the lower half of the unprotected
+// candidates leaves, ranked by what is known of them; current and
+// defaults stay.
+func TestAdvisorHalving(t *testing.T) {
+	scs, worlds := raceWorlds()
+	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
+	runRace(t, a, worlds, func(round int) {
+		if round == 1 { // after the ceiling and first probes: the budget is nearly spent
+			a.budget = a.spent + a.spent/100
+		}
+	})
+	for _, id := range []string{"candidate=slow", "candidate=slower"} {
+		if !strings.Contains(a.out[id], "successive halving") {
+			t.Errorf("%s: out = %q, want halved", id, a.out[id])
+		}
+	}
+	for _, id := range []string{"candidate=current", "candidate=defaults", "candidate=best"} {
+		if a.out[id] != "" {
+			t.Errorf("%s left the race: %s", id, a.out[id])
+		}
+	}
+}
+
+// TestAdvisePipe runs the advisor on a real broker behind an emulated
+// 20 ms pipe: the current settings (one request in flight) lose to five in
+// flight (a candidate, and franz-go's default), the pick is recommended by
+// a verdict, and the run directory gets advice.json and
+// advice.properties with the pick's settings and the constraints.
+func TestAdvisePipe(t *testing.T) {
+	src, err := os.ReadFile("testdata/advise.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, scs := planYAML(t, "advise.yaml", string(src))
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: needCluster(t).Bootstrap(), Log: &log}); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	t.Logf("run log:\n%s", log.String())
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	adv, ok, err := results.ReadAdvice(dir)
+	if err != nil || !ok {
+		t.Fatalf("advice.json: %v, %v", ok, err)
+	}
+	if adv.Pick == nil || adv.Pick.ScenarioID == "candidate=current" || !adv.Recommend {
+		t.Fatalf("advice %+v: want a pick other than the current settings, recommended", adv)
+	}
+	if len(adv.Verdicts) == 0 || adv.Verdicts[0].Against != "current" || adv.Verdicts[0].Kind != stats.KindFaster {
+		t.Errorf("verdicts %+v: want faster than current first", adv.Verdicts)
+	}
+	props, err := os.ReadFile(filepath.Join(dir, results.AdvicePropertiesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"acks=all\n", "enable.idempotence=false\n", "# prodlab advise: use the pick"} {
+		if !strings.Contains(string(props), want) {
+			t.Errorf("advice.properties lacks %q:\n%s", want, props)
+		}
+	}
+	if strings.Contains(string(props), "max.in.flight.requests.per.connection=1\n") {
+		t.Errorf("advice.properties keeps the current in-flight 1:\n%s", props)
+	}
+}

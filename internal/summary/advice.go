@@ -1,0 +1,178 @@
+package summary
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/textfmt"
+)
+
+// Advice answers an advise run: the one definition of the pick, its proof
+// and the runners-up, which advice.json, advice.properties and every
+// report format show. The pick is the candidate with the highest
+// sustainable rate whose interval is closed, on at least
+// stats.DefaultMinPairs probes; it is recommended only when the verdict
+// against the current settings says it is faster. The verdicts are
+// stats.CompareThresholds at the plan's level and margin, as a capacity
+// run's Findings are.
+func Advice(recs []results.Record, plan results.Plan) results.Advice {
+	ap := plan.Advise
+	out := results.Advice{Objective: ap.Objective, Verdicts: []results.AdviceVerdict{}, RunnersUp: []results.AdviceRunnerUp{}}
+	settings := map[string]map[string]string{}
+	for _, c := range ap.Candidates {
+		settings[c.ScenarioID] = c.Settings
+	}
+	th := map[string]stats.Threshold{}
+	var ranked []string
+	for _, sp := range Probes(recs) {
+		if _, ok := settings[sp.ScenarioID]; !ok {
+			continue
+		}
+		t := sp.Threshold(plan.Level)
+		th[sp.ScenarioID] = t
+		if t.Edge == "" && !math.IsNaN(t.Estimate) && t.Probes >= stats.DefaultMinPairs {
+			ranked = append(ranked, sp.ScenarioID)
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(th[b].Estimate, th[a].Estimate) })
+	if len(ranked) == 0 {
+		out.Answer = fmt.Sprintf("cannot tell yet: no candidate's sustainable rate was bracketed on %d probes or more; give the search a larger advise.budget", stats.DefaultMinPairs)
+		out.Dropped = len(settings)
+		return out
+	}
+	pickID := ranked[0]
+	pt := th[pickID]
+	out.Pick = &results.AdvicePick{ScenarioID: pickID, Settings: settings[pickID],
+		Properties: merged(ap.Constraints, settings[pickID]), Sustainable: sustainableOf(pt)}
+	o := stats.Options{Level: plan.Level, Margin: plan.Margin, Dir: stats.HigherIsBetter, MinPairs: stats.DefaultMinPairs}
+	judge := func(against, id string) *results.AdviceVerdict {
+		ref, ok := th[id]
+		if !ok {
+			ref = stats.Threshold{Estimate: math.NaN(), LogMean: math.NaN(), LogSD: math.NaN()}
+		}
+		v := stats.CompareThresholds(ref, pt, o)
+		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: SustainableMetric, Kind: v.Kind,
+			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text}
+	}
+	var cur *results.AdviceVerdict
+	if pickID != ap.Current {
+		cur = judge("current", ap.Current)
+		out.Verdicts = append(out.Verdicts, *cur)
+	}
+	if ap.Defaults != ap.Current && pickID != ap.Defaults {
+		out.Verdicts = append(out.Verdicts, *judge("defaults", ap.Defaults))
+	}
+	for _, id := range ranked[1:] {
+		v := stats.CompareThresholds(pt, th[id], o)
+		if v.Kind == stats.KindSlower {
+			continue
+		}
+		out.RunnersUp = append(out.RunnersUp, results.AdviceRunnerUp{ScenarioID: id, Settings: settings[id],
+			Sustainable: sustainableOf(th[id]), Kind: v.Kind, Text: v.Text})
+	}
+	out.Dropped = len(settings) - 1 - len(out.RunnersUp)
+	current := "your current settings"
+	if ap.Current == ap.Defaults {
+		current = "the client's defaults (no current settings were given)"
+	}
+	switch {
+	case cur == nil:
+		out.Answer = "keep " + current + ": no candidate had a higher sustainable rate"
+	case cur.Kind == stats.KindFaster:
+		out.Recommend = true
+		out.Answer = fmt.Sprintf("use the pick: its sustainable rate is %s %s", adviceDiff(*cur), "above "+current)
+	case cur.Kind == stats.KindEquivalent:
+		out.Answer = fmt.Sprintf("keep %s: they are within ±%g %% of the best found (%s)", current, plan.Margin*100, cur.Text)
+	default:
+		out.Answer = fmt.Sprintf("cannot tell yet whether the pick beats %s: %s", current, cur.Text)
+	}
+	out.Why = why(recs, ap, pickID, ap.Current)
+	return out
+}
+
+// adviceDiff writes a verdict's difference as "+38.1 % [+30.2 %, +46.0 %]".
+func adviceDiff(v results.AdviceVerdict) string {
+	return fmt.Sprintf("%+.1f %% [%+.1f %%, %+.1f %%]", v.Diff*100, v.Lo*100, v.Hi*100)
+}
+
+// sustainableOf is a threshold as capacity.json writes it.
+func sustainableOf(t stats.Threshold) results.Sustainable {
+	return results.Sustainable{RecordsPerS: t.Estimate, Lo: t.Lo, Hi: t.Hi, Level: t.Level, Edge: t.Edge}
+}
+
+// merged is the constraints with a candidate's settings over them.
+func merged(constraints, set map[string]string) map[string]string {
+	out := maps.Clone(constraints)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, set)
+	return out
+}
+
+// why explains the pick against the reference (the current settings, or
+// the defaults) from measured figures: the settings that moved, then what
+// the client measured at each one's highest passing probe.
+func why(recs []results.Record, ap *results.AdvicePlan, pick, ref string) []string {
+	if pick == ref {
+		return nil
+	}
+	settings := map[string]map[string]string{}
+	for _, c := range ap.Candidates {
+		settings[c.ScenarioID] = c.Settings
+	}
+	var moved []string
+	for _, ax := range ap.Space {
+		from, to := settings[ref][ax.Key], settings[pick][ax.Key]
+		if from == to {
+			continue
+		}
+		if from == "" {
+			from = "client default"
+		}
+		moved = append(moved, ax.Key+" "+from+" → "+to)
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	out := []string{"settings that moved: " + strings.Join(moved, ", ")}
+	a, b := bestPass(recs, ref), bestPass(recs, pick)
+	if a == nil || b == nil {
+		return append(out, "no probe of both passed, so there is nothing measured to set them against")
+	}
+	line := fmt.Sprintf("at each one's highest passing probe (%s and %s msg/s offered): records per batch %s → %s",
+		textfmt.Group(a.Load.OfferedRecordsPerS, 0), textfmt.Group(b.Load.OfferedRecordsPerS, 0),
+		textfmt.Group(a.RecordsPerBatch, 1), textfmt.Group(b.RecordsPerBatch, 1))
+	if a.ProduceRequests > 0 && b.ProduceRequests > 0 {
+		line += fmt.Sprintf(", records per produce request %s → %s",
+			textfmt.Group(float64(a.Records.Acked)/float64(a.ProduceRequests), 1), textfmt.Group(float64(b.Records.Acked)/float64(b.ProduceRequests), 1))
+	}
+	if a.CompressionRatio > 0 && b.CompressionRatio > 0 && (a.CompressionRatio != 1 || b.CompressionRatio != 1) {
+		line += fmt.Sprintf(", compression ratio %.2f → %.2f", a.CompressionRatio, b.CompressionRatio)
+	}
+	if a.LatencyIntendedMs != nil && b.LatencyIntendedMs != nil {
+		line += fmt.Sprintf(", p99 from the intended send time %.1f → %.1f ms", a.LatencyIntendedMs.P99, b.LatencyIntendedMs.P99)
+	}
+	return append(out, line)
+}
+
+// bestPass is scenario id's passing probe at the highest offered rate.
+func bestPass(recs []results.Record, id string) *results.Record {
+	var best *results.Record
+	for i := range recs {
+		r := &recs[i]
+		if r.ScenarioID != id || r.Warmup || r.Probe == nil || !r.Probe.Pass || r.Load == nil {
+			continue
+		}
+		if best == nil || r.Load.OfferedRecordsPerS > best.Load.OfferedRecordsPerS {
+			best = r
+		}
+	}
+	return best
+}
