@@ -34,6 +34,9 @@ type RunRequest struct {
 	// OnEvent, when set, sees every trial start, progress update, record
 	// and log line as the run goes (a live view).
 	OnEvent func(lab.Event)
+	// Advise asks for advice (`prodlab advise`): the experiment must have
+	// an advise: section.
+	Advise bool
 }
 
 // Plan is a checked run: everything that can be refused was refused
@@ -53,6 +56,9 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	exp, err := spec.Load(req.Experiment, req.Sets)
 	if err != nil {
 		return nil, invalid(err)
+	}
+	if req.Advise && !exp.Advise.On {
+		return nil, invalid(fmt.Errorf("%s has no advise: section: add one (docs/advice.md) naming the SLO and the settings to search, e.g.\n  advise:\n    slo: {p99.ms: 50}\n    space: {linger.ms: [0, 5, 20], batch.size: [16384, 65536]}", req.Experiment))
 	}
 	scs, err := lab.Plan(exp)
 	if err != nil {

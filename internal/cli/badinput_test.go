@@ -194,7 +194,7 @@ func guardArgs(r badInput, args []string, out string) []string {
 		return args
 	}
 	switch args[0] {
-	case "run":
+	case "run", "advise":
 		if !slices.Contains(args, "--out") {
 			args = append(args, "--out", out)
 		}
@@ -862,7 +862,33 @@ func embedded(r badInput) badInput {
 
 // honestEdges are the rows of issue 21 ("Honest edges").
 func honestEdges() []badInput {
-	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows(), capacityRows())
+	return slices.Concat(secretRows(), contradictionRows(), hostileRows(), messageRows(), perfRunRows(), capacityRows(), adviseRows())
+}
+
+// adviseRows are advise: sections and `prodlab advise` command lines that
+// cannot run (issue 24).
+func adviseRows() []badInput {
+	advise := func(name, body, want string, args ...string) badInput {
+		return badInput{kind: "advise", name: name, args: append([]string{"advise", "{exp}"}, args...), yaml: javaBase + capacitySteady + body, code: ExitUsage, want: want}
+	}
+	space := "advise:\n  space: {linger.ms: [0, 5]}\n"
+	return []badInput{
+		advise("SLO metric that does not exist", "advise: {slo: {p98.ms: 50}}\n", `unknown SLO "p98.ms" in advise.slo`),
+		advise("objective not built", "advise: {objective: cpu.total}\n", "advise.objective cpu.total (at a fixed workload.rate) is not built yet"),
+		advise("in-flight the idempotent client refuses", "producer: {acks: all}\nadvise:\n  space: {max.in.flight.requests.per.connection: [5, 6]}\n",
+			"max.in.flight.requests.per.connection 6 is above 5, the most an idempotent producer allows"),
+		advise("constraint in the space", "producer: {linger.ms: 5}\n"+space, "linger.ms is a constraint (linger.ms=5, line 4)"),
+		advise("current contradicts a constraint", "producer: {acks: all}\nadvise: {current: {acks: 1}}\n", "the current settings set acks=1, but producer: fixes acks=all"),
+		advise("budget short of two candidates", "advise: {space: {linger.ms: [0, 5]}, budget: 5s}\n", "advise.budget 5s cannot fit a ceiling probe of each of 3 candidates"),
+		advise("unknown property in the current file", space, `unknown producer setting "bufer.memory" in the current settings; did you mean "buffer.memory"?`,
+			"--current", "{td}/current-typo.properties"),
+		advise("current file missing", space, "advise.current: open /nonexistent/p.properties", "--current", "/nonexistent/p.properties"),
+		advise("current file a FIFO", space, "advise.current: ", "--current", "{fifo}"),
+		advise("current file /dev/zero", space, "advise.current: ", "--current", "/dev/zero"),
+		advise("no advise section", "matrix: {linger.ms: [0, 5]}\n", "has no advise: section"),
+		advise("a matrix beside it", space+"matrix: {batch.size: [16384]}\n", "advise searches its own space of producer settings"),
+		{kind: "advise", name: "no file", args: []string{"advise"}, code: ExitUsage, want: "accepts 1 arg(s), received 0"},
+	}
 }
 
 // capacitySteady is a steady-state workload a capacity section can probe.

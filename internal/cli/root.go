@@ -105,7 +105,7 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
+	root.AddCommand(newRunCmd(), newAdviseCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
 	root.AddCommand(newTrogdorCmd())
 	requireSubcommand(root)
 	return root

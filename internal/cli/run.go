@@ -31,6 +31,9 @@ type runFlags struct {
 	trogdor           string
 	trogdorNodes      []string
 	trogdorMaxPerNode int
+	// advise is `prodlab advise`: the experiment must have an advise:
+	// section.
+	advise bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -154,6 +157,7 @@ func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 		Resume:     f.resume,
 		KeepTopics: f.keepTopics,
 		Version:    Version,
+		Advise:     f.advise,
 	})
 	blameTrogdorFlags(err, sets)
 	return plan, err

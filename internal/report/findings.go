@@ -249,8 +249,15 @@ func trimFloat(v float64) string {
 }
 
 // findingsText appends the table's Findings section, when v has a plan.
+// hasFindings reports whether v shows a Findings section: a run with a
+// plan, except an advise run that planned no comparison (its answer is
+// the advice).
+func (v *view) hasFindings() bool {
+	return v.plan != nil && (v.plan.Advise == nil || len(v.findings) > 0)
+}
+
 func (v *view) findingsText(b *strings.Builder) {
-	if v.plan == nil {
+	if !v.hasFindings() {
 		return
 	}
 	b.WriteString("\n" + v.findingsTitle() + ":\n")
@@ -269,7 +276,7 @@ func (v *view) findingsText(b *strings.Builder) {
 // findingsMarkdown appends the Markdown Findings section, when v has a
 // plan.
 func (v *view) findingsMarkdown(b *strings.Builder) {
-	if v.plan == nil {
+	if !v.hasFindings() {
 		return
 	}
 	b.WriteString("\n### " + mdEscape(v.findingsTitle()) + "\n\n")

@@ -52,6 +52,8 @@ type page struct {
 	Findings                    []pageFinding
 	FindingsTitle               string
 	HasPlan                     bool
+	// Advice is an advise run's answer, nil otherwise.
+	Advice *adviceSection
 	// CapacityRun drops the results table's note: a capacity run's Tables
 	// are the capacity table and its probes, each with a note of its own.
 	CapacityRun bool
@@ -130,13 +132,17 @@ func HTML(w io.Writer, in HTMLInput) error {
 		YAML:       in.ExperimentYAML,
 		Env:        envRows(in.Env, in.Records),
 		Steady:     steadyNotes(v.scs),
-		HasPlan:    v.plan != nil,
+		HasPlan:    v.hasFindings(),
 	}
 	if v.plan != nil {
 		p.FindingsTitle = v.findingsTitle()
 		for _, f := range v.findings {
 			p.Findings = append(p.Findings, pageFinding{Question: orQuestion(f), Sentence: f.Sentence, Kind: f.Kind, Published: f.Published})
 		}
+	}
+	if v.advice != nil {
+		s := adviceText(v.advice, v.plan)
+		p.Advice = &s
 	}
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)

@@ -38,6 +38,7 @@ func (v *view) markdown(w io.Writer) error {
 		problemsMarkdown(&b, v.scs)
 	}
 	v.findingsMarkdown(&b)
+	v.adviceMarkdown(&b)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
 	}

@@ -49,6 +49,8 @@ type view struct {
 	// a capacity section: then capacityRun is true.
 	capacity    []results.Capacity
 	capacityRun bool
+	// advice is an advise run's answer (summary.Advice), nil otherwise.
+	advice *results.Advice
 }
 
 // newView summarises recs; plan may be nil (no Findings).
@@ -65,6 +67,7 @@ func newView(recs []results.Record, plan *results.Plan) (*view, error) {
 			v.capacityRun = true
 			v.capacity = summary.Capacity(recs, *plan.Capacity, plan.Level)
 		}
+		v.advice = adviceOf(recs, plan)
 	}
 	return v, nil
 }

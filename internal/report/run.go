@@ -51,6 +51,9 @@ func WriteRun(dir string, recs []results.Record, out io.Writer, format string) e
 	if err := writeCapacity(dir, recs, plan); err != nil {
 		return err
 	}
+	if err := writeAdvice(dir, recs, plan); err != nil {
+		return err
+	}
 	return writeHTML(dir, recs, env, plan)
 }
 

@@ -65,6 +65,7 @@ func (v *view) table(w io.Writer) error {
 		problemsText(&b, v.scs)
 	}
 	v.findingsText(&b)
+	v.adviceTextOut(&b)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/golden"
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// adviceProbes are a capacity search's probes of scenario id with its
+// boundary at rate b: a ceiling at 1.3 b, then n probes either side,
+// passing below the boundary and failing above it, with the client
+// figures the advice explains the pick with.
+func adviceProbes(id string, b float64, n int, perBatch float64) []results.Record {
+	recs := []results.Record{{ScenarioID: id, Scenario: map[string]any{"candidate": strings.TrimPrefix(id, "candidate=")},
+		Status: results.StatusOK, RecordSize: 1000, Throughput: results.Throughput{RecordsPerS: 1.3 * b}, Probe: &results.Probe{Ceiling: true}}}
+	for i := range n {
+		f := 1 + 0.03*float64(i%4+1)
+		if i%2 == 1 {
+			f = 1 / f
+		}
+		r := b * f
+		recs = append(recs, results.Record{ScenarioID: id, Scenario: recs[0].Scenario, Trial: i + 1, Status: results.StatusOK, RecordSize: 1000,
+			Records: results.Records{Sent: 4000, Acked: 4000}, ProduceRequests: int64(4000 / perBatch), RecordsPerBatch: perBatch,
+			Throughput: results.Throughput{RecordsPerS: r}, LatencyIntendedMs: &results.Latency{P99: 40},
+			Load: &results.Load{OfferedRecordsPerS: r, Achieved: 1}, Probe: &results.Probe{Pass: r < b}})
+	}
+	return recs
+}
+
+// TestAdviceRendering: the advice after the capacity table in the
+// terminal and in Markdown, and advice.properties, against golden files.
+func TestAdviceRendering(t *testing.T) {
+	var recs []results.Record
+	recs = append(recs, adviceProbes("candidate=current", 5000, 24, 16)...)
+	recs = append(recs, adviceProbes("candidate=defaults", 5200, 24, 16)...)
+	recs = append(recs, adviceProbes("candidate=linger.ms=5", 20000, 24, 61)...)
+	recs = append(recs, adviceProbes("candidate=linger.ms=20", 19900, 24, 70)...)
+	plan := &results.Plan{Level: 0.95, Margin: 0.05,
+		Capacity: &results.CapacityPlan{SLO: map[string]float64{"p99": 50}, KeepUp: 0.99, Precision: 0.05, BudgetS: 1200},
+		Advise: &results.AdvicePlan{Objective: "sustainable.rate", Current: "candidate=current", Defaults: "candidate=defaults",
+			Constraints: map[string]string{"acks": "all"}, Space: []results.AdviceAxis{{Key: "linger.ms", Values: []string{"5", "20"}}},
+			Candidates: []results.AdviceCandidate{
+				{ScenarioID: "candidate=current", Settings: map[string]string{"linger.ms": "0"}},
+				{ScenarioID: "candidate=defaults", Settings: map[string]string{}},
+				{ScenarioID: "candidate=linger.ms=5", Settings: map[string]string{"linger.ms": "5"}},
+				{ScenarioID: "candidate=linger.ms=20", Settings: map[string]string{"linger.ms": "20"}},
+			}}}
+	for _, f := range []struct{ format, file string }{{FormatTable, "advice-table.golden"}, {FormatMarkdown, "advice-markdown.golden"}} {
+		var b strings.Builder
+		if err := RenderPlan(&b, f.format, recs, plan); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, f.file, []byte(b.String()))
+	}
+	dir := t.TempDir()
+	if err := writeAdvice(dir, recs, plan); err != nil {
+		t.Fatal(err)
+	}
+	props, err := os.ReadFile(filepath.Join(dir, results.AdvicePropertiesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "advice-properties.golden", props)
+	if a, ok, err := results.ReadAdvice(dir); err != nil || !ok || a.Pick == nil || !a.Recommend {
+		t.Errorf("advice.json: %+v, %v, %v: want a recommended pick", a, ok, err)
+	}
+}
