@@ -35,6 +35,34 @@ func gaps(files []string, w io.Writer) error {
 	return nil
 }
 
+// gapsAll pools every trial of the files: the median and the share of
+// trials within 1 s, over all of them together.
+//
+//	benchtool gaps-all results/*/results.jsonl
+//	→ all  n=N  median=S  within 1 s: K of N
+func gapsAll(files []string, w io.Writer) error {
+	var all []float64
+	for _, f := range files {
+		g, err := fileGaps(f)
+		if err != nil {
+			return fmt.Errorf("gaps-all: %w", err)
+		}
+		all = append(all, g...)
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("gaps-all: no trials")
+	}
+	slices.Sort(all)
+	within := 0
+	for _, g := range all {
+		if g <= 1 {
+			within++
+		}
+	}
+	fmt.Fprintf(w, "all  n=%d  median=%.3f  max=%.3f  within 1 s: %d of %d\n", len(all), median(all), all[len(all)-1], within, len(all))
+	return nil
+}
+
 func fileGaps(path string) ([]float64, error) {
 	type rec struct {
 		StartedAt string  `json:"started_at"`

@@ -8,6 +8,7 @@
 //	benchtool delete-topic -bootstrap B TOPIC...
 //	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 95 % CI
 //	benchtool gaps results.jsonl...  # time between trials outside the measurement
+//	benchtool advice RUN_DIR...      # an advise run's cost and pick; whether two runs' picks agree
 package main
 
 import (
@@ -39,7 +40,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -50,6 +51,10 @@ func run(args []string) error {
 		return gaps(args[1:], os.Stdout)
 	case "components":
 		return components(args[1:], os.Stdout)
+	case "gaps-all":
+		return gapsAll(args[1:], os.Stdout)
+	case "advice":
+		return advice(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")

@@ -132,8 +132,12 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 		fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(ans.Dir, results.ResultsFile))
 	}
 	if interrupted {
-		fmt.Fprintf(c.ErrOrStderr(), "prodlab: interrupted after %d trials; continue with: prodlab run %s --out %s --resume (and the same --set values)\n",
-			len(ans.Records), name, ans.Dir)
+		same := "--set values"
+		if f.advise {
+			same = "--current and --set values"
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "prodlab: interrupted after %d trials; continue with: %s %s --out %s --resume (and the same %s)\n",
+			len(ans.Records), c.CommandPath(), name, ans.Dir, same)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -29,13 +30,25 @@ type advisor struct {
 	// protect are the scenarios never taken out: current and defaults.
 	protect map[string]bool
 	margin  float64
+	// level is the confidence level of the race's verdicts: the run's,
+	// Bonferroni-corrected for the number of candidates that can leave
+	// (raceLevel).
+	level float64
 }
 
 // raceMinProbes is the fewest pass/fail probes on each side before the
-// race judges a candidate against the leader: fewer than the final
-// verdicts' stats.DefaultMinPairs, so that clear losers stop early; the
-// verdict is still the full four-outcome rule on the two posteriors.
-const raceMinProbes = 4
+// race judges a candidate against the leader: the final verdicts'
+// stats.DefaultMinPairs (at 4, simulated A/A races took equal candidates
+// out in 22 of 40).
+const raceMinProbes = stats.DefaultMinPairs
+
+// raceLeaderPrecision: the leader's sustainable rate must be known within
+// this many times capacity.precision before any candidate is judged
+// against it. The leader is the highest of several estimates, so the one
+// most likely to be high by chance (one lucky probe above the knee moves
+// an estimate on 8 probes by tens of percent); judged against it before it
+// settled, equal candidates left the race in 10 of 20 simulated A/A races.
+const raceLeaderPrecision = 2
 
 // halvingProbes is how many more probes each candidate in the race should
 // still be able to get within the budget; below that, successive halving
@@ -47,8 +60,28 @@ const halvingProbes = stats.DefaultMinPairs
 func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
 	a := &advisor{capacitySearch: s, margin: e.Equivalence,
 		protect: map[string]bool{spec.CandidateID(spec.CurrentLabel): true, spec.CandidateID(spec.DefaultsLabel): true}}
+	free := 0
+	for _, sc := range s.g.scs {
+		if !a.protect[sc.ID] {
+			free++
+		}
+	}
+	a.level = raceLevel(stats.DefaultConfidence, free)
 	a.race()
 	return a
+}
+
+// raceLevel is the confidence level at which the race takes a candidate
+// out: the run's level with its α divided among the n candidates that can
+// leave (Bonferroni). A race judges every candidate against the leader
+// after every round, and stops probing on the verdict: at the run's own
+// 95 % a pipe-bound run took out a candidate equal to the leader ("slower
+// by 29.5 % [-49.1 %, -2.4 %]" on 7 probes, one of them failed by an
+// unsteady window far below the knee); dividing α keeps the chance that
+// any candidate leaves on such chance near α for the race as a whole
+// (TestAdvisorAA).
+func raceLevel(level float64, n int) float64 {
+	return 1 - (1-level)/float64(max(n, 1))
 }
 
 // endRound takes candidates out of the race, then judges the round as
@@ -91,13 +124,16 @@ func (a *advisor) leader() (id string, t stats.Threshold, ok bool) {
 }
 
 // dropDecided takes out every unprotected candidate decided slower than
-// the leader, or whose probes all failed below the leader's interval.
+// the leader by more than the equivalence margin (the interval's top
+// below −margin) at the race's level, or whose probes all failed below
+// the leader's interval; nothing is judged until the leader is known
+// within raceLeaderPrecision × capacity.precision.
 func (a *advisor) dropDecided() {
 	lid, lt, ok := a.leader()
-	if !ok {
+	if !ok || !summary.CapacityMet(lt, raceLeaderPrecision*a.c.Precision) {
 		return
 	}
-	o := stats.Options{Level: stats.DefaultConfidence, Margin: a.margin, Dir: stats.HigherIsBetter, MinPairs: raceMinProbes}
+	o := stats.Options{Level: a.level, Margin: a.margin, Dir: stats.HigherIsBetter, MinPairs: raceMinProbes}
 	for _, sc := range a.inRace() {
 		if sc.ID == lid || a.protect[sc.ID] {
 			continue
@@ -107,7 +143,7 @@ func (a *advisor) dropDecided() {
 			a.takeOut(sc, fmt.Sprintf("no probe passed; its rate lies under %s msg/s, below the leader's interval", textfmt.Group(t.Hi, 0)))
 			continue
 		}
-		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower {
+		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower && v.Hi < -a.margin {
 			a.takeOut(sc, "against the leader "+label(a.byID(lid))+": "+v.Text)
 		}
 	}

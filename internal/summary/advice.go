@@ -62,7 +62,11 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 	}
 	var cur *results.AdviceVerdict
 	if pickID != ap.Current {
-		cur = judge("current", ap.Current)
+		against := "current"
+		if ap.Current == ap.Defaults { // no current settings: the defaults stand for them
+			against = "defaults"
+		}
+		cur = judge(against, ap.Current)
 		out.Verdicts = append(out.Verdicts, *cur)
 	}
 	if ap.Defaults != ap.Current && pickID != ap.Defaults {
@@ -86,7 +90,7 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 		out.Answer = "keep " + current + ": no candidate had a higher sustainable rate"
 	case cur.Kind == stats.KindFaster:
 		out.Recommend = true
-		out.Answer = fmt.Sprintf("use the pick: its sustainable rate is %s %s", adviceDiff(*cur), "above "+current)
+		out.Answer = fmt.Sprintf("use the pick: its sustainable rate is %s above %s", adviceDiff(*cur), current)
 	case cur.Kind == stats.KindEquivalent:
 		out.Answer = fmt.Sprintf("keep %s: they are within ±%g %% of the best found (%s)", current, plan.Margin*100, cur.Text)
 	default:
@@ -175,4 +179,21 @@ func bestPass(recs []results.Record, id string) *results.Record {
 		}
 	}
 	return best
+}
+
+// PickEstimate is one candidate's sustainable-rate estimate, named.
+type PickEstimate struct {
+	ID string
+	stats.Threshold
+}
+
+// PickThreshold is candidate id's sustainable-rate estimate in a run, as
+// Advice judges it (benchtool compares two runs' picks with it).
+func PickThreshold(recs []results.Record, plan results.Plan, id string) PickEstimate {
+	for _, sp := range Probes(recs) {
+		if sp.ScenarioID == id {
+			return PickEstimate{ID: id, Threshold: sp.Threshold(plan.Level)}
+		}
+	}
+	return PickEstimate{ID: id, Threshold: stats.Threshold{Estimate: math.NaN(), LogMean: math.NaN(), LogSD: math.NaN()}}
 }
