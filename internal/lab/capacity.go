@@ -249,7 +249,7 @@ func sloMisses(l *results.Latency, slo map[string]float64) []string {
 		m, _ := summary.MetricByKey(p.Key)
 		v := math.NaN()
 		if l != nil {
-			v = latencyAt(*l, p.Key)
+			v = summary.LatencyAt(*l, p.Key)
 		}
 		if !(v <= bound) {
 			out = append(out, fmt.Sprintf("%s from the intended send time %.1f ms > %g ms", strings.TrimPrefix(m.Name, "latency "), v, bound))
@@ -258,20 +258,6 @@ func sloMisses(l *results.Latency, slo map[string]float64) []string {
 	return out
 }
 
-// latencyAt is one percentile of l by its key.
-func latencyAt(l results.Latency, key string) float64 {
-	switch key {
-	case "p50":
-		return l.P50
-	case "p95":
-		return l.P95
-	case "p99":
-		return l.P99
-	case "p999":
-		return l.P999
-	}
-	return math.NaN()
-}
 
 // knobs are the settings that decide where a producer's knee falls, as
 // the client used them.

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -138,4 +141,62 @@ func propertiesText(a *results.Advice) string {
 		b.WriteString(k + "=" + a.Pick.Properties[k] + "\n")
 	}
 	return b.String()
+}
+
+// adviceChart draws the candidates of an advise run: sustainable rate
+// against the SLO percentile at each one's highest passing probe (log
+// scale), the Pareto front as a line, the pick marked and the SLO as a
+// level; nil when no candidate has both figures.
+func adviceChart(a *results.Advice, plan *results.Plan) *chart {
+	var front, others, pick []datum
+	pct := "p99"
+	for _, c := range a.Candidates {
+		if c.LatencyMs <= 0 {
+			continue
+		}
+		pct = c.Percentile
+		d := datum{X: c.Sustainable.RecordsPerS, Y: c.LatencyMs, Err: math.NaN(),
+			Title: fmt.Sprintf("%s: %s msg/s [%s, %s], %s %.1f ms", c.ScenarioID, textfmt.Group(c.Sustainable.RecordsPerS, 0),
+				textfmt.Group(c.Sustainable.Lo, 0), textfmt.Group(c.Sustainable.Hi, 0), c.Percentile, c.LatencyMs)}
+		switch {
+		case a.Pick != nil && c.ScenarioID == a.Pick.ScenarioID:
+			pick = append(pick, d)
+			if c.Pareto {
+				front = append(front, d)
+			}
+		case c.Pareto:
+			front = append(front, d)
+		default:
+			others = append(others, d)
+		}
+	}
+	if len(front)+len(others) == 0 {
+		return nil
+	}
+	slices.SortFunc(front, func(p, q datum) int { return cmp.Compare(p.X, q.X) })
+	name := pct
+	for _, p := range summary.SLOPercentiles {
+		if p.Key == pct {
+			name = p.Name
+		}
+	}
+	c := &lineChart{ID: "chart-advice", Title: "Candidates: sustainable rate against " + name + " latency",
+		XLabel: "sustainable rate (records/s)", YLabel: name + " from the intended send time at the highest passing probe (ms, log scale)",
+		LogY: true, Markers: true, Series: []lineSeries{{Name: "Pareto front", Points: front}, {Name: "other candidates", Points: others, Dots: true}}}
+	if len(pick) > 0 {
+		c.Series = append(c.Series, lineSeries{Name: "pick", Points: pick, Dots: true})
+	}
+	xhi := 0.0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			xhi = math.Max(xhi, p.X)
+		}
+	}
+	c.XTicks, _ = niceTicks(xhi, 6)
+	if plan.Capacity != nil {
+		if bound, ok := plan.Capacity.SLO[pct]; ok {
+			c.Levels = []level{{Y: bound, Label: "SLO " + name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
+		}
+	}
+	return &chart{ID: c.ID, SVG: c.svg(), Caption: "Each dot is a candidate (hover for its settings): no candidate on the Pareto front is beaten on both rate and latency by another. The latency is at each candidate's highest passing probe, so it is what the candidate showed near its own sustainable rate."}
 }

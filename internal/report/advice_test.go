@@ -65,7 +65,28 @@ func TestAdviceRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "advice-properties.golden", props)
-	if a, ok, err := results.ReadAdvice(dir); err != nil || !ok || a.Pick == nil || !a.Recommend {
-		t.Errorf("advice.json: %+v, %v, %v: want a recommended pick", a, ok, err)
+	a, ok, err := results.ReadAdvice(dir)
+	if err != nil || !ok || a.Pick == nil || !a.Recommend {
+		t.Fatalf("advice.json: %+v, %v, %v: want a recommended pick", a, ok, err)
+	}
+	// Every probe here sees p99 40 ms, so the front is the fastest
+	// candidate alone.
+	var front []string
+	for _, c := range a.Candidates {
+		if c.Pareto {
+			front = append(front, c.ScenarioID)
+		}
+	}
+	if len(a.Candidates) != 4 || strings.Join(front, " ") != "candidate=linger.ms=5" {
+		t.Errorf("candidates %+v: want 4, the front candidate=linger.ms=5", a.Candidates)
+	}
+	var page strings.Builder
+	if err := HTML(&page, HTMLInput{Plan: plan, Records: recs}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<h2>Advice</h2>`, `id="chart-advice"`, "Pareto front", "use the pick: its sustainable rate is"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
 	}
 }

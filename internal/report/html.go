@@ -166,6 +166,11 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if !v.capacityRun {
 		cs = charts(all)
 	}
+	if v.advice != nil {
+		if c := adviceChart(v.advice, v.plan); c != nil {
+			cs = append([]chart{*c}, cs...)
+		}
+	}
 	for _, c := range append(cs, loadCharts(v.load, v.plan)...) {
 		p.Charts = append(p.Charts, pageChart{ID: c.ID, SVG: template.HTML(c.SVG), Caption: c.Caption})
 	}

@@ -66,6 +66,9 @@ type datum struct {
 type lineSeries struct {
 	Name   string
 	Points []datum
+	// Dots draws the points alone, without the line between them (a
+	// scatter of candidates).
+	Dots bool
 }
 
 // lineChart is a chart of lines over a numeric x axis.
@@ -409,11 +412,13 @@ func (c *lineChart) svg() string {
 		for _, p := range s.Points {
 			pts = append(pts, num(x(p.X))+","+num(y(math.Min(p.Y, top))))
 		}
-		w.printf(`<polyline class="line" fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n",
-			color(i), dashes(i), strings.Join(pts, " "), esc(s.Name))
+		if !s.Dots {
+			w.printf(`<polyline class="line" fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n",
+				color(i), dashes(i), strings.Join(pts, " "), esc(s.Name))
+		}
 		for _, p := range s.Points {
 			w.errorBar(x(p.X), p, y, bottom, top)
-			if c.Markers {
+			if c.Markers || s.Dots {
 				w.marker(x(p.X), y(math.Min(p.Y, top)), color(i), s.Name, p)
 			}
 		}

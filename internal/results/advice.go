@@ -64,6 +64,23 @@ type Advice struct {
 	Dropped int `json:"dropped"`
 	// Why explains, from measured figures, each setting that moved.
 	Why []string `json:"why,omitempty"`
+	// Candidates are every candidate with an estimate: its sustainable
+	// rate, the SLO percentile at its highest passing probe, and whether
+	// it is on the Pareto front of the two (no other candidate sustains
+	// more at no higher latency).
+	Candidates []AdviceScore `json:"candidates"`
+}
+
+// AdviceScore is one candidate's place among the others.
+type AdviceScore struct {
+	ScenarioID  string      `json:"scenario_id"`
+	Sustainable Sustainable `json:"sustainable"`
+	// Percentile names the SLO percentile LatencyMs is ("p99"); LatencyMs
+	// is it, from the intended send time, at the candidate's highest
+	// passing probe (0 when no probe passed).
+	Percentile string  `json:"percentile"`
+	LatencyMs  float64 `json:"latency_ms"`
+	Pareto     bool    `json:"pareto"`
 }
 
 // AdvicePick is the chosen candidate.

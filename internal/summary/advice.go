@@ -41,7 +41,9 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(th[b].Estimate, th[a].Estimate) })
+	out.Candidates = scores(recs, plan, th)
 	if len(ranked) == 0 {
+		out.Candidates = scores(recs, plan, th)
 		out.Answer = fmt.Sprintf("cannot tell yet: no candidate's sustainable rate was bracketed on %d probes or more; give the search a larger advise.budget", stats.DefaultMinPairs)
 		out.Dropped = len(settings)
 		return out
@@ -98,6 +100,60 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 	}
 	out.Why = why(recs, ap, pickID, ap.Current)
 	return out
+}
+
+// scores places every candidate with an estimate by its sustainable rate
+// and the first SLO percentile (p99 without an SLO) at its highest passing
+// probe, and marks the Pareto front of the two, in the order of the plan.
+func scores(recs []results.Record, plan results.Plan, th map[string]stats.Threshold) []results.AdviceScore {
+	pct := "p99"
+	if plan.Capacity != nil {
+		for _, p := range SLOPercentiles {
+			if _, ok := plan.Capacity.SLO[p.Key]; ok {
+				pct = p.Key
+				break
+			}
+		}
+	}
+	out := []results.AdviceScore{}
+	for _, c := range plan.Advise.Candidates {
+		t, ok := th[c.ScenarioID]
+		if !ok || math.IsNaN(t.Estimate) {
+			continue
+		}
+		s := results.AdviceScore{ScenarioID: c.ScenarioID, Sustainable: sustainableOf(t), Percentile: pct}
+		if b := bestPass(recs, c.ScenarioID); b != nil && b.LatencyIntendedMs != nil {
+			s.LatencyMs = LatencyAt(*b.LatencyIntendedMs, pct)
+		}
+		out = append(out, s)
+	}
+	for i := range out {
+		out[i].Pareto = out[i].LatencyMs > 0 && !slices.ContainsFunc(out, func(o results.AdviceScore) bool { return dominates(o, out[i]) })
+	}
+	return out
+}
+
+// dominates reports whether a sustains at least b's rate at no higher
+// latency, and is better in one of the two.
+func dominates(a, b results.AdviceScore) bool {
+	ar, br := a.Sustainable.RecordsPerS, b.Sustainable.RecordsPerS
+	return a.LatencyMs > 0 && ar >= br && a.LatencyMs <= b.LatencyMs && (ar > br || a.LatencyMs < b.LatencyMs)
+}
+
+// LatencyAt is one percentile of l by its key in SLOPercentiles ("p50",
+// "p95", "p99", "p999"), NaN for another key.
+func LatencyAt(l results.Latency, key string) float64 {
+	switch key {
+	case "p50":
+		return l.P50
+	case "p95":
+		return l.P95
+	case "p99":
+		return l.P99
+	case "p999":
+		return l.P999
+	}
+	return math.NaN()
 }
 
 // adviceDiff writes a verdict's difference as "+38.1 % [+30.2 %, +46.0 %]".
