@@ -258,7 +258,6 @@ func sloMisses(l *results.Latency, slo map[string]float64) []string {
 	return out
 }
 
-
 // knobs are the settings that decide where a producer's knee falls, as
 // the client used them.
 func knobs(eff map[string]string) map[string]string {
