@@ -1,8 +1,6 @@
 package lab
 
 import (
-	"context"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
@@ -138,26 +135,8 @@ func TestAdvisorHalving(t *testing.T) {
 // a verdict, and the run directory gets advice.json and
 // advice.properties with the pick's settings and the constraints.
 func TestAdvisePipe(t *testing.T) {
-	src, err := os.ReadFile("testdata/advise.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exp, scs := planYAML(t, "advise.yaml", string(src))
 	dir := t.TempDir()
-	var log strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: needCluster(t).Bootstrap(), Log: &log}); err != nil {
-		t.Fatalf("run: %v\n%s", err, log.String())
-	}
-	t.Logf("run log:\n%s", log.String())
-	recs, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
-		t.Fatal(err)
-	}
+	runTestdata(t, "advise.yaml", dir, 4*time.Minute)
 	adv, ok, err := results.ReadAdvice(dir)
 	if err != nil || !ok {
 		t.Fatalf("advice.json: %v, %v", ok, err)

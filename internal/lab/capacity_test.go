@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -197,23 +198,18 @@ func TestCapacitySearchResumes(t *testing.T) {
 	}
 }
 
-// TestCapacityPipe searches two sustainable rates on a real broker behind
-// an emulated 20 ms pipe: every scenario gets its ceiling probe, passes and
-// fails, an estimate near what the unthrottled probe achieved (the pipe's
-// capacity), and capacity.json; five in flight is decided faster than one.
-func TestCapacityPipe(t *testing.T) {
-	keep := os.Getenv("PRODLAB_KEEP_CAPACITY_DIR")
-	src, err := os.ReadFile("testdata/capacity.yaml")
+// runTestdata runs testdata/name on the shared cluster into dir within
+// limit, renders the run directory as prodlab run does, and returns its
+// records.
+func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.Record {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp, scs := planYAML(t, "capacity.yaml", string(src))
-	dir := t.TempDir()
-	if keep != "" { // to look at the probes afterwards
-		dir = keep
-	}
+	exp, scs := planYAML(t, name, string(src))
 	var log strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: needCluster(t).Bootstrap(), Log: &log}); err != nil {
 		t.Fatalf("run: %v\n%s", err, log.String())
@@ -226,6 +222,19 @@ func TestCapacityPipe(t *testing.T) {
 	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
 		t.Fatal(err)
 	}
+	return recs
+}
+
+// TestCapacityPipe searches two sustainable rates on a real broker behind
+// an emulated 20 ms pipe: every scenario gets its ceiling probe, passes and
+// fails, an estimate near what the unthrottled probe achieved (the pipe's
+// capacity), and capacity.json; five in flight is decided faster than one.
+func TestCapacityPipe(t *testing.T) {
+	dir := os.Getenv("PRODLAB_KEEP_CAPACITY_DIR") // to look at the probes afterwards
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	recs := runTestdata(t, "capacity.yaml", dir, 5*time.Minute)
 	caps, ok, err := results.ReadCapacity(dir)
 	if err != nil || !ok || len(caps) != 2 {
 		t.Fatalf("capacity.json: %v, %v, %+v", ok, err, caps)
