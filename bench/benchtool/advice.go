@@ -34,8 +34,11 @@ func advice(dirs []string, w io.Writer) error {
 			return err
 		}
 		plan, ok, err := results.ReadPlan(dir)
-		if err != nil || !ok || plan.Advise == nil {
-			return fmt.Errorf("%s: no advise plan (%v)", dir, err)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		if !ok || plan.Advise == nil {
+			return fmt.Errorf("%s: not an advise run (no advise plan in plan.json)", dir)
 		}
 		a := summary.Advice(recs, plan)
 		probes := map[string]int{}

@@ -136,7 +136,7 @@ func propertiesText(a *results.Advice) string {
 	if !a.Recommend {
 		b.WriteString("# Not recommended over your current settings: no verdict said the pick is faster.\n")
 	}
-	b.WriteString(fmt.Sprintf("# sustainable rate %s\n", rateText(a.Pick.Sustainable)))
+	fmt.Fprintf(&b, "# sustainable rate %s\n", rateText(a.Pick.Sustainable))
 	for _, k := range slices.Sorted(maps.Keys(a.Pick.Properties)) {
 		b.WriteString(k + "=" + a.Pick.Properties[k] + "\n")
 	}
