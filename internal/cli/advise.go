@@ -14,7 +14,8 @@ func newAdviseCmd() *cobra.Command {
 		Short: "Find the producer settings with the highest sustainable rate under an SLO, proven against yours",
 		Long: `Search producer settings for a workload: every point of the experiment's
 advise.space (default: batch.size × linger.ms × compression.type ×
-max.in.flight.requests.per.connection) is a candidate, beside your current
+max.in.flight.requests.per.connection, the last left out for franz-go with
+idempotence on) is a candidate, beside your current
 settings (--current, a producer .properties file) and the client's defaults.
 Each candidate's sustainable rate under the SLO is searched with probes, as a
 capacity: section does; candidates the verdicts decide slower than the best

@@ -300,7 +300,7 @@ func (e *Experiment) adviseCandidates(c *collector) {
 		if a.spacePos.Line > 0 {
 			return // every axis was refused; its errors say why
 		}
-		a.Space = slices.Clone(DefaultAdviseSpace)
+		a.Space = e.defaultSpace()
 	}
 	e.readCurrent(c)
 	for _, ax := range a.Space {
@@ -325,6 +325,25 @@ func (e *Experiment) adviseCandidates(c *collector) {
 	}
 	a.Constraints = maps.Clone(e.Producer)
 	e.Matrix = []Axis{e.candidateAxis(at)}
+}
+
+// defaultSpace is DefaultAdviseSpace without the in-flight setting when
+// the client cannot choose it: a client whose idempotent producer fixes
+// its requests in flight (franz-go) while the constraints keep
+// idempotence on.
+func (e *Experiment) defaultSpace() []SpaceAxis {
+	prod, _ := kafkaconf.Parse(e.Producer)
+	idemOff := prod.EnableIdempotence.Set && !prod.EnableIdempotence.V || !prod.AcksAll()
+	cl, err := clients.Parse(e.Client)
+	fixed := err == nil && !cl.Kind.LiftableCap && cl.Kind.CapWhy != "" && !idemOff
+	var out []SpaceAxis
+	for _, ax := range DefaultAdviseSpace {
+		if fixed && ax.Key == kafkaconf.MaxInFlight {
+			continue
+		}
+		out = append(out, ax)
+	}
+	return out
 }
 
 // checkSpaceIdempotence refuses in-flight values of the space above what

@@ -166,4 +166,19 @@ func TestAdviseCandidates(t *testing.T) {
 	if got, n := len(ids(def, "")), 1+2*3*3*2; got != n {
 		t.Errorf("default space gives %d scenarios, want %d (defaults and 36 points)", got, n)
 	}
+	// franz-go's idempotent producer fixes 5 in flight: the default space
+	// leaves in-flight out rather than refusing the file; with idempotence
+	// off it searches it.
+	for _, tt := range []struct {
+		producer string
+		want     int
+	}{{"", 1 + 2*3*3}, {"producer: {enable.idempotence: false}\n", 1 + 2*3*3*2}} {
+		fr, err := Parse("x.yaml", []byte(adviseBase+"client: franz-go\n"+tt.producer+"advise: {}\n"), nil)
+		if err != nil {
+			t.Fatalf("franz-go with the default space: %v", err)
+		}
+		if got := len(ids(fr, fr.Producer["acks"])); got != tt.want {
+			t.Errorf("franz-go %q: %d scenarios, want %d", tt.producer, got, tt.want)
+		}
+	}
 }
