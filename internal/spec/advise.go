@@ -222,8 +222,8 @@ func (p *fileParser) adviseCurrentInline(e *Experiment, n ast.Node) {
 	e.Advise.currentPos = map[string]pos{}
 	for _, mv := range entries {
 		key, at := p.key(mv)
-		if _, known := producerType(key); !known {
-			p.c.add(at.errorf("unknown producer setting %q in advise.current%s", key, didYouMean(key, producerNames())))
+		if msg := currentKeyError(key); msg != "" {
+			p.c.add(at.errorf("%s", msg))
 			continue
 		}
 		raw, ok := p.value(mv.Value, isList(producerPrefix+key), "advise.current "+key)
@@ -237,6 +237,19 @@ func (p *fileParser) adviseCurrentInline(e *Experiment, n ast.Node) {
 		}
 		e.Advise.Current[key], e.Advise.currentPos[key] = v, at
 	}
+}
+
+// currentKeyError says why a property cannot be one of the current
+// settings, written inline or in a file: an unknown producer setting (with
+// the closest name), or a secret; "" when it can.
+func currentKeyError(key string) string {
+	if _, known := producerType(key); !known {
+		return fmt.Sprintf("unknown producer setting %q in the current settings%s", key, didYouMean(key, producerNames()))
+	}
+	if isSecret(producerPrefix + key) {
+		return fmt.Sprintf("the current settings hold a secret (%s): the search compares producer tuning, and prodlab takes security from cluster.security; drop it", key)
+	}
+	return ""
 }
 
 // readCurrent reads advise.current's .properties file: every property
@@ -256,12 +269,8 @@ func (e *Experiment) readCurrent(c *collector) {
 	a.Current, a.currentPos = map[string]string{}, map[string]pos{}
 	for _, key := range slices.Sorted(maps.Keys(f.Props)) {
 		kp := pos{File: a.CurrentFile, Line: f.Lines[key], Col: 1}
-		if _, known := producerType(key); !known {
-			c.add(kp.errorf("unknown producer setting %q in the current settings%s", key, didYouMean(key, producerNames())))
-			continue
-		}
-		if isSecret(producerPrefix + key) {
-			c.add(kp.errorf("the current settings hold a secret (%s): the search compares producer tuning, and prodlab takes security from cluster.security; drop it from the file", key))
+		if msg := currentKeyError(key); msg != "" {
+			c.add(kp.errorf("%s", msg))
 			continue
 		}
 		v, err := normalize(producerPrefix+key, f.Props[key], e.dir)
@@ -486,16 +495,6 @@ func (e *Experiment) adviseYAML() yaml.MapSlice {
 		out = append(out, yaml.MapItem{Key: "current", Value: configSlice(a.Current, "")})
 	}
 	return out
-}
-
-// SpaceText writes the space as "batch.size ×3, linger.ms ×2" for the
-// plan line.
-func (a Advise) SpaceText() string {
-	var parts []string
-	for _, s := range a.Space {
-		parts = append(parts, s.Key+" ×"+strconv.Itoa(len(s.Values)))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // references names what the pick is judged against.

@@ -49,6 +49,11 @@ func TestAdviseRefusals(t *testing.T) {
 		{name: "current contradicts a constraint",
 			src:  adviseBase + "producer: {acks: all}\nadvise:\n  current: {acks: 1, linger.ms: 20}\n",
 			want: []string{"x.yaml:5:13: the current settings set acks=1, but producer: fixes acks=all (a constraint the search keeps): make them agree"}},
+		{name: "a secret in the inline current settings",
+			src: adviseBase + "advise:\n  current: {sasl.jaas.config: x, lingr.ms: 5}\n",
+			want: []string{
+				"x.yaml:4:13: the current settings hold a secret (sasl.jaas.config): the search compares producer tuning, and prodlab takes security from cluster.security; drop it",
+				`x.yaml:4:34: unknown producer setting "lingr.ms" in the current settings; did you mean "linger.ms"?`}},
 		{name: "a matrix beside it",
 			src:  adviseBase + "advise:\n  current: {linger.ms: 20}\nmatrix:\n  batch.size: [1, 2]\n",
 			want: []string{"x.yaml:6:3: advise searches its own space of producer settings: a matrix beside it has no place (put the settings to search in advise.space, the fixed ones in producer:)"}},
@@ -81,7 +86,7 @@ func TestAdviseCurrentFile(t *testing.T) {
 	got := parseErrors(t, src)
 	want := []string{
 		bad + `:3:1: unknown producer setting "bufer.memory" in the current settings; did you mean "buffer.memory"?`,
-		bad + ":4:1: the current settings hold a secret (sasl.jaas.config): the search compares producer tuning, and prodlab takes security from cluster.security; drop it from the file",
+		bad + ":4:1: the current settings hold a secret (sasl.jaas.config): the search compares producer tuning, and prodlab takes security from cluster.security; drop it",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
