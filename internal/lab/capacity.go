@@ -221,41 +221,10 @@ func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 		p.Ceiling = true
 		return p
 	}
-	var why []string
-	if !rec.Counted() {
-		why = append(why, "trial failed: "+firstLine(rec.Error))
-	}
-	if !summary.KeptUp(rec, c.KeepUp) {
-		why = append(why, fmt.Sprintf("kept up %.4f < %g (resolution ±%.4f)", rec.Load.Achieved, c.KeepUp, summary.KeepUpResolution(rec)))
-	}
-	if st := rec.Steady; st != nil && !st.OK {
-		why = append(why, "window not steady: "+st.Reason)
-	}
-	why = append(why, sloMisses(rec.LatencyIntendedMs, c.SLO)...)
+	why := summary.HoldMisses(rec, c.SLO, c.KeepUp)
 	p.Pass = len(why) == 0
 	p.Why = strings.Join(why, "; ")
 	return p
-}
-
-// sloMisses lists the SLO percentiles l does not meet (all of them when
-// nothing was measured).
-func sloMisses(l *results.Latency, slo map[string]float64) []string {
-	var out []string
-	for _, p := range summary.SLOPercentiles {
-		bound, ok := slo[p.Key]
-		if !ok {
-			continue
-		}
-		m, _ := summary.MetricByKey(p.Key)
-		v := math.NaN()
-		if l != nil {
-			v = summary.LatencyAt(*l, p.Key)
-		}
-		if !(v <= bound) {
-			out = append(out, fmt.Sprintf("%s from the intended send time %.1f ms > %g ms", strings.TrimPrefix(m.Name, "latency "), v, bound))
-		}
-	}
-	return out
 }
 
 // knobs are the settings that decide where a producer's knee falls, as
