@@ -874,7 +874,8 @@ func adviseRows() []badInput {
 	space := "advise:\n  space: {linger.ms: [0, 5]}\n"
 	return []badInput{
 		advise("SLO metric that does not exist", "advise: {slo: {p98.ms: 50}}\n", `unknown SLO "p98.ms" in advise.slo`),
-		advise("objective not built", "advise: {objective: cpu.total}\n", "advise.objective cpu.total (at a fixed workload.rate) is not built yet"),
+		advise("rate objective without a rate", "advise: {objective: cpu.total}\n", "advise.objective cpu.total is judged at a fixed offered rate: set workload.rate"),
+		advise("unknown objective", "advise: {objective: cpu.totl}\n", "did you mean \"cpu.total\""),
 		advise("in-flight the idempotent client refuses", "producer: {acks: all}\nadvise:\n  space: {max.in.flight.requests.per.connection: [5, 6]}\n",
 			"max.in.flight.requests.per.connection 6 is above 5, the most an idempotent producer allows"),
 		advise("constraint in the space", "producer: {linger.ms: 5}\n"+space, "linger.ms is a constraint (linger.ms=5, line 4)"),

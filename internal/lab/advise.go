@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
@@ -27,9 +28,8 @@ import (
 // or on the budget.
 type advisor struct {
 	*capacitySearch
-	// protect are the scenarios never taken out: current and defaults.
-	protect map[string]bool
-	margin  float64
+	race
+	margin float64
 	// level is the confidence level of the race's verdicts: the run's,
 	// Bonferroni-corrected for the number of candidates that can leave
 	// (raceLevel).
@@ -58,16 +58,9 @@ const halvingProbes = stats.DefaultMinPairs
 // newAdvisor races the candidates of capacity search s (a resumed run's
 // probes included).
 func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
-	a := &advisor{capacitySearch: s, margin: e.Equivalence,
-		protect: map[string]bool{spec.CandidateID(spec.CurrentLabel): true, spec.CandidateID(spec.DefaultsLabel): true}}
-	free := 0
-	for _, sc := range s.g.scs {
-		if !a.protect[sc.ID] {
-			free++
-		}
-	}
-	a.level = raceLevel(stats.DefaultConfidence, free)
-	a.race()
+	a := &advisor{capacitySearch: s, margin: e.Equivalence, race: newRace(s.g, s.out, s.logf)}
+	a.level = raceLevel(stats.DefaultConfidence, a.free())
+	a.judge()
 	return a
 }
 
@@ -87,25 +80,14 @@ func raceLevel(level float64, n int) float64 {
 // endRound takes candidates out of the race, then judges the round as
 // the capacity search does.
 func (a *advisor) endRound() {
-	a.race()
+	a.judge()
 	a.capacitySearch.endRound()
 }
 
-// race applies the verdict rule, then successive halving.
-func (a *advisor) race() {
+// judge applies the verdict rule, then successive halving.
+func (a *advisor) judge() {
 	a.dropDecided()
 	a.halve()
-}
-
-// inRace lists the scenarios still in the race, in the search's order.
-func (a *advisor) inRace() []spec.Scenario {
-	var out []spec.Scenario
-	for _, sc := range a.g.scs {
-		if a.out[sc.ID] == "" {
-			out = append(out, sc)
-		}
-	}
-	return out
 }
 
 // leader is the candidate in the race with the highest bracketed
@@ -144,7 +126,7 @@ func (a *advisor) dropDecided() {
 			continue
 		}
 		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower && v.Hi < -a.margin {
-			a.takeOut(sc, "against the leader "+label(a.byID(lid))+": "+v.Text)
+			a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
 		}
 	}
 }
@@ -155,30 +137,47 @@ func (a *advisor) dropDecided() {
 // bracketed estimate, else by their ceiling (a sustainable rate does not
 // exceed what the producer achieves unthrottled by much).
 func (a *advisor) halve() {
-	if a.round < 2 || a.spent <= 0 {
-		return
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spent, a.budget, a.probesRun(),
+		func(x, y spec.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
+	for i, sc := range drop {
+		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "probes"))
 	}
-	racing := a.inRace()
+}
+
+// halving is successive halving's rule, shared by both advisors: when the
+// budget left cannot give every candidate in the race halvingProbes more
+// trials at the pace of the rounds so far (runs trials in spent), it
+// returns the lower half of the unprotected ones by better (best first),
+// how many it keeps, and the seconds left; nothing before the second round
+// or with two or fewer unprotected candidates.
+func halving(racing []spec.Scenario, protect map[string]bool, round int, spent, budget time.Duration, runs int,
+	better func(x, y spec.Scenario) int) (drop []spec.Scenario, keep int, left float64) {
+	if round < 2 || spent <= 0 {
+		return nil, 0, 0
+	}
 	var free []spec.Scenario
 	for _, sc := range racing {
-		if !a.protect[sc.ID] {
+		if !protect[sc.ID] {
 			free = append(free, sc)
 		}
 	}
 	if len(free) <= 2 {
-		return
+		return nil, 0, 0
 	}
-	perProbe := a.spent.Seconds() / float64(a.probesRun())
-	left := (a.budget - a.spent).Seconds()
-	if left >= perProbe*float64(len(racing)*halvingProbes) {
-		return
+	perTrial := spent.Seconds() / float64(max(runs, 1))
+	left = (budget - spent).Seconds()
+	if left >= perTrial*float64(len(racing)*halvingProbes) {
+		return nil, 0, left
 	}
-	slices.SortStableFunc(free, func(x, y spec.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
-	keep := (len(free) + 1) / 2
-	for i, sc := range free[keep:] {
-		a.takeOut(sc, fmt.Sprintf("successive halving: ranked %d of %d when the budget left (%.0fs) could not give every candidate %d more probes",
-			keep+i+1, len(free), left, halvingProbes))
-	}
+	slices.SortStableFunc(free, better)
+	keep = (len(free) + 1) / 2
+	return free[keep:], keep, left
+}
+
+// halvingWhy is the log's reason for a candidate halving took out.
+func halvingWhy(rank, of int, left float64, trials string) string {
+	return fmt.Sprintf("successive halving: ranked %d of %d when the budget left (%.0fs) could not give every candidate %d more %s",
+		rank, of, left, halvingProbes, trials)
 }
 
 // score ranks a candidate for halving.
@@ -199,15 +198,53 @@ func (a *advisor) probesRun() int {
 	return max(n, 1)
 }
 
-// takeOut ends a candidate's probes and says why in the log.
-func (a *advisor) takeOut(sc spec.Scenario, why string) {
-	a.out[sc.ID] = why
-	a.logf("%sadvise: %s out of the race: %s", a.g.logPrefix(), label(sc), why)
+// race is what both advisors share: the candidates taken out of the race
+// (the search's own out map) and those never taken out.
+type race struct {
+	g   *clusterGroup
+	out map[string]string
+	// protect are the scenarios never taken out: current and defaults.
+	protect map[string]bool
+	logf    func(format string, args ...any)
 }
 
-// byID is the group's scenario with id.
-func (a *advisor) byID(id string) spec.Scenario {
-	for _, sc := range a.g.scs {
+// newRace races g's candidates, with out the searcher's map of those out.
+func newRace(g *clusterGroup, out map[string]string, logf func(string, ...any)) race {
+	return race{g: g, out: out, logf: logf,
+		protect: map[string]bool{spec.CandidateID(spec.CurrentLabel): true, spec.CandidateID(spec.DefaultsLabel): true}}
+}
+
+// free counts the candidates that can leave the race.
+func (r race) free() int {
+	n := 0
+	for _, sc := range r.g.scs {
+		if !r.protect[sc.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+// inRace lists the scenarios still in the race, in the group's order.
+func (r race) inRace() []spec.Scenario {
+	var out []spec.Scenario
+	for _, sc := range r.g.scs {
+		if r.out[sc.ID] == "" {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// takeOut ends a candidate's trials and says why in the log.
+func (r race) takeOut(sc spec.Scenario, why string) {
+	r.out[sc.ID] = why
+	r.logf("%sadvise: %s out of the race: %s", r.g.logPrefix(), label(sc), why)
+}
+
+// scenario is the group's scenario with id.
+func (r race) scenario(id string) spec.Scenario {
+	for _, sc := range r.g.scs {
 		if sc.ID == id {
 			return sc
 		}
@@ -218,7 +255,7 @@ func (a *advisor) byID(id string) spec.Scenario {
 // advicePlan is the advise section as plan.json saves it: the objective,
 // the references, the space and every candidate's settings.
 func advicePlan(e *spec.Experiment, scs []spec.Scenario) *results.AdvicePlan {
-	p := &results.AdvicePlan{Objective: e.Advise.Objective, Defaults: spec.CandidateID(spec.DefaultsLabel),
+	p := &results.AdvicePlan{Objective: e.Advise.Objective, Client: e.Client, Defaults: spec.CandidateID(spec.DefaultsLabel),
 		Current: spec.CandidateID(spec.DefaultsLabel), Constraints: map[string]string{}}
 	for k, v := range e.Advise.Constraints {
 		if secret.IsKey(k) {
@@ -228,6 +265,9 @@ func advicePlan(e *spec.Experiment, scs []spec.Scenario) *results.AdvicePlan {
 	}
 	if e.Advise.Current != nil {
 		p.Current = spec.CandidateID(spec.CurrentLabel)
+	}
+	if e.Advise.RateObjective() {
+		p.RecordsPerS, p.SLO, p.KeepUp = e.Workload.Rate, e.Capacity.SLO, e.Capacity.KeepUp
 	}
 	for _, ax := range e.Advise.Space {
 		p.Space = append(p.Space, results.AdviceAxis{Key: ax.Key, Values: ax.Values})

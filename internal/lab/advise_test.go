@@ -44,7 +44,7 @@ func runRace(t *testing.T, a *advisor, worlds map[string]probeWorld, between fun
 			return recs
 		}
 		for _, tr := range round {
-			if a.out[tr.sc.ID] != "" {
+			if a.race.out[tr.sc.ID] != "" {
 				t.Fatalf("round %d probes %s, which is out of the race", rounds, tr.sc.ID)
 			}
 			rec := worlds[tr.sc.ID].record(tr)
@@ -73,13 +73,13 @@ func TestAdvisorRace(t *testing.T) {
 	a := newAdvisor(e, s)
 	recs := runRace(t, a, worlds, nil)
 	for _, id := range []string{"candidate=slow", "candidate=slower"} {
-		if !strings.Contains(a.out[id], "slower by") {
-			t.Errorf("%s: out = %q, want decided slower than the leader", id, a.out[id])
+		if !strings.Contains(a.race.out[id], "slower by") {
+			t.Errorf("%s: out = %q, want decided slower than the leader", id, a.race.out[id])
 		}
 	}
 	for _, id := range []string{"candidate=current", "candidate=defaults", "candidate=best"} {
-		if a.out[id] != "" {
-			t.Errorf("%s left the race: %s", id, a.out[id])
+		if a.race.out[id] != "" {
+			t.Errorf("%s left the race: %s", id, a.race.out[id])
 		}
 	}
 	// The losers stopped before the end: fewer probes than the leader.
@@ -118,13 +118,13 @@ func TestAdvisorHalving(t *testing.T) {
 		}
 	})
 	for _, id := range []string{"candidate=slow", "candidate=slower"} {
-		if !strings.Contains(a.out[id], "successive halving") {
-			t.Errorf("%s: out = %q, want halved", id, a.out[id])
+		if !strings.Contains(a.race.out[id], "successive halving") {
+			t.Errorf("%s: out = %q, want halved", id, a.race.out[id])
 		}
 	}
 	for _, id := range []string{"candidate=current", "candidate=defaults", "candidate=best"} {
-		if a.out[id] != "" {
-			t.Errorf("%s left the race: %s", id, a.out[id])
+		if a.race.out[id] != "" {
+			t.Errorf("%s left the race: %s", id, a.race.out[id])
 		}
 	}
 }
@@ -217,7 +217,7 @@ func TestAdvisorAA(t *testing.T) {
 			a.endRound()
 		}
 		n := 0
-		for _, why := range a.out {
+		for _, why := range a.race.out {
 			if strings.Contains(why, "slower by") || strings.Contains(why, "no probe passed") {
 				n++
 				if os.Getenv("PRODLAB_ADVISE_AA_WHY") != "" {
@@ -234,5 +234,36 @@ func TestAdvisorAA(t *testing.T) {
 	t.Logf("A/A races: %d of %d took a candidate out on a verdict (%d of %d candidates)", falseRaces, races, dropped, total)
 	if float64(falseRaces) > 0.05*float64(races)+1 {
 		t.Errorf("%d of %d A/A races took an equal candidate out: the race level does not hold", falseRaces, races)
+	}
+}
+
+// TestAdviseRate runs a rate objective on a real broker behind a 20 ms
+// pipe (testdata/advise-rate.yaml): the lowest p99 from the intended send
+// time at 200 records/s, current settings lingering 100 ms. linger.ms 0
+// must be picked, held the load, be decided lower than the current
+// settings on the objective, and come with a CPU verdict beside it.
+func TestAdviseRate(t *testing.T) {
+	dir := t.TempDir()
+	runTestdata(t, "advise-rate.yaml", dir, 3*time.Minute)
+	adv, ok, err := results.ReadAdvice(dir)
+	if err != nil || !ok {
+		t.Fatalf("advice.json: %v, %v", ok, err)
+	}
+	if adv.Pick == nil || adv.Pick.ScenarioID != "candidate=linger.ms=0" || !adv.Recommend || adv.Pick.Score == nil {
+		t.Fatalf("advice %+v: want linger.ms=0 picked with a score, recommended", adv)
+	}
+	var onObjective, onCPU bool
+	for _, v := range adv.Verdicts {
+		if v.Against != "current" {
+			continue
+		}
+		onObjective = onObjective || (v.Metric == "p99.intended" && v.Kind == stats.KindLower)
+		onCPU = onCPU || v.Metric == "cpu.total"
+	}
+	if !onObjective || !onCPU {
+		t.Errorf("verdicts %+v: want p99.intended lower than current, and a cpu.total verdict", adv.Verdicts)
+	}
+	if !strings.Contains(adv.Pick.Held, " of ") {
+		t.Errorf("pick held %q: want how many trials held the load", adv.Pick.Held)
 	}
 }

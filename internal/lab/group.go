@@ -96,6 +96,11 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 		}
 		return s
 	}
+	if r.exp.Advise.RateObjective() {
+		u := newUntilPrecise(r.exp, g, adviseComparisons(r.exp, g.scs), r.nScenarios, r.prev)
+		u.skip, u.logf = skip, r.logf
+		return newRateAdvisor(r.exp, u)
+	}
 	if !r.exp.TrialsAuto {
 		return &fixedRounds{scs: g.scs, rounds: r.exp.Trials, skip: skip}
 	}

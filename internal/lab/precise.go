@@ -39,13 +39,16 @@ type untilPrecise struct {
 	// nCmp and nAlone count the intervals the rule judged: paired ones of
 	// planned comparisons, and scenarios' own means.
 	pairs, nCmp, nAlone int
+	// out are the scenarios an advisor took out of the race, with why;
+	// they get no more trials and the stopping rule leaves them out.
+	out map[string]string
 }
 
 // newUntilPrecise starts the measured rounds of g with its share of the
 // budget (by its number of scenarios out of nScenarios) and the measured
 // trials prev of a run being resumed.
 func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
-	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{},
+	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{}, out: map[string]string{},
 		recs: map[string][]results.Record{}, byID: map[string]*summary.ScenarioStats{},
 		roundClock: roundClock{budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios))}, logf: func(string, ...any) {}}
 	for _, sc := range g.scs { // nothing is known before the first round
@@ -68,7 +71,11 @@ func (u *untilPrecise) next() ([]trialSpec, bool) {
 		return nil, false
 	}
 	u.startRound()
-	return roundOf(u.g.scs, u.round-1, false, u.skip), true
+	skip := u.skip
+	if len(u.out) > 0 {
+		skip = func(sc spec.Scenario, n int) bool { return u.out[sc.ID] != "" || (u.skip != nil && u.skip(sc, n)) }
+	}
+	return roundOf(u.g.scs, u.round-1, false, skip), true
 }
 
 // observe counts a measured trial and writes the precision its own trial
@@ -163,6 +170,9 @@ func (u *untilPrecise) update() {
 	u.nCmp = u.judgeComparisons(&t, byID)
 	u.nAlone, u.pairs = 0, math.MaxInt
 	for _, sc := range u.g.scs {
+		if u.out[sc.ID] != "" {
+			continue
+		}
 		n := 0
 		if s := byID[sc.ID]; s != nil {
 			n = s.Throughput.N
@@ -208,7 +218,7 @@ func (t *precisionTally) judge(id string, hw float64, met bool) {
 func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*summary.ScenarioStats) (n int) {
 	rule := stats.StopRule{Target: u.e.Precision}
 	for _, c := range u.cmps {
-		if _, in := u.prec[c.Baseline]; !in {
+		if _, in := u.prec[c.Baseline]; !in || u.out[c.Baseline] != "" || u.out[c.Candidate] != "" {
 			continue
 		}
 		if _, in := u.prec[c.Candidate]; !in {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -37,25 +39,34 @@ type adviceSection struct {
 // adviceText lays the advice out: the answer, the pick's settings and
 // rate, its verdicts, the runners-up and why.
 func adviceText(a *results.Advice, plan *results.Plan) adviceSection {
-	s := adviceSection{Title: "Advice: the highest sustainable rate (keeping up alone)"}
-	if plan.Capacity != nil && len(plan.Capacity.SLO) > 0 {
-		s.Title = "Advice: the highest sustainable rate under " + summary.SLOText(plan.Capacity.SLO)
-	}
+	s := adviceSection{Title: adviceTitle(plan)}
 	s.Lines = append(s.Lines, a.Answer)
 	if a.Pick == nil {
 		return s
 	}
-	s.Lines = append(s.Lines, fmt.Sprintf("pick: %s — %s", settingsText(a.Pick.Settings), rateText(a.Pick.Sustainable)))
+	pick := fmt.Sprintf("pick: %s — %s", settingsText(a.Pick.Settings), scoreText(a.Pick.Sustainable, a.Pick.Score))
+	if a.Pick.Held != "" {
+		pick += ", held the load in " + a.Pick.Held
+	}
+	s.Lines = append(s.Lines, pick)
 	for _, v := range a.Verdicts {
-		s.Lines = append(s.Lines, fmt.Sprintf("against %s: %s", v.Against, v.Text))
+		on := ""
+		if m, ok := summary.MetricByKey(v.Metric); ok {
+			on = " on " + m.Name
+		}
+		s.Lines = append(s.Lines, fmt.Sprintf("against %s%s: %s", v.Against, on, v.Text))
 	}
 	if len(a.RunnersUp) > 0 {
 		s.Lines = append(s.Lines, fmt.Sprintf("runners-up not told apart from the pick (%d):", len(a.RunnersUp)))
 		for _, r := range a.RunnersUp {
-			s.Lines = append(s.Lines, fmt.Sprintf("  %s — %s: %s", settingsText(r.Settings), rateText(r.Sustainable), r.Text))
+			s.Lines = append(s.Lines, fmt.Sprintf("  %s — %s: %s", settingsText(r.Settings), scoreText(r.Sustainable, r.Score), r.Text))
 		}
 	}
-	s.Lines = append(s.Lines, fmt.Sprintf("%d other candidates were decided slower than the pick or not bracketed", a.Dropped))
+	worse := "decided slower than the pick or not bracketed"
+	if a.Pick.Score != nil {
+		worse = "decided worse than the pick, did not hold the load, or had too few trials"
+	}
+	s.Lines = append(s.Lines, fmt.Sprintf("%d other candidates were %s", a.Dropped, worse))
 	for _, w := range a.Why {
 		s.Lines = append(s.Lines, "why: "+w)
 	}
@@ -76,9 +87,36 @@ func settingsText(m map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// rateText writes a sustainable rate with its interval.
-func rateText(s results.Sustainable) string {
-	return fmt.Sprintf("%s msg/s [%s, %s]", textfmt.Group(s.RecordsPerS, 0), textfmt.Group(s.Lo, 0), textfmt.Group(s.Hi, 0))
+// adviceTitle heads the advice: the objective and what must hold.
+func adviceTitle(plan *results.Plan) string {
+	ap := plan.Advise
+	if ap.Objective != summary.ObjectiveSustainable {
+		name := ap.Objective
+		if m, ok := summary.MetricByKey(ap.Objective); ok {
+			name = m.Name
+		}
+		hold := fmt.Sprintf("keeping up %g", ap.KeepUp)
+		if len(ap.SLO) > 0 {
+			hold += " and " + summary.SLOText(ap.SLO)
+		}
+		return fmt.Sprintf("Advice: the lowest %s at %s msg/s (%s)", name, textfmt.Group(ap.RecordsPerS, 0), hold)
+	}
+	if plan.Capacity != nil && len(plan.Capacity.SLO) > 0 {
+		return "Advice: the highest sustainable rate under " + summary.SLOText(plan.Capacity.SLO)
+	}
+	return "Advice: the highest sustainable rate (keeping up alone)"
+}
+
+// scoreText writes a candidate's figure with its interval: a sustainable
+// rate, or a rate objective's mean.
+func scoreText(s *results.Sustainable, v *results.AdviceValue) string {
+	switch {
+	case s != nil:
+		return fmt.Sprintf("sustainable rate %s msg/s [%s, %s]", textfmt.Group(s.RecordsPerS, 0), textfmt.Group(s.Lo, 0), textfmt.Group(s.Hi, 0))
+	case v != nil:
+		return fmt.Sprintf("%s %s %s [%s, %s] over %d trials", v.Metric, textfmt.Group(v.Mean, 2), v.Unit, textfmt.Group(v.Lo, 2), textfmt.Group(v.Hi, 2), v.Trials)
+	}
+	return "no figure"
 }
 
 // adviceTextOut appends the advice to a terminal table.
@@ -122,22 +160,31 @@ func writeAdvice(dir string, recs []results.Record, plan *results.Plan) error {
 	if a.Pick == nil {
 		return nil
 	}
-	if err := writeFile(dir, results.AdvicePropertiesFile, []byte(propertiesText(a))); err != nil {
+	if err := writeFile(dir, results.AdvicePropertiesFile, []byte(propertiesText(a, plan.Advise.Client))); err != nil {
 		return fmt.Errorf("write %s: %w", results.AdvicePropertiesFile, err)
 	}
 	return nil
 }
 
 // propertiesText is advice.properties: the pick's producer settings with
-// Java names, the answer as a comment above them.
-func propertiesText(a *results.Advice) string {
+// Java names, the answer as a comment above them, and for a franz-go
+// client the kgo option of each (driver.FranzOptions) above it.
+func propertiesText(a *results.Advice, client string) string {
 	var b strings.Builder
 	b.WriteString("# prodlab advise: " + strings.ReplaceAll(a.Answer, "\n", " ") + "\n")
 	if !a.Recommend {
-		b.WriteString("# Not recommended over your current settings: no verdict said the pick is faster.\n")
+		b.WriteString("# Not recommended over your current settings: no verdict said the pick is better.\n")
 	}
-	fmt.Fprintf(&b, "# sustainable rate %s\n", rateText(a.Pick.Sustainable))
+	fmt.Fprintf(&b, "# %s\n", scoreText(a.Pick.Sustainable, a.Pick.Score))
+	var franz map[string]string
+	if cl, err := clients.Parse(client); err == nil && cl.Kind.Name == clients.Franz {
+		franz = driver.FranzOptions(a.Pick.Properties)
+		b.WriteString("# The client is franz-go: above each property, the kgo option prodlab's driver makes of it.\n")
+	}
 	for _, k := range slices.Sorted(maps.Keys(a.Pick.Properties)) {
+		if t := franz[k]; t != "" {
+			b.WriteString("# franz-go: " + t + "\n")
+		}
 		b.WriteString(k + "=" + a.Pick.Properties[k] + "\n")
 	}
 	return b.String()
@@ -155,9 +202,14 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 			continue
 		}
 		pct = c.Percentile
-		d := datum{X: c.Sustainable.RecordsPerS, Y: c.LatencyMs, Err: math.NaN(),
-			Title: fmt.Sprintf("%s: %s msg/s [%s, %s], %s %.1f ms", c.ScenarioID, textfmt.Group(c.Sustainable.RecordsPerS, 0),
-				textfmt.Group(c.Sustainable.Lo, 0), textfmt.Group(c.Sustainable.Hi, 0), c.Percentile, c.LatencyMs)}
+		d := datum{Y: c.LatencyMs, Err: math.NaN(),
+			Title: fmt.Sprintf("%s: %s, %s %.1f ms", c.ScenarioID, scoreText(c.Sustainable, c.Score), c.Percentile, c.LatencyMs)}
+		switch {
+		case c.Sustainable != nil:
+			d.X = c.Sustainable.RecordsPerS
+		case c.Score != nil:
+			d.X = c.Score.Mean
+		}
 		switch {
 		case a.Pick != nil && c.ScenarioID == a.Pick.ScenarioID:
 			pick = append(pick, d)
@@ -183,6 +235,19 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 	c := &lineChart{ID: "chart-advice", Title: "Candidates: sustainable rate against " + name + " latency",
 		XLabel: "sustainable rate (records/s)", YLabel: name + " from the intended send time at the highest passing probe (ms, log scale)",
 		LogY: true, Markers: true, Series: []lineSeries{{Name: "Pareto front", Points: front}, {Name: "other candidates", Points: others, Dots: true}}}
+	slo := map[string]float64{}
+	if plan.Capacity != nil {
+		slo = plan.Capacity.SLO
+	}
+	caption := "Each dot is a candidate (hover for its settings): no candidate on the Pareto front is beaten on both rate and latency by another. The latency is at each candidate's highest passing probe, so it is what the candidate showed near its own sustainable rate."
+	if ap := plan.Advise; ap.Objective != summary.ObjectiveSustainable {
+		m, _ := summary.MetricByKey(ap.Objective)
+		c.Title = fmt.Sprintf("Candidates at %s msg/s: %s against %s latency", textfmt.Group(ap.RecordsPerS, 0), m.Name, name)
+		c.XLabel = fmt.Sprintf("%s (%s), mean over trials", m.Name, m.Unit)
+		c.YLabel = name + " from the intended send time, mean over trials (ms, log scale)"
+		slo = ap.SLO
+		caption = "Each dot is a candidate that held the load (hover for its settings): no candidate on the Pareto front is beaten on both figures by another; lower is better on both."
+	}
 	if len(pick) > 0 {
 		c.Series = append(c.Series, lineSeries{Name: "pick", Points: pick, Dots: true})
 	}
@@ -193,10 +258,8 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 		}
 	}
 	c.XTicks, _ = niceTicks(xhi, 6)
-	if plan.Capacity != nil {
-		if bound, ok := plan.Capacity.SLO[pct]; ok {
-			c.Levels = []level{{Y: bound, Label: "SLO " + name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
-		}
+	if bound, ok := slo[pct]; ok {
+		c.Levels = []level{{Y: bound, Label: "SLO " + name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
 	}
-	return &chart{ID: c.ID, SVG: c.svg(), Caption: "Each dot is a candidate (hover for its settings): no candidate on the Pareto front is beaten on both rate and latency by another. The latency is at each candidate's highest passing probe, so it is what the candidate showed near its own sustainable rate."}
+	return &chart{ID: c.ID, SVG: c.svg(), Caption: caption}
 }

@@ -90,3 +90,50 @@ func TestAdviceRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceRateRendering: a rate objective's advice (the lowest p99 at a
+// fixed rate, franz-go) in the terminal, and its advice.properties with
+// the kgo option above each property, against golden files.
+func TestAdviceRateRendering(t *testing.T) {
+	var recs []results.Record
+	for _, c := range []struct {
+		id       string
+		p99, cpu float64
+	}{{"candidate=current", 100, 600}, {"candidate=defaults", 35, 1200}, {"candidate=linger.ms=0", 25, 2200}, {"candidate=linger.ms=5", 32, 1600}} {
+		for i := range 10 {
+			f := 1 + 0.02*float64(i%3-1)
+			recs = append(recs, results.Record{ScenarioID: c.id, Scenario: map[string]any{"candidate": strings.TrimPrefix(c.id, "candidate=")},
+				Trial: i, Status: results.StatusOK, RecordSize: 1000, Records: results.Records{Sent: 200, Acked: 200}, ProduceRequests: int64(200 * 25 / c.p99),
+				RecordsPerBatch: c.p99 / 6, Throughput: results.Throughput{RecordsPerS: 200}, LatencyIntendedMs: &results.Latency{P50: c.p99 * f / 2, P99: c.p99 * f},
+				CPU: &results.CPU{ClientMsPerMB: c.cpu * f / 3, BrokersMsPerMB: c.cpu * f * 2 / 3}, Load: &results.Load{OfferedRecordsPerS: 200, Achieved: 1}})
+		}
+	}
+	plan := &results.Plan{Level: 0.95, Margin: 0.05,
+		Advise: &results.AdvicePlan{Objective: "p99.intended", Client: "franz-go", RecordsPerS: 200, SLO: map[string]float64{"p99": 1000}, KeepUp: 0.99,
+			Current: "candidate=current", Defaults: "candidate=defaults",
+			Constraints: map[string]string{"acks": "all", "enable.idempotence": "false"}, Space: []results.AdviceAxis{{Key: "linger.ms", Values: []string{"0", "5"}}},
+			Candidates: []results.AdviceCandidate{
+				{ScenarioID: "candidate=current", Settings: map[string]string{"linger.ms": "100"}},
+				{ScenarioID: "candidate=defaults", Settings: map[string]string{}},
+				{ScenarioID: "candidate=linger.ms=0", Settings: map[string]string{"linger.ms": "0"}},
+				{ScenarioID: "candidate=linger.ms=5", Settings: map[string]string{"linger.ms": "5"}},
+			}}}
+	a := adviceOf(recs, plan)
+	var b strings.Builder
+	for _, l := range adviceText(a, plan).Lines {
+		b.WriteString(l + "\n")
+	}
+	golden.Check(t, "advice-rate-text.golden", []byte(adviceTitle(plan)+"\n"+b.String()))
+	dir := t.TempDir()
+	if err := writeAdvice(dir, recs, plan); err != nil {
+		t.Fatal(err)
+	}
+	props, err := os.ReadFile(filepath.Join(dir, results.AdvicePropertiesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "advice-rate-properties.golden", props)
+	if c := adviceChart(a, plan); c == nil || !strings.Contains(c.SVG, "SLO") {
+		t.Errorf("no candidates chart with the SLO line for a rate objective")
+	}
+}

@@ -11,8 +11,19 @@ const (
 // settings and which the client's defaults, and every candidate's
 // settings, so the answer needs nothing but the run directory.
 type AdvicePlan struct {
-	// Objective is what the search maximises: "sustainable.rate".
+	// Objective is what the search optimises: "sustainable.rate" (the
+	// highest), or a metric key judged at a fixed rate ("cpu.total",
+	// "p99.intended": the lowest).
 	Objective string `json:"objective"`
+	// RecordsPerS is the fixed offered rate of a rate objective; SLO and
+	// KeepUp are what every candidate must hold there (a sustainable-rate
+	// search keeps them in the plan's capacity section instead).
+	RecordsPerS float64            `json:"records_per_s,omitempty"`
+	SLO         map[string]float64 `json:"slo,omitempty"`
+	KeepUp      float64            `json:"keep_up,omitempty"`
+	// Client is the experiment's client ("java", "franz-go@1.18.0"): the
+	// pick's file shows franz-go's option names beside the Java ones.
+	Client string `json:"client,omitempty"`
 	// Current and Defaults are the scenario IDs of the user's current
 	// settings and of the client's defaults (equal when no current
 	// settings were given).
@@ -73,8 +84,12 @@ type Advice struct {
 
 // AdviceScore is one candidate's place among the others.
 type AdviceScore struct {
-	ScenarioID  string      `json:"scenario_id"`
-	Sustainable Sustainable `json:"sustainable"`
+	ScenarioID string `json:"scenario_id"`
+	// Sustainable is the candidate's sustainable rate (objective
+	// sustainable.rate); Score its objective's figure at the fixed rate
+	// (a rate objective). One of the two is set.
+	Sustainable *Sustainable `json:"sustainable,omitempty"`
+	Score       *AdviceValue `json:"score,omitempty"`
 	// Percentile names the SLO percentile LatencyMs is ("p99"); LatencyMs
 	// is it, from the intended send time, at the candidate's highest
 	// passing probe (0 when no probe passed).
@@ -90,7 +105,23 @@ type AdvicePick struct {
 	// Properties are every producer setting of the pick: the constraints
 	// and its own, as advice.properties writes them.
 	Properties  map[string]string `json:"properties"`
-	Sustainable Sustainable       `json:"sustainable"`
+	Sustainable *Sustainable      `json:"sustainable,omitempty"`
+	Score       *AdviceValue      `json:"score,omitempty"`
+	// Held says, for a rate objective, in how many of its trials the pick
+	// held the SLO and kept up ("12 of 12 trials").
+	Held string `json:"held,omitempty"`
+}
+
+// AdviceValue is a candidate's figure on a rate objective: the mean over
+// its trials and the interval at the run's level, in the metric's unit.
+type AdviceValue struct {
+	Metric string  `json:"metric"`
+	Unit   string  `json:"unit"`
+	Mean   float64 `json:"mean"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	Level  float64 `json:"level"`
+	Trials int     `json:"trials"`
 }
 
 // AdviceVerdict is the pick judged against one reference.
@@ -110,7 +141,8 @@ type AdviceVerdict struct {
 type AdviceRunnerUp struct {
 	ScenarioID  string            `json:"scenario_id"`
 	Settings    map[string]string `json:"settings"`
-	Sustainable Sustainable       `json:"sustainable"`
+	Sustainable *Sustainable      `json:"sustainable,omitempty"`
+	Score       *AdviceValue      `json:"score,omitempty"`
 	// Kind and Text are its verdict against the pick.
 	Kind string `json:"kind"`
 	Text string `json:"text"`

@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/javaprops"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
+	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
@@ -24,9 +25,9 @@ import (
 // early. The producer: section holds the constraints the search never
 // changes (acks, idempotence, …).
 const (
-	// ObjectiveSustainable is the one objective built so far: the highest
-	// sustainable rate under the SLO.
-	ObjectiveSustainable = "sustainable.rate"
+	// ObjectiveSustainable is the highest sustainable rate under the SLO
+	// (summary owns the name: it answers by it).
+	ObjectiveSustainable = summary.ObjectiveSustainable
 	// DefaultAdviseBudgetS is advise.budget (20 min).
 	DefaultAdviseBudgetS = 1200
 	// CandidateAxis names the axis of the generated candidate scenarios
@@ -38,9 +39,18 @@ const (
 	DefaultsLabel = "defaults"
 )
 
-// laterObjectives are objectives the issue asks for and the advisor does
-// not search yet: named so that the refusal says "not yet", not "unknown".
-var laterObjectives = []string{"cpu.total", "p99.intended"}
+// RateObjectives are the objectives judged at a fixed workload.rate: the
+// lowest of a metric of the registry (summary.Metrics), each lower-is-better
+// and measured on every trial at a rate. Every candidate must hold the
+// rate (keep up, a steady window, the SLO) to count.
+var RateObjectives = []string{"cpu.total", "cpu.client", "cpu.brokers", "p50.intended", "p95.intended", "p99.intended", "p999.intended"}
+
+// objectives is every advise.objective, the sustainable rate first.
+func objectives() []string { return append([]string{ObjectiveSustainable}, RateObjectives...) }
+
+// RateObjective reports whether the advise section asks for a metric at a
+// fixed rate rather than the sustainable rate.
+func (a Advise) RateObjective() bool { return a.On && slices.Contains(RateObjectives, a.Objective) }
 
 // DefaultAdviseSpace is the search space when advise.space is not given:
 // the settings that decide how a producer batches and pipelines. 36
@@ -98,15 +108,13 @@ var adviseFields = []field{
 		typed:  func(v string) any { return v }},
 }
 
-// checkObjective accepts ObjectiveSustainable.
+// checkObjective accepts ObjectiveSustainable and RateObjectives.
 func checkObjective(raw, _ string) (string, error) {
-	switch {
-	case raw == ObjectiveSustainable:
+	if slices.Contains(objectives(), raw) {
 		return raw, nil
-	case slices.Contains(laterObjectives, raw):
-		return "", fmt.Errorf("advise.objective %s (at a fixed workload.rate) is not built yet; %s is", raw, ObjectiveSustainable)
 	}
-	return "", fmt.Errorf("advise.objective must be %s, got %q%s", ObjectiveSustainable, raw, didYouMean(raw, []string{ObjectiveSustainable}))
+	return "", fmt.Errorf("advise.objective must be %s (the highest sustainable rate) or, at a fixed workload.rate, the lowest of %s; got %q%s",
+		ObjectiveSustainable, strings.Join(RateObjectives, ", "), raw, didYouMean(raw, objectives()))
 }
 
 // adviseKeys are the keys of the advise section.
@@ -298,6 +306,9 @@ func (e *Experiment) adviseCandidates(c *collector) {
 	if _, set := e.pos["capacity.budget"]; !set {
 		e.Capacity.BudgetS = DefaultAdviseBudgetS
 	}
+	if a.RateObjective() {
+		e.atRate(c, at)
+	}
 	if len(e.Matrix) > 0 {
 		c.add(e.Matrix[0].pos.errorf("advise searches its own space of producer settings: a matrix beside it has no place (put the settings to search in advise.space, the fixed ones in producer:)"))
 		return
@@ -334,6 +345,31 @@ func (e *Experiment) adviseCandidates(c *collector) {
 	}
 	a.Constraints = maps.Clone(e.Producer)
 	e.Matrix = []Axis{e.candidateAxis(at)}
+}
+
+// atRate turns an advise section with a rate objective into rounds at
+// the fixed workload.rate: trials: auto with advise's precision and
+// budget; the SLO and keep.up stay in Capacity, where the advisor reads
+// them, but no capacity search runs. It refuses what has no place there: no
+// workload.rate, a burst, and run-level trials, precision or budget.
+func (e *Experiment) atRate(c *collector, at pos) {
+	obj := e.posOr("advise.objective", at)
+	if e.Workload.Rate <= 0 {
+		c.add(obj.errorf("advise.objective %s is judged at a fixed offered rate: set workload.rate (records/s), e.g. 20000, or use objective %s to find the highest rate",
+			e.Advise.Objective, ObjectiveSustainable))
+	}
+	if e.Workload.DurationS <= 0 {
+		c.add(obj.errorf("advise.objective %s compares steady-state windows at workload.rate: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one",
+			e.Advise.Objective))
+	}
+	for _, k := range []string{"trials", "precision", "budget"} {
+		if p, set := e.pos[k]; set {
+			c.add(p.errorf("%s does not apply beside advise, which decides its own rounds: drop %s (set advise.precision or advise.budget)", k, k))
+		}
+	}
+	e.Capacity.On = false
+	e.TrialsAuto, e.Trials = true, 0
+	e.Precision, e.BudgetS = e.Capacity.Precision, e.Capacity.BudgetS
 }
 
 // defaultSpace is DefaultAdviseSpace without the in-flight setting when
@@ -444,13 +480,23 @@ func (e *Experiment) candidateAxis(at pos) Axis {
 
 // checkAdviseBudget refuses an advise budget that cannot rank two
 // candidates: a ceiling probe of every candidate, then two more probes of
-// two of them.
+// two of them; at a fixed rate, a trial of every candidate, then enough
+// rounds of two of them for a verdict.
 func (e *Experiment) checkAdviseBudget(scs []Scenario, c *collector) {
 	if len(scs) == 0 {
 		return
 	}
 	w := scs[0].Exp.Workload
 	probe := TrialGapS + w.WarmupS + w.DurationS
+	if e.Advise.RateObjective() {
+		// A trial of every candidate, then the rounds a verdict of the
+		// pick against the current settings needs.
+		if need := probe * float64(len(scs)+2*(stats.DefaultMinPairs-1)); need > e.BudgetS {
+			c.add(e.posOr("capacity.budget", e.firstPos("advise")).errorf("advise.budget %s cannot fit a trial of each of %d candidates and the %d rounds a verdict of two of them needs (%s)",
+				fmtSeconds(e.BudgetS), len(scs), stats.DefaultMinPairs, fmtSeconds(need)))
+		}
+		return
+	}
 	if need := probe * float64(len(scs)+4); need > e.Capacity.BudgetS {
 		c.add(e.posOr("capacity.budget", e.firstPos("advise")).errorf("advise.budget %s cannot fit a ceiling probe of each of %d candidates and two more probes of two of them (%s)",
 			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
@@ -486,6 +532,20 @@ func (e *Experiment) adviseYAML() yaml.MapSlice {
 			vs = append(vs, typedValue(producerPrefix+s.Key, v))
 		}
 		space = append(space, yaml.MapItem{Key: s.Key, Value: vs})
+	}
+	if a.RateObjective() { // no capacity section carries them
+		var slo yaml.MapSlice
+		for _, p := range summary.SLOPercentiles {
+			if v, ok := e.Capacity.SLO[p.Key]; ok {
+				slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
+			}
+		}
+		if len(slo) > 0 {
+			out = append(out, yaml.MapItem{Key: "slo", Value: slo})
+		}
+		out = append(out, yaml.MapItem{Key: "keep.up", Value: number(e.Capacity.KeepUp)},
+			yaml.MapItem{Key: "precision", Value: number(e.Precision)},
+			yaml.MapItem{Key: "budget", Value: fmtSeconds(e.BudgetS)})
 	}
 	out = append(out, yaml.MapItem{Key: "space", Value: space})
 	switch {

@@ -12,6 +12,9 @@ import (
 // windows.
 const adviseBase = "name: x\nworkload: {duration.s: 2, warmup.s: 1}\n"
 
+// rateBase is a workload at a fixed rate, for the rate objectives.
+const rateBase = "name: x\nworkload: {duration.s: 2, warmup.s: 1, rate: 5000}\n"
+
 // TestAdviseRefusals: an advise section that cannot be searched is
 // refused before anything starts, at the key at fault.
 func TestAdviseRefusals(t *testing.T) {
@@ -19,12 +22,21 @@ func TestAdviseRefusals(t *testing.T) {
 		{name: "SLO on an unknown percentile",
 			src:  adviseBase + "advise:\n  slo: {p98.ms: 50}\n",
 			want: []string{`x.yaml:4:9: unknown SLO "p98.ms" in advise.slo: the SLO bounds percentiles of the latency from the intended send time, one of p50.ms, p95.ms, p99.ms, p99.9.ms; did you mean "p95.ms"?`}},
-		{name: "objective not built yet",
+		{name: "rate objective without a rate",
 			src:  adviseBase + "advise:\n  objective: cpu.total\n",
-			want: []string{"x.yaml:4:14: advise.objective cpu.total (at a fixed workload.rate) is not built yet; sustainable.rate is"}},
+			want: []string{"x.yaml:4:3: advise.objective cpu.total is judged at a fixed offered rate: set workload.rate (records/s), e.g. 20000, or use objective sustainable.rate to find the highest rate"}},
+		{name: "rate objective on a burst",
+			src:  "name: x\nworkload: {records: 1000, rate: 500}\nadvise:\n  objective: p99.intended\n",
+			want: []string{"x.yaml:4:3: advise.objective p99.intended compares steady-state windows at workload.rate: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"}},
+		{name: "rate objective beside run-level rounds",
+			src:  rateBase + "trials: 5\nadvise:\n  objective: cpu.total\n",
+			want: []string{"x.yaml:3:1: trials does not apply beside advise, which decides its own rounds: drop trials (set advise.precision or advise.budget)"}},
+		{name: "rate objective budget that cannot fit a verdict",
+			src:  rateBase + "advise:\n  objective: cpu.total\n  space:\n    linger.ms: [0, 5]\n  budget: 40s\n",
+			want: []string{"x.yaml:7:3: advise.budget 40s cannot fit a trial of each of 3 candidates and the 8 rounds a verdict of two of them needs (52.7s)"}},
 		{name: "objective misspelt",
 			src:  adviseBase + "advise:\n  objective: sustainable\n",
-			want: []string{`x.yaml:4:14: advise.objective must be sustainable.rate, got "sustainable"; did you mean "sustainable.rate"?`}},
+			want: []string{`x.yaml:4:14: advise.objective must be sustainable.rate (the highest sustainable rate) or, at a fixed workload.rate, the lowest of cpu.total, cpu.client, cpu.brokers, p50.intended, p95.intended, p99.intended, p999.intended; got "sustainable"; did you mean "sustainable.rate"?`}},
 		{name: "budget that cannot fit two candidates",
 			src:  adviseBase + "advise:\n  space:\n    linger.ms: [0, 5]\n  budget: 10s\n",
 			want: []string{"x.yaml:6:3: advise.budget 10s cannot fit a ceiling probe of each of 3 candidates and two more probes of two of them (21.7s)"}},
@@ -186,4 +198,47 @@ func TestAdviseCandidates(t *testing.T) {
 			t.Errorf("franz-go %q: %d scenarios, want %d", tt.producer, got, tt.want)
 		}
 	}
+}
+
+// TestAdviseRateObjective: a rate objective runs rounds at the fixed
+// rate — trials: auto with advise's precision and budget, no capacity
+// search — keeps the SLO and keep.up the candidates must hold, and
+// survives the resolved YAML's round trip.
+func TestAdviseRateObjective(t *testing.T) {
+	src := rateBase + "advise:\n  objective: p99.intended\n  slo: {p99.ms: 40}\n  keep.up: 0.98\n  precision: 0.03\n  budget: 9m\n  space:\n    linger.ms: [0, 5]\n"
+	check := func(e *Experiment, what string) {
+		t.Helper()
+		if !e.Advise.RateObjective() || e.Capacity.On || !e.TrialsAuto {
+			t.Errorf("%s: rate objective %v, capacity on %v, trials auto %v; want a rate objective run as trials: auto", what, e.Advise.RateObjective(), e.Capacity.On, e.TrialsAuto)
+		}
+		if e.Precision != 0.03 || e.BudgetS != 540 || e.Capacity.SLO["p99"] != 40 || e.Capacity.KeepUp != 0.98 {
+			t.Errorf("%s: precision %g budget %g SLO %v keep.up %g, want 0.03, 540, p99 40, 0.98", what, e.Precision, e.BudgetS, e.Capacity.SLO, e.Capacity.KeepUp)
+		}
+		scs, err := e.Scenarios()
+		if err != nil || len(scs) != 3 {
+			t.Errorf("%s: %d scenarios (%v), want defaults and 2 points", what, len(scs), err)
+		}
+		for _, sc := range scs {
+			if sc.Exp.Workload.Rate != 5000 {
+				t.Errorf("%s: %s at rate %g, want 5000", what, sc.ID, sc.Exp.Workload.Rate)
+			}
+		}
+	}
+	e, err := Parse("x.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(e, "parsed")
+	if txt := e.RoundsText(); !strings.Contains(txt, "at 5000 msg/s") || !strings.Contains(txt, "p99.intended") {
+		t.Errorf("rounds text %q does not say the rate and the objective", txt)
+	}
+	y, err := e.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("x.yaml", y, nil)
+	if err != nil {
+		t.Fatalf("resolved YAML does not parse: %v\n%s", err, y)
+	}
+	check(back, "round trip")
 }

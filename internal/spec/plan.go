@@ -128,6 +128,10 @@ func (e *Experiment) RoundsText() string {
 	case e.Warmup > 0:
 		warm = fmt.Sprintf("%d warm-up round%s, then ", e.Warmup, map[bool]string{true: "s"}[e.Warmup > 1])
 	}
+	if e.Advise.RateObjective() {
+		return warm + fmt.Sprintf("an advisor race at %g msg/s: rounds of every candidate (each must keep up %g and hold %s), candidates decided worse than the best on %s dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
+			e.Workload.Rate, e.Capacity.KeepUp, e.Capacity.SLOText(), e.Advise.Objective, e.Precision*100, e.Advise.references(), seconds(e.BudgetS))
+	}
 	if e.Advise.On {
 		return warm + fmt.Sprintf("an advisor race: each candidate's sustainable rate searched (%s, keeping up %g), candidates decided worse than the best dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
 			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, e.Advise.references(), seconds(e.Capacity.BudgetS))

@@ -188,7 +188,7 @@ func number(f float64) any {
 func (e *Experiment) roundsYAML() yaml.MapSlice {
 	var out yaml.MapSlice
 	switch {
-	case e.Capacity.On: // the search decides its probes
+	case e.Capacity.On, e.Advise.On: // the search decides its probes, advise its rounds
 	case e.TrialsAuto:
 		out = append(out, yaml.MapItem{Key: "trials", Value: autoWord},
 			yaml.MapItem{Key: "precision", Value: number(e.Precision)},

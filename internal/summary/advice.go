@@ -13,15 +13,24 @@ import (
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
+// ObjectiveSustainable is the advise objective of the highest sustainable
+// rate under the SLO; any other objective is a metric key judged at a
+// fixed rate (rateAdvice).
+const ObjectiveSustainable = "sustainable.rate"
+
 // Advice answers an advise run: the one definition of the pick, its proof
 // and the runners-up, which advice.json, advice.properties and every
-// report format show. The pick is the candidate with the highest
+// report format show. For a rate objective see rateAdvice; for the
+// sustainable rate, the pick is the candidate with the highest
 // sustainable rate whose interval is closed, on at least
 // stats.DefaultMinPairs probes; it is recommended only when the verdict
 // against the current settings says it is faster. The verdicts are
 // stats.CompareThresholds at the plan's level and margin, as a capacity
 // run's Findings are.
 func Advice(recs []results.Record, plan results.Plan) results.Advice {
+	if plan.Advise.Objective != ObjectiveSustainable {
+		return rateAdvice(recs, plan)
+	}
 	ap := plan.Advise
 	out := results.Advice{Objective: ap.Objective, Verdicts: []results.AdviceVerdict{}, RunnersUp: []results.AdviceRunnerUp{}}
 	settings := map[string]map[string]string{}
@@ -43,7 +52,6 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(th[b].Estimate, th[a].Estimate) })
 	out.Candidates = scores(recs, plan, th)
 	if len(ranked) == 0 {
-		out.Candidates = scores(recs, plan, th)
 		out.Answer = fmt.Sprintf("cannot tell yet: no candidate's sustainable rate was bracketed on %d probes or more; give the search a larger advise.budget", stats.DefaultMinPairs)
 		out.Dropped = len(settings)
 		return out
@@ -83,10 +91,7 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 			Sustainable: sustainableOf(th[id]), Kind: v.Kind, Text: v.Text})
 	}
 	out.Dropped = len(settings) - 1 - len(out.RunnersUp)
-	current := "your current settings"
-	if ap.Current == ap.Defaults {
-		current = "the client's defaults (no current settings were given)"
-	}
+	current := referenceText(ap)
 	switch {
 	case cur == nil:
 		out.Answer = "keep " + current + ": no candidate had a higher sustainable rate"
@@ -100,6 +105,14 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 	}
 	out.Why = why(recs, ap, pickID, ap.Current)
 	return out
+}
+
+// referenceText names what the pick is judged against in an answer.
+func referenceText(ap *results.AdvicePlan) string {
+	if ap.Current == ap.Defaults {
+		return "the client's defaults (no current settings were given)"
+	}
+	return "your current settings"
 }
 
 // scores places every candidate with an estimate by its sustainable rate
@@ -162,8 +175,8 @@ func adviceDiff(v results.AdviceVerdict) string {
 }
 
 // sustainableOf is a threshold as capacity.json writes it.
-func sustainableOf(t stats.Threshold) results.Sustainable {
-	return results.Sustainable{RecordsPerS: t.Estimate, Lo: t.Lo, Hi: t.Hi, Level: t.Level, Edge: t.Edge}
+func sustainableOf(t stats.Threshold) *results.Sustainable {
+	return &results.Sustainable{RecordsPerS: t.Estimate, Lo: t.Lo, Hi: t.Hi, Level: t.Level, Edge: t.Edge}
 }
 
 // merged is the constraints with a candidate's settings over them.
@@ -180,28 +193,10 @@ func merged(constraints, set map[string]string) map[string]string {
 // the defaults) from measured figures: the settings that moved, then what
 // the client measured at each one's highest passing probe.
 func why(recs []results.Record, ap *results.AdvicePlan, pick, ref string) []string {
-	if pick == ref {
+	out := moved(ap, pick, ref)
+	if out == nil {
 		return nil
 	}
-	settings := map[string]map[string]string{}
-	for _, c := range ap.Candidates {
-		settings[c.ScenarioID] = c.Settings
-	}
-	var moved []string
-	for _, ax := range ap.Space {
-		from, to := settings[ref][ax.Key], settings[pick][ax.Key]
-		if from == to {
-			continue
-		}
-		if from == "" {
-			from = "client default"
-		}
-		moved = append(moved, ax.Key+" "+from+" → "+to)
-	}
-	if len(moved) == 0 {
-		return nil
-	}
-	out := []string{"settings that moved: " + strings.Join(moved, ", ")}
 	a, b := bestPass(recs, ref), bestPass(recs, pick)
 	if a == nil || b == nil {
 		return append(out, "no probe of both passed, so there is nothing measured to set them against")
@@ -220,6 +215,33 @@ func why(recs []results.Record, ap *results.AdvicePlan, pick, ref string) []stri
 		line += fmt.Sprintf(", p99 from the intended send time %.1f → %.1f ms", a.LatencyIntendedMs.P99, b.LatencyIntendedMs.P99)
 	}
 	return append(out, line)
+}
+
+// moved is the first line of why: the searched settings that differ
+// between the reference and the pick; nil when none does.
+func moved(ap *results.AdvicePlan, pick, ref string) []string {
+	if pick == ref {
+		return nil
+	}
+	settings := map[string]map[string]string{}
+	for _, c := range ap.Candidates {
+		settings[c.ScenarioID] = c.Settings
+	}
+	var parts []string
+	for _, ax := range ap.Space {
+		from, to := settings[ref][ax.Key], settings[pick][ax.Key]
+		if from == to {
+			continue
+		}
+		if from == "" {
+			from = "client default"
+		}
+		parts = append(parts, ax.Key+" "+from+" → "+to)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{"settings that moved: " + strings.Join(parts, ", ")}
 }
 
 // bestPass is scenario id's passing probe at the highest offered rate.

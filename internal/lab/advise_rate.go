@@ -1,0 +1,168 @@
+package lab
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
+)
+
+// rateAdvisor is the advise: section's schedule for a rate objective
+// (cpu.total, p99.intended, … at workload.rate): rounds of every candidate
+// still in the race, until the comparisons of each against the current
+// settings (the defaults when none were given) on the objective are known
+// within the precision, or the budget is spent — trials: auto over the
+// common executor. After each round it takes out of the race every
+// candidate that did not hold the load in most of its trials
+// (summary.Holding), every candidate decided worse than the leader (the
+// lowest mean objective among those that hold) by more than the margin,
+// and, when the budget cannot give every candidate still racing the rounds
+// a verdict needs, the lower half (successive halving). The current
+// settings and the defaults never leave: the pick is judged against them.
+type rateAdvisor struct {
+	*untilPrecise
+	race
+	metric summary.Metric
+	margin float64
+	// level is the race's Bonferroni-corrected confidence level
+	// (raceLevel).
+	level float64
+}
+
+// adviseComparisons are the rate advisor's comparisons: the reference
+// against every other candidate, on the objective.
+func adviseComparisons(e *spec.Experiment, scs []spec.Scenario) []spec.Comparison {
+	ref := spec.CandidateID(spec.DefaultsLabel)
+	if e.Advise.Current != nil {
+		ref = spec.CandidateID(spec.CurrentLabel)
+	}
+	var out []spec.Comparison
+	for _, sc := range scs {
+		if sc.ID != ref {
+			out = append(out, spec.Comparison{Baseline: ref, Candidate: sc.ID, Metric: e.Advise.Objective,
+				Question: "the candidate against the reference on " + e.Advise.Objective})
+		}
+	}
+	return out
+}
+
+// newRateAdvisor races the candidates of u, whose comparisons are
+// adviseComparisons (a resumed run's trials included).
+func newRateAdvisor(e *spec.Experiment, u *untilPrecise) *rateAdvisor {
+	m, _ := summary.MetricByKey(e.Advise.Objective)
+	a := &rateAdvisor{untilPrecise: u, metric: m, margin: e.Equivalence, race: newRace(u.g, u.out, u.logf)}
+	a.level = raceLevel(stats.DefaultConfidence, a.free())
+	a.judge()
+	return a
+}
+
+// endRound takes candidates out of the race, then judges the round as
+// trials: auto does.
+func (a *rateAdvisor) endRound() {
+	a.judge()
+	a.untilPrecise.endRound()
+}
+
+// judge takes out the candidates that do not hold the load, those decided
+// worse than the leader, then applies successive halving.
+func (a *rateAdvisor) judge() {
+	held := a.holding()
+	for _, sc := range a.inRace() {
+		h := held[sc.ID]
+		if !a.protect[sc.ID] && h.Fails() >= 3 && 2*h.Fails() > h.Trials {
+			a.takeOut(sc, fmt.Sprintf("did not hold the load in %d of %d trials (%s)", h.Fails(), h.Trials, a.lastMiss(sc.ID)))
+		}
+	}
+	a.dropDecided(held)
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spent, a.budget, a.trialsRun(),
+		func(x, y spec.Scenario) int { return cmp.Compare(a.score(x.ID), a.score(y.ID)) })
+	for i, sc := range drop {
+		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "trials"))
+	}
+}
+
+// holding tallies the race's trials that held the load.
+func (a *rateAdvisor) holding() map[string]summary.Held {
+	var all []results.Record
+	for _, rs := range a.recs {
+		all = append(all, rs...)
+	}
+	return summary.Holding(all, a.e.Capacity.SLO, a.e.Capacity.KeepUp)
+}
+
+// lastMiss is why scenario id's latest trial that missed did not hold.
+func (a *rateAdvisor) lastMiss(id string) string {
+	rs := a.recs[id]
+	for i := len(rs) - 1; i >= 0; i-- {
+		if why := summary.HoldMisses(&rs[i], a.e.Capacity.SLO, a.e.Capacity.KeepUp); len(why) > 0 {
+			return strings.Join(why, "; ")
+		}
+	}
+	return ""
+}
+
+// leader is the candidate in the race that holds the load with the lowest
+// mean objective on at least raceMinProbes trials; ok is false while none
+// does.
+func (a *rateAdvisor) leader(held map[string]summary.Held) (id string, s *summary.ScenarioStats, ok bool) {
+	best := math.Inf(1)
+	for _, sc := range a.inRace() {
+		st := a.byID[sc.ID]
+		if st == nil || !held[sc.ID].Holds() || len(a.metric.Values(st)) < raceMinProbes {
+			continue
+		}
+		if m := a.metric.Summary(st).Mean; m < best {
+			id, s, ok, best = sc.ID, st, true, m
+		}
+	}
+	return id, s, ok
+}
+
+// dropDecided takes out every unprotected candidate decided worse than the
+// leader by more than the margin (the interval's bottom above +margin),
+// paired by round at the race's level; nothing is judged until the
+// leader's own mean is known within raceLeaderPrecision × the precision.
+func (a *rateAdvisor) dropDecided(held map[string]summary.Held) {
+	lid, ls, ok := a.leader(held)
+	if !ok {
+		return
+	}
+	if sum := a.metric.Summary(ls); !(sum.Err/sum.Mean <= raceLeaderPrecision*a.e.Precision) {
+		return
+	}
+	o := stats.Options{Level: a.level, Margin: a.margin, MinPairs: raceMinProbes}
+	for _, sc := range a.inRace() {
+		st := a.byID[sc.ID]
+		if sc.ID == lid || a.protect[sc.ID] || st == nil {
+			continue
+		}
+		if v := summary.Judge(ls, st, a.metric, true, o); v.Kind == stats.KindHigher && v.Lo > a.margin {
+			a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
+		}
+	}
+}
+
+// score ranks a candidate for halving: its mean objective, +Inf before it
+// has one.
+func (a *rateAdvisor) score(id string) float64 {
+	if st := a.byID[id]; st != nil {
+		if m := a.metric.Summary(st).Mean; !math.IsNaN(m) {
+			return m
+		}
+	}
+	return math.Inf(1)
+}
+
+// trialsRun counts the race's measured trials.
+func (a *rateAdvisor) trialsRun() int {
+	n := 0
+	for _, rs := range a.recs {
+		n += len(rs)
+	}
+	return max(n, 1)
+}

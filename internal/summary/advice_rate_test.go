@@ -1,0 +1,88 @@
+package summary
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// atRate are n trials of scenario id at 1,000 records/s with p99 (from the
+// intended send time) around p99 ms and CPU around cpu ms/MB, each within
+// ±2 % by round; held says whether they keep up.
+func atRate(id string, p99, cpu float64, n int, held bool) []results.Record {
+	var recs []results.Record
+	achieved := 1.0
+	if !held {
+		achieved = 0.8
+	}
+	for i := range n {
+		f := 1 + 0.02*float64(i%3-1)
+		recs = append(recs, results.Record{ScenarioID: id, Trial: i, Status: results.StatusOK, RecordSize: 1000,
+			Records: results.Records{Sent: 3000, Acked: 3000}, ProduceRequests: 300, RecordsPerBatch: 10,
+			Throughput:        results.Throughput{RecordsPerS: 1000 * achieved},
+			LatencyIntendedMs: &results.Latency{P50: p99 * f / 2, P99: p99 * f},
+			CPU:               &results.CPU{ClientMsPerMB: cpu * f / 2, BrokersMsPerMB: cpu * f / 2},
+			Load:              &results.Load{OfferedRecordsPerS: 1000, Achieved: achieved}})
+	}
+	return recs
+}
+
+// TestRateAdvice: on a rate objective the pick is the lowest mean among
+// the candidates that held the load in most trials; it is recommended
+// only when decided lower than the current settings (or when they did
+// not hold the load); the verdicts name the objective first, then the SLO
+// percentile and CPU; a candidate that did not hold is never picked.
+func TestRateAdvice(t *testing.T) {
+	ids := []string{"candidate=current", "candidate=defaults", "candidate=a", "candidate=b"}
+	tests := []struct {
+		name      string
+		p99       []float64 // current, defaults, a, b
+		held      []bool
+		n         int
+		pick      string
+		recommend bool
+		answer    string
+	}{
+		{"a clear winner", []float64{100, 40, 20, 30}, []bool{true, true, true, true}, 10, "candidate=a", true, "use the pick: its latency p99 from the intended send time is -80.0 %"},
+		{"the best does not hold", []float64{100, 40, 20, 30}, []bool{true, true, false, true}, 10, "candidate=b", true, "use the pick: its latency p99 from the intended send time is -70.0 %"},
+		{"current is the best", []float64{20, 40, 30, 35}, []bool{true, true, true, true}, 10, "candidate=current", false, "keep your current settings: no candidate that held the load"},
+		{"within the margin", []float64{20, 40, 19.8, 35}, []bool{true, true, true, true}, 10, "candidate=a", false, "keep your current settings: they are within ±5 %"},
+		{"current does not hold", []float64{20, 40, 30, 35}, []bool{false, true, true, true}, 10, "candidate=a", true, "use the pick: your current settings did not hold 1,000 msg/s"},
+		{"too few trials", []float64{100, 40, 20, 30}, []bool{true, true, true, true}, 5, "", false, "cannot tell yet: no candidate held 1,000 msg/s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var recs []results.Record
+			for i, id := range ids {
+				recs = append(recs, atRate(id, tt.p99[i], 100, tt.n, tt.held[i])...)
+			}
+			plan := advicePlan("candidate=current", ids...)
+			plan.Advise.Objective, plan.Advise.RecordsPerS, plan.Advise.KeepUp = "p99.intended", 1000, 0.99
+			plan.Advise.SLO = map[string]float64{"p99": 500}
+			a := Advice(recs, plan)
+			got := ""
+			if a.Pick != nil {
+				got = a.Pick.ScenarioID
+			}
+			if got != tt.pick || a.Recommend != tt.recommend || !strings.HasPrefix(a.Answer, tt.answer) {
+				t.Fatalf("pick %q recommend %v answer %q; want %q %v %q…", got, a.Recommend, a.Answer, tt.pick, tt.recommend, tt.answer)
+			}
+			if a.Pick == nil || a.Pick.ScenarioID == "candidate=current" {
+				return
+			}
+			var metrics []string
+			for _, v := range a.Verdicts {
+				if v.Against == "current" {
+					metrics = append(metrics, v.Metric)
+				}
+			}
+			if strings.Join(metrics, " ") != "p99.intended cpu.total" {
+				t.Errorf("verdicts against current on %v, want the objective then CPU (the SLO's percentile is the objective)", metrics)
+			}
+			if a.Pick.Score == nil || a.Pick.Score.Metric != "p99.intended" || a.Pick.Sustainable != nil || a.Pick.Held == "" {
+				t.Errorf("pick %+v: want a p99.intended score, no sustainable rate, and how often it held", a.Pick)
+			}
+		})
+	}
+}
