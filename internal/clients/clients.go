@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // Kind is one producer client.
@@ -52,6 +54,10 @@ type Kind struct {
 	// Transactions says the kind's driver runs transactional producers
 	// (transactional.id, with a commit per batch of records).
 	Transactions bool
+	// Defaults are the kind's values, in Java terms, for the settings a
+	// model needs when the experiment leaves them unset; release is the
+	// client's (or the brokers') release, "" for the newest.
+	Defaults func(release string) kafkaconf.Defaults
 }
 
 // Names of the kinds, for code that must tell them apart.
@@ -67,14 +73,16 @@ var kinds = []Kind{
 		CapWhy:                "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it",
 		RecordLimit:           "batch.size",
 		IdempotentMaxInFlight: 5,
-		Transactions:          true},
+		Transactions:          true,
+		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.FranzDefaults }},
 	{Name: Java, Versioned: true, OwnRules: true,
 		Doc:                   "the official Java client (kafka-clients) in a worker JVM; java@VERSION picks its release",
 		LiftableCap:           true,
 		OnTrogdor:             true,
 		RecordLimit:           "max.request.size",
 		IdempotentMaxInFlight: 5,
-		Transactions:          true},
+		Transactions:          true,
+		Defaults:              kafkaconf.JavaDefaults},
 }
 
 // Kinds returns every kind, in the order messages list them.

@@ -105,14 +105,19 @@ func (a *advisor) leader() (id string, t stats.Threshold, ok bool) {
 	return id, t, ok
 }
 
-// dropDecided takes out every unprotected candidate decided slower than
+// dropDecided takes out every unprotected candidate the pipe model rules
+// out (dropBounded), then, once the leader is known within
+// raceLeaderPrecision × capacity.precision, every one decided slower than
 // the leader by more than the equivalence margin (the interval's top
 // below −margin) at the race's level, or whose probes all failed below
-// the leader's interval; nothing is judged until the leader is known
-// within raceLeaderPrecision × capacity.precision.
+// the leader's interval.
 func (a *advisor) dropDecided() {
 	lid, lt, ok := a.leader()
-	if !ok || !summary.CapacityMet(lt, raceLeaderPrecision*a.c.Precision) {
+	if !ok {
+		return
+	}
+	a.dropBounded(lid, lt)
+	if !summary.CapacityMet(lt, raceLeaderPrecision*a.c.Precision) {
 		return
 	}
 	o := stats.Options{Level: a.level, Margin: a.margin, Dir: stats.HigherIsBetter, MinPairs: raceMinProbes}
@@ -127,6 +132,28 @@ func (a *advisor) dropDecided() {
 		}
 		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower && v.Hi < -a.margin {
 			a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
+		}
+	}
+}
+
+// pipeCushion is how far below the leader's interval a candidate's pipe
+// model bound must lie for it to leave before the leader is known within
+// raceLeaderPrecision: the bound is a hard ceiling, but an early leader's
+// interval can still sit high by chance.
+const pipeCushion = 2
+
+// dropBounded takes out every unprotected candidate whose pipe model
+// bound (pipeBound) lies below the bracketed leader's interval by
+// pipeCushion, probed or not: it cannot reach the leader whatever its
+// probes say.
+func (a *advisor) dropBounded(lid string, lt stats.Threshold) {
+	for _, sc := range a.inRace() {
+		if sc.ID == lid || a.protect[sc.ID] {
+			continue
+		}
+		if b := pipeBound(sc); b*pipeCushion < lt.Lo {
+			a.takeOut(sc, fmt.Sprintf("the pipe model bounds it at %s msg/s (in flight × request bytes ÷ round trip), under half the leader's interval [%s, %s]",
+				textfmt.Group(b, 0), textfmt.Group(lt.Lo, 0), textfmt.Group(lt.Hi, 0)))
 		}
 	}
 }
@@ -180,13 +207,20 @@ func halvingWhy(rank, of int, left float64, trials string) string {
 		rank, of, left, halvingProbes, trials)
 }
 
-// score ranks a candidate for halving.
+// score ranks a candidate for halving: its bracketed estimate, else its
+// ceiling, else (no probe yet) its pipe model bound.
 func (a *advisor) score(id string) float64 {
 	t := a.threshold(id)
 	if t.Edge == "" && !math.IsNaN(t.Estimate) {
 		return t.Estimate
 	}
-	return a.probes(id).Ceiling
+	if c := a.probes(id).Ceiling; c > 0 {
+		return c
+	}
+	if b := pipeBound(a.scenario(id)); !math.IsNaN(b) {
+		return b
+	}
+	return 0
 }
 
 // probesRun counts the probes the search has run, ceilings included.

@@ -267,3 +267,43 @@ func TestAdviseRate(t *testing.T) {
 		t.Errorf("pick held %q: want how many trials held the load", adv.Pick.Held)
 	}
 }
+
+// TestAdvisorPipeBound: behind an emulated 50 ms round trip, a candidate
+// with one 16 KiB request in flight cannot pass about 328 records/s of
+// 1 KB (the pipe model); once the leader is known it leaves on that
+// bound, before the 8 probes a verdict needs, while a candidate whose
+// bound lies above the leader's interval stays until judged.
+func TestAdvisorPipeBound(t *testing.T) {
+	scs, worlds := raceWorlds()
+	piped := func(inFlight string) spec.Experiment {
+		return spec.Experiment{Client: "java", Network: spec.Network{RTTMs: 50}, Workload: spec.Workload{RecordSize: 1000},
+			Topic: spec.Topic{Partitions: 1}, Cluster: spec.Cluster{Brokers: 1},
+			Producer: map[string]string{"compression.type": "none", "batch.size": "16384", "max.in.flight.requests.per.connection": inFlight}}
+	}
+	scs = append(scs, spec.Scenario{ID: "candidate=piped", Exp: piped("1")})
+	worlds["candidate=piped"] = probeWorld{300, 0.03, rand.New(rand.NewPCG(11, 7))}
+	if b := pipeBound(scs[len(scs)-1]); b < 327 || b > 328 {
+		t.Fatalf("pipe bound %g, want 1 × 16384 B ÷ 50 ms ÷ 1000 B ≈ 327.7 records/s", b)
+	}
+	if b := pipeBound(spec.Scenario{Exp: piped("5")}); b < 1638 || b > 1639 {
+		t.Fatalf("pipe bound at 5 in flight %g, want ≈ 1,638 records/s", b)
+	}
+	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
+	recs := runRace(t, a, worlds, nil)
+	if !strings.Contains(a.race.out["candidate=piped"], "the pipe model bounds it at 328 msg/s") {
+		t.Errorf("piped: out = %q, want taken out on its pipe bound", a.race.out["candidate=piped"])
+	}
+	n := 0
+	for _, r := range recs {
+		if r.ScenarioID == "candidate=piped" && r.Load != nil {
+			n++
+		}
+	}
+	if n >= raceMinProbes {
+		t.Errorf("piped got %d probes at a rate: the bound did not save any", n)
+	}
+	if pipeBound(scs[0]) == pipeBound(scs[0]) { // no Exp: NaN, no bound
+		t.Errorf("a candidate without an emulated round trip has a pipe bound")
+	}
+}
