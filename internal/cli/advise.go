@@ -11,7 +11,7 @@ func newAdviseCmd() *cobra.Command {
 	var current string
 	c := &cobra.Command{
 		Use:   "advise EXPERIMENT",
-		Short: "Find the producer settings with the highest sustainable rate under an SLO, proven against yours",
+		Short: "Find the producer settings with the highest sustainable rate under an SLO (or the lowest CPU or p99 at your rate), proven against yours",
 		Long: `Search producer settings for a workload: every point of the experiment's
 advise.space (default: batch.size × linger.ms × compression.type ×
 max.in.flight.requests.per.connection, the last left out for franz-go with
@@ -24,12 +24,20 @@ probes a verdict needs, the better half goes on (successive halving). The
 producer: section holds constraints the search never changes (acks,
 enable.idempotence, ...).
 
+At the rate you run (workload.rate), advise.objective cpu.total (client and
+brokers, ms per MB) or p99.intended (or cpu.client, cpu.brokers,
+p50/p95/p999.intended) asks for the lowest of that figure instead: every
+candidate runs rounds at the rate, only those that hold it (keep up, a
+steady window, the SLO) in most trials count, and those decided worse than
+the best, paired by round, leave the race.
+
 The answer is a verdict, never a bare number: the pick is recommended only
 when it is decided faster than your current settings; otherwise the answer
 is "keep your settings" (within ±equivalence of the best found) or "cannot
 tell yet". The run directory gets advice.json (the pick, its verdicts
 against your settings and the defaults, the runners-up that could not be
-told apart from it, why) and advice.properties (the pick, ready to use).
+told apart from it, why) and advice.properties (the pick, ready to use;
+with franz-go, each property's kgo option in a comment above it).
 prodlab advise FILE is prodlab run FILE for a file with an advise: section;
 see docs/advice.md.
 
@@ -38,6 +46,7 @@ input (nothing started), 3 an audit found what the experiment does not
 expect.`,
 		Example: `  prodlab advise ./workload.yaml --current producer.properties
   prodlab advise ./workload.yaml --set advise.budget=30m
+  prodlab advise ./workload.yaml --set advise.objective=cpu.total --set workload.rate=20000
   prodlab advise ./workload.yaml --dry-run                # the candidates and the time it will take
   prodlab advise ./workload.yaml --out results/adv --resume`,
 		Args: argsUsage(cobra.ExactArgs(1)),
