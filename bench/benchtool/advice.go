@@ -72,6 +72,14 @@ func advice(dirs []string, w io.Writer) error {
 			continue
 		}
 		s := a.Pick.Sustainable
+		if s == nil { // a rate objective: its score, and no rate to compare across runs
+			fmt.Fprintf(w, "  pick: %s %s %.2f %s [%.2f, %.2f] over %d trials, held the load in %s\n", a.Pick.ScenarioID,
+				a.Pick.Score.Metric, a.Pick.Score.Mean, a.Pick.Score.Unit, a.Pick.Score.Lo, a.Pick.Score.Hi, a.Pick.Score.Trials, a.Pick.Held)
+			for _, v := range a.Verdicts {
+				fmt.Fprintf(w, "  against %s on %s: %s\n", v.Against, v.Metric, v.Text)
+			}
+			continue
+		}
 		model := pipeModel(recs, a.Pick.ScenarioID)
 		fmt.Fprintf(w, "  pick: %s %s msg/s [%s, %s] ±%.1f %%; pipe model %s msg/s (pick ÷ model %.3f)\n", a.Pick.ScenarioID,
 			textfmt.Group(s.RecordsPerS, 0), textfmt.Group(s.Lo, 0), textfmt.Group(s.Hi, 0), 100*(s.Hi-s.Lo)/2/s.RecordsPerS,

@@ -25,3 +25,15 @@ func TestPipeModel(t *testing.T) {
 		t.Errorf("pipe model of a candidate without probes = %v, want NaN", got)
 	}
 }
+
+// TestIDSettings reads a capacity matrix's scenario ID as settings, so the
+// rank check finds the pick's point whatever the order of its keys.
+func TestIDSettings(t *testing.T) {
+	got := idSettings("linger.ms=5,compression.type=zstd")
+	if len(got) != 2 || got["linger.ms"] != "5" || got["compression.type"] != "zstd" {
+		t.Errorf("idSettings = %v", got)
+	}
+	if got := idSettings("base"); len(got) != 0 {
+		t.Errorf("idSettings(base) = %v, want no settings", got)
+	}
+}

@@ -9,6 +9,7 @@
 //	benchtool paired < PAIRS     # "A B" per line → geometric mean A/B and its 95 % CI
 //	benchtool gaps results.jsonl...  # time between trials outside the measurement
 //	benchtool advice RUN_DIR...      # an advise run's cost and pick; whether two runs' picks agree
+//	benchtool rankcheck ADVISE_DIR CAPACITY_DIR  # the pick against a capacity run's best of the same space
 package main
 
 import (
@@ -40,7 +41,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -55,6 +56,8 @@ func run(args []string) error {
 		return gapsAll(args[1:], os.Stdout)
 	case "advice":
 		return advice(args[1:], os.Stdout)
+	case "rankcheck":
+		return rankcheck(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")
