@@ -19,13 +19,20 @@ import (
 // from its unthrottled probe, in records/s) and the answer; then, for
 // every two runs, whether their picks agree: the verdict of one pick's
 // sustainable rate against the other's (stats.CompareThresholds), and
-// whether each run's interval holds the other's estimate.
+// whether each run's interval holds the other's estimate; for a rate
+// objective, Welch's verdict of one pick's objective values against the
+// other's at the runs' margin.
 //
 //	benchtool advice RUN_DIR...
 func advice(dirs []string, w io.Writer) error {
 	type run struct {
 		dir  string
 		pick summary.PickEstimate
+		// values are a rate objective's pick's objective values, one per
+		// trial; metric names it.
+		values []float64
+		metric summary.Metric
+		margin float64
 	}
 	var runs []run
 	for _, dir := range dirs {
@@ -78,6 +85,16 @@ func advice(dirs []string, w io.Writer) error {
 			for _, v := range a.Verdicts {
 				fmt.Fprintf(w, "  against %s on %s: %s\n", v.Against, v.Metric, v.Text)
 			}
+			m, _ := summary.MetricByKey(a.Objective)
+			sums, err := summary.ByScenario(recs)
+			if err != nil {
+				return fmt.Errorf("%s: %w", dir, err)
+			}
+			for i := range sums {
+				if sums[i].ID == a.Pick.ScenarioID {
+					runs = append(runs, run{dir: dir, pick: summary.PickEstimate{ID: a.Pick.ScenarioID}, values: m.Values(&sums[i]), metric: m, margin: plan.Margin})
+				}
+			}
 			continue
 		}
 		model := pipeModel(recs, a.Pick.ScenarioID)
@@ -90,11 +107,20 @@ func advice(dirs []string, w io.Writer) error {
 		for _, r := range a.RunnersUp {
 			fmt.Fprintf(w, "  runner-up %s: %s\n", r.ScenarioID, r.Text)
 		}
-		runs = append(runs, run{dir, summary.PickThreshold(recs, plan, a.Pick.ScenarioID)})
+		runs = append(runs, run{dir: dir, pick: summary.PickThreshold(recs, plan, a.Pick.ScenarioID)})
 	}
 	for i := range runs {
 		for j := i + 1; j < len(runs); j++ {
 			a, b := runs[i].pick, runs[j].pick
+			if runs[i].values != nil || runs[j].values != nil {
+				if runs[i].values == nil || runs[j].values == nil || runs[i].metric.Key != runs[j].metric.Key {
+					fmt.Fprintf(w, "%s against %s: not the same objective\n", runs[j].dir, runs[i].dir)
+					continue
+				}
+				v := stats.Welch(runs[i].values, runs[j].values, stats.Options{Level: stats.DefaultConfidence, Margin: runs[i].margin, Dir: runs[i].metric.Dir})
+				fmt.Fprintf(w, "%s (%s) against %s (%s) on %s: %s\n", runs[j].dir, b.ID, runs[i].dir, a.ID, runs[i].metric.Key, v.Text)
+				continue
+			}
 			v := stats.CompareThresholds(a.Threshold, b.Threshold, stats.Options{Level: stats.DefaultConfidence, Margin: 0.05, Dir: stats.HigherIsBetter})
 			fmt.Fprintf(w, "%s (%s) against %s (%s): %s; each interval holds the other's estimate: %v\n", runs[j].dir, b.ID, runs[i].dir, a.ID, v.Text,
 				a.Lo <= b.Estimate && b.Estimate <= a.Hi && b.Lo <= a.Estimate && a.Estimate <= b.Hi)
