@@ -49,6 +49,9 @@ func adviceText(a *results.Advice, plan *results.Plan) adviceSection {
 		pick += ", held the load in " + a.Pick.Held
 	}
 	s.Lines = append(s.Lines, pick)
+	if a.Pick.Constraints != "" {
+		s.Lines = append(s.Lines, "constraints checked on the pick: "+a.Pick.Constraints)
+	}
 	for _, v := range a.Verdicts {
 		on := ""
 		if m, ok := summary.MetricByKey(v.Metric); ok {

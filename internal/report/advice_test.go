@@ -105,7 +105,8 @@ func TestAdviceRateRendering(t *testing.T) {
 			recs = append(recs, results.Record{ScenarioID: c.id, Scenario: map[string]any{"candidate": strings.TrimPrefix(c.id, "candidate=")},
 				Trial: i, Status: results.StatusOK, RecordSize: 1000, Records: results.Records{Sent: 200, Acked: 200}, ProduceRequests: int64(200 * 25 / c.p99),
 				RecordsPerBatch: c.p99 / 6, Throughput: results.Throughput{RecordsPerS: 200}, LatencyIntendedMs: &results.Latency{P50: c.p99 * f / 2, P99: c.p99 * f},
-				CPU: &results.CPU{ClientMsPerMB: c.cpu * f / 3, BrokersMsPerMB: c.cpu * f * 2 / 3}, Load: &results.Load{OfferedRecordsPerS: 200, Achieved: 1}})
+				CPU: &results.CPU{ClientMsPerMB: c.cpu * f / 3, BrokersMsPerMB: c.cpu * f * 2 / 3}, Load: &results.Load{OfferedRecordsPerS: 200, Achieved: 1},
+				EffectiveConfig: map[string]string{"acks": "-1", "enable.idempotence": "false"}})
 		}
 	}
 	plan := &results.Plan{Level: 0.95, Margin: 0.05,

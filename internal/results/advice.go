@@ -110,6 +110,9 @@ type AdvicePick struct {
 	// Held says, for a rate objective, in how many of its trials the pick
 	// held the SLO and kept up ("12 of 12 trials").
 	Held string `json:"held,omitempty"`
+	// Constraints says which constraints were checked on the pick's own
+	// trials, as the client reported the settings it ran with.
+	Constraints string `json:"constraints_checked,omitempty"`
 }
 
 // AdviceValue is a candidate's figure on a rate objective: the mean over

@@ -104,6 +104,7 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 		out.Answer = fmt.Sprintf("cannot tell yet whether the pick beats %s: %s", current, cur.Text)
 	}
 	out.Why = why(recs, ap, pickID, ap.Current)
+	holdConstraints(&out, recs, ap.Constraints)
 	return out
 }
 

@@ -86,3 +86,41 @@ func TestRateAdvice(t *testing.T) {
 		})
 	}
 }
+
+// TestAdviceConstraints: the constraints are checked on the pick's own
+// trials as the client reported its settings; a pick the client ran with
+// another value is not recommended, and acks -1 counts as all.
+func TestAdviceConstraints(t *testing.T) {
+	ids := []string{"candidate=current", "candidate=defaults", "candidate=a", "candidate=b"}
+	for _, tt := range []struct {
+		name, acks string
+		recommend  bool
+		answer     string
+	}{
+		{"kept", "-1", true, "use the pick"},
+		{"not kept", "1", false, "cannot recommend the pick: the client did not keep a constraint (trial 0 ran with acks=1 where the constraint is all"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var recs []results.Record
+			for i, id := range ids {
+				rs := atRate(id, []float64{100, 40, 20, 30}[i], 100, 10, true)
+				for j := range rs {
+					rs[j].EffectiveConfig = map[string]string{"acks": "-1"}
+					if id == "candidate=a" {
+						rs[j].EffectiveConfig["acks"] = tt.acks
+					}
+				}
+				recs = append(recs, rs...)
+			}
+			plan := advicePlan("candidate=current", ids...)
+			plan.Advise.Objective, plan.Advise.RecordsPerS, plan.Advise.KeepUp = "p99.intended", 1000, 0.99
+			a := Advice(recs, plan)
+			if a.Recommend != tt.recommend || !strings.HasPrefix(a.Answer, tt.answer) {
+				t.Errorf("recommend %v answer %q; want %v %q…", a.Recommend, a.Answer, tt.recommend, tt.answer)
+			}
+			if a.Pick == nil || a.Pick.Constraints != "acks=all as the client reported them in its 10 trials" {
+				t.Errorf("constraints checked %q", a.Pick.Constraints)
+			}
+		})
+	}
+}
