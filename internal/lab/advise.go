@@ -84,8 +84,10 @@ func (a *advisor) endRound() {
 	a.capacitySearch.endRound()
 }
 
-// judge applies the verdict rule, then successive halving.
+// judge takes out the candidates whose audit was not clean, applies the
+// verdict rule, then successive halving.
 func (a *advisor) judge() {
+	a.dropViolated(a.recs)
 	a.dropDecided()
 	a.halve()
 }
@@ -274,6 +276,20 @@ func (r race) inRace() []spec.Scenario {
 func (r race) takeOut(sc spec.Scenario, why string) {
 	r.out[sc.ID] = why
 	r.logf("%sadvise: %s out of the race: %s", r.g.logPrefix(), label(sc), why)
+}
+
+// dropViolated takes out every unprotected candidate with a trial whose
+// audit found what the experiment does not expect: with audit: true,
+// "audited clean" is a constraint the search never trades away.
+func (r race) dropViolated(recs map[string][]results.Record) {
+	for _, sc := range r.inRace() {
+		if r.protect[sc.ID] {
+			continue
+		}
+		if v := summary.Violations(recs[sc.ID])[sc.ID]; v.Trials > 0 {
+			r.takeOut(sc, fmt.Sprintf("its audit was not clean in %d of %d trials (first: trial %d)", v.Trials, v.Audited, v.First))
+		}
+	}
 }
 
 // scenario is the group's scenario with id.

@@ -68,9 +68,11 @@ func (a *rateAdvisor) endRound() {
 	a.untilPrecise.endRound()
 }
 
-// judge takes out the candidates that do not hold the load, those decided
-// worse than the leader, then applies successive halving.
+// judge takes out the candidates whose audit was not clean, those that do
+// not hold the load, those decided worse than the leader, then applies
+// successive halving.
 func (a *rateAdvisor) judge() {
+	a.dropViolated(a.recs)
 	held := a.holding()
 	for _, sc := range a.inRace() {
 		h := held[sc.ID]

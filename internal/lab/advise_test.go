@@ -307,3 +307,31 @@ func TestAdvisorPipeBound(t *testing.T) {
 		t.Errorf("a candidate without an emulated round trip has a pipe bound")
 	}
 }
+
+// TestRaceDropsViolated: with audit on, a candidate with a trial whose
+// audit was not clean leaves the race at once; the current settings and
+// the defaults never leave.
+func TestRaceDropsViolated(t *testing.T) {
+	scs, _ := raceWorlds()
+	r := newRace(&clusterGroup{scs: scs}, map[string]string{}, func(string, ...any) {})
+	recs := map[string][]results.Record{}
+	for _, sc := range scs {
+		for i := range 3 {
+			rec := results.Record{ScenarioID: sc.ID, Trial: i, Status: results.StatusOK, Audit: &results.Audit{Acked: 100}}
+			if i == 1 && (sc.ID == "candidate=best" || sc.ID == "candidate=current") {
+				rec.Status = results.StatusViolated
+				rec.Audit.Duplicates = 2
+			}
+			recs[sc.ID] = append(recs[sc.ID], rec)
+		}
+	}
+	r.dropViolated(recs)
+	if !strings.Contains(r.out["candidate=best"], "audit was not clean in 1 of 3 trials (first: trial 1)") {
+		t.Errorf("best: out = %q, want taken out on its audit", r.out["candidate=best"])
+	}
+	for id, why := range r.out {
+		if id != "candidate=best" {
+			t.Errorf("%s left the race: %s", id, why)
+		}
+	}
+}

@@ -39,13 +39,14 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 	}
 	th := map[string]stats.Threshold{}
 	var ranked []string
+	bad := Violations(recs)
 	for _, sp := range Probes(recs) {
 		if _, ok := settings[sp.ScenarioID]; !ok {
 			continue
 		}
 		t := sp.Threshold(plan.Level)
 		th[sp.ScenarioID] = t
-		if t.Edge == "" && !math.IsNaN(t.Estimate) && t.Probes >= stats.DefaultMinPairs {
+		if t.Edge == "" && !math.IsNaN(t.Estimate) && t.Probes >= stats.DefaultMinPairs && bad[sp.ScenarioID].Trials == 0 {
 			ranked = append(ranked, sp.ScenarioID)
 		}
 	}

@@ -88,9 +88,46 @@ func holdConstraints(out *results.Advice, recs []results.Record, constraints map
 		return
 	}
 	checked, differs := checkConstraints(recs, out.Pick.ScenarioID, constraints)
+	if v := Violations(recs)[out.Pick.ScenarioID]; v.Audited > 0 {
+		checked += "; " + v.Text()
+	}
 	out.Pick.Constraints = checked
 	if differs != "" {
 		out.Recommend = false
 		out.Answer = "cannot recommend the pick: the client did not keep a constraint (" + differs + ")"
 	}
+}
+
+// Violations counts, per scenario, the measured trials whose audit found
+// what the experiment does not expect (status violated), with the first
+// one's trial number. With audit: true, "audited clean" is a constraint:
+// a candidate with a violated trial is never picked, whatever its other
+// trials say.
+func Violations(recs []results.Record) map[string]Violated {
+	out := map[string]Violated{}
+	for i := range recs {
+		r := &recs[i]
+		if r.Warmup || r.Audit == nil {
+			continue
+		}
+		v := out[r.ScenarioID]
+		v.Audited++
+		if r.Status == results.StatusViolated {
+			if v.Trials == 0 {
+				v.First = r.Trial
+			}
+			v.Trials++
+		}
+		out[r.ScenarioID] = v
+	}
+	return out
+}
+
+// Violated is one scenario's audited trials and those whose audit was not
+// clean.
+type Violated struct{ Audited, Trials, First int }
+
+// Text says it as "audited clean in 12 of 12 trials".
+func (v Violated) Text() string {
+	return fmt.Sprintf("audited clean in %d of %d trials", v.Audited-v.Trials, v.Audited)
 }

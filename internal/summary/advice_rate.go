@@ -14,7 +14,8 @@ import (
 // rateAdvice answers an advise run whose objective is a metric at a fixed
 // offered rate (cpu.total, p99.intended, …: lower is better). A candidate
 // qualifies when it held the load — kept up, a steady window, the SLO
-// (HoldMisses) — in more than half of its trials; the pick is the
+// (HoldMisses) — in more than half of its trials, and, with audit on, no
+// audit of its trials found a violation; the pick is the
 // qualifying candidate with the lowest mean objective on at least
 // stats.DefaultMinPairs trials. Its verdicts are paired by round
 // (Judge), on the objective and, beside it, on the SLO's percentile and
@@ -40,10 +41,11 @@ func rateAdvice(recs []results.Record, plan results.Plan) results.Advice {
 		byID[sums[i].ID] = &sums[i]
 	}
 	held := Holding(recs, ap.SLO, ap.KeepUp)
+	bad := Violations(recs)
 	var ranked []string
 	for _, c := range ap.Candidates {
 		s := byID[c.ScenarioID]
-		if s == nil || !held[c.ScenarioID].Holds() || len(m.Values(s)) < stats.DefaultMinPairs {
+		if s == nil || !held[c.ScenarioID].Holds() || len(m.Values(s)) < stats.DefaultMinPairs || bad[c.ScenarioID].Trials > 0 {
 			continue
 		}
 		ranked = append(ranked, c.ScenarioID)

@@ -124,3 +124,30 @@ func TestAdviceConstraints(t *testing.T) {
 		})
 	}
 }
+
+// TestAdviceAudited: with audit on, a candidate with one violated trial is
+// never picked, on either objective, and the pick says how many of its
+// audited trials were clean.
+func TestAdviceAudited(t *testing.T) {
+	ids := []string{"candidate=current", "candidate=defaults", "candidate=a", "candidate=b"}
+	var recs []results.Record
+	for i, id := range ids {
+		rs := atRate(id, []float64{100, 40, 20, 30}[i], 100, 10, true)
+		for j := range rs {
+			rs[j].Audit = &results.Audit{Acked: 3000}
+			if id == "candidate=a" && j == 4 {
+				rs[j].Status, rs[j].Audit.Lost = results.StatusViolated, 3
+			}
+		}
+		recs = append(recs, rs...)
+	}
+	plan := advicePlan("candidate=current", ids...)
+	plan.Advise.Objective, plan.Advise.RecordsPerS, plan.Advise.KeepUp = "p99.intended", 1000, 0.99
+	a := Advice(recs, plan)
+	if a.Pick == nil || a.Pick.ScenarioID != "candidate=b" || !strings.Contains(a.Pick.Constraints, "audited clean in 10 of 10 trials") {
+		t.Fatalf("pick %+v: want candidate=b (a lost records once), audited clean in 10 of 10", a.Pick)
+	}
+	if v := Violations(recs)["candidate=a"]; v.Trials != 1 || v.First != 4 || v.Audited != 10 {
+		t.Errorf("violations of a = %+v, want 1 of 10, first trial 4", v)
+	}
+}

@@ -10,8 +10,10 @@ import (
 
 // HoldMisses lists every reason a rate-limited trial does not hold its
 // load: a failed record, a producer that did not keep up (KeptUp), an
-// unsteady window, an SLO percentile of the latency from the intended send
-// time above its bound. Empty when it holds. It is the one judgement of a
+// unsteady window, an audit that found what the experiment does not expect
+// (with audit: true, "audited clean" is a constraint like the SLO), an SLO
+// percentile of the latency from the intended send time above its bound.
+// Empty when it holds. It is the one judgement of a
 // capacity probe and of an advise candidate at a fixed rate.
 func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []string {
 	var why []string
@@ -27,6 +29,10 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 	}
 	if st := rec.Steady; st != nil && !st.OK {
 		why = append(why, "window not steady: "+st.Reason)
+	}
+	if rec.Status == results.StatusViolated && rec.Audit != nil {
+		a := rec.Audit
+		why = append(why, fmt.Sprintf("audit not clean: %d lost, %d duplicated, %d reordered, %d phantom", a.Lost, a.Duplicates, a.Reordered, a.Phantom))
 	}
 	return append(why, SLOMisses(rec.LatencyIntendedMs, slo)...)
 }
