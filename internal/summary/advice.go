@@ -216,6 +216,10 @@ func why(recs []results.Record, ap *results.AdvicePlan, pick, ref string) []stri
 	if a.LatencyIntendedMs != nil && b.LatencyIntendedMs != nil {
 		line += fmt.Sprintf(", p99 from the intended send time %.1f → %.1f ms", a.LatencyIntendedMs.P99, b.LatencyIntendedMs.P99)
 	}
+	if ma, mb := a.Network["model_mb_per_s"], b.Network["model_mb_per_s"]; ma > 0 && mb > 0 {
+		line += fmt.Sprintf(", requests in flight %.1f → %.1f, pipe model (in flight × request bytes ÷ round trip) %.2f → %.2f MB/s against %.2f → %.2f MB/s achieved",
+			a.Network["mean_in_flight"], b.Network["mean_in_flight"], ma, mb, a.Throughput.MBPerS, b.Throughput.MBPerS)
+	}
 	return append(out, line)
 }
 

@@ -151,3 +151,22 @@ func TestAdviceAudited(t *testing.T) {
 		t.Errorf("violations of a = %+v, want 1 of 10, first trial 4", v)
 	}
 }
+
+// TestWhyPipeModel: behind an emulated round trip, why sets the requests in
+// flight and the pipe model beside what each one achieved.
+func TestWhyPipeModel(t *testing.T) {
+	probe := func(id string, rate, inFlight, model, mb float64) results.Record {
+		return results.Record{ScenarioID: id, Status: results.StatusOK, Load: &results.Load{OfferedRecordsPerS: rate, Achieved: 1},
+			Probe: &results.Probe{Pass: true}, RecordsPerBatch: 16, Throughput: results.Throughput{MBPerS: mb},
+			Network: map[string]float64{"mean_in_flight": inFlight, "model_mb_per_s": model}}
+	}
+	recs := []results.Record{probe("candidate=current", 1200, 1, 1.25, 1.2), probe("candidate=a", 6000, 4.9, 6.1, 5.9)}
+	ap := &results.AdvicePlan{Space: []results.AdviceAxis{{Key: "max.in.flight.requests.per.connection"}},
+		Candidates: []results.AdviceCandidate{
+			{ScenarioID: "candidate=current", Settings: map[string]string{"max.in.flight.requests.per.connection": "1"}},
+			{ScenarioID: "candidate=a", Settings: map[string]string{"max.in.flight.requests.per.connection": "5"}}}}
+	got := strings.Join(why(recs, ap, "candidate=a", "candidate=current"), "\n")
+	if !strings.Contains(got, "requests in flight 1.0 → 4.9, pipe model (in flight × request bytes ÷ round trip) 1.25 → 6.10 MB/s against 1.20 → 5.90 MB/s achieved") {
+		t.Errorf("why = %q: want the pipe model beside what was achieved", got)
+	}
+}
