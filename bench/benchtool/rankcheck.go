@@ -33,8 +33,11 @@ func rankcheck(args []string, w io.Writer) error {
 		return err
 	}
 	plan, ok, err := results.ReadPlan(args[0])
-	if err != nil || !ok || plan.Advise == nil || plan.Advise.Objective != summary.ObjectiveSustainable {
-		return fmt.Errorf("%s: not a sustainable-rate advise run (%v)", args[0], err)
+	if err != nil {
+		return fmt.Errorf("%s: %w", args[0], err)
+	}
+	if !ok || plan.Advise == nil || plan.Advise.Objective != summary.ObjectiveSustainable {
+		return fmt.Errorf("%s: not a sustainable-rate advise run", args[0])
 	}
 	a := summary.Advice(recs, plan)
 	if a.Pick == nil {
