@@ -195,9 +195,9 @@ func thresholdText(t stats.Threshold) string {
 	case math.IsNaN(t.Estimate):
 		return "not known (" + n + ")"
 	case t.Edge == "below":
-		return fmt.Sprintf("below %s msg/s: no rate passed yet (%s)", textfmt.Group(t.Hi, 0), n)
+		return fmt.Sprintf("below %s msg/s: not yet bounded below, the estimate reaches the search's bottom (%s, %d passed)", textfmt.Group(t.Hi, 0), n, t.Passes)
 	case t.Edge == "above":
-		return fmt.Sprintf("above %s msg/s: every rate passed (%s)", textfmt.Group(t.Lo, 0), n)
+		return fmt.Sprintf("above %s msg/s: not yet bounded above, the estimate reaches the search's top (%s, %d passed)", textfmt.Group(t.Lo, 0), n, t.Passes)
 	}
 	return fmt.Sprintf("%s msg/s [%s, %s] ±%.1f %% (%s)", textfmt.Group(t.Estimate, 0), textfmt.Group(t.Lo, 0), textfmt.Group(t.Hi, 0), t.HalfWidth()*100, n)
 }

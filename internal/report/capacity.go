@@ -66,8 +66,8 @@ func mbPerRecord(s results.Sustainable) float64 {
 // sustainableCell renders a sustainable rate scaled by k with f: "19,800
 // [18,900, 20,700]" (the interval only with interval), or, when the probes
 // do not close the interval (stats.Threshold.Edge), the bound they do
-// show: "< 1,200 (open below: no probe passed low enough)" under the
-// interval's top, "> 45,000 (open above: no probe failed high enough)"
+// show: "< 1,200 (open below: not yet bounded by the probes)" under the
+// interval's top, "> 45,000 (open above: not yet bounded by the probes)"
 // over its bottom. The open end is not shown: no probe puts it there. With
 // no probe at a chosen rate, or no scale, nothing is known: "-".
 func sustainableCell(c *results.Capacity, k float64, f func(float64) string, interval bool) string {
@@ -79,13 +79,13 @@ func sustainableCell(c *results.Capacity, k float64, f func(float64) string, int
 	case stats.EdgeBelow:
 		out := "< " + f(s.Hi*k)
 		if interval {
-			out += " (open below: no probe passed low enough)"
+			out += " (open below: not yet bounded by the probes)"
 		}
 		return out
 	case stats.EdgeAbove:
 		out := "> " + f(s.Lo*k)
 		if interval {
-			out += " (open above: no probe failed high enough)"
+			out += " (open above: not yet bounded by the probes)"
 		}
 		return out
 	}

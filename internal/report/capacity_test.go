@@ -214,9 +214,9 @@ func TestSustainableCell(t *testing.T) {
 		{c("", 12), "19,800 [18,900, 20,700]"},
 		// Open below: it lies under the interval's top, what the failed
 		// probes show (its bottom is only the prior's).
-		{c("below", 5), "< 20,700 (open below: no probe passed low enough)"},
+		{c("below", 5), "< 20,700 (open below: not yet bounded by the probes)"},
 		// Open above: over the interval's bottom.
-		{c("above", 5), "> 18,900 (open above: no probe failed high enough)"},
+		{c("above", 5), "> 18,900 (open above: not yet bounded by the probes)"},
 		// No probe at a chosen rate: nothing is known.
 		{c("", 0), "-"},
 	}

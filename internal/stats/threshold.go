@@ -543,9 +543,9 @@ func uncomparable(t Threshold, side string) string {
 	case math.IsNaN(t.LogMean) || math.IsNaN(t.LogSD):
 		return side + "'s sustainable rate was not estimated"
 	case t.Edge == EdgeBelow:
-		return side + "'s interval is open below: no probe passed low enough to bound its sustainable rate"
+		return side + "'s interval is open below: its probes do not yet bound its sustainable rate from below"
 	case t.Edge == EdgeAbove:
-		return side + "'s interval is open above: no probe failed high enough to bound its sustainable rate"
+		return side + "'s interval is open above: its probes do not yet bound its sustainable rate from above"
 	case t.Edge != "":
 		return fmt.Sprintf("%s's interval is open (%s)", side, t.Edge)
 	}

@@ -448,9 +448,9 @@ func TestCompareThresholds(t *testing.T) {
 			"slower by 20.0 % [-24.3 %, -15.4 %] (capacity search, 95 %, fewer than 8 probes per side)", false},
 		// An open interval on either side: no comparison, and why.
 		{"open below", edge(a, EdgeBelow), a, Options{}, KindNotTested,
-			"not tested: A's interval is open below: no probe passed low enough to bound its sustainable rate", false},
+			"not tested: A's interval is open below: its probes do not yet bound its sustainable rate from below", false},
 		{"open above", a, edge(a, EdgeAbove), Options{}, KindNotTested,
-			"not tested: B's interval is open above: no probe failed high enough to bound its sustainable rate", false},
+			"not tested: B's interval is open above: its probes do not yet bound its sustainable rate from above", false},
 		{"both open", edge(a, EdgeAbove), edge(a, EdgeBelow), Options{}, KindNotTested, "not tested: A's interval is open above", false},
 		{"not estimated", a, EstimateThreshold(nil, ThresholdOptions{}), Options{}, KindNotTested, "not tested: B's sustainable rate was not estimated", false},
 		{"bad margin", a, a, Options{Margin: 2}, KindNotTested, "not tested: equivalence margin 2 is not between 0 and 1", false},
