@@ -17,7 +17,8 @@ import (
 
 // rankcheck judges an advise run's pick against a dedicated capacity run
 // of the same space (issue 24's ranking check): it lists the capacity
-// run's scenarios by sustainable rate, finds the one with the pick's
+// run's bracketed scenarios by sustainable rate (and, unranked, those
+// whose interval is open at an edge), marks the one with the pick's
 // settings, and prints the verdict of the pick's sustainable rate, as the
 // advise run measured it, against the capacity run's best
 // (stats.CompareThresholds at 95 %, margin ±5 %). The check holds when
@@ -52,11 +53,14 @@ func rankcheck(args []string, w io.Writer) error {
 		id string
 		t  stats.Threshold
 	}
-	var all []scored
+	var all, open []scored
 	for _, sp := range summary.Probes(crecs) {
 		t := sp.Threshold(stats.DefaultConfidence)
-		if !math.IsNaN(t.Estimate) && t.Edge == "" {
+		switch {
+		case !math.IsNaN(t.Estimate) && t.Edge == "":
 			all = append(all, scored{sp.ScenarioID, t})
+		case !math.IsNaN(t.Estimate):
+			open = append(open, scored{sp.ScenarioID, t})
 		}
 	}
 	if len(all) == 0 {
@@ -72,8 +76,15 @@ func rankcheck(args []string, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%2d. %-45s %s msg/s [%s, %s]%s\n", i+1, s.id, textfmt.Group(s.t.Estimate, 0), textfmt.Group(s.t.Lo, 0), textfmt.Group(s.t.Hi, 0), mark)
 	}
+	for _, s := range open { // not ranked: an open interval does not compare
+		mark := ""
+		if maps.Equal(idSettings(s.id), a.Pick.Settings) {
+			mark = "   <- the pick's settings"
+		}
+		fmt.Fprintf(w, "    %-45s open %s: [%s, %s], not ranked%s\n", s.id, s.t.Edge, textfmt.Group(s.t.Lo, 0), textfmt.Group(s.t.Hi, 0), mark)
+	}
 	v := stats.CompareThresholds(all[0].t, pick.Threshold, stats.Options{Level: stats.DefaultConfidence, Margin: 0.05, Dir: stats.HigherIsBetter})
-	fmt.Fprintf(w, "the pick against the capacity run's best (%s): %s; check (not decided slower): %v\n", all[0].id, v.Text, v.Kind != stats.KindSlower)
+	fmt.Fprintf(w, "the pick against the capacity run's best bracketed scenario (%s): %s; check (not decided slower): %v\n", all[0].id, v.Text, v.Kind != stats.KindSlower)
 	return nil
 }
 

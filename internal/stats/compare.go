@@ -246,9 +246,10 @@ func welchDF(va, vb float64, na, nb int) float64 {
 }
 
 // Percent renders a confidence level as "95 %" or "99.9 %" (to at most
-// six decimals of a percent, so 0.95 is not "94.99999999999999 %").
+// two decimals of a percent, so 0.95 is not "94.99999999999999 %" and a
+// race's Bonferroni level 1 − 0.05/6 is "99.17 %", not "99.166667 %").
 func Percent(level float64) string {
-	return strconv.FormatFloat(math.Round(level*1e8)/1e6, 'f', -1, 64) + " %"
+	return strconv.FormatFloat(math.Round(level*1e4)/1e2, 'f', -1, 64) + " %"
 }
 
 // MarshalJSON writes NaN and infinite figures (a test that did not run, the
