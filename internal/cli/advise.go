@@ -32,7 +32,8 @@ steady window, the SLO) in most trials count, and those decided worse than
 the best, paired by round, leave the race.
 
 The answer is a verdict, never a bare number: the pick is recommended only
-when it is decided faster than your current settings; otherwise the answer
+when it is decided faster than your current settings (at a fixed rate:
+lower on the objective, or your settings did not hold the rate); otherwise the answer
 is "keep your settings" (within ±equivalence of the best found) or "cannot
 tell yet". The run directory gets advice.json (the pick, its verdicts
 against your settings and the defaults, the runners-up that could not be

@@ -29,6 +29,9 @@ func pipeBound(sc spec.Scenario) float64 {
 		return math.NaN()
 	}
 	prod, _ := kafkaconf.Parse(e.Producer)
+	if prod.Acks.Set && prod.Acks.V == "0" { // no response to wait for: a slot frees when the request is sent
+		return math.NaN()
+	}
 	codec := prod.CompressionType.Or("")
 	if codec != "none" && (codec != "" || cl.Kind.Name != clients.Java) { // franz-go's own default compresses
 		return math.NaN()
@@ -41,5 +44,6 @@ func pipeBound(sc spec.Scenario) float64 {
 	if limit := prod.MaxRequestSize.Or(def.MaxRequestSize); limit > 0 {
 		request = math.Min(request, float64(limit)*float64(conns))
 	}
-	return inFlight * request / rtt / float64(e.Workload.RecordSize)
+	// Each producer instance has connections and in-flight slots of its own.
+	return float64(max(e.Workload.Producers, 1)) * inFlight * request / rtt / float64(e.Workload.RecordSize)
 }

@@ -303,6 +303,16 @@ func TestAdvisorPipeBound(t *testing.T) {
 	if n >= raceMinProbes {
 		t.Errorf("piped got %d probes at a rate: the bound did not save any", n)
 	}
+	four := spec.Scenario{Exp: piped("5")}
+	four.Exp.Workload.Producers = 4
+	if b := pipeBound(four); b < 4*1638 || b > 4*1639 {
+		t.Errorf("pipe bound of 4 producers %g, want 4 × 1,638: each has its own connections", b)
+	}
+	noAck := spec.Scenario{Exp: piped("5")}
+	noAck.Exp.Producer["acks"] = "0"
+	if b := pipeBound(noAck); b == b {
+		t.Errorf("acks=0 has a pipe bound %g: nothing waits for a response", b)
+	}
 	if pipeBound(scs[0]) == pipeBound(scs[0]) { // no Exp: NaN, no bound
 		t.Errorf("a candidate without an emulated round trip has a pipe bound")
 	}

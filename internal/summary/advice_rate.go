@@ -117,7 +117,9 @@ func rateAdvice(recs []results.Record, plan results.Plan) results.Advice {
 	default:
 		out.Answer = fmt.Sprintf("cannot tell yet whether the pick beats %s on %s: %s", current, m.Name, cur.Text)
 	}
-	out.Why = append(moved(ap, pickID, ap.Current), whyAtRate(byID[ap.Current], byID[pickID])...)
+	if pickID != ap.Current {
+		out.Why = append(moved(ap, pickID, ap.Current), whyAtRate(byID[ap.Current], byID[pickID])...)
+	}
 	holdConstraints(&out, recs, ap.Constraints)
 	return out
 }
