@@ -114,8 +114,23 @@ func (c franzTextCtx) sasl() bool { return strings.HasPrefix(c.protocol, "SASL")
 type franzText func(v string, c franzTextCtx) string
 
 // franzTexts holds the text of every key of franzProps (a test fails for a
-// key without one), mirroring what each entry appends to the kgo options.
-var franzTexts = map[string]franzText{
+// key without one), mirroring what each entry appends to the kgo options:
+// the producer's own properties here, the security group beside them.
+var franzTexts = joinTexts(franzProducerTexts, franzSecurityTexts)
+
+// joinTexts is the union of tables whose keys do not overlap.
+func joinTexts(tables ...map[string]franzText) map[string]franzText {
+	out := map[string]franzText{}
+	for _, t := range tables {
+		for k, f := range t {
+			out[k] = f
+		}
+	}
+	return out
+}
+
+// franzProducerTexts are the texts of the producer's own properties.
+var franzProducerTexts = map[string]franzText{
 	"acks": func(v string, _ franzTextCtx) string {
 		return "kgo.RequiredAcks(" + acksTexts[v] + ")"
 	},
@@ -125,18 +140,7 @@ var franzTexts = map[string]franzText{
 		}
 		return "kgo.DisableIdempotentWrite()"
 	},
-	kafkaconf.MaxInFlight: func(v string, c franzTextCtx) string {
-		n, _ := strconv.Atoi(v)
-		switch {
-		case !c.idempotent:
-			return fmt.Sprintf("kgo.MaxProduceRequestsInflightPerBroker(%d)", n)
-		case n == kafkaconf.IdempotentMaxInFlight:
-			return fmt.Sprintf("(default with idempotent writes: %d in flight per broker)", n)
-		default:
-			return fmt.Sprintf("(refused with idempotent writes, which keep %d in flight per broker: "+
-				"with enable.idempotence=false, kgo.MaxProduceRequestsInflightPerBroker(%d))", kafkaconf.IdempotentMaxInFlight, n)
-		}
-	},
+	kafkaconf.MaxInFlight:    inFlightText,
 	"linger.ms":              msText("kgo.ProducerLinger"),
 	"delivery.timeout.ms":    msText("kgo.RecordDeliveryTimeout"),
 	"request.timeout.ms":     msText("kgo.ProduceRequestTimeout"),
@@ -180,75 +184,21 @@ var franzTexts = map[string]franzText{
 	},
 	"key.serializer":   serializerText,
 	"value.serializer": serializerText,
+}
 
-	// Security (franz_security.go): the properties make kgo options only
-	// together, so a text names its part in them.
-	"security.protocol": func(_ string, c franzTextCtx) string {
-		var opts []string
-		switch c.protocol {
-		case "", "PLAINTEXT":
-			return "(default: plaintext)"
-		case "SSL", "SASL_PLAINTEXT", "SASL_SSL":
-		default:
-			return ""
-		}
-		if c.tls() {
-			opts = append(opts, franzTLSText)
-		}
-		if c.sasl() && c.mechanism == "" { // the driver's default mechanism
-			opts = append(opts, saslTexts["PLAIN"])
-		}
-		if len(opts) == 0 {
-			return "(no option of its own: SASL over plaintext, see sasl.mechanism)"
-		}
-		return strings.Join(opts, ", ")
-	},
-	"sasl.mechanism": func(_ string, c franzTextCtx) string {
-		switch {
-		case !c.sasl():
-			return franzUnused
-		case c.mechanism == "":
-			return "(default: PLAIN, whose kgo.SASL stands beside security.protocol)"
-		}
-		return saslTexts[c.mechanism] // "" for a mechanism the driver refuses
-	},
-	"sasl.jaas.config": func(_ string, c franzTextCtx) string {
-		if !c.sasl() {
-			return franzUnused
-		}
-		return "(value hidden: its username and password are the user and pass of kgo.SASL)"
-	},
-	"ssl.truststore.certificates": func(_ string, c franzTextCtx) string {
-		if !c.tls() {
-			return franzUnused
-		}
-		return "(value hidden: the RootCAs of kgo.DialTLSConfig's tls.Config)"
-	},
-	"ssl.truststore.location": func(v string, c franzTextCtx) string {
-		switch {
-		case !c.tls():
-			return franzUnused
-		case c.trustType != "PEM":
-			return "" // franz-go reads PEM truststores only
-		}
-		return "(the RootCAs of kgo.DialTLSConfig's tls.Config, read from PEM file " + v + ")"
-	},
-	"ssl.truststore.type": func(_ string, c franzTextCtx) string {
-		if c.trustType == "PEM" {
-			return "(no kgo option: franz-go reads ssl.truststore.location as PEM)"
-		}
-		return "(no kgo option: franz-go reads PEM truststores only)"
-	},
-	"ssl.endpoint.identification.algorithm": func(v string, c franzTextCtx) string {
-		switch {
-		case !c.tls():
-			return franzUnused
-		case v == "":
-			return "(the tls.Config of kgo.DialTLSConfig checks the server's chain, not its host name: " +
-				"InsecureSkipVerify with a VerifyPeerCertificate of the chain)"
-		}
-		return "(default: the tls.Config of kgo.DialTLSConfig checks the server's host name)"
-	},
+// inFlightText renders max.in.flight.requests.per.connection, which
+// idempotent writes fix at kafkaconf.IdempotentMaxInFlight.
+func inFlightText(v string, c franzTextCtx) string {
+	n, _ := strconv.Atoi(v)
+	switch {
+	case !c.idempotent:
+		return fmt.Sprintf("kgo.MaxProduceRequestsInflightPerBroker(%d)", n)
+	case n == kafkaconf.IdempotentMaxInFlight:
+		return fmt.Sprintf("(default with idempotent writes: %d in flight per broker)", n)
+	default:
+		return fmt.Sprintf("(refused with idempotent writes, which keep %d in flight per broker: "+
+			"with enable.idempotence=false, kgo.MaxProduceRequestsInflightPerBroker(%d))", kafkaconf.IdempotentMaxInFlight, n)
+	}
 }
 
 // franzUnused is the note of a security property that security.protocol
