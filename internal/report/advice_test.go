@@ -56,15 +56,7 @@ func TestAdviceRendering(t *testing.T) {
 		}
 		golden.Check(t, f.file, []byte(b.String()))
 	}
-	dir := t.TempDir()
-	if err := writeAdvice(dir, recs, plan); err != nil {
-		t.Fatal(err)
-	}
-	props, err := os.ReadFile(filepath.Join(dir, results.AdvicePropertiesFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "advice-properties.golden", props)
+	dir := writtenAdvice(t, recs, plan, "advice-properties.golden")
 	a, ok, err := results.ReadAdvice(dir)
 	if err != nil || !ok || a.Pick == nil || !a.Recommend {
 		t.Fatalf("advice.json: %+v, %v, %v: want a recommended pick", a, ok, err)
@@ -125,6 +117,29 @@ func TestAdviceRateRendering(t *testing.T) {
 		b.WriteString(l + "\n")
 	}
 	golden.Check(t, "advice-rate-text.golden", []byte(adviceTitle(plan)+"\n"+b.String()))
+	writtenAdvice(t, recs, plan, "advice-rate-properties.golden")
+	// The chart sets the objective against the SLO's percentile, with the
+	// SLO line; against p50 when the objective is the SLO's p99 itself.
+	for _, c := range []struct{ objective, against string }{{"p99.intended", "against p50 latency"}, {"cpu.total", "against p99 latency"}} {
+		p := *plan
+		ap := *plan.Advise
+		ap.Objective, p.Advise = c.objective, &ap
+		ch := adviceChart(adviceOf(recs, &p), &p)
+		switch {
+		case ch == nil:
+			t.Errorf("%s: no candidates chart", c.objective)
+		case !strings.Contains(ch.SVG, c.against):
+			t.Errorf("%s: the chart is not %q", c.objective, c.against)
+		case strings.Contains(ch.SVG, "SLO p99") != (c.objective == "cpu.total"):
+			t.Errorf("%s: the SLO p99 line should be drawn only where the chart's latency is p99", c.objective)
+		}
+	}
+}
+
+// writtenAdvice writes the run's advice files into a new directory, checks
+// advice.properties against golden file name, and returns the directory.
+func writtenAdvice(t *testing.T, recs []results.Record, plan *results.Plan, name string) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := writeAdvice(dir, recs, plan); err != nil {
 		t.Fatal(err)
@@ -133,8 +148,6 @@ func TestAdviceRateRendering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "advice-rate-properties.golden", props)
-	if c := adviceChart(a, plan); c == nil || !strings.Contains(c.SVG, "SLO") {
-		t.Errorf("no candidates chart with the SLO line for a rate objective")
-	}
+	golden.Check(t, name, props)
+	return dir
 }

@@ -123,12 +123,7 @@ func referenceText(ap *results.AdvicePlan) string {
 func scores(recs []results.Record, plan results.Plan, th map[string]stats.Threshold) []results.AdviceScore {
 	pct := "p99"
 	if plan.Capacity != nil {
-		for _, p := range SLOPercentiles {
-			if _, ok := plan.Capacity.SLO[p.Key]; ok {
-				pct = p.Key
-				break
-			}
-		}
+		pct = sloPercentile(plan.Capacity.SLO)
 	}
 	out := []results.AdviceScore{}
 	for _, c := range plan.Advise.Candidates {
@@ -146,6 +141,18 @@ func scores(recs []results.Record, plan results.Plan, th map[string]stats.Thresh
 		out[i].Pareto = out[i].LatencyMs > 0 && !slices.ContainsFunc(out, func(o results.AdviceScore) bool { return dominates(o, out[i]) })
 	}
 	return out
+}
+
+// sloPercentile is the first percentile the SLO bounds, in SLOPercentiles
+// order, or p99 when it bounds none: the latency the advice is proven and
+// drawn on.
+func sloPercentile(slo map[string]float64) string {
+	for _, p := range SLOPercentiles {
+		if _, ok := slo[p.Key]; ok {
+			return p.Key
+		}
+	}
+	return "p99"
 }
 
 // dominates reports whether a sustains at least b's rate at no higher

@@ -26,102 +26,154 @@ func rateAdvice(recs []results.Record, plan results.Plan) results.Advice {
 	ap := plan.Advise
 	out := results.Advice{Objective: ap.Objective, Verdicts: []results.AdviceVerdict{}, RunnersUp: []results.AdviceRunnerUp{}, Candidates: []results.AdviceScore{}}
 	m, ok := MetricByKey(ap.Objective)
-	settings := map[string]map[string]string{}
-	for _, c := range ap.Candidates {
-		settings[c.ScenarioID] = c.Settings
-	}
 	sums, err := ByScenario(recs)
 	if !ok || err != nil {
 		out.Answer = fmt.Sprintf("cannot tell: the results cannot be summarised on %s (%v)", ap.Objective, err)
-		out.Dropped = len(settings)
+		out.Dropped = len(ap.Candidates)
 		return out
 	}
-	byID := map[string]*ScenarioStats{}
-	for i := range sums {
-		byID[sums[i].ID] = &sums[i]
-	}
-	held := Holding(recs, ap.SLO, ap.KeepUp)
-	bad := Violations(recs)
-	var ranked []string
-	for _, c := range ap.Candidates {
-		s := byID[c.ScenarioID]
-		if s == nil || !held[c.ScenarioID].Holds() || len(m.Values(s)) < stats.DefaultMinPairs || bad[c.ScenarioID].Trials > 0 {
-			continue
-		}
-		ranked = append(ranked, c.ScenarioID)
-	}
-	mean := func(id string) float64 { return m.Summary(byID[id]).Mean }
-	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(mean(a), mean(b)) })
-	out.Candidates = rateScores(ap, m, byID, held, plan.Level)
+	r := newRateRace(recs, plan, m, sums)
+	ranked := r.ranked(recs)
+	out.Candidates = rateScores(ap, m, r.byID, r.held, plan.Level)
 	if len(ranked) == 0 {
 		out.Answer = fmt.Sprintf("cannot tell yet: no candidate held %s msg/s (%s) in most of %d trials or more; give the search a larger advise.budget, or ask at a lower workload.rate",
 			textfmt.Group(ap.RecordsPerS, 0), holdText(ap), stats.DefaultMinPairs)
-		out.Dropped = len(settings)
+		out.Dropped = len(ap.Candidates)
 		return out
 	}
-	pickID := ranked[0]
-	out.Pick = &results.AdvicePick{ScenarioID: pickID, Settings: settings[pickID],
-		Properties: merged(ap.Constraints, settings[pickID]), Score: valueOf(m, byID[pickID], plan.Level), Held: held[pickID].Text()}
-	o := stats.Options{Level: plan.Level, Margin: plan.Margin, MinPairs: stats.DefaultMinPairs}
-	judge := func(against, id string, on Metric) *results.AdviceVerdict {
-		v := stats.Verdict{Kind: stats.KindNotTested, Text: "not tested: " + id + " has no counted trial"}
-		if ref := byID[id]; ref != nil {
-			v = Judge(ref, byID[pickID], on, true, o)
-		}
-		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: on.Key, Kind: v.Kind,
-			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text}
-	}
+	r.pick = ranked[0]
+	out.Pick = &results.AdvicePick{ScenarioID: r.pick, Settings: r.settings[r.pick],
+		Properties: merged(ap.Constraints, r.settings[r.pick]), Score: valueOf(m, r.byID[r.pick], plan.Level), Held: r.held[r.pick].Text()}
 	var cur *results.AdviceVerdict
+	out.Verdicts, cur = r.proof()
+	out.RunnersUp = r.runnersUp(ranked[1:])
+	out.Dropped = len(ap.Candidates) - 1 - len(out.RunnersUp)
+	out.Answer, out.Recommend = r.answer(cur)
+	if r.pick != ap.Current {
+		out.Why = append(moved(ap, r.pick, ap.Current), whyAtRate(r.byID[ap.Current], r.byID[r.pick])...)
+	}
+	holdConstraints(&out, recs, ap.Constraints)
+	return out
+}
+
+// rateRace is what rateAdvice's steps share: the candidates' trials
+// summarised, their hold counts and, once chosen, the pick.
+type rateRace struct {
+	ap       *results.AdvicePlan
+	plan     results.Plan
+	m        Metric
+	settings map[string]map[string]string
+	byID     map[string]*ScenarioStats
+	held     map[string]Held
+	pick     string
+}
+
+func newRateRace(recs []results.Record, plan results.Plan, m Metric, sums []ScenarioStats) *rateRace {
+	r := &rateRace{ap: plan.Advise, plan: plan, m: m, settings: map[string]map[string]string{}, byID: map[string]*ScenarioStats{}}
+	for _, c := range r.ap.Candidates {
+		r.settings[c.ScenarioID] = c.Settings
+	}
+	for i := range sums {
+		r.byID[sums[i].ID] = &sums[i]
+	}
+	r.held = Holding(recs, r.ap.SLO, r.ap.KeepUp)
+	return r
+}
+
+// ranked lists the qualifying candidates, lowest mean objective first: those
+// that held the load in most trials, on at least stats.DefaultMinPairs
+// trials, with no audit violation.
+func (r *rateRace) ranked(recs []results.Record) []string {
+	bad := Violations(recs)
+	var ids []string
+	for _, c := range r.ap.Candidates {
+		s := r.byID[c.ScenarioID]
+		if s == nil || !r.held[c.ScenarioID].Holds() || len(r.m.Values(s)) < stats.DefaultMinPairs || bad[c.ScenarioID].Trials > 0 {
+			continue
+		}
+		ids = append(ids, c.ScenarioID)
+	}
+	mean := func(id string) float64 { return r.m.Summary(r.byID[id]).Mean }
+	slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(mean(a), mean(b)) })
+	return ids
+}
+
+// options are the run's verdict options.
+func (r *rateRace) options() stats.Options {
+	return stats.Options{Level: r.plan.Level, Margin: r.plan.Margin, MinPairs: stats.DefaultMinPairs}
+}
+
+// judge is the pick's paired verdict against the reference id on metric on.
+func (r *rateRace) judge(against, id string, on Metric) results.AdviceVerdict {
+	v := stats.Verdict{Kind: stats.KindNotTested, Text: "not tested: " + id + " has no counted trial"}
+	if ref := r.byID[id]; ref != nil {
+		v = Judge(ref, r.byID[r.pick], on, true, r.options())
+	}
+	return results.AdviceVerdict{Against: against, ScenarioID: id, Metric: on.Key, Kind: v.Kind,
+		Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text}
+}
+
+// proof judges the pick against the current settings and the defaults on
+// every proof metric; cur is the verdict on the objective against the
+// current settings, nil when the pick is the current settings.
+func (r *rateRace) proof() (vs []results.AdviceVerdict, cur *results.AdviceVerdict) {
+	ap := r.ap
+	vs = []results.AdviceVerdict{}
 	against := "current"
 	if ap.Current == ap.Defaults {
 		against = "defaults"
 	}
-	proof := proofMetrics(ap, m)
-	if pickID != ap.Current {
-		for i, on := range proof {
-			v := judge(against, ap.Current, on)
-			if i == 0 {
-				cur = v
-			}
-			out.Verdicts = append(out.Verdicts, *v)
-		}
-	}
-	if ap.Defaults != ap.Current && pickID != ap.Defaults {
+	proof := proofMetrics(ap, r.m)
+	if r.pick != ap.Current {
 		for _, on := range proof {
-			out.Verdicts = append(out.Verdicts, *judge("defaults", ap.Defaults, on))
+			vs = append(vs, r.judge(against, ap.Current, on))
+		}
+		c := vs[0]
+		cur = &c
+	}
+	if ap.Defaults != ap.Current && r.pick != ap.Defaults {
+		for _, on := range proof {
+			vs = append(vs, r.judge("defaults", ap.Defaults, on))
 		}
 	}
-	for _, id := range ranked[1:] {
-		v := Judge(byID[pickID], byID[id], m, true, o)
+	return vs, cur
+}
+
+// runnersUp are the qualifying candidates the objective does not decide
+// higher than the pick.
+func (r *rateRace) runnersUp(ids []string) []results.AdviceRunnerUp {
+	out := []results.AdviceRunnerUp{}
+	for _, id := range ids {
+		v := Judge(r.byID[r.pick], r.byID[id], r.m, true, r.options())
 		if v.Kind == stats.KindHigher {
 			continue
 		}
-		out.RunnersUp = append(out.RunnersUp, results.AdviceRunnerUp{ScenarioID: id, Settings: settings[id],
-			Score: valueOf(m, byID[id], plan.Level), Kind: v.Kind, Text: v.Text})
+		out = append(out, results.AdviceRunnerUp{ScenarioID: id, Settings: r.settings[id],
+			Score: valueOf(r.m, r.byID[id], r.plan.Level), Kind: v.Kind, Text: v.Text})
 	}
-	out.Dropped = len(settings) - 1 - len(out.RunnersUp)
+	return out
+}
+
+// answer says what to do, from cur (the verdict on the objective against
+// the current settings) and whether the current settings held the load;
+// recommend is true only when the pick is proven better.
+func (r *rateRace) answer(cur *results.AdviceVerdict) (text string, recommend bool) {
+	ap, m := r.ap, r.m
 	current := referenceText(ap)
-	refHeld := held[ap.Current]
+	refHeld := r.held[ap.Current]
 	switch {
 	case cur == nil:
-		out.Answer = fmt.Sprintf("keep %s: no candidate that held the load had a lower %s", current, m.Name)
+		return fmt.Sprintf("keep %s: no candidate that held the load had a lower %s", current, m.Name), false
 	case refHeld.Trials >= stats.DefaultMinPairs && refHeld.Fails() > refHeld.Trials/2:
-		out.Recommend = true
-		out.Answer = fmt.Sprintf("use the pick: %s did not hold %s msg/s (%s) in %d of %d trials; the pick held it in %s",
-			current, textfmt.Group(ap.RecordsPerS, 0), holdText(ap), refHeld.Fails(), refHeld.Trials, held[pickID].Text())
+		return fmt.Sprintf("use the pick: %s did not hold %s msg/s (%s) in %d of %d trials; the pick held it in %s",
+			current, textfmt.Group(ap.RecordsPerS, 0), holdText(ap), refHeld.Fails(), refHeld.Trials, r.held[r.pick].Text()), true
 	case cur.Kind == stats.KindLower:
-		out.Recommend = true
-		out.Answer = fmt.Sprintf("use the pick: its %s is %s against %s", m.Name, adviceDiff(*cur), current)
+		return fmt.Sprintf("use the pick: its %s is %s against %s", m.Name, adviceDiff(*cur), current), true
 	case cur.Kind == stats.KindEquivalent:
-		out.Answer = fmt.Sprintf("keep %s: they are within ±%g %% of the best found on %s (%s)", current, plan.Margin*100, m.Name, cur.Text)
+		return fmt.Sprintf("keep %s: they are within ±%g %% of the best found on %s (%s)", current, r.plan.Margin*100, m.Name, cur.Text), false
 	default:
-		out.Answer = fmt.Sprintf("cannot tell yet whether the pick beats %s on %s: %s", current, m.Name, cur.Text)
+		return fmt.Sprintf("cannot tell yet whether the pick beats %s on %s: %s", current, m.Name, cur.Text), false
 	}
-	if pickID != ap.Current {
-		out.Why = append(moved(ap, pickID, ap.Current), whyAtRate(byID[ap.Current], byID[pickID])...)
-	}
-	holdConstraints(&out, recs, ap.Constraints)
-	return out
 }
 
 // Held counts the trials of a candidate at a fixed rate, and those that
@@ -171,15 +223,8 @@ func holdText(ap *results.AdvicePlan) string {
 // reference: the objective first, then the SLO's first percentile (p99
 // without an SLO) from the intended send time and CPU per MB, each once.
 func proofMetrics(ap *results.AdvicePlan, objective Metric) []Metric {
-	pct := "p99"
-	for _, p := range SLOPercentiles {
-		if _, ok := ap.SLO[p.Key]; ok {
-			pct = p.Key
-			break
-		}
-	}
 	out := []Metric{objective}
-	for _, k := range []string{pct + ".intended", "cpu.total"} {
+	for _, k := range []string{sloPercentile(ap.SLO) + ".intended", "cpu.total"} {
 		if m, ok := MetricByKey(k); ok && k != objective.Key {
 			out = append(out, m)
 		}
@@ -196,18 +241,20 @@ func valueOf(m Metric, s *ScenarioStats, level float64) *results.AdviceValue {
 }
 
 // rateScores places every candidate with trials by its objective's mean
-// and the p99 from the intended send time, and marks the Pareto front of
-// the two among those that held the load.
+// and the mean of a latency percentile from the intended send time (see
+// ratePercentile), and marks the Pareto front of the two among those that
+// held the load.
 func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats, held map[string]Held, level float64) []results.AdviceScore {
-	p99, _ := MetricByKey("p99.intended")
+	pct := ratePercentile(ap)
+	lat, _ := MetricByKey(pct + ".intended")
 	out := []results.AdviceScore{}
 	for _, c := range ap.Candidates {
 		s := byID[c.ScenarioID]
 		if s == nil || len(m.Values(s)) == 0 {
 			continue
 		}
-		sc := results.AdviceScore{ScenarioID: c.ScenarioID, Score: valueOf(m, s, level), Percentile: "p99"}
-		if l := p99.Summary(s).Mean; !math.IsNaN(l) && held[c.ScenarioID].Holds() {
+		sc := results.AdviceScore{ScenarioID: c.ScenarioID, Score: valueOf(m, s, level), Percentile: pct}
+		if l := lat.Summary(s).Mean; !math.IsNaN(l) && held[c.ScenarioID].Holds() {
 			sc.LatencyMs = l
 		}
 		out = append(out, sc)
@@ -220,6 +267,22 @@ func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats
 		out[i].Pareto = out[i].LatencyMs > 0 && !slices.ContainsFunc(out, func(o results.AdviceScore) bool { return lower(o, out[i]) })
 	}
 	return out
+}
+
+// ratePercentile is the latency percentile the candidates are set
+// against: the SLO's (p99 without an SLO), or, when the objective is that
+// very percentile, the other end of the distribution (p50, or p99 for an
+// objective on p50), so that the chart shows a trade-off and not one
+// figure against itself.
+func ratePercentile(ap *results.AdvicePlan) string {
+	pct := sloPercentile(ap.SLO)
+	switch {
+	case ap.Objective != pct+".intended":
+		return pct
+	case pct == "p50":
+		return "p99"
+	}
+	return "p50"
 }
 
 // whyAtRate sets the pick's measured figures beside the reference's, as

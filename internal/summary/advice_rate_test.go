@@ -118,7 +118,10 @@ func TestAdviceConstraints(t *testing.T) {
 			if a.Recommend != tt.recommend || !strings.HasPrefix(a.Answer, tt.answer) {
 				t.Errorf("recommend %v answer %q; want %v %q…", a.Recommend, a.Answer, tt.recommend, tt.answer)
 			}
-			if a.Pick == nil || a.Pick.Constraints != "acks=all as the client reported them in its 10 trials" {
+			switch {
+			case a.Pick == nil:
+				t.Errorf("no pick: %s", a.Answer)
+			case a.Pick.Constraints != "acks=all as the client reported them in its 10 trials":
 				t.Errorf("constraints checked %q", a.Pick.Constraints)
 			}
 		})
@@ -168,5 +171,28 @@ func TestWhyPipeModel(t *testing.T) {
 	got := strings.Join(why(recs, ap, "candidate=a", "candidate=current"), "\n")
 	if !strings.Contains(got, "requests in flight 1.0 → 4.9, pipe model (in flight × request bytes ÷ round trip) 1.25 → 6.10 MB/s against 1.20 → 5.90 MB/s achieved") {
 		t.Errorf("why = %q: want the pipe model beside what was achieved", got)
+	}
+}
+
+// TestRatePercentile: the candidates are set against the SLO's percentile
+// (p99 without one), and against the other end of the distribution when
+// the objective is that very percentile.
+func TestRatePercentile(t *testing.T) {
+	for _, tt := range []struct {
+		objective string
+		slo       map[string]float64
+		want      string
+	}{
+		{"cpu.total", nil, "p99"},
+		{"cpu.total", map[string]float64{"p95": 50}, "p95"},
+		{"p99.intended", nil, "p50"},
+		{"p99.intended", map[string]float64{"p95": 50}, "p95"},
+		{"p95.intended", map[string]float64{"p95": 50}, "p50"},
+		{"p50.intended", map[string]float64{"p50": 5}, "p99"},
+	} {
+		ap := &results.AdvicePlan{Objective: tt.objective, SLO: tt.slo}
+		if got := ratePercentile(ap); got != tt.want {
+			t.Errorf("%s with SLO %v: %s, want %s", tt.objective, tt.slo, got, tt.want)
+		}
 	}
 }
