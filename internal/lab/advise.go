@@ -60,6 +60,8 @@ const halvingProbes = stats.DefaultMinPairs
 func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
 	a := &advisor{capacitySearch: s, margin: e.Equivalence, race: newRace(s.g, s.out, s.logf)}
 	a.level = raceLevel(stats.DefaultConfidence, a.free())
+	a.resumed = a.probesRun()
+	a.dropStale(s.recs)
 	a.judge()
 	return a
 }
@@ -166,7 +168,7 @@ func (a *advisor) dropBounded(lid string, lt stats.Threshold) {
 // bracketed estimate, else by their ceiling (a sustainable rate does not
 // exceed what the producer achieves unthrottled by much).
 func (a *advisor) halve() {
-	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spent, a.budget, a.probesRun(),
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, a.probesRun()-a.resumed,
 		func(x, y spec.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "probes"))
@@ -225,13 +227,14 @@ func (a *advisor) score(id string) float64 {
 	return 0
 }
 
-// probesRun counts the probes the search has run, ceilings included.
+// probesRun counts the probes the search has run, ceilings included (a
+// resumed run's too).
 func (a *advisor) probesRun() int {
 	n := 0
 	for _, rs := range a.recs {
 		n += len(rs)
 	}
-	return max(n, 1)
+	return n
 }
 
 // race is what both advisors share: the candidates taken out of the race
@@ -242,6 +245,9 @@ type race struct {
 	// protect are the scenarios never taken out: current and defaults.
 	protect map[string]bool
 	logf    func(format string, args ...any)
+	// resumed counts the trials a resumed run brought: the halving pace is
+	// this session's time over this session's trials.
+	resumed int
 }
 
 // newRace races g's candidates, with out the searcher's map of those out.
@@ -288,6 +294,23 @@ func (r race) dropViolated(recs map[string][]results.Record) {
 		}
 		if v := summary.Violations(recs[sc.ID])[sc.ID]; v.Trials > 0 {
 			r.takeOut(sc, fmt.Sprintf("its audit was not clean in %d of %d trials (first: trial %d)", v.Trials, v.Audited, v.First))
+		}
+	}
+}
+
+// dropStale takes out, when a run is resumed, every unprotected candidate
+// with fewer trials than the most any candidate has, less one (a round the
+// interruption cut short): the race took it out before, and its take-out
+// is not saved, so it would come back with its later trials paired by
+// round against other candidates' earlier ones.
+func (r race) dropStale(recs map[string][]results.Record) {
+	most := 0
+	for _, rs := range recs {
+		most = max(most, len(rs))
+	}
+	for _, sc := range r.inRace() {
+		if n := len(recs[sc.ID]); !r.protect[sc.ID] && n < most-1 {
+			r.takeOut(sc, fmt.Sprintf("it left the race before the run was resumed (%d trials, against %d)", n, most))
 		}
 	}
 }

@@ -57,7 +57,10 @@ func newRateAdvisor(e *spec.Experiment, u *untilPrecise) *rateAdvisor {
 	m, _ := summary.MetricByKey(e.Advise.Objective)
 	a := &rateAdvisor{untilPrecise: u, metric: m, margin: e.Equivalence, race: newRace(u.g, u.out, u.logf)}
 	a.level = raceLevel(stats.DefaultConfidence, a.free())
+	a.resumed = a.trialsRun()
+	a.dropStale(u.recs)
 	a.judge()
+	a.update()
 	return a
 }
 
@@ -65,6 +68,7 @@ func newRateAdvisor(e *spec.Experiment, u *untilPrecise) *rateAdvisor {
 // trials: auto does.
 func (a *rateAdvisor) endRound() {
 	a.judge()
+	a.update() // the stopping rule leaves out who was just taken out
 	a.untilPrecise.endRound()
 }
 
@@ -81,8 +85,8 @@ func (a *rateAdvisor) judge() {
 		}
 	}
 	a.dropDecided(held)
-	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spent, a.budget, a.trialsRun(),
-		func(x, y spec.Scenario) int { return cmp.Compare(a.score(x.ID), a.score(y.ID)) })
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, a.trialsRun()-a.resumed,
+		func(x, y spec.Scenario) int { return cmp.Compare(a.score(x.ID, held), a.score(y.ID, held)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "trials"))
 	}
@@ -150,8 +154,13 @@ func (a *rateAdvisor) dropDecided(held map[string]summary.Held) {
 }
 
 // score ranks a candidate for halving: its mean objective, +Inf before it
-// has one.
-func (a *rateAdvisor) score(id string) float64 {
+// has one or when it has not held the load in most of its trials (one that
+// falls behind may spend less CPU per MB for sending less, and must not
+// outrank those that hold).
+func (a *rateAdvisor) score(id string, held map[string]summary.Held) float64 {
+	if h := held[id]; h.Trials > 0 && !h.Holds() {
+		return math.Inf(1)
+	}
 	if st := a.byID[id]; st != nil {
 		if m := a.metric.Summary(st).Mean; !math.IsNaN(m) {
 			return m
@@ -160,11 +169,11 @@ func (a *rateAdvisor) score(id string) float64 {
 	return math.Inf(1)
 }
 
-// trialsRun counts the race's measured trials.
+// trialsRun counts the race's measured trials (a resumed run's too).
 func (a *rateAdvisor) trialsRun() int {
 	n := 0
 	for _, rs := range a.recs {
 		n += len(rs)
 	}
-	return max(n, 1)
+	return n
 }

@@ -26,6 +26,11 @@ func TestCheckExternal(t *testing.T) {
 			"fault broker.kill needs an embedded cluster (drop --bootstrap): on an existing cluster a Trogdor fleet delivers only broker.pause"},
 		// Nor reroute its replication.
 		{"replication rtt", "name: x\nnetwork: {replication.rtt.ms: 20}\n", "network.replication.rtt.ms needs an embedded cluster"},
+		// An objective prodlab cannot measure there would spend the whole
+		// budget on "no candidate held the rate".
+		{"advise on brokers' CPU", "name: x\nworkload: {rate: 1000, duration.s: 2}\nadvise: {objective: cpu.brokers, space: {linger.ms: [0, 5]}, budget: 10m}\n",
+			"advise.objective cpu.brokers needs an embedded cluster"},
+		{"advise on client CPU", "name: x\nworkload: {rate: 1000, duration.s: 2}\nadvise: {objective: cpu.client, space: {linger.ms: [0, 5]}, budget: 10m}\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -148,7 +148,17 @@ func (c *roundClock) startRound() {
 func (c *roundClock) stopRound() time.Duration {
 	last := time.Since(c.roundStart)
 	c.spent += last
+	c.roundStart = time.Time{}
 	return last
+}
+
+// spentSoFar is what was spent, the running round included: the pace of
+// the trials run so far, the last round's among them.
+func (c *roundClock) spentSoFar() time.Duration {
+	if c.roundStart.IsZero() {
+		return c.spent
+	}
+	return c.spent + time.Since(c.roundStart)
 }
 
 // overrun reports whether another round as long as last would overrun the
