@@ -10,6 +10,7 @@
 //	benchtool gaps results.jsonl...  # time between trials outside the measurement
 //	benchtool advice RUN_DIR...      # an advise run's cost and pick; whether two runs' picks agree
 //	benchtool rankcheck ADVISE_DIR CAPACITY_DIR  # the pick against a capacity run's best of the same space
+//	benchtool rejudge RUN_DIR...     # recorded probes judged again by today's rule, and the rates that follow
 package main
 
 import (
@@ -41,7 +42,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -58,6 +59,8 @@ func run(args []string) error {
 		return advice(args[1:], os.Stdout)
 	case "rankcheck":
 		return rankcheck(args[1:], os.Stdout)
+	case "rejudge":
+		return rejudge(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")

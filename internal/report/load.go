@@ -269,8 +269,12 @@ func anyPoint(cs []loadCurve, f func(*loadPoint) bool) bool {
 	return false
 }
 
-// probeText is a probe's judgement: "pass", or "FAIL: why".
+// probeText is a probe's judgement: "pass", "FAIL: why", or why it was
+// not counted.
 func probeText(pr *results.Probe) string {
+	if pr.Uncounted {
+		return pr.Why
+	}
 	if pr.Pass {
 		return "pass"
 	}

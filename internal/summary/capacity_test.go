@@ -44,3 +44,46 @@ func TestKeepUpResolution(t *testing.T) {
 		t.Error("a trial without a load kept up")
 	}
 }
+
+// TestStartLag: the window's start lag is the records acknowledged beyond
+// those offered (less the resolution) at the offered rate; a probe further
+// behind than the tightest SLO bound is left out of the search's outcomes,
+// pass or fail, and one within it is counted.
+func TestStartLag(t *testing.T) {
+	probe := func(achieved float64, pass bool) results.Record {
+		return results.Record{ScenarioID: "s", Status: results.StatusOK, RecordsPerBatch: 10,
+			Records: results.Records{Sent: 30000, Acked: 30000}, Load: &results.Load{OfferedRecordsPerS: 10000, Achieved: achieved},
+			Probe: &results.Probe{Pass: pass}}
+	}
+	slo := map[string]float64{"p99": 100, "p50": 20}
+	for _, tt := range []struct {
+		achieved float64
+		lagMs    int64
+		behind   bool
+	}{
+		{0.9, 0, false},
+		{1, 0, false},
+		{1.0003, 0, false}, // within the resolution (10 of 30,000)
+		{1.005, 13, false}, // (0.005 − 0.00033) × 30,000 ÷ 10,000/s: 13.99 ms, truncated
+		{1.01, 29, true},   // beyond the tightest bound, p50's 20 ms
+		{1.06, 179, true},
+	} {
+		r := probe(tt.achieved, true)
+		if got := StartLag(&r).Milliseconds(); got != tt.lagMs {
+			t.Errorf("achieved %g: lag %d ms, want %d", tt.achieved, got, tt.lagMs)
+		}
+		if got := StartBehind(&r, slo) != ""; got != tt.behind {
+			t.Errorf("achieved %g: behind %v, want %v", tt.achieved, got, tt.behind)
+		}
+		if StartBehind(&r, nil) != "" {
+			t.Errorf("achieved %g: behind without an SLO", tt.achieved)
+		}
+	}
+	// Probes leaves uncounted probes out of the outcomes.
+	recs := []results.Record{probe(1, true), probe(1.06, false), probe(0.9, false)}
+	recs[1].Probe.Uncounted = true
+	ps := Probes(recs)
+	if len(ps) != 1 || len(ps[0].Outcomes) != 2 || !ps[0].Outcomes[0].Pass || ps[0].Outcomes[1].Pass {
+		t.Errorf("outcomes %+v: want the pass and the fail, not the uncounted probe", ps)
+	}
+}
