@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
@@ -37,8 +38,9 @@ func rejudge(dirs []string, w io.Writer) error {
 				continue
 			}
 			p := *r.Probe
-			p.Pass, p.Uncounted, p.Why = summary.JudgeProbe(&r, plan.Capacity.SLO, plan.Capacity.KeepUp)
-			if p.Pass != r.Probe.Pass || p.Uncounted != r.Probe.Uncounted {
+			why := summary.HoldMisses(&r, plan.Capacity.SLO, plan.Capacity.KeepUp)
+			p.Pass, p.Why = len(why) == 0, strings.Join(why, "; ")
+			if p.Pass != r.Probe.Pass {
 				changed++
 				fmt.Fprintf(w, "%s: %s probe %d at %s msg/s: %s → %s\n", dir, r.ScenarioID, r.Trial,
 					textfmt.Group(r.Load.OfferedRecordsPerS, 0), verdictText(*r.Probe), verdictText(p))
@@ -60,10 +62,7 @@ func rejudge(dirs []string, w io.Writer) error {
 
 // verdictText is a probe's judgement in a word, with why when it is not a pass.
 func verdictText(p results.Probe) string {
-	switch {
-	case p.Uncounted:
-		return "uncounted"
-	case p.Pass:
+	if p.Pass {
 		return "pass"
 	}
 	return "fail (" + p.Why + ")"

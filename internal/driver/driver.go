@@ -56,6 +56,14 @@ type Trial struct {
 	// records, and Acks covers them all.
 	WarmupRecords int64
 	Warmup        time.Duration
+	// CatchUp, when positive, holds a rate-limited steady-state trial's
+	// warm-up past Warmup until the producer is within CatchUp of its
+	// schedule (the records it holds unacknowledged, at Rate, plus how
+	// late its hand-offs run), for at most CatchUpMax more: a start
+	// hiccup near the producer's knee drains slowly (at the rate it has to
+	// spare), and a window that begins behind its schedule measures that
+	// backlog, not the steady state at Rate. Zero keeps Warmup as it is.
+	CatchUp, CatchUpMax time.Duration
 	// TimelineInterval, when positive, asks for Result.Timeline: one point
 	// per interval of the trial's clock, warm-up included.
 	TimelineInterval time.Duration

@@ -169,7 +169,7 @@ func (fr *franzRun) produce(ctx context.Context) error {
 		}
 		r := fr.record(seq)
 		now := time.Now()
-		if warming && fr.warmupOver(seq, now) {
+		if warming && fr.warmupOver(seq, now) && fr.caughtUp(seq, now) {
 			warming = false
 		}
 		if !warming && fr.measuredOver(now) {
@@ -250,6 +250,28 @@ func (fr *franzRun) warmupOver(seq int64, now time.Time) bool {
 	t := fr.t
 	return (t.WarmupRecords > 0 && seq >= t.WarmupRecords) ||
 		(t.Warmup > 0 && seq > 0 && now.Sub(fr.clockStart) >= t.Warmup)
+}
+
+// caughtUp reports whether the warm-up may end at now, with record seq
+// next: always without Trial.CatchUp; else once the producer is within
+// CatchUp of its schedule (lag), or when CatchUpMax has passed since
+// Warmup.
+func (fr *franzRun) caughtUp(seq int64, now time.Time) bool {
+	t := fr.t
+	if t.CatchUp <= 0 || fr.hz == nil || t.Rate <= 0 || now.Sub(fr.clockStart) >= t.Warmup+t.CatchUpMax {
+		return true
+	}
+	return fr.lag(seq, now) <= t.CatchUp
+}
+
+// lag is how far behind its schedule a rate-limited producer runs at now:
+// how late record seq is handed over, plus the records it holds
+// unacknowledged at the offered rate (the wait of the newest of them, by
+// Little's law).
+func (fr *franzRun) lag(seq int64, now time.Time) time.Duration {
+	late := max(0, now.Sub(fr.pace.due(seq)))
+	held := fr.hz.handed - fr.hz.completed.Load()
+	return late + time.Duration(float64(held)/fr.t.Rate*float64(time.Second))
 }
 
 // measuredOver reports whether the measured window is over at now: Records

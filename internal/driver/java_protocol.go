@@ -32,9 +32,12 @@ type javaRequest struct {
 	Tag        string            `json:"tag,omitempty"`
 	TimeoutMs  int64             `json:"timeout_ms,omitempty"`
 	// Steady state, warm-up and timeline; 0 (omitted) is off.
-	DurationMs         int64 `json:"duration_ms,omitempty"`
-	WarmupRecords      int64 `json:"warmup_records,omitempty"`
-	WarmupMs           int64 `json:"warmup_ms,omitempty"`
+	DurationMs    int64 `json:"duration_ms,omitempty"`
+	WarmupRecords int64 `json:"warmup_records,omitempty"`
+	WarmupMs      int64 `json:"warmup_ms,omitempty"`
+	// CatchUpMs and CatchUpMaxMs are Trial.CatchUp and CatchUpMax.
+	CatchUpMs          int64 `json:"catch_up_ms,omitempty"`
+	CatchUpMaxMs       int64 `json:"catch_up_max_ms,omitempty"`
 	TimelineIntervalMs int64 `json:"timeline_interval_ms,omitempty"`
 	// Keys is the records' key space; omitted for keyless records.
 	Keys *javaKeys `json:"keys,omitempty"`
@@ -173,6 +176,8 @@ func newRunRequest(id int64, t Trial) javaRequest {
 		DurationMs:         positiveMillis(t.Duration),
 		WarmupRecords:      t.WarmupRecords,
 		WarmupMs:           positiveMillis(t.Warmup),
+		CatchUpMs:          positiveMillis(t.CatchUp),
+		CatchUpMaxMs:       positiveMillis(t.CatchUpMax),
 		TimelineIntervalMs: positiveMillis(t.TimelineInterval),
 		Keys:               newJavaKeys(t.Keys),
 		Stamp:              t.StampHandoff,

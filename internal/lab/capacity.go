@@ -207,8 +207,7 @@ func thresholdText(t stats.Threshold) string {
 // failed, the producer kept up (achieved ÷ offered ≥ keep.up within the
 // window's resolution, summary.KeptUp), the window
 // was steady and every SLO percentile of the latency from the intended
-// send time held. A probe whose window began further behind its schedule
-// than the SLO allows (summary.StartBehind) is not counted. A trial that produced nothing (its topic, cluster or
+// send time held (summary.HoldMisses). A trial that produced nothing (its topic, cluster or
 // client failed) is no probe: nil.
 func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 	if rec.Warmup || rec.Status == results.StatusInterrupted || rec.Records.Sent == 0 {
@@ -222,7 +221,9 @@ func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 		p.Ceiling = true
 		return p
 	}
-	p.Pass, p.Uncounted, p.Why = summary.JudgeProbe(rec, c.SLO, c.KeepUp)
+	why := summary.HoldMisses(rec, c.SLO, c.KeepUp)
+	p.Pass = len(why) == 0
+	p.Why = strings.Join(why, "; ")
 	return p
 }
 

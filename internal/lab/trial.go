@@ -136,7 +136,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 // driverTrial is what the driver is asked to run for trial n of sc.
 func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
 	e := sc.Exp
-	return driver.Trial{
+	tr := driver.Trial{
 		Bootstrap:  bootstrap,
 		Topic:      topic,
 		Props:      e.Producer,
@@ -163,6 +163,25 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 			x.ev.publish(Event{Kind: TrialProgress, Sent: p.Sent, Acked: p.Acked, Rate: rate})
 		},
 	}
+	tr.CatchUp, tr.CatchUpMax = catchUp(&e)
+	return tr
+}
+
+// catchUp is how close to its schedule the producer of a rate-limited
+// trial judged against an SLO (a capacity probe, an advise candidate at a
+// fixed rate) must be when its window begins — half the tightest SLO
+// bound, so that the window begins well inside what summary.StartBehind
+// allows — and how long past the warm-up it may take to get there: one
+// more window's length. Zero for every other trial.
+func catchUp(e *spec.Experiment) (lag, most time.Duration) {
+	if e.Workload.Rate <= 0 || e.Workload.DurationS <= 0 || len(e.Capacity.SLO) == 0 {
+		return 0, 0
+	}
+	tightest := math.Inf(1)
+	for _, b := range e.Capacity.SLO {
+		tightest = math.Min(tightest, b)
+	}
+	return time.Duration(tightest / 2 * float64(time.Millisecond)), seconds(e.Workload.DurationS)
 }
 
 // trialRun is one trial underway: the session it runs on, its scenario's

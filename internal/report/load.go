@@ -269,12 +269,8 @@ func anyPoint(cs []loadCurve, f func(*loadPoint) bool) bool {
 	return false
 }
 
-// probeText is a probe's judgement: "pass", "FAIL: why", or why it was
-// not counted.
+// probeText is a probe's judgement: "pass", or "FAIL: why".
 func probeText(pr *results.Probe) string {
-	if pr.Uncounted {
-		return pr.Why
-	}
 	if pr.Pass {
 		return "pass"
 	}

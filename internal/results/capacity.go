@@ -25,11 +25,6 @@ type Probe struct {
 	// "kept up 0.9300 < 0.99 (resolution ±0.0010); p99 from the intended
 	// send time 132.0 ms > 100 ms".
 	Why string `json:"why,omitempty"`
-	// Uncounted marks a probe the search does not count, pass or fail:
-	// its window began further behind its schedule than the SLO allows
-	// (summary.StartBehind), so its latency measured the warm-up's
-	// backlog, not the steady state at its rate. Why says so.
-	Uncounted bool `json:"uncounted,omitempty"`
 	// Settings are the producer settings that decide where the knee
 	// falls, as the client used them: buffer.memory, batch.size,
 	// linger.ms, max.in.flight.requests.per.connection and

@@ -65,13 +65,12 @@ type ScenarioProbes struct {
 // Probes groups the capacity probes of recs by scenario, in the order of
 // each scenario's first probe: every trial the search judged (a probe that
 // failed as a trial is a failed probe; the lab judges none that produced
-// nothing). Warm-up and interrupted trials and uncounted probes
-// (results.Probe.Uncounted) are left out.
+// nothing). Warm-up and interrupted trials are left out.
 func Probes(recs []results.Record) []ScenarioProbes {
 	var out []ScenarioProbes
 	idx := map[string]int{}
 	for _, r := range recs {
-		if r.Warmup || r.Probe == nil || r.Probe.Uncounted || r.Status == results.StatusInterrupted {
+		if r.Warmup || r.Probe == nil || r.Status == results.StatusInterrupted {
 			continue
 		}
 		i, ok := idx[r.ScenarioID]

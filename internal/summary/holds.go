@@ -11,7 +11,9 @@ import (
 
 // HoldMisses lists every reason a rate-limited trial does not hold its
 // load: a failed record, a producer that did not keep up (KeptUp), an
-// unsteady window (unless it only drained a backlog: Draining), an audit that found what the experiment does not expect
+// unsteady window (unless it only drained a backlog: Draining), a window
+// that began further behind its schedule than the SLO allows
+// (StartBehind), an audit that found what the experiment does not expect
 // (with audit: true, "audited clean" is a constraint like the SLO), an SLO
 // percentile of the latency from the intended send time above its bound.
 // Empty when it holds. It is the one judgement of a
@@ -30,6 +32,9 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 	}
 	if st := rec.Steady; st != nil && !st.OK && !Draining(rec) {
 		why = append(why, "window not steady: "+st.Reason)
+	}
+	if behind := StartBehind(rec, slo); behind != "" {
+		why = append(why, behind)
 	}
 	if rec.Status == results.StatusViolated && rec.Audit != nil {
 		a := rec.Audit
@@ -53,19 +58,6 @@ func Draining(rec *results.Record) bool {
 		rec.Load.Achieved-KeepUpResolution(rec) > 1
 }
 
-// JudgeProbe is a capacity probe's verdict at its offered rate: not
-// counted when its window began too far behind its schedule to judge the
-// SLO (StartBehind), else a pass when it held the load (HoldMisses), with
-// every reason it did not. The one judgement the search (lab) and a
-// re-judgement of recorded runs (bench) make.
-func JudgeProbe(rec *results.Record, slo map[string]float64, keepUp float64) (pass, uncounted bool, why string) {
-	if why := StartBehind(rec, slo); why != "" {
-		return false, true, why
-	}
-	misses := HoldMisses(rec, slo, keepUp)
-	return len(misses) == 0, false, strings.Join(misses, "; ")
-}
-
 // StartLag estimates how far behind its schedule a rate-limited trial's
 // window began: the records the window acknowledged beyond those it was
 // offered (achieved above 1, less the window's resolution), at the
@@ -85,15 +77,15 @@ func StartLag(rec *results.Record) time.Duration {
 	return time.Duration(excess / l.OfferedRecordsPerS * float64(time.Second))
 }
 
-// StartBehind says why a rate-limited trial cannot judge the SLO: its
-// window began further behind its schedule (StartLag) than the tightest
-// SLO bound, so its latency from the intended send time measured the
-// warm-up's backlog draining, not the steady state at its rate (a CPU-bound
-// A/A capacity pair at p99 ≤ 20 ms failed such probes at 255–300k msg/s,
-// achieved 1.02–1.07 and p99 50–300 ms, while the same rates passed at
-// 5–16 ms whenever the window began on schedule). "" when the trial can
-// judge it, and always without an SLO. The outcome is not looked at:
-// whether a trial is judged depends on its start alone.
+// StartBehind says why a rate-limited trial did not reach a steady state
+// the SLO can judge: its window began further behind its schedule
+// (StartLag) than the tightest SLO bound, so its latency from the
+// intended send time measured a backlog draining, not the steady state at
+// its rate. The lab holds such a trial's warm-up until the producer is
+// within half that bound of its schedule, for at most one window more
+// (driver.Trial.CatchUp); a producer still behind by then needed more than
+// warm-up and window to absorb its start at this rate, and does not hold
+// it. "" when it began on schedule, and always without an SLO.
 func StartBehind(rec *results.Record, slo map[string]float64) string {
 	tightest := math.Inf(1)
 	for _, b := range slo {
@@ -103,7 +95,7 @@ func StartBehind(rec *results.Record, slo map[string]float64) string {
 	if lag <= 0 || math.IsInf(tightest, 1) || float64(lag)/float64(time.Millisecond) <= tightest {
 		return ""
 	}
-	return fmt.Sprintf("not counted: the window began about %d ms behind its schedule (achieved %.4f, resolution ±%.4f), beyond the SLO's %g ms; its latency measured the warm-up's backlog, not the steady state",
+	return fmt.Sprintf("the window began about %d ms behind its schedule (achieved %.4f, resolution ±%.4f), beyond the SLO's %g ms: no steady state after the warm-up's catch-up",
 		lag.Milliseconds(), rec.Load.Achieved, KeepUpResolution(rec), tightest)
 }
 

@@ -29,6 +29,11 @@ final class Horizon {
     private int n;
     private long start;
 
+    /** The records handed over and not yet completed; send loop only. */
+    long outstanding() {
+        return handed - completed.get();
+    }
+
     /** Counts one record handed over at nanoTime now. */
     void handOff(long now) {
         if (handed == 0) {

@@ -28,6 +28,15 @@ final class RunRequest {
     /** Warm-up before the measured window: this many records and/or this long, whichever first. */
     long warmupRecords;
     long warmupMs;
+    /**
+     * When > 0, a rate-limited steady-state warm-up runs on past warmupMs
+     * until the producer is within this many ms of its schedule (how late
+     * its sends run, plus the records it holds unacknowledged at the
+     * rate), for at most catchUpMaxMs more: a window that begins behind
+     * its schedule measures that backlog, not the steady state.
+     */
+    long catchUpMs;
+    long catchUpMaxMs;
     /** When > 0, the result carries a timeline with one point per this many ms. */
     long timelineIntervalMs;
     /** The key space ("none" for keyless records), see KeySampler. */
@@ -92,6 +101,8 @@ final class RunRequest {
         r.durationMs = getNonNegative(o, "duration_ms");
         r.warmupRecords = getNonNegative(o, "warmup_records");
         r.warmupMs = getNonNegative(o, "warmup_ms");
+        r.catchUpMs = getNonNegative(o, "catch_up_ms");
+        r.catchUpMaxMs = getNonNegative(o, "catch_up_max_ms");
         r.timelineIntervalMs = getNonNegative(o, "timeline_interval_ms");
         parseKeys(o, r);
         r.stamp = o.has("stamp") && !o.get("stamp").isJsonNull() && o.get("stamp").getAsBoolean();

@@ -354,6 +354,24 @@ final class TrialRunner {
      * Opens the measured window at sequence number seq, at nanoTime now:
      * records from seq on are measured, those before it warm-up.
      */
+    /**
+     * Whether a rate-limited warm-up that reached its time (until) is still
+     * further behind its schedule than catchUpMs at nanoTime now, with
+     * catchUpMaxMs past until not yet run out: how late the next record
+     * (due at nanoTime due) runs, plus the outstanding records at
+     * nanosPerRecord each (the wait of the newest of them, by Little's
+     * law). False when no catch-up is asked or the trial is unthrottled.
+     */
+    static boolean behindSchedule(long catchUpMs, long catchUpMaxMs, double nanosPerRecord,
+            long due, long now, long until, long outstanding) {
+        if (catchUpMs <= 0 || nanosPerRecord <= 0 || now - until - catchUpMaxMs * 1_000_000L >= 0) {
+            return false;
+        }
+        long late = Math.max(0, now - due);
+        long held = (long) (outstanding * nanosPerRecord);
+        return late + held > catchUpMs * 1_000_000L;
+    }
+
     void startMeasured(long seq, long now) {
         measuredFromSeq = seq;
         measuredStart = now;
@@ -433,7 +451,7 @@ final class TrialRunner {
             long until = phaseStart + limitMs * 1_000_000L;
             long last = phaseStart; // the previous send's time: no extra clock read per record
             for (; seq < endSeq && !aborted; seq++) {
-                if (limitMs > 0 && last - until >= 0) {
+                if (limitMs > 0 && last - until >= 0 && !(warmup && behind(seq, last, until))) {
                     break;
                 }
                 long intended = 0;
@@ -442,7 +460,8 @@ final class TrialRunner {
                     if (!waitUntil(intended)) {
                         break;
                     }
-                    if (limitMs > 0 && System.nanoTime() - until >= 0) {
+                    long now = System.nanoTime();
+                    if (limitMs > 0 && now - until >= 0 && !(warmup && behind(seq, now, until))) {
                         break;
                     }
                 }
@@ -470,6 +489,19 @@ final class TrialRunner {
                 }
             }
             return seq;
+        }
+
+        /**
+         * Whether a warm-up that reached its time (until) runs on at nanoTime
+         * now, record seq next: the request asks to catch up (catch_up_ms),
+         * catch_up_max_ms past until has not run out, and the producer is
+         * further behind its schedule than catch_up_ms: how late seq is,
+         * plus the records it holds unacknowledged at the rate (the wait of
+         * the newest of them, by Little's law).
+         */
+        private boolean behind(long seq, long now, long until) {
+            return horizon != null && behindSchedule(req.catchUpMs, req.catchUpMaxMs, nanosPerRecord,
+                    clockStart + (long) (seq * nanosPerRecord), now, until, horizon.outstanding());
         }
 
         /**

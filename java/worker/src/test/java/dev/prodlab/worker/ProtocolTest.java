@@ -20,7 +20,8 @@ class ProtocolTest {
                         + "\"props\":{\"acks\":\"all\",\"linger.ms\":5,\"enable.idempotence\":true},"
                         + "\"records\":100000,\"record_size\":1024,\"payload\":\"text\",\"rate\":2500.5,\"seed\":42,"
                         + "\"tag\":\"run1-s0-t0\",\"timeout_ms\":1000,\"duration_ms\":2000,"
-                        + "\"warmup_records\":300,\"warmup_ms\":400,\"timeline_interval_ms\":250}"));
+                        + "\"warmup_records\":300,\"warmup_ms\":400,\"timeline_interval_ms\":250,"
+                        + "\"catch_up_ms\":10,\"catch_up_max_ms\":2000}"));
         assertEquals(7, r.id);
         assertEquals("127.0.0.1:9092,127.0.0.1:9093", r.bootstrap);
         assertEquals("t", r.topic);
@@ -38,6 +39,8 @@ class ProtocolTest {
         assertEquals(300, r.warmupRecords);
         assertEquals(400, r.warmupMs);
         assertEquals(250, r.timelineIntervalMs);
+        assertEquals(10, r.catchUpMs);
+        assertEquals(2000, r.catchUpMaxMs);
         assertTrue(r.hasWarmup());
     }
 
@@ -67,7 +70,7 @@ class ProtocolTest {
         assertThrows(IllegalArgumentException.class,
                 () -> RunRequest.parse(Protocol.parse("{\"op\":\"run\",\"records\":1,\"props\":{\"a\":[1]}}")));
         // negative durations and counts
-        for (String f : new String[] {"duration_ms", "warmup_records", "warmup_ms", "timeline_interval_ms"}) {
+        for (String f : new String[] {"duration_ms", "warmup_records", "warmup_ms", "timeline_interval_ms", "catch_up_ms", "catch_up_max_ms"}) {
             assertThrows(IllegalArgumentException.class,
                     () -> RunRequest.parse(Protocol.parse("{\"op\":\"run\",\"records\":1,\"" + f + "\":-1}")), f);
         }
