@@ -35,10 +35,14 @@ type franzRun struct {
 	promise func(*kgo.Record, error) // fr.done, bound once
 
 	// Figures of the produce loop.
-	warmSent, sent int64     // records handed over, warm-up and measured
-	clockStart     time.Time // first hand-off
-	measuredStart  time.Time // first measured hand-off; zero if none
-	end            time.Time // return of Flush (and the final commit)
+	warmSent, sent int64 // records handed over, warm-up and measured
+	// catching is set once the warm-up's time is over and it waits for the
+	// producer to catch up (Trial.CatchUp); lag0 is the lag then.
+	catching      bool
+	lag0          time.Duration
+	clockStart    time.Time // first hand-off
+	measuredStart time.Time // first measured hand-off; zero if none
+	end           time.Time // return of Flush (and the final commit)
 
 	stopProgress func()                     // nil until the clock starts
 	stopTimeline func(time.Time) []Interval // nil until the clock starts
@@ -252,16 +256,22 @@ func (fr *franzRun) warmupOver(seq int64, now time.Time) bool {
 		(t.Warmup > 0 && seq > 0 && now.Sub(fr.clockStart) >= t.Warmup)
 }
 
-// caughtUp reports whether the warm-up may end at now, with record seq
-// next: always without Trial.CatchUp; else once the producer is within
-// CatchUp of its schedule (lag), or when CatchUpMax has passed since
-// Warmup.
+// caughtUp reports whether the warm-up, its time over, may end at now
+// with record seq next: always without Trial.CatchUp; else once the
+// producer is within CatchUp of its schedule (lag), when it falls further
+// behind than it was when the warm-up's time ended (by more than CatchUp:
+// it cannot keep up, and waiting only deepens the overload), or when
+// CatchUpMax has passed since Warmup.
 func (fr *franzRun) caughtUp(seq int64, now time.Time) bool {
 	t := fr.t
 	if t.CatchUp <= 0 || fr.hz == nil || t.Rate <= 0 || now.Sub(fr.clockStart) >= t.Warmup+t.CatchUpMax {
 		return true
 	}
-	return fr.lag(seq, now) <= t.CatchUp
+	lag := fr.lag(seq, now)
+	if !fr.catching {
+		fr.catching, fr.lag0 = true, lag
+	}
+	return lag <= t.CatchUp || lag > fr.lag0+t.CatchUp
 }
 
 // lag is how far behind its schedule a rate-limited producer runs at now:

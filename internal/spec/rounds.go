@@ -150,9 +150,14 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 		report([]string{"workload.warmup.s", "workload.duration.s"},
 			"workload.warmup.s (%g) must be shorter than workload.duration.s (%g)", w.WarmupS, w.DurationS)
 	}
-	if need := w.DurationS + w.WarmupS; need > 0 && w.TimeoutS <= need {
+	need, what := w.DurationS+w.WarmupS, "workload.warmup.s + workload.duration.s"
+	if len(e.Capacity.SLO) > 0 && w.DurationS > 0 {
+		// The warm-up's catch-up may take one more window (lab.catchUp).
+		need, what = need+w.DurationS, "workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO)"
+	}
+	if need > 0 && w.TimeoutS <= need {
 		report([]string{"workload.timeout.s", "workload.duration.s", "workload.warmup.s"},
-			"workload.timeout.s (%g) must exceed workload.warmup.s + workload.duration.s (%g)", w.TimeoutS, need)
+			"workload.timeout.s (%g) must exceed %s (%g)", w.TimeoutS, what, need)
 	}
 	if iv := e.TimelineIntervalMs; iv != 0 && (iv < MinTimelineIntervalMs || iv > MaxTimelineIntervalMs) {
 		report([]string{"timeline.interval.ms"},

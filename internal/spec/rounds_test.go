@@ -37,6 +37,10 @@ func TestRoundsValidation(t *testing.T) {
 		{"timeout too short", "name: x\nworkload: {duration.s: 30, timeout.s: 20}\n", []string{
 			`x.yaml:2:28: workload.timeout.s (20) must exceed workload.warmup.s + workload.duration.s (30)`,
 		}},
+		// Under an SLO the warm-up may catch up for one more window.
+		{"timeout too short for the catch-up", "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n", []string{
+			`x.yaml:2:41: workload.timeout.s (20) must exceed workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO) (21)`,
+		}},
 		// The timeline's interval is 0 (automatic) or in 10..60000 ms.
 		{"timeline interval", "name: x\ntimeline: {interval.ms: 5}\n", []string{
 			`x.yaml:2:12: timeline.interval.ms must be 0 (automatic) or in 10..60000, got 5`,

@@ -50,11 +50,10 @@ func TestKeepUpResolution(t *testing.T) {
 // behind than the tightest SLO bound does not hold its load, one within it
 // does.
 func TestStartLag(t *testing.T) {
-	probe := func(achieved float64, pass bool) results.Record {
+	probe := func(achieved float64) results.Record {
 		return results.Record{ScenarioID: "s", Status: results.StatusOK, RecordsPerBatch: 10,
 			Records: results.Records{Sent: 30000, Acked: 30000}, Load: &results.Load{OfferedRecordsPerS: 10000, Achieved: achieved},
-			LatencyIntendedMs: &results.Latency{P50: 5, P99: 50},
-			Probe:             &results.Probe{Pass: pass}}
+			LatencyIntendedMs: &results.Latency{P50: 5, P99: 50}}
 	}
 	slo := map[string]float64{"p99": 100, "p50": 20}
 	for _, tt := range []struct {
@@ -69,7 +68,7 @@ func TestStartLag(t *testing.T) {
 		{1.01, 29, true},   // beyond the tightest bound, p50's 20 ms
 		{1.06, 179, true},
 	} {
-		r := probe(tt.achieved, true)
+		r := probe(tt.achieved)
 		if got := StartLag(&r).Milliseconds(); got != tt.lagMs {
 			t.Errorf("achieved %g: lag %d ms, want %d", tt.achieved, got, tt.lagMs)
 		}

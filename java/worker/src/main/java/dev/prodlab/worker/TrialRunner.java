@@ -355,21 +355,29 @@ final class TrialRunner {
      * records from seq on are measured, those before it warm-up.
      */
     /**
-     * Whether a rate-limited warm-up that reached its time (until) is still
-     * further behind its schedule than catchUpMs at nanoTime now, with
-     * catchUpMaxMs past until not yet run out: how late the next record
-     * (due at nanoTime due) runs, plus the outstanding records at
-     * nanosPerRecord each (the wait of the newest of them, by Little's
-     * law). False when no catch-up is asked or the trial is unthrottled.
+     * How far behind its schedule a rate-limited producer runs at nanoTime
+     * now: how late the next record (due at nanoTime due) runs, plus the
+     * outstanding records at nanosPerRecord each (the wait of the newest
+     * of them, by Little's law).
      */
-    static boolean behindSchedule(long catchUpMs, long catchUpMaxMs, double nanosPerRecord,
-            long due, long now, long until, long outstanding) {
-        if (catchUpMs <= 0 || nanosPerRecord <= 0 || now - until - catchUpMaxMs * 1_000_000L >= 0) {
+    static long lagNanos(double nanosPerRecord, long due, long now, long outstanding) {
+        return Math.max(0, now - due) + (long) (outstanding * nanosPerRecord);
+    }
+
+    /**
+     * Whether a warm-up that reached its time (until) runs on at nanoTime
+     * now: a catch-up is asked (catchUpMs), catchUpMaxMs past until has not
+     * run out, and the producer is still further behind its schedule (lag)
+     * than catchUpMs, but no further than it was when the warm-up's time
+     * ended (lag0) by more than catchUpMs: one that falls further behind
+     * cannot keep up, and waiting only deepens the overload.
+     */
+    static boolean behindSchedule(long catchUpMs, long catchUpMaxMs, long now, long until, long lag, long lag0) {
+        if (catchUpMs <= 0 || now - until - catchUpMaxMs * 1_000_000L >= 0) {
             return false;
         }
-        long late = Math.max(0, now - due);
-        long held = (long) (outstanding * nanosPerRecord);
-        return late + held > catchUpMs * 1_000_000L;
+        long bound = catchUpMs * 1_000_000L;
+        return lag > bound && lag <= lag0 + bound;
     }
 
     void startMeasured(long seq, long now) {
@@ -397,6 +405,8 @@ final class TrialRunner {
         private final long txNanos;
         private final byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
         private final double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
+        /** The lag when the warm-up's time ended and it began to wait for a catch-up; -1 before. */
+        private long lag0 = -1;
         private final long maxSeq = tracking ? Integer.MAX_VALUE : Long.MAX_VALUE;
         /** Wall-clock µs since the epoch at nanoTime 0: stamps cost one clock read. */
         private final long epochBaseUs = epochMicros(0);
@@ -493,15 +503,17 @@ final class TrialRunner {
 
         /**
          * Whether a warm-up that reached its time (until) runs on at nanoTime
-         * now, record seq next: the request asks to catch up (catch_up_ms),
-         * catch_up_max_ms past until has not run out, and the producer is
-         * further behind its schedule than catch_up_ms: how late seq is,
-         * plus the records it holds unacknowledged at the rate (the wait of
-         * the newest of them, by Little's law).
+         * now, record seq next (behindSchedule, with the lag of lagNanos).
          */
         private boolean behind(long seq, long now, long until) {
-            return horizon != null && behindSchedule(req.catchUpMs, req.catchUpMaxMs, nanosPerRecord,
-                    clockStart + (long) (seq * nanosPerRecord), now, until, horizon.outstanding());
+            if (horizon == null || nanosPerRecord <= 0 || req.catchUpMs <= 0) {
+                return false;
+            }
+            long lag = lagNanos(nanosPerRecord, clockStart + (long) (seq * nanosPerRecord), now, horizon.outstanding());
+            if (lag0 < 0) {
+                lag0 = lag;
+            }
+            return behindSchedule(req.catchUpMs, req.catchUpMaxMs, now, until, lag, lag0);
         }
 
         /**
