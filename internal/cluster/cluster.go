@@ -308,6 +308,19 @@ func (c *Cluster) Brokers() []Broker {
 	return out
 }
 
+// LogDirs are the embedded brokers' log directories (none for an external
+// cluster): where a deleted topic's files can be seen to go.
+func (c *Cluster) LogDirs() []string {
+	if c.external {
+		return nil
+	}
+	out := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = n.spec.DataDir
+	}
+	return out
+}
+
 // Version returns the broker version: the release for clusters from Maven
 // Central, the jar version for a local distribution, and a guess from the
 // brokers' ApiVersions for external clusters; "" when unknown.

@@ -318,6 +318,53 @@ func (t *Target) DeleteTopic(ctx context.Context, topic string) error {
 	return t.adm.DeleteTopic(ctx, topic)
 }
 
+// topicGoneWait bounds how long a trial waits for its deleted topic's
+// files to leave an embedded broker's log directories.
+const topicGoneWait = 5 * time.Second
+
+// awaitTopicGone waits, on an embedded cluster, until no broker's log
+// directory holds a partition of the deleted topic (its "topic-N" and
+// "topic-N.<id>-delete" directories), at most topicGoneWait: freeing a
+// trial's hundreds of MB is work the brokers would otherwise do during
+// the next trial's window. It reports what is left when the wait runs out.
+func (t *Target) awaitTopicGone(ctx context.Context, topic string) error {
+	if t.c == nil {
+		return nil
+	}
+	dirs := t.c.LogDirs()
+	deadline := time.Now().Add(topicGoneWait)
+	for {
+		left := topicFiles(dirs, topic)
+		if len(left) == 0 {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return nil // interrupted: no next trial to protect
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("topic %s deleted, but after %s its files are still there: %s", topic, topicGoneWait, strings.Join(left, ", "))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// topicFiles lists the partition directories of topic in dirs.
+func topicFiles(dirs []string, topic string) []string {
+	var out []string
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(d) // a directory not made yet holds nothing
+		for _, en := range entries {
+			if strings.HasPrefix(en.Name(), topic+"-") {
+				out = append(out, filepath.Join(d, en.Name()))
+			}
+		}
+	}
+	return out
+}
+
 // Driver returns the driver for a client name (java, java@VERSION,
 // franz-go), starting it on first use; a Java client follows the broker's
 // release unless it names its own. Every trial starts here, so it first

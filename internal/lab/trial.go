@@ -101,6 +101,8 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 		defer func() {
 			if err := adm.DeleteTopic(context.Background(), topic); err != nil {
 				x.logf("%v", err)
+			} else if err := tgt.awaitTopicGone(ctx, topic); err != nil {
+				x.logf("%v", err)
 			}
 		}()
 	}
