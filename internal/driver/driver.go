@@ -58,8 +58,9 @@ type Trial struct {
 	Warmup        time.Duration
 	// CatchUp, when positive, holds a rate-limited steady-state trial's
 	// warm-up past Warmup until the producer is within CatchUp of its
-	// schedule (the records it holds unacknowledged, at Rate, plus how
-	// late its hand-offs run), for at most CatchUpMax more and not once it
+	// schedule (the records it holds unacknowledged, at Rate, beyond the
+	// fastest completion; the Java worker adds how late its hand-offs run),
+	// for at most CatchUpMax more and not once it
 	// falls further behind than when Warmup ended (by CatchUp): a start
 	// hiccup near the producer's knee drains slowly (at the rate it has to
 	// spare), and a window that begins behind its schedule measures that

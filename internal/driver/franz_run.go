@@ -173,7 +173,7 @@ func (fr *franzRun) produce(ctx context.Context) error {
 		}
 		r := fr.record(seq)
 		now := time.Now()
-		if warming && fr.warmupOver(seq, now) && fr.caughtUp(seq, now) {
+		if warming && fr.warmupOver(seq, now) && fr.caughtUp(now) {
 			warming = false
 		}
 		if !warming && fr.measuredOver(now) {
@@ -256,32 +256,35 @@ func (fr *franzRun) warmupOver(seq int64, now time.Time) bool {
 		(t.Warmup > 0 && seq > 0 && now.Sub(fr.clockStart) >= t.Warmup)
 }
 
-// caughtUp reports whether the warm-up, its time over, may end at now
-// with record seq next: always without Trial.CatchUp; else once the
+// caughtUp reports whether the warm-up may end at now: always without
+// Trial.CatchUp, or when the warm-up ended on its record count before its
+// time (the Java worker gates only a timed warm-up); else once the
 // producer is within CatchUp of its schedule (lag), when it falls further
 // behind than it was when the warm-up's time ended (by more than CatchUp:
 // it cannot keep up, and waiting only deepens the overload), or when
 // CatchUpMax has passed since Warmup.
-func (fr *franzRun) caughtUp(seq int64, now time.Time) bool {
+func (fr *franzRun) caughtUp(now time.Time) bool {
 	t := fr.t
-	if t.CatchUp <= 0 || fr.hz == nil || t.Rate <= 0 || now.Sub(fr.clockStart) >= t.Warmup+t.CatchUpMax {
+	since := now.Sub(fr.clockStart)
+	if t.CatchUp <= 0 || fr.hz == nil || t.Rate <= 0 || t.Warmup <= 0 || since < t.Warmup || since >= t.Warmup+t.CatchUpMax {
 		return true
 	}
-	lag := fr.lag(seq, now)
+	lag := fr.lag()
 	if !fr.catching {
 		fr.catching, fr.lag0 = true, lag
 	}
 	return lag <= t.CatchUp || lag > fr.lag0+t.CatchUp
 }
 
-// lag is how far behind its schedule a rate-limited producer runs at now:
-// how late record seq is handed over, plus the records it holds
-// unacknowledged at the offered rate (the wait of the newest of them, by
-// Little's law).
-func (fr *franzRun) lag(seq int64, now time.Time) time.Duration {
-	late := max(0, now.Sub(fr.pace.due(seq)))
-	held := fr.hz.handed - fr.hz.completed.Load()
-	return late + time.Duration(float64(held)/fr.t.Rate*float64(time.Second))
+// lag is how far behind its schedule a rate-limited producer's client
+// runs: the wait of the newest record it holds unacknowledged, at the
+// offered rate (Little's law), less the fastest completion seen (the
+// pipeline's own latency, which a producer on schedule has too). Late
+// hand-offs do not count: startMeasured re-anchors the pacer, so records
+// not yet handed over when the window begins are never sent.
+func (fr *franzRun) lag() time.Duration {
+	held := time.Duration(float64(fr.hz.handed-fr.hz.completed.Load()) / fr.t.Rate * float64(time.Second))
+	return max(0, held-time.Duration(fr.hz.minLatUs.Load())*time.Microsecond)
 }
 
 // measuredOver reports whether the measured window is over at now: Records

@@ -82,7 +82,7 @@ func TestJudgeProbe(t *testing.T) {
 		// resolution) did not reach a steady state an SLO of 10 ms can
 		// judge, whatever its latency.
 		{"behind its schedule", func() results.Record { return at(1.06, 5, 50) },
-			"the window began about 59 ms behind its schedule (achieved 1.0600, resolution ±0.0010), beyond the SLO's 10 ms: no steady state after the warm-up's catch-up"},
+			"the window began about 59 ms behind its schedule (achieved 1.0600, resolution ±0.0010), beyond the SLO's 10 ms: not a steady state at this rate"},
 		// 8 ms behind is within the SLO's 10 ms: judged.
 		{"a little behind", func() results.Record { return at(1.008, 5, 50) }, "pass"},
 		{"a little behind, failing", func() results.Record { return at(1.008, 12, 50) }, "p50 from the intended send time 12.0 ms > 10 ms"},
@@ -304,9 +304,15 @@ func TestCapacityPipe(t *testing.T) {
 func TestCatchUp(t *testing.T) {
 	exp := func(rate, duration float64, slo map[string]float64) *spec.Experiment {
 		e := &spec.Experiment{}
-		e.Workload.Rate, e.Workload.DurationS, e.Capacity.SLO = rate, duration, slo
+		e.Workload.Rate, e.Workload.DurationS, e.Workload.WarmupS, e.Capacity.SLO = rate, duration, 1, slo
 		return e
 	}
+	producers := exp(1000, 3, map[string]float64{"p99": 100})
+	producers.Workload.Producers = 4
+	fleet := exp(1000, 3, map[string]float64{"p99": 100})
+	fleet.Trogdor.Coordinator = "http://127.0.0.1:8889"
+	untimed := exp(1000, 3, map[string]float64{"p99": 100})
+	untimed.Workload.WarmupS = 0
 	for _, tt := range []struct {
 		name      string
 		e         *spec.Experiment
@@ -316,6 +322,9 @@ func TestCatchUp(t *testing.T) {
 		{"ceiling probe", exp(0, 3, map[string]float64{"p99": 100}), 0, 0},
 		{"burst", exp(1000, 0, map[string]float64{"p99": 100}), 0, 0},
 		{"no SLO", exp(1000, 3, nil), 0, 0},
+		{"several producers", producers, 0, 0},
+		{"a Trogdor fleet", fleet, 0, 0},
+		{"no timed warm-up", untimed, 0, 0},
 	} {
 		lag, most := catchUp(tt.e)
 		if lag != tt.lag || most != tt.most {

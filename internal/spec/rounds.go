@@ -151,7 +151,7 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 			"workload.warmup.s (%g) must be shorter than workload.duration.s (%g)", w.WarmupS, w.DurationS)
 	}
 	need, what := w.DurationS+w.WarmupS, "workload.warmup.s + workload.duration.s"
-	if len(e.Capacity.SLO) > 0 && w.DurationS > 0 {
+	if len(e.Capacity.SLO) > 0 && w.DurationS > 0 && w.WarmupS > 0 {
 		// The warm-up's catch-up may take one more window (lab.catchUp).
 		need, what = need+w.DurationS, "workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO)"
 	}

@@ -34,6 +34,12 @@ final class Horizon {
         return handed - completed.get();
     }
 
+    /** The fastest completion seen, in nanoseconds; 0 before any. */
+    long minLatNanos() {
+        long m = minLatNanos.get();
+        return m == Long.MAX_VALUE ? 0 : m;
+    }
+
     /** Counts one record handed over at nanoTime now. */
     void handOff(long now) {
         if (handed == 0) {

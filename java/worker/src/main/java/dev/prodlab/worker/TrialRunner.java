@@ -351,17 +351,14 @@ final class TrialRunner {
     }
 
     /**
-     * Opens the measured window at sequence number seq, at nanoTime now:
-     * records from seq on are measured, those before it warm-up.
-     */
-    /**
      * How far behind its schedule a rate-limited producer runs at nanoTime
      * now: how late the next record (due at nanoTime due) runs, plus the
-     * outstanding records at nanosPerRecord each (the wait of the newest
-     * of them, by Little's law).
+     * wait of the newest outstanding record at nanosPerRecord each (Little's
+     * law) less the fastest completion seen (minLatNanos: the pipeline's own
+     * latency, which a producer on schedule has too).
      */
-    static long lagNanos(double nanosPerRecord, long due, long now, long outstanding) {
-        return Math.max(0, now - due) + (long) (outstanding * nanosPerRecord);
+    static long lagNanos(double nanosPerRecord, long due, long now, long outstanding, long minLatNanos) {
+        return Math.max(0, now - due) + Math.max(0, (long) (outstanding * nanosPerRecord) - minLatNanos);
     }
 
     /**
@@ -380,6 +377,10 @@ final class TrialRunner {
         return lag > bound && lag <= lag0 + bound;
     }
 
+    /**
+     * Opens the measured window at sequence number seq, at nanoTime now:
+     * records from seq on are measured, those before it warm-up.
+     */
     void startMeasured(long seq, long now) {
         measuredFromSeq = seq;
         measuredStart = now;
@@ -509,7 +510,8 @@ final class TrialRunner {
             if (horizon == null || nanosPerRecord <= 0 || req.catchUpMs <= 0) {
                 return false;
             }
-            long lag = lagNanos(nanosPerRecord, clockStart + (long) (seq * nanosPerRecord), now, horizon.outstanding());
+            long lag = lagNanos(nanosPerRecord, clockStart + (long) (seq * nanosPerRecord), now,
+                    horizon.outstanding(), horizon.minLatNanos());
             if (lag0 < 0) {
                 lag0 = lag;
             }

@@ -17,11 +17,13 @@ class CatchUpTest {
     private static final double PER_RECORD = 1e9 / 1000; // 1,000 records/s: 1 ms each
 
     @Test
-    void lagIsLateSendsPlusOutstanding() {
+    void lagIsLateSendsPlusOutstandingBeyondThePipe() {
         long now = 5_000 * MS;
-        assertEquals(50 * MS, TrialRunner.lagNanos(PER_RECORD, now, now, 50));
-        assertEquals(25 * MS, TrialRunner.lagNanos(PER_RECORD, now - 20 * MS, now, 5));
-        assertEquals(5 * MS, TrialRunner.lagNanos(PER_RECORD, now + 20 * MS, now, 5), "an early send counts nothing");
+        assertEquals(50 * MS, TrialRunner.lagNanos(PER_RECORD, now, now, 50, 0));
+        assertEquals(25 * MS, TrialRunner.lagNanos(PER_RECORD, now - 20 * MS, now, 5, 0));
+        assertEquals(5 * MS, TrialRunner.lagNanos(PER_RECORD, now + 20 * MS, now, 5, 0), "an early send counts nothing");
+        assertEquals(5 * MS, TrialRunner.lagNanos(PER_RECORD, now, now, 55, 50 * MS), "on schedule behind a 50 ms pipe");
+        assertEquals(0, TrialRunner.lagNanos(PER_RECORD, now, now, 40, 50 * MS), "fewer held than the pipe carries");
     }
 
     @Test
