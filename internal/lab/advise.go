@@ -60,7 +60,7 @@ const halvingProbes = stats.DefaultMinPairs
 func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
 	a := &advisor{capacitySearch: s, margin: e.Equivalence, race: newRace(s.g, s.out, s.logf)}
 	a.level = raceLevel(stats.DefaultConfidence, a.free())
-	a.resumed = a.probesRun()
+	a.resumed = trialCount(s.recs)
 	a.dropStale(s.recs)
 	a.judge()
 	return a
@@ -168,7 +168,7 @@ func (a *advisor) dropBounded(lid string, lt stats.Threshold) {
 // bracketed estimate, else by their ceiling (a sustainable rate does not
 // exceed what the producer achieves unthrottled by much).
 func (a *advisor) halve() {
-	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, a.probesRun()-a.resumed,
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, trialCount(a.recs)-a.resumed,
 		func(x, y spec.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "probes"))
@@ -227,11 +227,12 @@ func (a *advisor) score(id string) float64 {
 	return 0
 }
 
-// probesRun counts the probes the search has run, ceilings included (a
-// resumed run's too).
-func (a *advisor) probesRun() int {
+// trialCount counts the trials of a race's records (a resumed run's too):
+// the sustainable advisor's probes, ceilings included, or the rate
+// advisor's measured trials.
+func trialCount(recs map[string][]results.Record) int {
 	n := 0
-	for _, rs := range a.recs {
+	for _, rs := range recs {
 		n += len(rs)
 	}
 	return n

@@ -57,7 +57,7 @@ func newRateAdvisor(e *spec.Experiment, u *untilPrecise) *rateAdvisor {
 	m, _ := summary.MetricByKey(e.Advise.Objective)
 	a := &rateAdvisor{untilPrecise: u, metric: m, margin: e.Equivalence, race: newRace(u.g, u.out, u.logf)}
 	a.level = raceLevel(stats.DefaultConfidence, a.free())
-	a.resumed = a.trialsRun()
+	a.resumed = trialCount(u.recs)
 	a.dropStale(u.recs)
 	a.judge()
 	a.update()
@@ -85,7 +85,7 @@ func (a *rateAdvisor) judge() {
 		}
 	}
 	a.dropDecided(held)
-	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, a.trialsRun()-a.resumed,
+	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, trialCount(a.recs)-a.resumed,
 		func(x, y spec.Scenario) int { return cmp.Compare(a.score(x.ID, held), a.score(y.ID, held)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "trials"))
@@ -167,13 +167,4 @@ func (a *rateAdvisor) score(id string, held map[string]summary.Held) float64 {
 		}
 	}
 	return math.Inf(1)
-}
-
-// trialsRun counts the race's measured trials (a resumed run's too).
-func (a *rateAdvisor) trialsRun() int {
-	n := 0
-	for _, rs := range a.recs {
-		n += len(rs)
-	}
-	return n
 }

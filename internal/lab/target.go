@@ -349,7 +349,7 @@ func (t *Target) awaitTopicGone(ctx context.Context, topic string) error {
 			// before 3.7 in its first 30 s) would cost every trial the
 			// whole wait: wait no more in this run.
 			t.noTopicWait = true
-			return fmt.Errorf("topic %s deleted, but after %s its files are still there: %s; not waiting for deleted topics' files again in this run", topic, topicGoneWait, strings.Join(left, ", "))
+			return fmt.Errorf("topic %s deleted, but after %s its files are still there: %s; not waiting for deleted topics' files again in this run (the brokers keep them longer than prodlab's log.segment.delete.delay.ms of 100 ms: a cluster.configs entry for it or for log.dirs, or a Kafka release before 3.7, whose deleter starts 30 s after the broker; the next trials may share the CPU with the deletion)", topic, topicGoneWait, strings.Join(left, ", "))
 		}
 		select {
 		case <-ctx.Done():

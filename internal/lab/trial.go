@@ -187,10 +187,7 @@ func catchUp(e *spec.Experiment) (lag, most time.Duration) {
 		// judges the merged window).
 		return 0, 0
 	}
-	tightest := math.Inf(1)
-	for _, b := range e.Capacity.SLO {
-		tightest = math.Min(tightest, b)
-	}
+	tightest := summary.TightestSLO(e.Capacity.SLO)
 	return time.Duration(tightest / 2 * float64(time.Millisecond)), seconds(e.Workload.DurationS)
 }
 

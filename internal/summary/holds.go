@@ -54,13 +54,10 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 // failed this way (achieved 1.03–1.11, drift −25 to −32 %).
 func Draining(rec *results.Record) bool {
 	st := rec.Steady
-	if st == nil || st.OK || rec.Load == nil || !(st.DriftHi < 0) {
-		return false
-	}
 	// The fitted line's end is not asked to reach the offered rate: a real
 	// drain falls fast and then flattens, and a straight line through it
-	// ends below the offered rate (the pipe probes above: 0.84–0.88).
-	return rec.Load.Achieved-KeepUpResolution(rec) > 1
+	// ends below the offered rate (the pipe probes above: 0.88–0.94).
+	return st != nil && !st.OK && st.DriftHi < 0 && StartLag(rec) > 0
 }
 
 // StartLag estimates how far behind its schedule a rate-limited trial's
@@ -82,6 +79,17 @@ func StartLag(rec *results.Record) time.Duration {
 	return time.Duration(excess / l.OfferedRecordsPerS * float64(time.Second))
 }
 
+// TightestSLO is the smallest bound of an SLO, in ms: the latency a
+// window's start may lag by (StartBehind) and the lab's catch-up aims
+// within. +Inf when the SLO bounds nothing.
+func TightestSLO(slo map[string]float64) float64 {
+	tightest := math.Inf(1)
+	for _, b := range slo {
+		tightest = math.Min(tightest, b)
+	}
+	return tightest
+}
+
 // StartBehind says why a rate-limited trial did not reach a steady state
 // the SLO can judge: its window began further behind its schedule
 // (StartLag) than the tightest SLO bound, so its latency from the
@@ -92,10 +100,7 @@ func StartLag(rec *results.Record) time.Duration {
 // warm-up and window to absorb its start at this rate, and does not hold
 // it. "" when it began on schedule, and always without an SLO.
 func StartBehind(rec *results.Record, slo map[string]float64) string {
-	tightest := math.Inf(1)
-	for _, b := range slo {
-		tightest = math.Min(tightest, b)
-	}
+	tightest := TightestSLO(slo)
 	lag := StartLag(rec)
 	if lag <= 0 || math.IsInf(tightest, 1) || float64(lag)/float64(time.Millisecond) <= tightest {
 		return ""
