@@ -53,12 +53,28 @@ func TestJudgeProbe(t *testing.T) {
 			return r
 		}, "kept up 0.5000 < 0.99 (resolution ±0.0010); window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
 		// A window that drained a backlog from before it (sent faster than
-		// offered, at a falling rate) shows capacity to spare: it passes.
+		// offered, at a falling rate, and at the offered rate by its end)
+		// shows capacity to spare: it passes.
 		{"draining", func() results.Record {
 			r := at(1.008, 5, 50)
-			r.Steady = &results.Steady{OK: false, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
+			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
+			r.Timeline = drainTimeline(1000, 0.995)
 			return r
 		}, "pass"},
+		// Not when its last third fell below the rate: the backlog alone
+		// lifted its count above the offered rate. (The flush's drain after
+		// the window, at 3 times the rate, is not its last third.)
+		{"drained, then behind", func() results.Record {
+			r := at(1.008, 5, 50)
+			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
+			r.Timeline = drainTimeline(1000, 0.9)
+			return r
+		}, "window not steady: trending"},
+		{"draining, no timeline", func() results.Record {
+			r := at(1.008, 5, 50)
+			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
+			return r
+		}, "window not steady: trending"},
 		// Not when the drift could be zero, the rate rises, or it sent no
 		// more than offered beyond the window's resolution.
 		{"drift unsure", func() results.Record {
@@ -129,6 +145,20 @@ func TestJudgeProbe(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drainTimeline is a 2 s window of 250 ms intervals at offered records/s
+// that drains a backlog (1.6, 1.3, 1.1 times the rate) and ends at tail
+// times the rate, then the flush's drain after the window (3 times, and a
+// partial interval).
+func drainTimeline(offered, tail float64) *results.Timeline {
+	tl := &results.Timeline{IntervalMs: 250, MeasuredFromMs: 1000}
+	tl.Points = append(tl.Points, results.TimelinePoint{TMs: 750, DurMs: 250, Warmup: true, Acked: int64(offered)})
+	for i, x := range []float64{1.6, 1.3, 1.1, 1, 1, tail, tail, tail, 3, 3} {
+		tl.Points = append(tl.Points, results.TimelinePoint{TMs: 1000 + 250*float64(i), DurMs: 250, Acked: int64(x * offered / 4)})
+	}
+	tl.Points = append(tl.Points, results.TimelinePoint{TMs: 3500, DurMs: 40, Acked: 5})
+	return tl
 }
 
 // probeWorld answers probes of a producer whose sustainable rate is

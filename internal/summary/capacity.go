@@ -166,6 +166,14 @@ func KeepUpResolution(r *results.Record) float64 {
 	if acked <= 0 {
 		return 0
 	}
+	return math.Min(1, inFlightRecords(r)/acked)
+}
+
+// inFlightRecords is how many records a trial's producer can have in
+// flight: a batch per partition in each of
+// max.in.flight.requests.per.connection requests (records per batch count
+// 1 when the client counted no batches).
+func inFlightRecords(r *results.Record) float64 {
 	inFlight := math.Max(1, r.RecordsPerBatch)
 	if p := r.Partitions; p != nil && p.Count > 1 {
 		inFlight *= float64(p.Count)
@@ -173,7 +181,7 @@ func KeepUpResolution(r *results.Record) float64 {
 	if n, err := strconv.Atoi(r.EffectiveConfig[kafkaconf.MaxInFlight]); err == nil && n > 1 {
 		inFlight *= float64(n)
 	}
-	return math.Min(1, inFlight/acked)
+	return inFlight
 }
 
 // KeptUp reports whether a rate-limited trial achieved at least keepUp of

@@ -30,7 +30,7 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 		}
 		why = append(why, fmt.Sprintf("kept up %.4f < %g (resolution ±%.4f)", achieved, keepUp, KeepUpResolution(rec)))
 	}
-	if st := rec.Steady; st != nil && !st.OK && !Draining(rec) {
+	if st := rec.Steady; st != nil && !st.OK && !Draining(rec, keepUp) {
 		why = append(why, "window not steady: "+st.Reason)
 	}
 	if behind := StartBehind(rec, slo); behind != "" {
@@ -46,18 +46,50 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 // Draining reports whether a rate-limited trial's window is unsteady only
 // because it drained a backlog from before it: it sent more than the
 // offered rate (achieved above 1 by more than the window's resolution) at
-// a falling rate (the drift's whole interval below zero). A producer that
-// cannot sustain the offered rate cannot send faster than it, so such a
-// window shows capacity to spare; its unsteadiness is the trial's start
+// a falling rate (the drift's whole interval below zero), and by its end
+// it sent at the offered rate again (tailKeptUp). A producer that cannot
+// sustain the offered rate cannot send faster than it, so such a window
+// shows capacity to spare; its unsteadiness is the trial's start
 // (connections and metadata behind a long round trip), not the rate. Seen
 // on a pipe-bound advise run, where three probes at 30–80 % of the knee
 // failed this way (achieved 1.03–1.11, drift −25 to −32 %).
-func Draining(rec *results.Record) bool {
+func Draining(rec *results.Record, keepUp float64) bool {
 	st := rec.Steady
 	// The fitted line's end is not asked to reach the offered rate: a real
 	// drain falls fast and then flattens, and a straight line through it
-	// ends below the offered rate (the pipe probes above: 0.88–0.94).
-	return st != nil && !st.OK && st.DriftHi < 0 && StartLag(rec) > 0
+	// ends below the offered rate (the pipe probes above: 0.88–0.94). The
+	// window's last third is asked instead.
+	return st != nil && !st.OK && st.DriftHi < 0 && StartLag(rec) > 0 && tailKeptUp(rec, keepUp)
+}
+
+// tailKeptUp reports whether the last third of a rate-limited trial's
+// measured window (at least 2 of the intervals the steady-state rule
+// judged) acknowledged at least keepUp of the offered rate, within the
+// resolution of so few records (KeepUpResolution's, over the tail's
+// count). A window that drained a backlog and then fell below its rate
+// did not show capacity to spare: its whole count was above the offered
+// rate only because of the backlog. False without a timeline.
+func tailKeptUp(rec *results.Record, keepUp float64) bool {
+	if rec.Timeline == nil || rec.Steady == nil || rec.Load == nil || rec.Load.OfferedRecordsPerS <= 0 {
+		return false
+	}
+	window := fullPoints(rec.Timeline.Points)
+	if n := rec.Steady.Points; n > 0 && n < len(window) {
+		window = window[:n]
+	}
+	if len(window) < 2 {
+		return false
+	}
+	var acked, ms float64
+	for _, p := range window[len(window)-max(2, len(window)/3):] {
+		acked += float64(p.Acked)
+		ms += p.DurMs
+	}
+	if acked <= 0 {
+		return false
+	}
+	achieved := acked / (ms / 1000) / rec.Load.OfferedRecordsPerS
+	return achieved+math.Min(1, inFlightRecords(rec)/acked) >= keepUp
 }
 
 // StartLag estimates how far behind its schedule a rate-limited trial's

@@ -103,6 +103,20 @@ const fullFraction = 0.95
 // measured points; this drops a partial last one). The result is what
 // stats.CheckSteady and stats.Warmed take.
 func Throughputs(pts []results.TimelinePoint) []float64 {
+	full := fullPoints(pts)
+	if len(full) == 0 {
+		return nil
+	}
+	out := make([]float64, len(full))
+	for i, p := range full {
+		out[i] = float64(p.Acked) / (p.DurMs / 1000)
+	}
+	return out
+}
+
+// fullPoints is the points Throughputs measures: not warm-up ones, and
+// full intervals, in order.
+func fullPoints(pts []results.TimelinePoint) []results.TimelinePoint {
 	var durs []float64
 	for _, p := range pts {
 		if !p.Warmup && p.DurMs > 0 {
@@ -114,10 +128,10 @@ func Throughputs(pts []results.TimelinePoint) []float64 {
 	}
 	sort.Float64s(durs)
 	full := fullFraction * durs[len(durs)/2]
-	out := make([]float64, 0, len(durs))
+	var out []results.TimelinePoint
 	for _, p := range pts {
 		if !p.Warmup && p.DurMs > 0 && p.DurMs >= full {
-			out = append(out, float64(p.Acked)/(p.DurMs/1000))
+			out = append(out, p)
 		}
 	}
 	return out
