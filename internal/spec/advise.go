@@ -117,6 +117,20 @@ func checkObjective(raw, _ string) (string, error) {
 		ObjectiveSustainable, strings.Join(RateObjectives, ", "), raw, didYouMean(raw, objectives()))
 }
 
+// adviseAlias resolves a key of the advise section written in --set
+// (advise.precision, advise.slo.p99.ms) to the capacity key it sets: the
+// advisor is a capacity search, and its section only renames the
+// search's keep.up, precision, budget and SLO, as the file's parser does.
+func adviseAlias(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "advise.")
+	if !ok || !(rest == "keep.up" || rest == "precision" || rest == "budget" || strings.HasPrefix(rest, "slo.")) {
+		return "", false
+	}
+	c := "capacity." + rest
+	_, known := fieldByKey[c]
+	return c, known
+}
+
 // adviseKeys are the keys of the advise section.
 var adviseKeys = []string{"objective", "slo", "keep.up", "precision", "budget", "space", "current"}
 

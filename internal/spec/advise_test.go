@@ -75,6 +75,9 @@ func TestAdviseRefusals(t *testing.T) {
 		{name: "a burst",
 			src:  "name: x\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
 			want: []string{"x.yaml:2:1: a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"}},
+		{name: "advise key by --set without an advise section",
+			src: adviseBase + "capacity: {slo: {p99.ms: 50}}\n", sets: []string{"advise.precision=0.03"},
+			want: []string{"--set advise.precision=0.03: advise.precision: the experiment has no advise section (capacity.precision sets a capacity search's)"}},
 		{name: "a fixed rate",
 			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1, rate: 100}\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
 			want: []string{"x.yaml:2:40: workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"}},
@@ -241,4 +244,30 @@ func TestAdviseRateObjective(t *testing.T) {
 		t.Fatalf("resolved YAML does not parse: %v\n%s", err, y)
 	}
 	check(back, "round trip")
+}
+
+// TestAdviseSetAliases: --set advise.precision, advise.budget,
+// advise.keep.up and advise.slo.* set what the same keys set in the
+// advise section, for either kind of objective.
+func TestAdviseSetAliases(t *testing.T) {
+	sets := []string{"advise.precision=0.03", "advise.budget=9m", "advise.slo.p99.ms=40", "advise.keep.up=0.98"}
+	for _, tt := range []struct {
+		name, src string
+		got       func(e *Experiment) (precision, budget float64)
+	}{
+		{"sustainable rate", adviseBase + "advise:\n  space:\n    linger.ms: [0, 5]\n",
+			func(e *Experiment) (float64, float64) { return e.Capacity.Precision, e.Capacity.BudgetS }},
+		{"rate objective", rateBase + "advise:\n  objective: p99.intended\n  space:\n    linger.ms: [0, 5]\n",
+			func(e *Experiment) (float64, float64) { return e.Precision, e.BudgetS }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse("x.yaml", []byte(tt.src), sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, b := tt.got(e); p != 0.03 || b != 540 || e.Capacity.SLO["p99"] != 40 || e.Capacity.KeepUp != 0.98 {
+				t.Errorf("precision %g budget %g SLO %v keep.up %g, want 0.03, 540, p99 40, 0.98", p, b, e.Capacity.SLO, e.Capacity.KeepUp)
+			}
+		})
+	}
 }

@@ -36,6 +36,13 @@ func applySets(e *Experiment, sets []string, c *collector) {
 			continue
 		}
 		canonical, ok := resolveShort(key)
+		if alias, isAlias := adviseAlias(key); isAlias {
+			if !e.Advise.On {
+				c.add(at.errorf("%s: the experiment has no advise section (capacity.%s sets a capacity search's)", key, strings.TrimPrefix(key, "advise.")))
+				continue
+			}
+			canonical, ok = alias, true
+		}
 		if !ok {
 			_, err := Canonical(key)
 			c.add(at.errorf("%v", err))
