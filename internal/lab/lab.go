@@ -125,6 +125,7 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 	if exp.Advise.On {
 		plan.Advise = advicePlan(exp, scs)
 	}
+	plan.DuetWouldRun = len(opts.Bootstrap) == 0 && exp.DuetWouldRun()
 	for _, c := range cmps {
 		plan.Comparisons = append(plan.Comparisons, results.PlannedComparison{
 			Question: c.Question, Baseline: c.Baseline, Candidate: c.Candidate, Published: c.Published, Metric: c.Metric})

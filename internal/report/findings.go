@@ -271,6 +271,24 @@ func (v *view) findingsText(b *strings.Builder) {
 			fmt.Fprintf(b, "   published: %s\n", f.Published)
 		}
 	}
+	if hint := v.duetHint(); hint != "" {
+		b.WriteString(hint + "\n")
+	}
+}
+
+// duetHint suggests schedule: duet when the run could have used it
+// (results.Plan.DuetWouldRun) and a finding is still inconclusive: at
+// saturation, sequential rounds narrow slowest. "" otherwise.
+func (v *view) duetHint() string {
+	if v.plan == nil || !v.plan.DuetWouldRun {
+		return ""
+	}
+	for _, f := range v.findings {
+		if f.Kind == stats.KindInconclusive {
+			return "Undecided: --set schedule=duet runs each comparison's two arms at the same time, each on its own half of the CPUs, so what the machine does in a round falls on both; at saturation it narrows an interval several times faster than rounds one after another (docs/answers.md). Its figures are each arm's on half the machine."
+		}
+	}
+	return ""
 }
 
 // findingsMarkdown appends the Markdown Findings section, when v has a
@@ -289,6 +307,9 @@ func (v *view) findingsMarkdown(b *strings.Builder) {
 			fmt.Fprintf(b, "  \n   Published: %s", mdEscape(f.Published))
 		}
 		b.WriteString("\n")
+	}
+	if hint := v.duetHint(); hint != "" {
+		b.WriteString("\n" + mdEscape(hint) + "\n")
 	}
 }
 

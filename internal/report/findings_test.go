@@ -272,3 +272,43 @@ func TestFindingsJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestDuetHint: a run that could have run as schedule: duet is told so
+// beside an undecided finding, in every format; not when it could not, nor
+// when every finding is decided.
+func TestDuetHint(t *testing.T) {
+	const hint = "schedule=duet runs each comparison"
+	decided := idempotencePlan
+	decided.Comparisons = idempotencePlan.Comparisons[1:2] // one request in flight: slower
+	tests := []struct {
+		name       string
+		plan       results.Plan
+		duet, want bool
+	}{
+		{"undecided, duet would run", idempotencePlan, true, true},
+		{"undecided, duet would not run", idempotencePlan, false, false},
+		{"all decided", decided, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.plan
+			p.DuetWouldRun = tt.duet
+			for _, format := range []string{FormatTable, FormatMarkdown} {
+				var b bytes.Buffer
+				if err := RenderPlan(&b, format, idempotenceRun(), &p); err != nil {
+					t.Fatal(err)
+				}
+				if got := strings.Contains(b.String(), hint); got != tt.want {
+					t.Errorf("%s: hint shown %v, want %v", format, got, tt.want)
+				}
+			}
+			var b bytes.Buffer
+			if err := HTML(&b, HTMLInput{Env: testEnv, Plan: &p, Records: idempotenceRun()}); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), hint); got != tt.want {
+				t.Errorf("html: hint shown %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -21,6 +21,11 @@ type Plan struct {
 	// Advise is the advise: section of an advise run (nil otherwise); its
 	// search is a capacity search, so Capacity is set too.
 	Advise *AdvicePlan `json:"advise,omitempty"`
+	// DuetWouldRun is true when the run's sequential rounds at saturation
+	// could have run as schedule: duet on its embedded clusters
+	// (spec.Experiment.DuetWouldRun): the report suggests it beside an
+	// undecided finding.
+	DuetWouldRun bool `json:"duet_would_run,omitempty"`
 }
 
 // PlannedComparison is one question of a Plan: is Candidate faster than,

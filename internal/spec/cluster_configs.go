@@ -98,10 +98,10 @@ func withClusterShape(doc yaml.MapSlice, c Cluster) yaml.MapSlice {
 		if c.Controllers > 0 {
 			sec = append(sec, yaml.MapItem{Key: "controllers", Value: c.Controllers})
 		}
-		if c.Storage == StorageMemory {
+		if c.Storage != "" {
 			sec = append(sec, yaml.MapItem{Key: "storage", Value: c.Storage})
 		}
-		if c.CPUs == CPUsSplit {
+		if c.CPUs != "" {
 			sec = append(sec, yaml.MapItem{Key: "cpus", Value: c.CPUs})
 		}
 		if len(c.Configs) > 0 {

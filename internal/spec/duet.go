@@ -32,6 +32,36 @@ func (e *Experiment) duetDefaults() {
 	}
 }
 
+// DuetWouldRun reports whether e, run in sequential rounds, could run its
+// comparisons as schedule: duet instead, where that helps most: every
+// scenario's windows are steady-state ones without a rate (as fast as
+// possible, where the machine itself is the bottleneck and sequential
+// rounds decide slowest: an A/A pair reached ±4.6 % in 5 minutes, a duet
+// ±2 % in 99 s, bench/RESULTS.md §20 and §22), and the same experiment
+// with schedule: duet passes every check (the one owner of the duet's
+// rules). The report suggests it beside an undecided finding; the lab
+// leaves out a run on an existing cluster, which a duet cannot use.
+func (e *Experiment) DuetWouldRun() bool {
+	if e.Duet() || e.Capacity.On || e.Advise.On || len(e.Compare) == 0 {
+		return false
+	}
+	scs, err := e.Scenarios()
+	if err != nil {
+		return false
+	}
+	for _, sc := range scs {
+		if !sc.Exp.Steady() || sc.Exp.Workload.Rate > 0 {
+			return false
+		}
+	}
+	y, err := e.YAML()
+	if err != nil {
+		return false
+	}
+	_, err = Parse(e.File, y, []string{"schedule=" + ScheduleDuet})
+	return err == nil
+}
+
 // checkDuet refuses what schedule: duet cannot run fairly, once per
 // experiment: arms side by side share whatever their CPU sets do not
 // separate, so each runs on an embedded cluster of its own with data in

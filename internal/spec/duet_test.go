@@ -69,3 +69,39 @@ func TestDuetDefaultsToMemory(t *testing.T) {
 		t.Errorf("sequential: duet %v, storage %q; want the default storage", e.Duet(), e.Cluster.Storage)
 	}
 }
+
+// TestDuetWouldRun: a sequential run is offered the duet only where it
+// would run and helps: steady-state windows without a rate, and every
+// duet check passed.
+func TestDuetWouldRun(t *testing.T) {
+	const seq = "name: d\nworkload: {duration.s: 2, warmup.s: 0.5}\ntrials: auto\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms}\n"
+	tests := []struct {
+		name, src string
+		sets      []string
+		want      bool
+	}{
+		{"as fast as possible", seq, nil, true},
+		{"java, zstd", seq, []string{"client=java", "compression.type=zstd"}, true},
+		{"already a duet", duetBase, nil, false},
+		{"at a rate", seq, []string{"workload.rate=5000"}, false},
+		{"a burst", "name: d\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms}\n", nil, false},
+		{"no comparison", "name: d\nworkload: {duration.s: 2, warmup.s: 0.5}\nmatrix:\n  linger.ms: [0, 5]\n", nil, false},
+		{"data on disk, written", seq + "cluster: {storage: disk}\n", nil, false},
+		{"franz-go codecs", "name: d\nclient: franz-go\nworkload: {duration.s: 2, warmup.s: 0.5}\nmatrix:\n  compression.type: [none, zstd]\ncompare:\n  - {axis: compression.type}\n", nil, false},
+		{"a capacity search", seq + "capacity: {slo: {p99.ms: 50}}\n", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse("x.yaml", []byte(tt.src), tt.sets)
+			if err != nil {
+				if tt.want {
+					t.Fatal(err)
+				}
+				return
+			}
+			if got := e.DuetWouldRun(); got != tt.want {
+				t.Errorf("DuetWouldRun() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
