@@ -55,26 +55,13 @@ func TestJudgeProbe(t *testing.T) {
 		// A window that drained a backlog from before it (sent faster than
 		// offered, at a falling rate, and at the offered rate by its end)
 		// shows capacity to spare: it passes.
-		{"draining", func() results.Record {
-			r := at(1.008, 5, 50)
-			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
-			r.Timeline = drainTimeline(1000, 0.995)
-			return r
-		}, "pass"},
+		{"draining", func() results.Record { return drained(at(1.008, 5, 50), drainTimeline(1000, 0.995)) }, "pass"},
 		// Not when its last third fell below the rate: the backlog alone
 		// lifted its count above the offered rate. (The flush's drain after
 		// the window, at 3 times the rate, is not its last third.)
-		{"drained, then behind", func() results.Record {
-			r := at(1.008, 5, 50)
-			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
-			r.Timeline = drainTimeline(1000, 0.9)
-			return r
-		}, "window not steady: trending"},
-		{"draining, no timeline", func() results.Record {
-			r := at(1.008, 5, 50)
-			r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
-			return r
-		}, "window not steady: trending"},
+		{"drained, then behind", func() results.Record { return drained(at(1.008, 5, 50), drainTimeline(1000, 0.9)) },
+			"window not steady: trending"},
+		{"draining, no timeline", func() results.Record { return drained(at(1.008, 5, 50), nil) }, "window not steady: trending"},
 		// Not when the drift could be zero, the rate rises, or it sent no
 		// more than offered beyond the window's resolution.
 		{"drift unsure", func() results.Record {
@@ -145,6 +132,14 @@ func TestJudgeProbe(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drained gives r an unsteady window of 8 intervals whose rate fell
+// (drift −30 % [−45 %, −18 %]) and the timeline tl.
+func drained(r results.Record, tl *results.Timeline) results.Record {
+	r.Steady = &results.Steady{OK: false, Points: 8, Drift: -0.3, DriftLo: -0.45, DriftHi: -0.18, Reason: "trending"}
+	r.Timeline = tl
+	return r
 }
 
 // drainTimeline is a 2 s window of 250 ms intervals at offered records/s

@@ -123,7 +123,8 @@ func checkObjective(raw, _ string) (string, error) {
 // search's keep.up, precision, budget and SLO, as the file's parser does.
 func adviseAlias(key string) (string, bool) {
 	rest, ok := strings.CutPrefix(key, "advise.")
-	if !ok || !(rest == "keep.up" || rest == "precision" || rest == "budget" || strings.HasPrefix(rest, "slo.")) {
+	searchKey := rest == "keep.up" || rest == "precision" || rest == "budget" || strings.HasPrefix(rest, "slo.")
+	if !ok || !searchKey {
 		return "", false
 	}
 	c := "capacity." + rest
