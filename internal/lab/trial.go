@@ -174,17 +174,10 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 // fixed rate) must be when its window begins — half the tightest SLO
 // bound, so that the window begins well inside what summary.StartBehind
 // allows — and how long past the warm-up it may take to get there: one
-// more window's length. Zero for every other trial, without a timed
-// warm-up, and for several producers or a Trogdor fleet (whose producers
-// would each catch up on their own).
+// more window's length. Zero for every other trial
+// (spec.Experiment.WarmupCatchesUp, which also sizes workload.timeout.s).
 func catchUp(e *spec.Experiment) (lag, most time.Duration) {
-	if e.Workload.Rate <= 0 || e.Workload.DurationS <= 0 || e.Workload.WarmupS <= 0 || len(e.Capacity.SLO) == 0 {
-		return 0, 0
-	}
-	if e.Workload.Producers > 1 || e.Trogdor.Coordinator != "" {
-		// Each producer would catch up on its own, and their windows,
-		// merged, would drift apart: no catch-up (StartBehind still
-		// judges the merged window).
+	if e.Workload.Rate <= 0 || !e.WarmupCatchesUp() {
 		return 0, 0
 	}
 	tightest := summary.TightestSLO(e.Capacity.SLO)

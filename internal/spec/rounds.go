@@ -142,6 +142,18 @@ func (e *Experiment) checkRounds(c *collector) {
 	}
 }
 
+// WarmupCatchesUp reports whether e's rate-limited trials hold their
+// warm-up until the producer is near its schedule, for at most one more
+// window (the lab's catch-up, driver.Trial.CatchUp): under an SLO, with
+// steady-state windows after a timed warm-up, one producer and no Trogdor
+// fleet (several producers would each catch up on their own, and their
+// merged windows would drift apart; summary.StartBehind still judges
+// them). workload.timeout.s must allow the extra window.
+func (e *Experiment) WarmupCatchesUp() bool {
+	w := e.Workload
+	return len(e.Capacity.SLO) > 0 && w.DurationS > 0 && w.WarmupS > 0 && w.Producers <= 1 && e.Trogdor.Coordinator == ""
+}
+
 // checkWorkloadTime reports a scenario's contradictory timing settings.
 func checkWorkloadTime(e *Experiment, report func(keys []string, format string, args ...any)) {
 	w := e.Workload
@@ -151,8 +163,8 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 			"workload.warmup.s (%g) must be shorter than workload.duration.s (%g)", w.WarmupS, w.DurationS)
 	}
 	need, what := w.DurationS+w.WarmupS, "workload.warmup.s + workload.duration.s"
-	if len(e.Capacity.SLO) > 0 && w.DurationS > 0 && w.WarmupS > 0 {
-		// The warm-up's catch-up may take one more window (lab.catchUp).
+	if e.WarmupCatchesUp() {
+		// The warm-up's catch-up may take one more window.
 		need, what = need+w.DurationS, "workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO)"
 	}
 	if need > 0 && w.TimeoutS <= need {

@@ -180,3 +180,13 @@ compare:
 		t.Errorf("comparisons:\n%v\nwant:\n%v", got, want)
 	}
 }
+
+// TestCatchUpTimeout: the timeout makes room for the catch-up's extra
+// window only where the warm-up catches up (WarmupCatchesUp): not for
+// several producers, nor without a timed warm-up.
+func TestCatchUpTimeout(t *testing.T) {
+	runAccepted(t, []acceptance{
+		{name: "several producers", src: "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20, producers: 2}\ncapacity: {slo: {p99.ms: 20}}\n"},
+		{name: "a record-count warm-up", src: "name: x\nworkload: {duration.s: 10, warmup.records: 1000, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n"},
+	})
+}
