@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -259,8 +260,14 @@ func TestAdviseSetAliases(t *testing.T) {
 			func(e *Experiment) (float64, float64) { return e.Capacity.Precision, e.Capacity.BudgetS }},
 		{"rate objective", rateBase + "advise:\n  objective: p99.intended\n  space:\n    linger.ms: [0, 5]\n",
 			func(e *Experiment) (float64, float64) { return e.Precision, e.BudgetS }},
+		// The section made by --set alone, after the aliases.
+		{"advise by --set", rateBase, func(e *Experiment) (float64, float64) { return e.Precision, e.BudgetS }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			sets := sets
+			if tt.src == rateBase {
+				sets = append(slices.Clip(sets), "advise.objective=p99.intended")
+			}
 			e, err := Parse("x.yaml", []byte(tt.src), sets)
 			if err != nil {
 				t.Fatal(err)

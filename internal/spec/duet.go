@@ -42,7 +42,7 @@ func (e *Experiment) duetDefaults() {
 // rules). The report suggests it beside an undecided finding; the lab
 // leaves out a run on an existing cluster, which a duet cannot use.
 func (e *Experiment) DuetWouldRun() bool {
-	if e.Duet() || e.Capacity.On || e.Advise.On || len(e.Compare) == 0 {
+	if e.Duet() {
 		return false
 	}
 	scs, err := e.Scenarios()
@@ -50,7 +50,7 @@ func (e *Experiment) DuetWouldRun() bool {
 		return false
 	}
 	for _, sc := range scs {
-		if !sc.Exp.Steady() || sc.Exp.Workload.Rate > 0 {
+		if sc.Exp.Workload.Rate > 0 {
 			return false
 		}
 	}

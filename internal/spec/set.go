@@ -15,6 +15,17 @@ import (
 // map values, the value selects one of them by label. Relative paths in
 // values resolve against the working directory.
 func applySets(e *Experiment, sets []string, c *collector) {
+	var aliases []aliasAt
+	defer func() {
+		// Judged after every --set, so that --set advise.objective may
+		// come after them.
+		if e.Advise.On {
+			return
+		}
+		for _, a := range aliases {
+			c.add(a.at.errorf("%s: the experiment has no advise section (capacity.%s sets a capacity search's)", a.key, strings.TrimPrefix(a.key, "advise.")))
+		}
+	}()
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
@@ -37,10 +48,7 @@ func applySets(e *Experiment, sets []string, c *collector) {
 		}
 		canonical, ok := resolveShort(key)
 		if alias, isAlias := adviseAlias(key); isAlias {
-			if !e.Advise.On {
-				c.add(at.errorf("%s: the experiment has no advise section (capacity.%s sets a capacity search's)", key, strings.TrimPrefix(key, "advise.")))
-				continue
-			}
+			aliases = append(aliases, aliasAt{key, at})
 			canonical, ok = alias, true
 		}
 		if !ok {
@@ -59,6 +67,12 @@ func applySets(e *Experiment, sets []string, c *collector) {
 		assign(e, canonical, v)
 		e.pos[canonical] = at
 	}
+}
+
+// aliasAt is an advise key given by --set (adviseAlias), and where.
+type aliasAt struct {
+	key string
+	at  pos
 }
 
 // axisByName returns the index of the axis written as name, or -1.
