@@ -71,29 +71,43 @@ func TestFixedRounds(t *testing.T) {
 	}
 }
 
-// TestWarmup ends a burst warm-up once a round's throughput settles, keeps
-// going while it moves, and ends at its deadline however it moves.
+// TestWarmup ends a warm-up once a round's throughput settles, keeps
+// going while it moves, and ends at its deadline however it moves; a
+// steady-state trial must also be flat within its window, and a flat
+// window alone does not end it while rounds still ramp.
 func TestWarmup(t *testing.T) {
 	burst := spec.Scenario{ID: "a"} // no duration: a burst
+	steady := spec.Scenario{ID: "a"}
+	steady.Exp.Workload.DurationS = 1
 	tests := []struct {
 		name       string
+		sc         spec.Scenario
 		rates      []float64 // one trial per round
+		ramp       float64   // the steady-state window's drift, end ÷ start
 		maxS       float64
 		wantRounds int
 		wantSteady bool
 	}{
 		// Round 1 has nothing to compare with; round 2 moved 2 %: warm.
-		{"settles", []float64{1000, 1020, 1000, 1000}, 60, 2, true},
+		{"settles", burst, []float64{1000, 1020, 1000, 1000}, 1, 60, 2, true},
 		// It moves 50 % a round, then settles.
-		{"moves then settles", []float64{1000, 1500, 750, 760}, 60, 4, true},
+		{"moves then settles", burst, []float64{1000, 1500, 750, 760}, 1, 60, 4, true},
 		// Past its deadline after the first round: not steady.
-		{"deadline", []float64{1000, 2000, 4000}, 0, 1, false},
+		{"deadline", burst, []float64{1000, 2000, 4000}, 1, 0, 1, false},
 		// A failed trial is never warm.
-		{"failure", []float64{1000, 0, 1000, 1010}, 60, 4, true},
+		{"failure", burst, []float64{1000, 0, 1000, 1010}, 1, 60, 4, true},
+		// Steady state: flat windows that settle from round to round.
+		{"steady settles", steady, []float64{1000, 1030, 1000}, 1, 60, 2, true},
+		// Flat windows while the rounds ramp (JVMs still compiling) are
+		// not warm until the ramp ends.
+		{"steady ramps", steady, []float64{5800, 22000, 52000, 65000, 70000}, 1, 60, 5, true},
+		// Rounds that settle while each window drifts are not warm (0:
+		// still warming after these rounds).
+		{"steady drifts", steady, []float64{1000, 1000, 1000}, 2, 60, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u := newWarmup([]spec.Scenario{burst}, tt.maxS)
+			u := newWarmup([]spec.Scenario{tt.sc}, tt.maxS)
 			for _, rate := range tt.rates {
 				round, ok := u.next()
 				if !ok {
@@ -103,21 +117,42 @@ func TestWarmup(t *testing.T) {
 					t.Fatalf("round %v: want one warm-up trial", round)
 				}
 				rec := results.Record{ScenarioID: "a", Status: results.StatusOK, Warmup: true, Throughput: results.Throughput{RecordsPerS: rate}}
+				if tt.sc.Exp.Steady() {
+					rec.Timeline = windowAt(rate, tt.ramp)
+				}
 				if rate == 0 {
 					rec.Status = results.StatusFailed
 				}
 				u.observe(&rec)
 				u.endRound()
 			}
-			if _, more := u.next(); more {
+			_, more := u.next()
+			w := u.outcome() // an interrupted round with no trial is not warm
+			if tt.wantRounds == 0 {
+				if !more || w.Steady {
+					t.Errorf("warming %v, outcome %+v: want still warming, not steady", more, *w)
+				}
+				return
+			}
+			if more {
 				t.Errorf("still warming after %d rounds", len(tt.rates))
 			}
-			w := u.outcome()
 			if w.Rounds != tt.wantRounds || w.Steady != tt.wantSteady || !w.Checked || !w.Auto {
 				t.Errorf("outcome %+v, want %d rounds, steady %v", *w, tt.wantRounds, tt.wantSteady)
 			}
 		})
 	}
+}
+
+// windowAt is a 1 s sending window of ten 100 ms intervals at rate
+// records/s, drifting linearly to ramp × rate by its end.
+func windowAt(rate, ramp float64) *results.Timeline {
+	tl := &results.Timeline{}
+	for i := range 10 {
+		r := rate * (1 + (ramp-1)*float64(i)/9)
+		tl.Points = append(tl.Points, results.TimelinePoint{TMs: float64(i * 100), DurMs: 100, Acked: int64(r / 10)})
+	}
+	return tl
 }
 
 // TestUntilPreciseStops stops on precision, on the budget, or at the most
