@@ -64,10 +64,22 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 		for _, s := range order(ss, round) {
 			if pending[s] && (s.ctx.Err() != nil || !r.runRound(s, s.g.measured)) {
 				delete(pending, s)
+				r.passOn(s.g, pendingGroups(ss, pending))
 			}
 		}
 	}
 	for _, s := range ss {
 		r.noteLost(ctx, s)
 	}
+}
+
+// pendingGroups are the groups of ss whose sessions are still pending.
+func pendingGroups(ss []*session, pending map[*session]bool) []*clusterGroup {
+	var gs []*clusterGroup
+	for _, s := range ss {
+		if pending[s] {
+			gs = append(gs, s.g)
+		}
+	}
+	return gs
 }

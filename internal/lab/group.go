@@ -73,11 +73,12 @@ func (r *runner) runGroups(ctx context.Context, gs []*clusterGroup) {
 		r.runAlternating(ctx, todo)
 		return
 	}
-	for _, g := range todo {
+	for i, g := range todo {
 		if ctx.Err() != nil {
 			return
 		}
 		r.runGroup(ctx, g)
+		r.passOn(g, todo[i+1:])
 	}
 }
 
@@ -105,7 +106,7 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 		return &fixedRounds{scs: g.scs, rounds: r.exp.Trials, skip: skip}
 	}
 	u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
-	u.skip, u.logf = skip, r.logf
+	u.skip, u.logf, u.focus = skip, r.logf, true
 	return u
 }
 

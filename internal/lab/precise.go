@@ -42,6 +42,12 @@ type untilPrecise struct {
 	// out are the scenarios an advisor took out of the race, with why;
 	// they get no more trials and the stopping rule leaves them out.
 	out map[string]string
+	// focus: a scenario whose every interval already meets the target
+	// sits out the rounds left, which go to the questions still open
+	// (plain trials: auto; an advisor's race paces its own rounds).
+	focus bool
+	// resting are the scenarios sitting out under focus, for the log.
+	resting map[string]bool
 }
 
 // newUntilPrecise starts the measured rounds of g with its share of the
@@ -71,11 +77,34 @@ func (u *untilPrecise) next() ([]trialSpec, bool) {
 		return nil, false
 	}
 	u.startRound()
+	u.rest()
 	skip := u.skip
-	if len(u.out) > 0 {
-		skip = func(sc spec.Scenario, n int) bool { return u.out[sc.ID] != "" || (u.skip != nil && u.skip(sc, n)) }
+	if len(u.out) > 0 || len(u.resting) > 0 {
+		skip = func(sc spec.Scenario, n int) bool {
+			return u.out[sc.ID] != "" || u.resting[sc.ID] || (u.skip != nil && u.skip(sc, n))
+		}
 	}
 	return roundOf(u.g.scs, u.round-1, false, skip), true
+}
+
+// rest, under focus, lets the scenarios whose every interval meets the
+// target sit out from now on, and logs the ones that start to. A
+// comparison is paired by round, so its two scenarios rest together
+// unless one of them is still needed by another comparison; a scenario
+// that rests keeps the trials it has, and its intervals stay as they are.
+func (u *untilPrecise) rest() {
+	if !u.focus {
+		return
+	}
+	for _, sc := range u.g.scs {
+		if p := u.prec[sc.ID]; p.Met && !u.resting[sc.ID] {
+			if u.resting == nil {
+				u.resting = map[string]bool{}
+			}
+			u.resting[sc.ID] = true
+			u.logf("%s%s: every interval it is judged by is within ±%.1f %% (±%.1f %%); it sits out the rounds left", u.g.logPrefix(), sc.ID, u.e.Precision*100, p.Reached*100)
+		}
+	}
 }
 
 // observe counts a measured trial and writes the precision its own trial
