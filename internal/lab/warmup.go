@@ -35,10 +35,9 @@ type warmup struct {
 	deadline time.Time
 	// prev is each scenario's throughput in the last round.
 	prev map[string]float64
-	// open: a round was handed out and not judged yet; seen, flat and
-	// logRatios are what its trials showed so far.
+	// open: a round was handed out and not judged yet; flat and logRatios
+	// are what its trials showed so far.
 	open      bool
-	seen      int
 	flat      bool
 	logRatios []float64
 	w         results.Warmed
@@ -60,13 +59,12 @@ func (u *warmup) next() ([]trialSpec, bool) {
 	if u.done {
 		return nil, false
 	}
-	u.open, u.seen, u.flat, u.logRatios = true, 0, true, nil
+	u.open, u.flat, u.logRatios = true, true, nil
 	return roundOf(u.scs, u.w.Rounds, true, nil), true
 }
 
 // observe adds a warm-up trial to its round's judgement.
 func (u *warmup) observe(rec *results.Record) {
-	u.seen++
 	sc := u.byID[rec.ScenarioID]
 	if sc.Exp.Steady() {
 		u.flat = u.flat && warm(*rec, seconds(sc.Exp.Workload.DurationS))
@@ -91,10 +89,9 @@ func (u *warmup) closeRound() {
 		return
 	}
 	u.open = false
-	if u.seen == 0 { // cut short before any trial: nothing says it is warm
-		u.flat = false
-	}
-	if len(u.logRatios) > 0 && math.Abs(math.Expm1(stats.Summarize(u.logRatios, stats.DefaultConfidence).Mean)) > stats.DefaultSteady.MaxDrift {
+	// No ratio: every trial lacked a previous round (observe said so), or
+	// the round was cut short before any trial; neither is warm.
+	if len(u.logRatios) == 0 || math.Abs(math.Expm1(stats.Summarize(u.logRatios, stats.DefaultConfidence).Mean)) > stats.DefaultSteady.MaxDrift {
 		u.flat = false
 	}
 	u.w.Rounds++
