@@ -651,7 +651,7 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: contradictions", "duet with a scenario left alone", "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {linger.ms: [0, 5, 10]}\ncompare: [{axis: linger.ms}]\n", "no planned comparison is left to pair linger.ms=10"),
 		runFile("file: contradictions", "duet on disk", duetBody+"cluster: {storage: disk}\n", "schedule: duet cannot run with cluster.storage: disk"),
 		franzFile("file: contradictions", "franz-go duet of codecs", "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {compression.type: [none, zstd]}\ncompare: [{axis: compression.type}]\n", "so compression.type none against zstd would take client CPU from both arms"),
-		runFile("file: bad values", "cpus typo", "cluster: {cpus: isolated}\n", `cluster.cpus must be one of shared, split, got "isolated"`),
+		runFile("file: bad values", "cpus typo", "cluster: {cpus: isolated}\n", `cluster.cpus must be one of auto, shared, split, got "isolated"`),
 		runFile("file: bad values", "storage typo", "cluster: {storage: memroy}\n", `cluster.storage must be one of disk, memory, got "memroy"; did you mean "memory"?`),
 		franzFile("run --bootstrap", "proxies in front of an existing tls cluster", "producer: {security.protocol: SSL}\nnetwork: {rtt.ms: 10}\n", "the proxies cannot rewrite broker addresses inside TLS"),
 		runFile("file: bad values", "kip1269 retain below 5", "kip1269: {retain: 4}\n", "kip1269.retain must be at least 5 (KIP-1269's own minimum"),

@@ -57,6 +57,7 @@ matrix:
 			continue
 		}
 		by[r.Scenario["client"].(string)] = r
+		checkCPUSets(t, r, false) // cluster.cpus: auto leaves an existing cluster's alone
 		if r.Status != results.StatusOK || r.Records.Acked != 20000 {
 			t.Errorf("%s: status %s, %+v", r.ScenarioID, r.Status, r.Records)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // cluster.cpus: split runs the brokers and the client on disjoint CPU
@@ -19,7 +21,8 @@ import (
 // the client (the Java worker, or prodlab itself for franz-go, with its
 // proxies and end-to-end consumer) with sched_setaffinity; a trial that
 // does not split gives them all CPUs back, since a process prodlab starts
-// inherits prodlab's own mask.
+// inherits prodlab's own mask. The default, auto, splits wherever prodlab
+// runs both the brokers and the client and has 2 CPUs to split.
 
 // cpuSets are the CPU sets of a run: every CPU prodlab may use, and the
 // halves isolation gives the brokers and the client.
@@ -155,6 +158,43 @@ func pinProcess(pid int, set *unix.CPUSet) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// wantsSplit says how a trial's CPUs are shared under cluster.cpus mode:
+// must under split; may under auto (the default) where prodlab runs both
+// the brokers and the client: an embedded cluster and no Trogdor fleet.
+func wantsSplit(mode string, embedded, fleet bool) (must, may bool) {
+	switch mode {
+	case spec.CPUsSplit:
+		return true, false
+	case spec.CPUsShared:
+		return false, false
+	}
+	return false, embedded && !fleet
+}
+
+// isolates reports whether a trial of e on tgt runs on split CPUs. Under
+// auto, a machine whose mask has one CPU shares it, and the log says so
+// once.
+func (x *executor) isolates(e spec.Experiment, tgt *Target) bool {
+	if x.arm != nil { // a duet arm has its own half (duet.go)
+		return false
+	}
+	must, may := wantsSplit(e.Cluster.CPUs, tgt.Embedded(), e.Trogdor.Coordinator != "")
+	if must || !may || x.cpus != nil {
+		return must || may
+	}
+	if x.noSplit {
+		return false
+	}
+	s, err := planCPUSets()
+	if err != nil {
+		x.noSplit = true
+		x.logf("cluster.cpus: auto: the brokers and the client share the CPUs (%v)", err)
+		return false
+	}
+	x.cpus = &s
+	return true
 }
 
 // pider is implemented by drivers whose client runs in its own process

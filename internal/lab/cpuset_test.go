@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 func TestCPUList(t *testing.T) {
@@ -26,6 +27,50 @@ func TestCPUList(t *testing.T) {
 		if got := cpuList(tt.ids); got != tt.want {
 			t.Errorf("cpuList(%v) = %q, want %q", tt.ids, got, tt.want)
 		}
+	}
+}
+
+// TestWantsSplit: split always splits, shared never, and auto (the
+// default, "" too) only where prodlab runs both the brokers and the client.
+func TestWantsSplit(t *testing.T) {
+	for _, tt := range []struct {
+		mode            string
+		embedded, fleet bool
+		must, may       bool
+	}{
+		{spec.CPUsSplit, true, false, true, false},
+		{spec.CPUsSplit, false, false, true, false},
+		{spec.CPUsShared, true, false, false, false},
+		{spec.CPUsAuto, true, false, false, true},
+		{"", true, false, false, true},
+		{"", false, false, false, false}, // --bootstrap: not prodlab's brokers
+		{"", true, true, false, false},   // Trogdor: the agents run the client
+	} {
+		must, may := wantsSplit(tt.mode, tt.embedded, tt.fleet)
+		if must != tt.must || may != tt.may {
+			t.Errorf("wantsSplit(%q, embedded %v, fleet %v) = %v, %v; want %v, %v", tt.mode, tt.embedded, tt.fleet, must, may, tt.must, tt.may)
+		}
+	}
+}
+
+// checkCPUSets: a trial's record names the CPU halves it ran on when it
+// split them, and none when its brokers and client shared the CPUs.
+func checkCPUSets(t *testing.T, r results.Record, split bool) {
+	t.Helper()
+	var got string
+	if r.CPU != nil {
+		got = r.CPU.Sets
+	}
+	want := ""
+	if split {
+		sets, err := planCPUSets()
+		if err != nil {
+			return // one CPU: nothing to split
+		}
+		want = sets.text
+	}
+	if got != want {
+		t.Errorf("%s: cpu.sets %q, want %q", r.ScenarioID, got, want)
 	}
 }
 

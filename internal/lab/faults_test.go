@@ -60,6 +60,7 @@ faults:
 	r := recs[0]
 	checkAudit(t, r, 16000)
 	checkIntended(t, r)
+	checkCPUSets(t, r, true) // cluster.cpus: auto splits an embedded cluster's
 	kinds := eventKinds(r)
 	for _, want := range []string{"broker.pause", "broker.kill", "recovered"} {
 		if !strings.Contains(kinds, want) {

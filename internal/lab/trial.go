@@ -40,8 +40,10 @@ type executor struct {
 	// starts clusters (kip1269.go), for each record's label.
 	kip1269Native map[string]string
 	// cpus are the run's CPU sets, planned at the first trial that pins
-	// (cpuset.go); nil until then.
-	cpus *cpuSets
+	// (cpuset.go); nil until then. noSplit is set once cluster.cpus: auto
+	// found nothing to split.
+	cpus    *cpuSets
+	noSplit bool
 	// arm, in a duet round, is the CPU set this trial's arm runs on and
 	// the rendezvous with the other arm before the window (duet.go).
 	arm *duetArm
@@ -220,7 +222,7 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		return nil, err
 	}
 	started := time.Now()
-	sets, err := x.pin(e.Cluster.CPUs == spec.CPUsSplit, d, brokerPids(tgt))
+	sets, err := x.pin(x.isolates(e, tgt), d, brokerPids(tgt))
 	if err != nil {
 		return nil, err
 	}

@@ -134,8 +134,8 @@ func (c Cluster) Extras() []string {
 	if c.Storage == StorageMemory {
 		out = append(out, "storage in memory")
 	}
-	if c.CPUs == CPUsSplit {
-		out = append(out, "CPUs split")
+	if c.CPUs == CPUsSplit || c.CPUs == CPUsShared {
+		out = append(out, "CPUs "+c.CPUs)
 	}
 	if c.KIP1269Retain > 0 {
 		out = append(out, fmt.Sprintf("kip1269.retain=%d", c.KIP1269Retain))

@@ -25,16 +25,21 @@ var checkStorage = oneOf("cluster.storage", storageModes)
 
 // How the brokers and the client share the machine's CPUs (cluster.cpus).
 const (
+	// CPUsAuto, the default ("" too), splits them where prodlab can: on
+	// an embedded cluster whose client prodlab runs, with 2 CPUs or more
+	// to split; elsewhere they share. Split halved the A/A pair's
+	// per-round spread at saturation (bench/RESULTS.md §25).
+	CPUsAuto = "auto"
 	// CPUsShared lets them all run on every CPU, as on a laptop.
 	CPUsShared = "shared"
 	// CPUsSplit pins the brokers to one half of the CPUs and the client
 	// (with prodlab's proxies) to the other, so that neither takes the
-	// other's cores in the measured window.
+	// other's cores in the measured window; refused where it cannot.
 	CPUsSplit = "split"
 )
 
 // checkCPUs accepts the cluster.cpus values.
-var checkCPUs = oneOf("cluster.cpus", []string{CPUsShared, CPUsSplit})
+var checkCPUs = oneOf("cluster.cpus", []string{CPUsAuto, CPUsShared, CPUsSplit})
 
 // oneOf is the check of a key that takes one of modes, case-insensitive,
 // refusing anything else with the list and the closest mode.

@@ -113,8 +113,9 @@ type Cluster struct {
 	// the run directory, or StorageMemory, on a tmpfs the run removes
 	// (cluster.storage).
 	Storage string
-	// CPUs is CPUsShared ("" too), the brokers and the client on every
-	// CPU, or CPUsSplit, on disjoint halves (cluster.cpus).
+	// CPUs is CPUsAuto ("" too), split where prodlab can; CPUsShared, the
+	// brokers and the client on every CPU; or CPUsSplit, on disjoint
+	// halves (cluster.cpus).
 	CPUs string
 	// Zones is the number of availability zones (cluster.zones, 1 to
 	// MaxZones) the nodes spread over, named ZoneNames.
