@@ -162,39 +162,64 @@ func pinProcess(pid int, set *unix.CPUSet) error {
 
 // wantsSplit says how a trial's CPUs are shared under cluster.cpus mode:
 // must under split; may under auto (the default) where prodlab runs both
-// the brokers and the client: an embedded cluster and no Trogdor fleet.
-func wantsSplit(mode string, embedded, fleet bool) (must, may bool) {
+// the brokers and the client (an embedded cluster, no Trogdor fleet) and
+// the brokers' half has a CPU for each of the nodes' JVMs. half is that
+// half's CPUs (0: nothing to split). Three brokers on one CPU compete
+// among themselves: on 2 cores their rounds spread twice as wide split as
+// shared (bench/RESULTS.md §25).
+func wantsSplit(mode string, embedded, fleet bool, nodes, half int) (must, may bool) {
 	switch mode {
 	case spec.CPUsSplit:
 		return true, false
 	case spec.CPUsShared:
 		return false, false
 	}
-	return false, embedded && !fleet
+	return false, embedded && !fleet && half > 0 && nodes <= half
 }
 
 // isolates reports whether a trial of e on tgt runs on split CPUs. Under
-// auto, a machine whose mask has one CPU shares it, and the log says so
-// once.
+// auto the log says once for each cluster size what it chose.
 func (x *executor) isolates(e spec.Experiment, tgt *Target) bool {
 	if x.arm != nil { // a duet arm has its own half (duet.go)
 		return false
 	}
-	must, may := wantsSplit(e.Cluster.CPUs, tgt.Embedded(), e.Trogdor.Coordinator != "")
-	if must || !may || x.cpus != nil {
-		return must || may
+	auto := e.Cluster.CPUs != spec.CPUsSplit && e.Cluster.CPUs != spec.CPUsShared
+	half, nodes := 0, len(brokerPids(tgt))
+	if auto && tgt.Embedded() {
+		half = x.brokerHalf()
 	}
-	if x.noSplit {
-		return false
+	must, may := wantsSplit(e.Cluster.CPUs, tgt.Embedded(), e.Trogdor.Coordinator != "", nodes, half)
+	if auto && half > 0 && !x.autoSaid[nodes] {
+		if x.autoSaid == nil {
+			x.autoSaid = map[int]bool{}
+		}
+		x.autoSaid[nodes] = true
+		if may {
+			x.logf("cluster.cpus: auto: %s (cluster.cpus: shared lets them share)", x.cpus.text)
+		} else {
+			x.logf("cluster.cpus: auto: %d nodes would share the brokers' %d CPU(s): every process shares every CPU", nodes, half)
+		}
 	}
-	s, err := planCPUSets()
-	if err != nil {
-		x.noSplit = true
-		x.logf("cluster.cpus: auto: the brokers and the client share the CPUs (%v)", err)
-		return false
+	return must || may
+}
+
+// brokerHalf plans the run's CPU sets once and returns how many CPUs the
+// brokers' half has: 0 where there is nothing to split (the log says so
+// once).
+func (x *executor) brokerHalf() int {
+	if x.cpus == nil && !x.noSplit {
+		s, err := planCPUSets()
+		if err != nil {
+			x.noSplit = true
+			x.logf("cluster.cpus: auto: the brokers and the client share the CPUs (%v)", err)
+			return 0
+		}
+		x.cpus = &s
 	}
-	x.cpus = &s
-	return true
+	if x.cpus == nil {
+		return 0
+	}
+	return x.cpus.brokers.Count()
 }
 
 // pider is implemented by drivers whose client runs in its own process

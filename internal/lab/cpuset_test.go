@@ -31,24 +31,30 @@ func TestCPUList(t *testing.T) {
 }
 
 // TestWantsSplit: split always splits, shared never, and auto (the
-// default, "" too) only where prodlab runs both the brokers and the client.
+// default, "" too) only where prodlab runs both the brokers and the client
+// and the brokers' half has a CPU for each node.
 func TestWantsSplit(t *testing.T) {
 	for _, tt := range []struct {
 		mode            string
 		embedded, fleet bool
+		nodes, half     int
 		must, may       bool
 	}{
-		{spec.CPUsSplit, true, false, true, false},
-		{spec.CPUsSplit, false, false, true, false},
-		{spec.CPUsShared, true, false, false, false},
-		{spec.CPUsAuto, true, false, false, true},
-		{"", true, false, false, true},
-		{"", false, false, false, false}, // --bootstrap: not prodlab's brokers
-		{"", true, true, false, false},   // Trogdor: the agents run the client
+		{spec.CPUsSplit, true, false, 3, 1, true, false},
+		{spec.CPUsSplit, false, false, 0, 0, true, false},
+		{spec.CPUsShared, true, false, 1, 1, false, false},
+		{spec.CPUsAuto, true, false, 1, 1, false, true},
+		{"", true, false, 1, 1, false, true},
+		{"", true, false, 3, 4, false, true},
+		{"", true, false, 3, 1, false, false},  // 3 brokers on one CPU compete
+		{"", true, false, 1, 0, false, false},  // one CPU: nothing to split
+		{"", false, false, 0, 1, false, false}, // --bootstrap: not prodlab's brokers
+		{"", true, true, 1, 1, false, false},   // Trogdor: the agents run the client
 	} {
-		must, may := wantsSplit(tt.mode, tt.embedded, tt.fleet)
+		must, may := wantsSplit(tt.mode, tt.embedded, tt.fleet, tt.nodes, tt.half)
 		if must != tt.must || may != tt.may {
-			t.Errorf("wantsSplit(%q, embedded %v, fleet %v) = %v, %v; want %v, %v", tt.mode, tt.embedded, tt.fleet, must, may, tt.must, tt.may)
+			t.Errorf("wantsSplit(%q, embedded %v, fleet %v, %d nodes, half %d) = %v, %v; want %v, %v",
+				tt.mode, tt.embedded, tt.fleet, tt.nodes, tt.half, must, may, tt.must, tt.may)
 		}
 	}
 }

@@ -41,9 +41,11 @@ type executor struct {
 	kip1269Native map[string]string
 	// cpus are the run's CPU sets, planned at the first trial that pins
 	// (cpuset.go); nil until then. noSplit is set once cluster.cpus: auto
-	// found nothing to split.
-	cpus    *cpuSets
-	noSplit bool
+	// found nothing to split; autoSaid, for each cluster size, that auto
+	// logged what it chose.
+	cpus     *cpuSets
+	noSplit  bool
+	autoSaid map[int]bool
 	// arm, in a duet round, is the CPU set this trial's arm runs on and
 	// the rendezvous with the other arm before the window (duet.go).
 	arm *duetArm

@@ -25,10 +25,10 @@ var checkStorage = oneOf("cluster.storage", storageModes)
 
 // How the brokers and the client share the machine's CPUs (cluster.cpus).
 const (
-	// CPUsAuto, the default ("" too), splits them where prodlab can: on
-	// an embedded cluster whose client prodlab runs, with 2 CPUs or more
-	// to split; elsewhere they share. Split halved the A/A pair's
-	// per-round spread at saturation (bench/RESULTS.md §25).
+	// CPUsAuto, the default ("" too), splits them where prodlab runs both
+	// and the brokers' half has a CPU for each node; elsewhere they share.
+	// Split narrowed a 1-broker A/A pair's rounds at saturation; three
+	// brokers on one CPU widened them (bench/RESULTS.md §25).
 	CPUsAuto = "auto"
 	// CPUsShared lets them all run on every CPU, as on a laptop.
 	CPUsShared = "shared"
