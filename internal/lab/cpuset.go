@@ -22,7 +22,8 @@ import (
 // proxies and end-to-end consumer) with sched_setaffinity; a trial that
 // does not split gives them all CPUs back, since a process prodlab starts
 // inherits prodlab's own mask. The default, auto, splits wherever prodlab
-// runs both the brokers and the client and has 2 CPUs to split.
+// runs both the brokers and the client and the brokers' half has a CPU
+// for each node (wantsSplit).
 
 // cpuSets are the CPU sets of a run: every CPU prodlab may use, and the
 // halves isolation gives the brokers and the client.
