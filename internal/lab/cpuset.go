@@ -185,12 +185,12 @@ func (x *executor) isolates(e spec.Experiment, tgt *Target) bool {
 		return false
 	}
 	auto := e.Cluster.CPUs != spec.CPUsSplit && e.Cluster.CPUs != spec.CPUsShared
-	half, nodes := 0, len(brokerPids(tgt))
-	if auto && tgt.Embedded() {
+	embedded, half, nodes := tgt.Embedded(), 0, len(brokerPids(tgt))
+	if auto && embedded {
 		half = x.brokerHalf()
 	}
-	must, may := wantsSplit(e.Cluster.CPUs, tgt.Embedded(), e.Trogdor.Coordinator != "", nodes, half)
-	if auto && half > 0 && !x.autoSaid[nodes] {
+	must, may := wantsSplit(e.Cluster.CPUs, embedded, e.Trogdor.Coordinator != "", nodes, half)
+	if half > 0 && !x.autoSaid[nodes] {
 		if x.autoSaid == nil {
 			x.autoSaid = map[int]bool{}
 		}
@@ -198,7 +198,7 @@ func (x *executor) isolates(e spec.Experiment, tgt *Target) bool {
 		if may {
 			x.logf("cluster.cpus: auto: %s (cluster.cpus: shared lets them share)", x.cpus.text)
 		} else {
-			x.logf("cluster.cpus: auto: %d nodes would share the brokers' %d CPU(s): every process shares every CPU", nodes, half)
+			x.logf("cluster.cpus: auto: %d nodes would share the brokers' %d CPU(s), so every process shares every CPU (cluster.cpus: split pins them anyway)", nodes, half)
 		}
 	}
 	return must || may
