@@ -86,12 +86,14 @@ func TestCheckClustersRefuses(t *testing.T) {
 // TestBrokerVersionsAndSettingsSideBySide runs one experiment whose matrix
 // crosses two broker releases with a broker setting: four clusters, one
 // after the other, each in its own directory, each trial recorded against
-// its release, and each broker started with its scenario's setting.
+// its release, and each broker started with its scenario's setting. The
+// clusters' rounds alternate, warm-up rounds too: warming them one after
+// the other would leave the first idle until the last is warm.
 func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four Kafka clusters")
 	}
-	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\ntrials: 2\n" +
+	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 2\ntrials: 2\n" +
 		"matrix:\n  cluster.kafka: [3.9.1, 4.4.0]\n  cluster.configs.num.network.threads: [3, 5]\n"
 	exp, scs := planYAML(t, "sidebyside.yaml", src)
 	dir := t.TempDir()
@@ -100,7 +102,7 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log})
-	t.Logf("4 clusters, 8 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
+	t.Logf("4 clusters, 16 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +110,24 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 8 {
-		t.Fatalf("%d records, want 8", len(recs))
+	if len(recs) != 16 {
+		t.Fatalf("%d records, want 16", len(recs))
 	}
 	// The four clusters are up together and the rounds alternate between
-	// them: round 0 in scenario order, round 1 reversed.
+	// them: round 0 in scenario order, round 1 reversed; the two warm-up
+	// rounds first, the same way.
 	for i, r := range recs {
-		want := scs[i%4].ID
-		if i >= 4 {
-			want = scs[7-i].ID
+		j := i % 8
+		want := scs[j%4].ID
+		if j >= 4 {
+			want = scs[7-j].ID
 		}
-		if r.ScenarioID != want || r.Trial != i/4 {
-			t.Errorf("record %d: %s trial %d, want %s trial %d", i, r.ScenarioID, r.Trial, want, i/4)
+		warm := i < 8
+		if r.ScenarioID != want || r.Trial != j/4 || r.Warmup != warm {
+			t.Errorf("record %d: %s trial %d warm-up %v, want %s trial %d warm-up %v", i, r.ScenarioID, r.Trial, r.Warmup, want, j/4, warm)
+		}
+		if !warm && (r.Warmed == nil || r.Warmed.Rounds != 2) {
+			t.Errorf("record %d: warmed %+v, want 2 rounds", i, r.Warmed)
 		}
 	}
 	if !strings.Contains(log.String(), "rounds alternate") {

@@ -176,32 +176,15 @@ func (r *runner) warmUp(s *session) *results.Warmed {
 	return r.warm(s.g.scs, func(sch scheduler) { r.runSchedule(s, sch) })
 }
 
-// warm runs the warm-up of scs with run: a fixed count of rounds (warmup:
-// N), or rounds until warm (warmup: auto, see warmup). It returns what
-// happened, for the measured records.
+// warm runs the warm-up of scs with run, to its end, and returns what
+// happened, for the measured records (nil: no warm-up).
 func (r *runner) warm(scs []spec.Scenario, run func(scheduler)) *results.Warmed {
-	e := r.exp
-	var w *results.Warmed
-	switch {
-	case e.WarmupAuto:
-		u := newWarmup(scs, e.WarmupMaxS)
-		run(u)
-		w = u.outcome()
-	case e.Warmup > 0:
-		t0 := time.Now()
-		f := &fixedRounds{scs: scs, rounds: e.Warmup, warm: true}
-		run(f)
-		w = &results.Warmed{Rounds: f.round, Seconds: time.Since(t0).Seconds()}
-	default:
+	w := r.newWarming(scs, "")
+	if w == nil {
 		return nil
 	}
-	switch {
-	case !w.Checked:
-		r.logf("warm-up: %d rounds in %.1fs", w.Rounds, w.Seconds)
-	case w.Steady:
-		r.logf("warm-up: steady after %d rounds in %.1fs", w.Rounds, w.Seconds)
-	default:
-		r.logf("warm-up: NOT steady after %d rounds in %.1fs (warmup.max.s %g): measured rounds start anyway, and their records say so", w.Rounds, w.Seconds, e.WarmupMaxS)
-	}
-	return w
+	t0 := time.Now()
+	run(w.sch)
+	w.spent = time.Since(t0)
+	return w.outcome(r.logf)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -141,6 +142,41 @@ func TestWarmup(t *testing.T) {
 				t.Errorf("outcome %+v, want %d rounds, steady %v", *w, tt.wantRounds, tt.wantSteady)
 			}
 		})
+	}
+}
+
+// TestWarmupOwnTime bounds a warm-up by the time of its own rounds, not
+// the wall clock's: alternating clusters wait while the others warm, and
+// that wait must not end a warm-up still ramping.
+func TestWarmupOwnTime(t *testing.T) {
+	u := newWarmup([]spec.Scenario{{ID: "a"}}, 0.2)
+	round := func(rate float64, lasts time.Duration) bool {
+		if _, ok := u.next(); !ok {
+			return false
+		}
+		time.Sleep(lasts)
+		u.observe(&results.Record{ScenarioID: "a", Status: results.StatusOK, Warmup: true, Throughput: results.Throughput{RecordsPerS: rate}})
+		u.endRound()
+		return true
+	}
+	// Three quick rounds that ramp, with a wait longer than the bound
+	// between them: still warming.
+	for _, rate := range []float64{1000, 2000, 4000} {
+		if !round(rate, 0) {
+			t.Fatal("the warm-up ended while its own rounds took no time")
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	// A round that itself outlasts the bound ends it, not steady.
+	if !round(8000, 250*time.Millisecond) {
+		t.Fatal("no fourth round")
+	}
+	if _, more := u.next(); more {
+		t.Error("still warming after its own rounds took longer than warmup.max.s")
+	}
+	w := u.outcome()
+	if w.Rounds != 4 || w.Steady || w.Seconds < 0.25 || w.Seconds >= 0.7 {
+		t.Errorf("outcome %+v: want 4 rounds, not steady, 0.25 s of its own (not the 0.7 s with the waits)", *w)
 	}
 }
 

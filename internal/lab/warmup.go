@@ -29,10 +29,15 @@ const warmWindow = 5
 //
 // warmup: N is fixedRounds.
 type warmup struct {
-	scs      []spec.Scenario
-	byID     map[string]spec.Scenario
-	t0       time.Time
-	deadline time.Time
+	scs  []spec.Scenario
+	byID map[string]spec.Scenario
+	// max bounds the time of the warm-up's own rounds; spent is that
+	// time so far, up to roundStart, when the open round began. Its own,
+	// not the wall clock's: alternating clusters warm in turns
+	// (alternate.go), each waiting while the others run.
+	max        time.Duration
+	spent      time.Duration
+	roundStart time.Time
 	// prev is each scenario's throughput in the last round.
 	prev map[string]float64
 	// open: a round was handed out and not judged yet; flat and logRatios
@@ -44,14 +49,14 @@ type warmup struct {
 	done      bool
 }
 
-// newWarmup starts the warm-up of scs, to last at most maxS seconds.
+// newWarmup starts the warm-up of scs, whose rounds may take at most maxS
+// seconds in all.
 func newWarmup(scs []spec.Scenario, maxS float64) *warmup {
 	byID := make(map[string]spec.Scenario, len(scs))
 	for _, sc := range scs {
 		byID[sc.ID] = sc
 	}
-	t0 := time.Now()
-	return &warmup{scs: scs, byID: byID, t0: t0, deadline: t0.Add(seconds(maxS)), prev: map[string]float64{},
+	return &warmup{scs: scs, byID: byID, max: seconds(maxS), prev: map[string]float64{},
 		w: results.Warmed{Auto: true}}
 }
 
@@ -60,6 +65,7 @@ func (u *warmup) next() ([]trialSpec, bool) {
 		return nil, false
 	}
 	u.open, u.flat, u.logRatios = true, true, nil
+	u.roundStart = time.Now()
 	return roundOf(u.scs, u.w.Rounds, true, nil), true
 }
 
@@ -89,6 +95,7 @@ func (u *warmup) closeRound() {
 		return
 	}
 	u.open = false
+	u.spent += time.Since(u.roundStart)
 	// No ratio: every trial lacked a previous round (observe said so), or
 	// the round was cut short before any trial; neither is warm.
 	if len(u.logRatios) == 0 || math.Abs(math.Expm1(stats.Summarize(u.logRatios, stats.DefaultConfidence).Mean)) > stats.DefaultSteady.MaxDrift {
@@ -96,7 +103,7 @@ func (u *warmup) closeRound() {
 	}
 	u.w.Rounds++
 	u.w.Checked, u.w.Steady = true, u.flat
-	u.done = u.flat || time.Now().After(u.deadline)
+	u.done = u.flat || u.spent >= u.max
 }
 
 // outcome is what the warm-up did, for the measured records; a round cut
@@ -104,7 +111,7 @@ func (u *warmup) closeRound() {
 func (u *warmup) outcome() *results.Warmed {
 	u.closeRound()
 	w := u.w
-	w.Seconds = time.Since(u.t0).Seconds()
+	w.Seconds = u.spent.Seconds()
 	return &w
 }
 
@@ -115,4 +122,62 @@ func warm(rec results.Record, sendFor time.Duration) bool {
 		return false
 	}
 	return stats.Warmed(summary.Throughputs(sendingWindow(rec.Timeline, sendFor)), warmWindow, stats.DefaultSteady)
+}
+
+// warming is one warm-up under way: a fixed count of rounds (warmup: N),
+// or rounds until warm (warmup: auto, see warmup), and the time its own
+// rounds took.
+type warming struct {
+	sch    scheduler
+	auto   *warmup
+	fixed  *fixedRounds
+	maxS   float64
+	prefix string // names the cluster in the log line
+	spent  time.Duration
+}
+
+// newWarming starts the warm-up of scs the experiment asks for; nil when
+// it asks for none.
+func (r *runner) newWarming(scs []spec.Scenario, prefix string) *warming {
+	e := r.exp
+	w := &warming{maxS: e.WarmupMaxS, prefix: prefix}
+	switch {
+	case e.WarmupAuto:
+		w.auto = newWarmup(scs, e.WarmupMaxS)
+		w.sch = w.auto
+	case e.Warmup > 0:
+		w.fixed = &fixedRounds{scs: scs, rounds: e.Warmup, warm: true}
+		w.sch = w.fixed
+	default:
+		return nil
+	}
+	return w
+}
+
+// round runs the warm-up's next round with run, adding its time to the
+// warm-up's own, and reports whether there was one.
+func (w *warming) round(run func(scheduler) bool) bool {
+	t0 := time.Now()
+	ok := run(w.sch)
+	w.spent += time.Since(t0)
+	return ok
+}
+
+// outcome is what the warm-up did, logged once with logf.
+func (w *warming) outcome(logf func(format string, args ...any)) *results.Warmed {
+	var out *results.Warmed
+	if w.auto != nil {
+		out = w.auto.outcome()
+	} else {
+		out = &results.Warmed{Rounds: w.fixed.round, Seconds: w.spent.Seconds()}
+	}
+	switch {
+	case !out.Checked:
+		logf("%swarm-up: %d rounds in %.1fs", w.prefix, out.Rounds, out.Seconds)
+	case out.Steady:
+		logf("%swarm-up: steady after %d rounds in %.1fs", w.prefix, out.Rounds, out.Seconds)
+	default:
+		logf("%swarm-up: NOT steady after %d rounds in %.1fs (warmup.max.s %g): measured rounds start anyway, and their records say so", w.prefix, out.Rounds, out.Seconds, w.maxS)
+	}
+	return out
 }
