@@ -56,12 +56,7 @@ func splitCPUs(what, between string) (all unix.CPUSet, halves [2]unix.CPUSet, li
 	if err := unix.SchedGetaffinity(0, &all); err != nil {
 		return all, halves, lists, fmt.Errorf("%s: read prodlab's CPU affinity: %w", what, err)
 	}
-	var ids []int
-	for i := 0; i < len(all)*64; i++ {
-		if all.IsSet(i) {
-			ids = append(ids, i)
-		}
-	}
+	ids := setIDs(&all)
 	if len(ids) < 2 {
 		return all, halves, lists, fmt.Errorf("%s needs at least 2 CPUs to split between %s; prodlab may use %d", what, between, len(ids))
 	}
@@ -116,6 +111,17 @@ func sysfsCore(id int) string {
 		return ""
 	}
 	return strings.TrimSpace(string(pkg)) + "/" + strings.TrimSpace(string(core))
+}
+
+// setIDs are the CPU ids in set, ascending.
+func setIDs(set *unix.CPUSet) []int {
+	var ids []int
+	for i := 0; i < len(set)*64; i++ {
+		if set.IsSet(i) {
+			ids = append(ids, i)
+		}
+	}
+	return ids
 }
 
 // cpuList renders CPU ids as Linux lists them: "0-3,6".
@@ -233,7 +239,9 @@ type pider interface{ PID() int }
 // trial's isolation. Without isolation anywhere in the run it does
 // nothing.
 func (x *executor) pin(isolate bool, d any, brokers map[int]int) (string, error) {
+	x.brokerCPUs = nil
 	if x.arm != nil {
+		x.brokerCPUs = &x.arm.set
 		return x.arm.pin(d, brokers)
 	}
 	if !isolate && x.cpus == nil {
@@ -254,6 +262,7 @@ func (x *executor) pin(isolate bool, d any, brokers map[int]int) (string, error)
 	if p, ok := d.(pider); ok {
 		client = p.PID()
 	}
+	x.brokerCPUs = brokerSet
 	var errs []error
 	for _, pid := range brokers {
 		errs = append(errs, pinProcess(pid, brokerSet))
@@ -266,6 +275,25 @@ func (x *executor) pin(isolate bool, d any, brokers map[int]int) (string, error)
 		return "", fmt.Errorf("cluster.cpus: split: %w", err)
 	}
 	return text, nil
+}
+
+// repin gives broker id, restarted by a fault during the trial, the CPUs
+// pin gave the trial's brokers (a new process inherits prodlab's mask: the
+// client's half, or every CPU), and returns them as the kernel reports
+// them now ("" when the trial did not pin).
+func (x *executor) repin(tgt *Target, id int) (string, error) {
+	pid := brokerPids(tgt)[id]
+	if x.brokerCPUs == nil || pid == 0 {
+		return "", nil
+	}
+	if err := pinProcess(pid, x.brokerCPUs); err != nil {
+		return "", err
+	}
+	var now unix.CPUSet
+	if err := unix.SchedGetaffinity(pid, &now); err != nil {
+		return "", fmt.Errorf("read the CPU affinity of broker %d (pid %d): %w", id, pid, err)
+	}
+	return cpuList(setIDs(&now)), nil
 }
 
 // unpin gives prodlab back every CPU it had when the run began, after a

@@ -149,7 +149,14 @@ func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Targ
 		f.event("error", "recover broker %d after %s: %v", id, ft.Type, err)
 		return
 	}
-	f.event("recovered", "broker %d after %s", id, ft.Type)
+	cpus, err := x.repin(tgt, id)
+	if err != nil {
+		f.event("error", "pin broker %d after %s: %v", id, ft.Type, err)
+	}
+	if cpus != "" {
+		cpus = ", on CPUs " + cpus
+	}
+	f.event("recovered", "broker %d after %s%s", id, ft.Type, cpus)
 }
 
 // sleepCtx waits for d or until ctx ends; it reports whether d elapsed.

@@ -61,6 +61,7 @@ faults:
 	checkAudit(t, r, 16000)
 	checkIntended(t, r)
 	checkCPUSets(t, r, true) // cluster.cpus: auto splits an embedded cluster's
+	checkRepinned(t, r)
 	kinds := eventKinds(r)
 	for _, want := range []string{"broker.pause", "broker.kill", "recovered"} {
 		if !strings.Contains(kinds, want) {
@@ -68,6 +69,24 @@ faults:
 		}
 	}
 	checkKillGap(t, r)
+}
+
+// checkRepinned: the broker broker.kill restarted runs on the brokers'
+// CPUs of the trial, as the kernel reported them after the restart, not on
+// the mask it inherited from prodlab.
+func checkRepinned(t *testing.T, r results.Record) {
+	t.Helper()
+	sets, err := planCPUSets()
+	if err != nil {
+		return // one CPU: nothing was split
+	}
+	want := "after broker.kill, on CPUs " + cpuList(setIDs(&sets.brokers))
+	for _, e := range r.Events {
+		if e.Kind == "recovered" && strings.HasSuffix(e.Detail, want) {
+			return
+		}
+	}
+	t.Errorf("no recovered event ending %q: %+v", want, r.Events)
 }
 
 // checkKillGap: the timeline of a trial whose only broker was killed shows

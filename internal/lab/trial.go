@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"golang.org/x/sys/unix"
 
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
@@ -49,6 +50,9 @@ type executor struct {
 	// arm, in a duet round, is the CPU set this trial's arm runs on and
 	// the rendezvous with the other arm before the window (duet.go).
 	arm *duetArm
+	// brokerCPUs is the set the current trial's brokers were pinned to
+	// (nil: not pinned), for a broker a fault restarts (repin).
+	brokerCPUs *unix.CPUSet
 }
 
 // session is one started cluster that trials run on: its target, admin

@@ -70,6 +70,7 @@ func TestOutages(t *testing.T) {
 	}{
 		{"zone outage", []results.Event{{Kind: "zone.isolate", Detail: "zone b", TMs: at(2000)}, {Kind: "leader", Detail: "partition 1: leader broker 2 → broker 3", TMs: at(4500)}, {Kind: "recovered", Detail: "zone b after zone.isolate", TMs: at(7000)}}, []float64{2, 7}},
 		{"two brokers killed", []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: at(1000)}, {Kind: "broker.kill", Detail: "broker 2", TMs: at(1500)}, {Kind: "recovered", Detail: "broker 2 after broker.kill", TMs: at(3000)}, {Kind: "recovered", Detail: "broker 1 after broker.kill", TMs: at(4000)}}, []float64{1, 4, 1.5, 3}},
+		{"pinned when back", []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: at(1000)}, {Kind: "recovered", Detail: "broker 1 after broker.kill, on CPUs 0", TMs: at(2500)}}, []float64{1, 2.5}},
 		{"through a fleet", []results.Event{{Kind: "broker.pause", Detail: "broker 3, by Trogdor's ProcessStopFault on agent a1", TMs: at(500)}, {Kind: "recovered", Detail: "broker 3 after broker.pause (Trogdor task done)", TMs: at(1500)}}, []float64{0.5, 1.5}},
 		{"never recovered", []results.Event{{Kind: "broker.kill", Detail: "broker 1", TMs: at(1000)}}, nil},
 	} {
