@@ -116,8 +116,19 @@ func withClusterShape(doc yaml.MapSlice, c Cluster) yaml.MapSlice {
 // share one cluster; any difference in shape, release, security or broker
 // settings needs a cluster of its own. Every field counts, so a field
 // added later separates clusters without a change here (fmt prints maps
-// sorted by key).
+// sorted by key). A default written out and one left unset are the same
+// cluster: `cluster.cpus: auto` beside no cluster.cpus must not start two.
 func (c Cluster) Key() string {
+	for _, d := range []struct {
+		field *string
+		def   string
+	}{
+		{&c.Security, SecurityPlaintext}, {&c.Storage, StorageDisk}, {&c.CPUs, CPUsAuto},
+	} {
+		if *d.field == "" {
+			*d.field = d.def
+		}
+	}
 	return fmt.Sprintf("%+v", c)
 }
 

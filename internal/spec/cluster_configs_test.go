@@ -115,3 +115,28 @@ func TestUnknownBrokerConfig(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestClusterKeyDefaults: a default written out and one left unset share a
+// cluster; any other value needs its own.
+func TestClusterKeyDefaults(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b Cluster
+		same bool
+	}{
+		{"cpus auto", Cluster{}, Cluster{CPUs: CPUsAuto}, true},
+		{"storage disk", Cluster{}, Cluster{Storage: StorageDisk}, true},
+		{"security plaintext", Cluster{}, Cluster{Security: SecurityPlaintext}, true},
+		{"cpus split", Cluster{}, Cluster{CPUs: CPUsSplit}, false},
+		{"storage memory", Cluster{Storage: StorageDisk}, Cluster{Storage: StorageMemory}, false},
+		{"security ssl", Cluster{}, Cluster{Security: SecuritySSL}, false},
+		{"broker setting", Cluster{}, Cluster{Configs: map[string]string{"num.io.threads": "4"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.a.Key() == tt.b.Key(); got != tt.same {
+				t.Errorf("%q and %q: same cluster %v, want %v", tt.a.Key(), tt.b.Key(), got, tt.same)
+			}
+		})
+	}
+}
