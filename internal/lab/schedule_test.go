@@ -145,6 +145,38 @@ func TestWarmup(t *testing.T) {
 	}
 }
 
+// TestWarmupEachScenario: flat scenarios do not hide one that still moves.
+// Three stay at 1,000 while the fourth falls 30 %: the geometric mean moved
+// 8.5 %, within ±10 %, but the round is not warm; the next, where the
+// fourth stays, is.
+func TestWarmupEachScenario(t *testing.T) {
+	var scs []spec.Scenario
+	for _, id := range []string{"a", "b", "c", "d"} {
+		scs = append(scs, spec.Scenario{ID: id}) // bursts: no window to judge
+	}
+	u := newWarmup(scs, 60)
+	for i, d := range []float64{1000, 700, 710, 1000} {
+		round, ok := u.next()
+		if !ok {
+			break
+		}
+		for _, tr := range round {
+			rate := 1000.0
+			if tr.sc.ID == "d" {
+				rate = d
+			}
+			u.observe(&results.Record{ScenarioID: tr.sc.ID, Status: results.StatusOK, Warmup: true, Throughput: results.Throughput{RecordsPerS: rate}})
+		}
+		u.endRound()
+		if i == 3 {
+			t.Fatal("still warming after a round where every scenario stayed")
+		}
+	}
+	if w := u.outcome(); w.Rounds != 3 || !w.Steady {
+		t.Errorf("outcome %+v, want steady after 3 rounds (not 2: the fourth scenario fell 30 %% in round 2)", *w)
+	}
+}
+
 // TestWarmupOwnTime bounds a warm-up by the time of its own rounds, not
 // the wall clock's: alternating clusters wait while the others warm, and
 // that wait must not end a warm-up still ramping.
