@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // Scenarios that need different clusters (brokers, release, broker
@@ -54,23 +52,15 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 			ss = append(ss, s)
 		}
 	}
-	r.logf("%d clusters up: rounds alternate between them, warm-up rounds too; each cluster's turn starts with an unmeasured trial of its busiest scenario", len(ss))
-	last := r.warmAlternating(ss)
+	r.logf("%d clusters up: rounds alternate between them, warm-up rounds too", len(ss))
+	r.warmAlternating(ss)
 	pending := map[*session]bool{}
 	for _, s := range ss {
 		pending[s] = true
 	}
 	for round := 0; ctx.Err() == nil && len(pending) > 0; round++ {
 		for _, s := range order(ss, round) {
-			if !pending[s] {
-				continue
-			}
-			sch := s.g.measured
-			if last != s && s.busiest != nil {
-				sch = &rewarm{scheduler: sch, sc: *s.busiest}
-			}
-			last = s
-			if s.ctx.Err() != nil || !r.runRound(s, sch) {
+			if pending[s] && (s.ctx.Err() != nil || !r.runRound(s, s.g.measured)) {
 				delete(pending, s)
 				r.passOn(s.g, pendingGroups(ss, pending))
 			}
@@ -89,8 +79,7 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 // at the end of its warm-up; bench/RESULTS.md §26); now a cluster that is
 // warm waits only while the others run their rounds, as between measured
 // rounds.
-// It returns the session that ran last (nil when none warmed).
-func (r *runner) warmAlternating(ss []*session) (last *session) {
+func (r *runner) warmAlternating(ss []*session) {
 	ws := map[*session]*warming{}
 	for _, s := range ss {
 		if w := r.newWarming(s.g.scs, s.g.prefix); w != nil {
@@ -106,37 +95,8 @@ func (r *runner) warmAlternating(ss []*session) (last *session) {
 			if s.ctx.Err() != nil || !w.round(func(sch scheduler) bool { return r.runRound(s, sch) }) {
 				s.warmed = w.outcome(r.logf)
 				delete(ws, s)
-				continue
 			}
-			last = s
 		}
-	}
-	return last
-}
-
-// rewarm starts a measured round of a cluster whose turn follows another
-// cluster's with one unmeasured trial of sc, the cluster's busiest
-// scenario. The first high-rate trial of a turn ran slow: on 1 broker at
-// ~400k msg/s, 4–9 % below the cluster's later trials, in each of six
-// idempotence runs (bench/RESULTS.md §26); in a round whose two arms
-// straddled it, that alone widened the paired spread. The warm trial's
-// record is published as warm-up, and not shown to the measured schedule.
-type rewarm struct {
-	scheduler
-	sc spec.Scenario
-}
-
-func (w *rewarm) next() ([]trialSpec, bool) {
-	round, ok := w.scheduler.next()
-	if !ok || len(round) == 0 {
-		return round, ok
-	}
-	return append([]trialSpec{{sc: w.sc, n: round[0].n, warm: true}}, round...), true
-}
-
-func (w *rewarm) observe(rec *results.Record) {
-	if !rec.Warmup { // a measured schedule hands out no warm trial of its own
-		w.scheduler.observe(rec)
 	}
 }
 

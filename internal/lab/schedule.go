@@ -56,10 +56,6 @@ func (r *runner) runRound(s *session, sch scheduler) bool {
 		if !t.warm {
 			rec.Warmed = s.warmed
 		}
-		if rec.Counted() && rec.Throughput.RecordsPerS > s.rate {
-			sc := t.sc
-			s.busiest, s.rate = &sc, rec.Throughput.RecordsPerS
-		}
 		sch.observe(&rec)
 		r.ev.publish(Event{Kind: TrialFinished, Scenario: label(t.sc), Trial: t.n, Warmup: t.warm, Record: &rec, Status: status})
 	}

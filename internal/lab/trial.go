@@ -65,11 +65,6 @@ type session struct {
 	stop func()
 	// warmed is the warm-up's outcome, written into each measured record.
 	warmed *results.Warmed
-	// busiest is the scenario whose trial on this cluster acknowledged the
-	// most records per second so far (rate, in records/s): the one a turn
-	// after another cluster's starts with, unmeasured (alternate.go).
-	busiest *spec.Scenario
-	rate    float64
 }
 
 // trialSpec is one trial to run: trial n of scenario sc, among its warm-up
