@@ -106,6 +106,9 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	}
 	total := c.cfg.Brokers + c.cfg.Controllers
 	per := 2 + max(len(c.cfg.Zones), 1) // client, controller, inter-broker per zone
+	if c.cfg.Advertise != nil {
+		per++ // DIRECT
+	}
 	ports, err := pickPorts(per * total)
 	if err != nil {
 		return err
@@ -154,10 +157,11 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids(), c.ClientOpts()...)
 }
 
-// nodeSpec lays out node id on its ports (client, controller, then one
-// inter-broker listener per zone): brokers (ids 1..Brokers) advertise their
-// client and replication addresses, possibly through proxies; separate
-// controllers (the ids after) only vote.
+// nodeSpec lays out node id on its ports (client, controller, one
+// inter-broker listener per zone, then DIRECT when clients are proxied):
+// brokers (ids 1..Brokers) advertise their client and replication
+// addresses, possibly through proxies; separate controllers (the ids
+// after) only vote.
 func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
 	spec := nodeSpec{ID: id, ClientPort: ports[0], ControllerPort: ports[1]}
 	if c.cfg.Controllers > 0 {
@@ -181,6 +185,7 @@ func (c *Cluster) nodeSpec(id int, ports []int) nodeSpec {
 	spec.Advertised = spec.Addr()
 	if c.cfg.Advertise != nil {
 		spec.Advertised = c.cfg.Advertise(spec.ID, spec.Addr())
+		spec.DirectPort = ports[len(ports)-1]
 	}
 	froms := c.cfg.Zones
 	if len(froms) == 0 {
@@ -287,6 +292,19 @@ func (c *Cluster) Bootstrap() []string {
 	addrs := make([]string, len(c.nodes))
 	for i, n := range c.nodes {
 		addrs[i] = n.spec.Advertised
+	}
+	return addrs
+}
+
+// DirectBootstrap returns the brokers' DIRECT listeners, which no proxy
+// fronts, or nil when clients are not proxied (Config.Advertise unset)
+// and for external clusters.
+func (c *Cluster) DirectBootstrap() []string {
+	var addrs []string
+	for _, n := range c.nodes {
+		if a := n.spec.DirectAddr(); a != "" {
+			addrs = append(addrs, a)
+		}
 	}
 	return addrs
 }

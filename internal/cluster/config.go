@@ -45,7 +45,11 @@ type Config struct {
 	Dir string
 	// Advertise, if set, maps a node id and its real listener address to the
 	// address advertised to clients, e.g. a network-emulation proxy in front
-	// of the broker. The default advertises the real address.
+	// of the broker. The default advertises the real address. With it,
+	// each broker also gets a DIRECT listener, secured like the client
+	// listener and advertised at its own address, so that clients of
+	// scenarios that need no proxy reach the broker without one
+	// (Cluster.DirectBootstrap).
 	Advertise func(id int, addr string) string
 	// AdvertiseReplication, if set, does the same for the inter-broker
 	// listener the followers of zone from ("" without zones) fetch from

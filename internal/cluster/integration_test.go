@@ -332,6 +332,35 @@ func TestDataRootInMemory(t *testing.T) {
 	}
 }
 
+// TestDirectListener advertises every broker's client listener at an
+// address nobody listens on, as a proxy that is not there: a client that
+// bootstraps from DirectBootstrap must still produce, which it can only do
+// if the DIRECT listener's metadata names the DIRECT addresses.
+func TestDirectListener(t *testing.T) {
+	dead, err := freePorts(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startCluster(t, Config{Brokers: 1, Advertise: func(int, string) string { return fmt.Sprintf("127.0.0.1:%d", dead[0]) }})
+	direct := c.DirectBootstrap()
+	if len(direct) != 1 || slices.Contains(c.Bootstrap(), direct[0]) {
+		t.Fatalf("DirectBootstrap() = %v beside Bootstrap() = %v, want one address of its own", direct, c.Bootstrap())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := NewAdmin(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if err := a.CreateTopic(ctx, "sec", 1, 1, nil); err != nil {
+		t.Fatalf("create topic through DIRECT: %v", err)
+	}
+	if err := produceOne(ctx, direct); err != nil {
+		t.Fatalf("produce through DIRECT: %v", err)
+	}
+}
+
 // TestStartRetriesOnBindError makes the first attempt's client port taken,
 // as if another program grabbed it after it was chosen: the broker exits
 // with a bind error and Start must retry once with new ports.

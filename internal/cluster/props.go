@@ -12,6 +12,10 @@ import (
 // loopback is the only address embedded nodes bind to.
 const loopback = "127.0.0.1"
 
+// directListenerName names the client listener that no proxy fronts
+// (nodeSpec.DirectPort).
+const directListenerName = "DIRECT"
+
 // Node roles (process.roles) of a KRaft node.
 const (
 	roleCombined   = "broker,controller"
@@ -31,6 +35,10 @@ type nodeSpec struct {
 	// zone, the one the followers of that zone fetch through.
 	Repl       []replListener
 	Advertised string // host:port advertised to clients
+	// DirectPort is the DIRECT listener's port, 0 for none: a second client
+	// listener advertised at its own address, for clients that bypass the
+	// proxies Advertised points at.
+	DirectPort int
 	DataDir    string // log.dirs
 	// Zone is the node's availability zone (its broker.rack), "" without
 	// zones; ZoneIndex is its place in Config.Zones.
@@ -62,6 +70,24 @@ func replicationName(zone string) string {
 // Addr is the node's real client listener address.
 func (n nodeSpec) Addr() string {
 	return fmt.Sprintf("%s:%d", loopback, n.ClientPort)
+}
+
+// DirectAddr is the node's DIRECT listener address, "" without one.
+func (n nodeSpec) DirectAddr() string {
+	if n.DirectPort == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", loopback, n.DirectPort)
+}
+
+// directListener renders the DIRECT listener for listeners and
+// advertised.listeners (both its own address) and the protocol map: each
+// "" without one, else with a leading comma.
+func (n nodeSpec) directListener() (listener, protocol string) {
+	if n.DirectPort == 0 {
+		return "", ""
+	}
+	return fmt.Sprintf(",%s://%s", directListenerName, n.DirectAddr()), "," + directListenerName + ":PLAINTEXT"
 }
 
 // ReplicationAddr is the real address of the node's i-th inter-broker
@@ -154,7 +180,8 @@ func controllerOnly(props map[string]string, self nodeSpec) {
 // brokerOnly removes the controller listener from a broker-only node.
 func brokerOnly(props map[string]string, self nodeSpec) {
 	repl, _ := self.replListeners(false)
-	props["listeners"] = fmt.Sprintf("PLAINTEXT://%s:%d,%s", loopback, self.ClientPort, repl)
+	direct, _ := self.directListener()
+	props["listeners"] = fmt.Sprintf("PLAINTEXT://%s:%d,%s%s", loopback, self.ClientPort, repl, direct)
 }
 
 // brokerProps returns the server.properties of node self in a cluster of
@@ -163,6 +190,7 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 	rf := strconv.Itoa(min(countBrokers(nodes), 3))
 	repl, replProtocols := self.replListeners(false)
 	replAdvertised, _ := self.replListeners(true)
+	direct, directProtocol := self.directListener()
 	props := map[string]string{
 		// KRaft combined mode by default: every node is broker and
 		// controller, with a static quorum of all nodes (no --standalone
@@ -171,11 +199,11 @@ func brokerProps(nodes []nodeSpec, self nodeSpec, extra map[string]string) map[s
 		"process.roles":            self.role(),
 		"node.id":                  strconv.Itoa(self.ID),
 		"controller.quorum.voters": quorumVoters(nodes, self),
-		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,%s",
-			loopback, self.ClientPort, loopback, self.ControllerPort, repl),
-		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,%s", self.Advertised, replAdvertised),
+		"listeners": fmt.Sprintf("PLAINTEXT://%s:%d,CONTROLLER://%s:%d,%s%s",
+			loopback, self.ClientPort, loopback, self.ControllerPort, repl, direct),
+		"advertised.listeners":                             fmt.Sprintf("PLAINTEXT://%s,%s%s", self.Advertised, replAdvertised, direct),
 		"controller.listener.names":                        "CONTROLLER",
-		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT," + replProtocols,
+		"listener.security.protocol.map":                   "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT," + replProtocols + directProtocol,
 		"inter.broker.listener.name":                       self.interBroker(),
 		"log.dirs":                                         self.DataDir,
 		"offsets.topic.replication.factor":                 rf,

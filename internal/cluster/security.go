@@ -91,29 +91,41 @@ func (s *security) protocol() string { return strings.ToUpper(s.mode) }
 
 // applyBroker turns the PLAINTEXT client listener of a node's properties into
 // the secured CLIENT listener, with the node's certificate and the SCRAM
-// server settings. Other listeners are left as they are.
+// server settings, and secures the DIRECT listener (if any) the same way.
+// Other listeners are left as they are.
 func (s *security) applyBroker(props map[string]string, nodeID int) error {
 	for _, k := range []string{"listeners", "advertised.listeners"} {
 		props[k] = strings.Replace(props[k], "PLAINTEXT://", clientListener+"://", 1)
 	}
 	props["listener.security.protocol.map"] = strings.Replace(props["listener.security.protocol.map"],
 		"PLAINTEXT:PLAINTEXT", clientListener+":"+s.protocol(), 1)
-	prefix := "listener.name." + strings.ToLower(clientListener) + "."
+	names := []string{clientListener}
+	if strings.Contains(props["listener.security.protocol.map"], directListenerName+":PLAINTEXT") {
+		props["listener.security.protocol.map"] = strings.Replace(props["listener.security.protocol.map"],
+			directListenerName+":PLAINTEXT", directListenerName+":"+s.protocol(), 1)
+		names = append(names, directListenerName)
+	}
+	var certPEM, keyPEM []byte
 	if s.tls() {
-		certPEM, keyPEM, err := s.ca.issue(fmt.Sprintf("prodlab-broker-%d", nodeID))
-		if err != nil {
+		var err error
+		if certPEM, keyPEM, err = s.ca.issue(fmt.Sprintf("prodlab-broker-%d", nodeID)); err != nil {
 			return fmt.Errorf("certificate of node %d: %w", nodeID, err)
 		}
-		props[prefix+"ssl.keystore.type"] = "PEM"
-		props[prefix+"ssl.keystore.certificate.chain"] = string(certPEM)
-		props[prefix+"ssl.keystore.key"] = string(keyPEM)
-		props[prefix+"ssl.truststore.type"] = "PEM"
-		props[prefix+"ssl.truststore.certificates"] = string(s.ca.certPEM)
-		props[prefix+"ssl.client.auth"] = "none"
 	}
-	if s.sasl() {
-		props[prefix+"sasl.enabled.mechanisms"] = scramMechanism
-		props[prefix+"scram-sha-512.sasl.jaas.config"] = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+	for _, name := range names {
+		prefix := "listener.name." + strings.ToLower(name) + "."
+		if s.tls() {
+			props[prefix+"ssl.keystore.type"] = "PEM"
+			props[prefix+"ssl.keystore.certificate.chain"] = string(certPEM)
+			props[prefix+"ssl.keystore.key"] = string(keyPEM)
+			props[prefix+"ssl.truststore.type"] = "PEM"
+			props[prefix+"ssl.truststore.certificates"] = string(s.ca.certPEM)
+			props[prefix+"ssl.client.auth"] = "none"
+		}
+		if s.sasl() {
+			props[prefix+"sasl.enabled.mechanisms"] = scramMechanism
+			props[prefix+"scram-sha-512.sasl.jaas.config"] = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+		}
 	}
 	return nil
 }

@@ -88,7 +88,7 @@ func TestIssuedCertificateVerifies(t *testing.T) {
 // its protocol and adds only the settings it needs; controller and
 // replication listeners stay plaintext.
 func TestSecureBrokerProps(t *testing.T) {
-	nodes := []nodeSpec{{ID: 1, ClientPort: 9001, ControllerPort: 9002, Repl: []replListener{{Name: "REPLICATION", Port: 9003}}, Advertised: "127.0.0.1:9101"}}
+	nodes := []nodeSpec{{ID: 1, ClientPort: 9001, ControllerPort: 9002, Repl: []replListener{{Name: "REPLICATION", Port: 9003}}, Advertised: "127.0.0.1:9101", DirectPort: 9004}}
 	tests := []struct {
 		mode     string
 		protocol string
@@ -115,14 +115,17 @@ func TestSecureBrokerProps(t *testing.T) {
 			if got := props["advertised.listeners"]; !strings.HasPrefix(got, "CLIENT://127.0.0.1:9101,") {
 				t.Errorf("advertised.listeners = %s", got)
 			}
-			want := "CLIENT:" + tt.protocol + ",CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT"
+			want := "CLIENT:" + tt.protocol + ",CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT,DIRECT:" + tt.protocol
 			if got := props["listener.security.protocol.map"]; got != want {
 				t.Errorf("protocol map = %s, want %s", got, want)
 			}
-			_, hasKey := props["listener.name.client.ssl.keystore.key"]
-			_, hasSCRAM := props["listener.name.client.sasl.enabled.mechanisms"]
-			if hasKey != tt.tls || hasSCRAM != tt.sasl {
-				t.Errorf("keystore %v, SCRAM %v; want %v, %v", hasKey, hasSCRAM, tt.tls, tt.sasl)
+			// The DIRECT listener (no proxy in front) is secured like CLIENT.
+			for _, name := range []string{"client", "direct"} {
+				_, hasKey := props["listener.name."+name+".ssl.keystore.key"]
+				_, hasSCRAM := props["listener.name."+name+".sasl.enabled.mechanisms"]
+				if hasKey != tt.tls || hasSCRAM != tt.sasl {
+					t.Errorf("%s: keystore %v, SCRAM %v; want %v, %v", name, hasKey, hasSCRAM, tt.tls, tt.sasl)
+				}
 			}
 			if (len(s.formatArgs()) > 0) != tt.sasl {
 				t.Errorf("format args %d, want SCRAM user only with SASL", len(s.formatArgs()))

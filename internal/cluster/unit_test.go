@@ -94,6 +94,30 @@ func TestBrokerProps(t *testing.T) {
 			},
 		},
 		{
+			name: "behind a proxy with a DIRECT listener, advertised at its own address",
+			nodes: func() []nodeSpec {
+				s := specs(1)
+				s[0].Advertised, s[0].DirectPort = "127.0.0.1:30001", 19095
+				return s
+			}(),
+			want: map[string]string{
+				"listeners":                      "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,REPLICATION://127.0.0.1:19094,DIRECT://127.0.0.1:19095",
+				"advertised.listeners":           "PLAINTEXT://127.0.0.1:30001,REPLICATION://127.0.0.1:19094,DIRECT://127.0.0.1:19095",
+				"listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,REPLICATION:PLAINTEXT,DIRECT:PLAINTEXT",
+			},
+		},
+		{
+			name: "a broker-only node keeps its DIRECT listener",
+			nodes: func() []nodeSpec {
+				s := withControllers(specs(3), 1)
+				s[0].DirectPort = 19095
+				return s
+			}(),
+			want: map[string]string{
+				"listeners": "PLAINTEXT://127.0.0.1:19092,REPLICATION://127.0.0.1:19094,DIRECT://127.0.0.1:19095",
+			},
+		},
+		{
 			name: "replication through its own proxy (network.replication.rtt.ms)",
 			nodes: func() []nodeSpec {
 				s := specs(1)

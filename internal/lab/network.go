@@ -28,6 +28,27 @@ func needsProxies(scs []spec.Scenario) bool {
 	return false
 }
 
+// proxiedScenarios lists (by ID) the scenarios whose clients go through
+// their cluster's proxies: those that need them, and those a planned
+// comparison pairs with one that does, so that a comparison's two arms
+// are measured alike. The others bootstrap from the brokers themselves
+// (Target.direct): a no-fault trial beside a connection-cut one then
+// measures Kafka, not prodlab's proxy as well.
+func proxiedScenarios(scs []spec.Scenario, cmps []spec.Comparison) map[string]bool {
+	proxied := map[string]bool{}
+	for _, sc := range scs {
+		if needsProxies([]spec.Scenario{sc}) {
+			proxied[sc.ID] = true
+		}
+	}
+	for _, c := range cmps {
+		if proxied[c.Baseline] || proxied[c.Candidate] {
+			proxied[c.Baseline], proxied[c.Candidate] = true, true
+		}
+	}
+	return proxied
+}
+
 // netemConfig turns a scenario's network section and the faults the
 // proxies carry out (connection cuts) into proxy settings.
 func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {

@@ -23,3 +23,80 @@ func TestProxyFigures(t *testing.T) {
 		t.Errorf("figures %v", m)
 	}
 }
+
+// TestProxiedScenarios: a scenario goes through the proxies when it needs
+// them or a planned comparison pairs it with one that does; the others go
+// direct.
+func TestProxiedScenarios(t *testing.T) {
+	const matrix = `
+matrix:
+  enable.idempotence: [true, false]
+  fault:
+    - {label: none, network.cut.every: 0}
+    - {label: cuts, network.cut.every: 40}
+`
+	tests := []struct {
+		name    string
+		compare string
+		want    []string
+	}{
+		{"compared along idempotence: no-fault arms go direct", "compare: [{axis: enable.idempotence}]\n",
+			[]string{"enable.idempotence=false,fault=cuts", "enable.idempotence=true,fault=cuts"}},
+		{"compared along the fault: every arm through the proxies", "compare: [{axis: fault, baseline: none}]\n",
+			[]string{"enable.idempotence=false,fault=cuts", "enable.idempotence=false,fault=none", "enable.idempotence=true,fault=cuts", "enable.idempotence=true,fault=none"}},
+		{"no comparison: only the cut scenarios", "",
+			[]string{"enable.idempotence=false,fault=cuts", "enable.idempotence=true,fault=cuts"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exp, scs := planYAML(t, "p.yaml", "name: p\n"+matrix+tt.compare)
+			cmps, err := exp.Comparisons(scs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := proxiedScenarios(scs, cmps)
+			var ids []string
+			for id, ok := range got {
+				if ok {
+					ids = append(ids, id)
+				}
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, tt.want) {
+				t.Errorf("proxied %v, want %v", ids, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnimpairedScenarioGoesDirect runs a no-fault and a connection-cut
+// scenario on one embedded cluster: the cut trial goes through the proxies
+// (their figures are in its record), the no-fault one reaches the brokers'
+// DIRECT listeners and has none.
+func TestUnimpairedScenarioGoesDirect(t *testing.T) {
+	recs, err := runYAML(t, `
+name: direct
+workload: {records: 3000, record.size: 100, payload: random}
+client: franz-go
+producer: {acks: all, linger.ms: 5}
+matrix:
+  fault:
+    - {label: none, network.cut.every: 0}
+    - {label: cuts, network.cut.every: 20}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.Status != results.StatusOK {
+			t.Fatalf("%s: %s %s", r.ScenarioID, r.Status, r.Error)
+		}
+		proxied := r.Network["produce_requests"] > 0
+		if want := r.ScenarioID == "fault=cuts"; proxied != want {
+			t.Errorf("%s: through the proxies %v (network %v), want %v", r.ScenarioID, proxied, r.Network, want)
+		}
+	}
+}

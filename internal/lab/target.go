@@ -88,10 +88,10 @@ type Target struct {
 	version string
 	// bootstrap is where clients connect: the brokers, or their proxies.
 	bootstrap []string
-	// direct, for an external cluster behind proxies, reaches the brokers
-	// themselves: its scenarios that need no proxy use it, so one run can
-	// compare proxied and direct paths. Embedded brokers advertise their
-	// proxies, so there every scenario of the group goes through them.
+	// direct, for a cluster behind proxies, reaches the brokers themselves
+	// (an external cluster's own addresses, an embedded one's DIRECT
+	// listeners): scenarios that need no proxy use it, so a no-fault trial
+	// beside a connection-cut one measures Kafka, not the proxy as well.
 	direct []string
 	// net holds the proxies in front of the brokers, if any.
 	net     *netem.Set
@@ -253,6 +253,9 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 		return err
 	}
 	t.c, t.bootstrap = c, c.Bootstrap()
+	if t.net != nil {
+		t.direct = c.DirectBootstrap()
+	}
 	if t.links != nil {
 		t.links.started(c)
 	}

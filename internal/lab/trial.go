@@ -53,6 +53,9 @@ type executor struct {
 	// brokerCPUs is the set the current trial's brokers were pinned to
 	// (nil: not pinned), for a broker a fault restarts (repin).
 	brokerCPUs *unix.CPUSet
+	// proxied lists the scenarios whose clients go through the proxies
+	// (proxiedScenarios); the others use the brokers' direct addresses.
+	proxied map[string]bool
 }
 
 // session is one started cluster that trials run on: its target, admin
@@ -115,7 +118,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 		}()
 	}
 	tr := &trialRun{s: s, e: e, d: d, bootstrap: tgt.bootstrap, proxied: tgt.net != nil}
-	if tr.proxied && tgt.direct != nil && !needsProxies([]spec.Scenario{sc}) {
+	if tr.proxied && tgt.direct != nil && !x.proxied[sc.ID] {
 		tr.bootstrap, tr.proxied = tgt.direct, false
 	}
 	tr.dt = x.driverTrial(sc, n, warm, topic, tr.bootstrap)
