@@ -31,14 +31,24 @@ const dataPrefix = "prodlab-"
 // CheckDataRoot fails when root cannot hold a cluster's data: not a
 // directory, or less than MinMemoryFree free.
 func CheckDataRoot(root string) error {
-	var st unix.Statfs_t
-	if err := unix.Statfs(root, &st); err != nil {
+	free, err := FreeBytes(root)
+	if err != nil {
 		return fmt.Errorf("storage: memory needs %s: %w", root, err)
 	}
-	if free := int64(st.Bavail) * int64(st.Bsize); free < MinMemoryFree {
+	if free < MinMemoryFree {
 		return fmt.Errorf("storage: memory needs %d MiB free in %s, it has %d MiB", MinMemoryFree>>20, root, free>>20)
 	}
 	return nil
+}
+
+// FreeBytes is the space an unprivileged process may still write in the
+// file system that holds root.
+func FreeBytes(root string) (int64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(root, &st); err != nil {
+		return 0, fmt.Errorf("free space of %s: %w", root, err)
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
 }
 
 // makeDataRoot creates this cluster's directory under cfg.DataRoot, after

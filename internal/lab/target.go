@@ -93,6 +93,9 @@ type Target struct {
 	// listeners): scenarios that need no proxy use it, so a no-fault trial
 	// beside a connection-cut one measures Kafka, not the proxy as well.
 	direct []string
+	// stored is the most a trial's topic has taken in the brokers' log
+	// directories, all replicas (noteStored, for roomInMemory).
+	stored int64
 	// net holds the proxies in front of the brokers, if any.
 	net     *netem.Set
 	rewrite netem.RewriteFunc

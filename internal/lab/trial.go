@@ -105,6 +105,9 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 	if err != nil {
 		return x.failed(rec, err)
 	}
+	if err := tgt.roomInMemory(); err != nil {
+		return x.failed(rec, err)
+	}
 	if err := tgt.createTopic(ctx, adm, topic, e.Topic); err != nil {
 		return x.failed(rec, err)
 	}
@@ -142,6 +145,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 		x.logf("%v", err)
 	} else {
 		rec.DiskBytes = disk
+		tgt.noteStored(disk, e.Topic.ReplicationFactor)
 	}
 	return x.finished(rec, d.Name(), e.Expect, res.Log)
 }
