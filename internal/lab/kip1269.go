@@ -30,8 +30,9 @@ func checkExternalKIP1269(sc spec.Scenario, p *problems) {
 // DriverFor returns the driver of an experiment's client: its Trogdor
 // fleet's (trogdor.coordinator), Driver's, or, with
 // kip1269.lift.client.cap, a Java worker of its own whose producer accepts
-// idempotence with more than 5 requests in flight.
-func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment) (driver.Driver, error) {
+// idempotence with more than 5 requests in flight; class is the trial's
+// worker class (workerClasses), "" for the one default process.
+func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment, class string) (driver.Driver, error) {
 	if d := t.cfg.Fleets.For(e.Trogdor); d != nil {
 		if err := t.Recover(ctx); err != nil {
 			return nil, err
@@ -39,13 +40,13 @@ func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment) (driver.Driv
 		return t.watch("trogdor "+e.Trogdor.Key(), d.Trogdor), nil
 	}
 	if !e.KIP1269LiftClientCap {
-		return t.Driver(ctx, e.Client)
+		return t.driverOf(ctx, e.Client, class)
 	}
 	if err := t.Recover(ctx); err != nil {
 		return nil, err
 	}
 	release := cluster.ReleaseOrDefault(t.version)
-	key := driver.LiftedKey(e.Client, release)
+	key := driver.LiftedKey(e.Client, release) + classSuffix(class)
 	if w, ok := t.watched[key]; ok {
 		return w, nil
 	}

@@ -173,7 +173,8 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 	r := &runner{exp: exp, opts: opts, drivers: map[string]driver.Driver{}, cmps: cmps, nScenarios: len(scs),
 		kip1269Native: map[string]string{}}
 	r.x = &executor{root: ctx, run: filepath.Base(opts.Dir), experiment: exp.Name, keepTopics: opts.KeepTopics,
-		kip1269Native: r.kip1269Native, model: model.Pipe{}, proxied: proxiedScenarios(scs, cmps)}
+		kip1269Native: r.kip1269Native, model: model.Pipe{}, proxied: proxiedScenarios(scs, cmps),
+		workers: workerClasses(scs, cmps)}
 	if opts.Previous != nil {
 		r.resumeFrom(opts.Previous)
 	}

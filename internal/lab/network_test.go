@@ -100,3 +100,54 @@ matrix:
 		}
 	}
 }
+
+// TestWorkerClasses: one client process per cluster and per kind of trial
+// (faults or none), merged along the planned comparisons.
+func TestWorkerClasses(t *testing.T) {
+	const matrix = `
+matrix:
+  enable.idempotence: [true, false]
+  layout:
+    - {label: one, cluster.brokers: 1}
+    - {label: three, cluster.brokers: 3}
+  fault:
+    - {label: none, network.cut.every: 0}
+    - {label: cuts, network.cut.every: 40}
+`
+	tests := []struct {
+		name    string
+		compare string
+		classes int
+		shared  [][2]string // pairs of scenario IDs that must share a process
+	}{
+		{"along idempotence: per cluster and fault kind", "compare: [{axis: enable.idempotence}]\n", 4,
+			[][2]string{{"enable.idempotence=true,layout=one,fault=none", "enable.idempotence=false,layout=one,fault=none"}}},
+		{"along the fault: the kinds merge, clusters stay apart", "compare: [{axis: fault, baseline: none}]\n", 2,
+			[][2]string{{"enable.idempotence=true,layout=one,fault=none", "enable.idempotence=true,layout=one,fault=cuts"}}},
+		{"along the layout: the clusters merge, kinds stay apart", "compare: [{axis: layout, baseline: one}]\n", 2,
+			[][2]string{{"enable.idempotence=true,layout=one,fault=cuts", "enable.idempotence=true,layout=three,fault=cuts"}}},
+		{"no comparison", "", 4, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exp, scs := planYAML(t, "w.yaml", "name: w\n"+matrix+tt.compare)
+			cmps, err := exp.Comparisons(scs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := workerClasses(scs, cmps)
+			distinct := map[string]bool{}
+			for _, c := range got {
+				distinct[c] = true
+			}
+			if len(distinct) != tt.classes {
+				t.Errorf("%d classes, want %d: %v", len(distinct), tt.classes, got)
+			}
+			for _, p := range tt.shared {
+				if got[p[0]] == "" || got[p[0]] != got[p[1]] {
+					t.Errorf("%s and %s in %q and %q, want one process", p[0], p[1], got[p[0]], got[p[1]])
+				}
+			}
+		})
+	}
+}

@@ -384,11 +384,17 @@ func topicFiles(dirs []string, topic string) []string {
 // brings back brokers that exited unexpectedly (Recover), and the driver's
 // trials run under the cluster's watch (Watch).
 func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, error) {
+	return t.driverOf(ctx, client, "")
+}
+
+// driverOf is Driver for the trials of one worker class (workerClasses):
+// each class gets its own client process.
+func (t *Target) driverOf(ctx context.Context, client, class string) (driver.Driver, error) {
 	if err := t.Recover(ctx); err != nil {
 		return nil, err
 	}
 	release := cluster.ReleaseOrDefault(t.version)
-	key := driver.Key(client, release)
+	key := driver.Key(client, release) + classSuffix(class)
 	if w, ok := t.watched[key]; ok {
 		return w, nil
 	}
@@ -397,6 +403,14 @@ func (t *Target) Driver(ctx context.Context, client string) (driver.Driver, erro
 		return nil, err
 	}
 	return t.watch(key, d), nil
+}
+
+// classSuffix tells a worker class's drivers apart in the driver caches.
+func classSuffix(class string) string {
+	if class == "" {
+		return ""
+	}
+	return " [" + class + "]"
 }
 
 // watch wraps d so that its trials run under the cluster's watch, once per

@@ -56,6 +56,9 @@ type executor struct {
 	// proxied lists the scenarios whose clients go through the proxies
 	// (proxiedScenarios); the others use the brokers' direct addresses.
 	proxied map[string]bool
+	// workers maps each scenario to its client process's class
+	// (workerClasses).
+	workers map[string]string
 }
 
 // session is one started cluster that trials run on: its target, admin
@@ -101,7 +104,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 	rec.Topic = topic
 	x.ev.publish(Event{Kind: TrialStarted, Scenario: label(sc), Trial: n, Warmup: warm})
 
-	d, err := tgt.DriverFor(ctx, &e)
+	d, err := tgt.DriverFor(ctx, &e, x.workers[sc.ID])
 	if err != nil {
 		return x.failed(rec, err)
 	}
