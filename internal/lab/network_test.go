@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestProxyFigures: the proxies' figures land in results.jsonl under the
@@ -49,12 +50,7 @@ matrix:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			exp, scs := planYAML(t, "p.yaml", "name: p\n"+matrix+tt.compare)
-			cmps, err := exp.Comparisons(scs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := proxiedScenarios(scs, cmps)
+			got := proxiedScenarios(planCompared(t, "name: p\n"+matrix+tt.compare))
 			var ids []string
 			for id, ok := range got {
 				if ok {
@@ -130,12 +126,7 @@ matrix:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			exp, scs := planYAML(t, "w.yaml", "name: w\n"+matrix+tt.compare)
-			cmps, err := exp.Comparisons(scs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := workerClasses(scs, cmps)
+			got := workerClasses(planCompared(t, "name: w\n"+matrix+tt.compare))
 			distinct := map[string]bool{}
 			for _, c := range got {
 				distinct[c] = true
@@ -150,4 +141,15 @@ matrix:
 			}
 		})
 	}
+}
+
+// planCompared plans an experiment's scenarios and its comparisons.
+func planCompared(t *testing.T, src string) ([]spec.Scenario, []spec.Comparison) {
+	t.Helper()
+	exp, scs := planYAML(t, "x.yaml", src)
+	cmps, err := exp.Comparisons(scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scs, cmps
 }
