@@ -43,10 +43,12 @@ func (t *Target) roomInMemory() error {
 }
 
 // noteStored records that a trial's topic took size bytes per replica on
-// rf replicas (rf < 1: one per broker, up to three, the brokers' default).
+// rf replicas. rf < 1 leaves it to the broker's default.replication.factor,
+// which the lab does not read: one replica per broker is counted, an upper
+// bound.
 func (t *Target) noteStored(size int64, rf int) {
 	if rf < 1 && t.c != nil {
-		rf = min(len(t.c.BrokerIDs()), 3)
+		rf = len(t.c.BrokerIDs())
 	}
 	t.stored = max(t.stored, size*int64(max(rf, 1)))
 }
