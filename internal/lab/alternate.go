@@ -53,19 +53,11 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 		}
 	}
 	r.logf("%d clusters up: rounds alternate between them, warm-up rounds too", len(ss))
-	r.warmAlternating(ss)
-	pending := map[*session]bool{}
-	for _, s := range ss {
-		pending[s] = true
-	}
-	for round := 0; ctx.Err() == nil && len(pending) > 0; round++ {
-		for _, s := range clusterOrder(ss, round) {
-			if pending[s] && (s.ctx.Err() != nil || !r.runRound(s, s.g.measured)) {
-				delete(pending, s)
-				r.passOn(s.g, pendingGroups(ss, pending))
-			}
-		}
-	}
+	k := newTurns()
+	r.warmAlternating(ss, k)
+	alternate(ss, func() bool { return ctx.Err() != nil },
+		func(s *session) bool { return s.ctx.Err() == nil && r.runRound(s, k.of(s, s.g.measured)) },
+		func(s *session, rest []*session) { r.passOn(s.g, groupsOf(rest)) })
 	for _, s := range ss {
 		r.noteLost(ctx, s)
 	}
@@ -78,35 +70,58 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 // that round ran slow (1 broker: 206k msg/s after 3.5 idle minutes, 380k
 // at the end of its warm-up; bench/RESULTS.md §26); now a cluster that is
 // warm waits only while the others run their rounds, as between measured
-// rounds.
-func (r *runner) warmAlternating(ss []*session) {
+// rounds. k keeps the turns' opening scenarios alternating from the start.
+func (r *runner) warmAlternating(ss []*session, k *turns) {
 	ws := map[*session]*warming{}
 	for _, s := range ss {
 		if w := r.newWarming(s.g.scs, s.g.prefix); w != nil {
 			ws[s] = w
 		}
 	}
-	for round := 0; len(ws) > 0; round++ {
-		for _, s := range clusterOrder(ss, round) {
-			w := ws[s]
-			if w == nil {
-				continue
-			}
-			if s.ctx.Err() != nil || !w.round(func(sch scheduler) bool { return r.runRound(s, sch) }) {
-				s.warmed = w.outcome(r.logf)
-				delete(ws, s)
+	alternate(still(ss, ws), func() bool { return false },
+		func(s *session) bool {
+			return s.ctx.Err() == nil && ws[s].round(func(sch scheduler) bool { return r.runRound(s, k.of(s, sch)) })
+		},
+		func(s *session, _ []*session) { s.warmed = ws[s].outcome(r.logf) })
+}
+
+// alternate runs the rounds of xs (clusters) in turns: one round of each
+// at a time, in clusterOrder among those still running, until run reports
+// each done (false) or stop says to stop. done hears of each as it
+// finishes, with those still running. Rotating among those still running
+// keeps one that finishes early from leaving the others two rounds back
+// to back.
+func alternate[T comparable](xs []T, stop func() bool, run func(T) bool, done func(x T, rest []T)) {
+	left := map[T]bool{}
+	for _, x := range xs {
+		left[x] = true
+	}
+	for round := 0; !stop() && len(left) > 0; round++ {
+		for _, x := range clusterOrder(still(xs, left), round) {
+			if left[x] && !run(x) {
+				delete(left, x)
+				done(x, still(xs, left))
 			}
 		}
 	}
 }
 
-// pendingGroups are the groups of ss whose sessions are still pending.
-func pendingGroups(ss []*session, pending map[*session]bool) []*clusterGroup {
-	var gs []*clusterGroup
-	for _, s := range ss {
-		if pending[s] {
-			gs = append(gs, s.g)
+// still are the xs that left holds, in their order.
+func still[T comparable, V any](xs []T, left map[T]V) []T {
+	var out []T
+	for _, x := range xs {
+		if _, ok := left[x]; ok {
+			out = append(out, x)
 		}
+	}
+	return out
+}
+
+// groupsOf are the sessions' groups.
+func groupsOf(ss []*session) []*clusterGroup {
+	gs := make([]*clusterGroup, 0, len(ss))
+	for _, s := range ss {
+		gs = append(gs, s.g)
 	}
 	return gs
 }
@@ -120,7 +135,8 @@ func pendingGroups(ss []*session, pending map[*session]bool) []*clusterGroup {
 // 10 % slow on disk: "off slower by 7 %" in two runs of idempotence, an
 // artifact (bench/RESULTS.md §27). Rotating, each cluster still takes each
 // place once in every len(xs) rounds. Two clusters keep reversing: rotating
-// them is the same, and a fixed order would always run one first.
+// them is the same, and a fixed order would always run one first; their
+// turns of two rounds open with alternating scenarios by turns (turns.go).
 func clusterOrder[T any](xs []T, round int) []T {
 	if len(xs) < 3 {
 		return order(xs, round)
