@@ -56,14 +56,12 @@ func groupByCluster(scs []spec.Scenario) []*clusterGroup {
 	return gs
 }
 
-// runGroups orders each group's scenarios by worker class (byClass), gives
-// each group its measured schedule, leaves out the groups a resumed run
-// finished, and runs the rest: alternating between their
+// runGroups gives each group its measured schedule, leaves out the groups
+// a resumed run finished, and runs the rest: alternating between their
 // clusters when they can (alternate.go), else one cluster after another.
 func (r *runner) runGroups(ctx context.Context, gs []*clusterGroup) {
 	var todo []*clusterGroup
 	for _, g := range gs {
-		g.scs = byClass(g.scs, r.x.workers)
 		g.measured = r.newMeasured(g)
 		if g.measured.finished() {
 			r.logf("resume: every measured trial of %s was run before", label(g.scs[0]))

@@ -39,27 +39,3 @@ func workerClasses(scs []spec.Scenario, cmps []spec.Comparison) map[string]strin
 	}
 	return class
 }
-
-// byClass orders scs so that within a round the scenarios of one worker
-// class run one after another: classes in order of first appearance, each
-// class's scenarios in their own order. In idempotence, no-fault trials
-// that ran right after a connection-cut trial on their cluster spread
-// wider than those after a no-fault one (3 brokers: SD 0.082 against
-// 0.062 of ln rate; bench/RESULTS.md §28), and a comparison's two arms,
-// being of one class, now run next to each other.
-func byClass(scs []spec.Scenario, class map[string]string) []spec.Scenario {
-	var order []string
-	of := map[string][]spec.Scenario{}
-	for _, sc := range scs {
-		c := class[sc.ID]
-		if _, seen := of[c]; !seen {
-			order = append(order, c)
-		}
-		of[c] = append(of[c], sc)
-	}
-	out := make([]spec.Scenario, 0, len(scs))
-	for _, c := range order {
-		out = append(out, of[c]...)
-	}
-	return out
-}
