@@ -147,3 +147,57 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoClustersTurns runs two clusters of two scenarios each in
+// alternating rounds: two clusters reverse their order, so a cluster's
+// turn can be two rounds, and every turn must open with a different
+// scenario from the cluster's turn before it (lab/turns.go), warm-up turns
+// included; each cluster still runs every trial.
+func TestTwoClustersTurns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two Kafka clusters")
+	}
+	src := "name: turns\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 1\ntrials: 3\n" +
+		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\n"
+	exp, scs := planYAML(t, "turns.yaml", src)
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log}); err != nil {
+		t.Fatalf("%v; run log:\n%s", err, log.String())
+	}
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 16 {
+		t.Fatalf("%d records, want 16", len(recs))
+	}
+	opened := map[string][]string{} // cluster → the scenario opening each of its turns
+	long := 0                       // turns of more than one round
+	prev, size := "", 0
+	for _, r := range recs {
+		if r.Error != "" {
+			t.Errorf("%s trial %d: %s", r.ScenarioID, r.Trial, r.Error)
+		}
+		c := fmt.Sprint(r.Scenario["cluster.configs.num.network.threads"])
+		if c != prev {
+			opened[c] = append(opened[c], r.ScenarioID)
+			prev, size = c, 0
+		}
+		if size++; size == 3 {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Fatalf("no turn of two rounds: the test does not test turns")
+	}
+	for c, o := range opened {
+		for i := 1; i < len(o); i++ {
+			if o[i] == o[i-1] {
+				t.Errorf("cluster %s: turns %d and %d both open with %s (%v)", c, i-1, i, o[i], o)
+			}
+		}
+	}
+}

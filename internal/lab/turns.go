@@ -14,13 +14,13 @@ package lab
 // the rounds still alternate, so each scenario keeps each place equally
 // often.
 type turns struct {
-	last   *session            // the session that ran the last round
+	last   *session            // the session whose turn it is
+	flip   bool                // whether that turn runs its rounds reversed
 	opened map[*session]string // the scenario that opened each session's last turn
-	flip   map[*session]bool   // whether the session's current turn runs reversed
 }
 
 func newTurns() *turns {
-	return &turns{opened: map[*session]string{}, flip: map[*session]bool{}}
+	return &turns{opened: map[*session]string{}}
 }
 
 // of is sch as s runs it among the other sessions' turns.
@@ -33,17 +33,16 @@ func (k *turns) arrange(s *session, round []trialSpec) []trialSpec {
 	if len(round) == 0 {
 		return round
 	}
-	if s != k.last {
+	newTurn := s != k.last
+	if newTurn {
 		k.last = s
-		k.flip[s] = label(round[0].sc) == k.opened[s] && len(round) > 1
-		if k.flip[s] {
-			round = reversed(round)
-		}
-		k.opened[s] = label(round[0].sc)
-		return round
+		k.flip = len(round) > 1 && label(round[0].sc) == k.opened[s]
 	}
-	if k.flip[s] {
-		return reversed(round)
+	if k.flip {
+		round = reversed(round)
+	}
+	if newTurn {
+		k.opened[s] = label(round[0].sc)
 	}
 	return round
 }
