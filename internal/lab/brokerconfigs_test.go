@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestGroupByClusterSettings checks that scenarios differing in broker
@@ -96,20 +97,9 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	src := "name: sidebyside\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 2\ntrials: 2\n" +
 		"matrix:\n  cluster.kafka: [3.9.1, 4.4.0]\n  cluster.configs.num.network.threads: [3, 5]\n"
 	exp, scs := planYAML(t, "sidebyside.yaml", src)
-	dir := t.TempDir()
-	var log strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	start := time.Now()
-	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log})
-	t.Logf("4 clusters, 16 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs, log := runEmbedded(t, exp, scs, 5*time.Minute)
+	t.Logf("4 clusters, 16 trials in %v; run log:\n%s", time.Since(start).Round(time.Millisecond), log)
 	if len(recs) != 16 {
 		t.Fatalf("%d records, want 16", len(recs))
 	}
@@ -128,7 +118,7 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 			t.Errorf("record %d: warmed %+v, want 2 rounds", i, r.Warmed)
 		}
 	}
-	if !strings.Contains(log.String(), "rounds alternate") {
+	if !strings.Contains(log, "rounds alternate") {
 		t.Error("the log does not say the rounds alternate between clusters")
 	}
 	for _, r := range recs {
@@ -160,17 +150,7 @@ func TestTwoClustersTurns(t *testing.T) {
 	src := "name: turns\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 1\ntrials: 3\n" +
 		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\n"
 	exp, scs := planYAML(t, "turns.yaml", src)
-	dir := t.TempDir()
-	var log strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log}); err != nil {
-		t.Fatalf("%v; run log:\n%s", err, log.String())
-	}
-	recs, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs, _ := runEmbedded(t, exp, scs, 4*time.Minute)
 	if len(recs) != 16 {
 		t.Fatalf("%d records, want 16", len(recs))
 	}
@@ -200,4 +180,23 @@ func TestTwoClustersTurns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runEmbedded runs scs of exp on embedded clusters within timeout and
+// returns the run's directory, its records and its log; a failed run
+// fails the test with the log.
+func runEmbedded(t *testing.T, exp *spec.Experiment, scs []spec.Scenario, timeout time.Duration) (string, []results.Record, string) {
+	t.Helper()
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Log: &log}); err != nil {
+		t.Fatalf("%v; run log:\n%s", err, log.String())
+	}
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, recs, log.String()
 }
