@@ -222,8 +222,13 @@ func newTopic(ctx context.Context, t *testing.T, c *cluster.Cluster, name string
 // testTrogdorPause pauses the existing cluster's broker through the fleet:
 // Trogdor's ProcessStopFault on the agent on the broker's host (loopback
 // here). The trial records both ends of the fault, its worst latency shows
-// the broker really stopped for the fault's 2 s, and the audit is clean. A
-// fleet without an agent on the broker's host is refused.
+// the broker really stopped, and the audit is clean. A fleet without an
+// agent on the broker's host is refused. The stop lasts about the fault's
+// 2 s, not exactly: Trogdor runs jcmd before SIGSTOP (once the task starts)
+// and again before SIGCONT (at startMs + durationMs, not 2 s after the
+// SIGSTOP), so a loaded host shortens or lengthens it by jcmd's run times
+// (1.29 s seen in CI). An unpaused broker answers this trial in tens of ms,
+// so half the fault's delay still tells a stop from none.
 func testTrogdorPause(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
 	src := trogdorYAML + "trogdor: {coordinator: " + f.URL() + ", nodes: agent-1}\n" +
 		"workload: {records: 20000, record.size: 200, payload: random, rate: 4000}\n" +
@@ -244,8 +249,8 @@ func testTrogdorPause(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cl
 		t.Errorf("record %s, %d acked: %s", r.Status, r.Records.Acked, r.Error)
 	}
 	t.Logf("events: %s; worst latency %.0f ms, p50 %.1f ms", got, r.LatencyMs.Max, r.LatencyMs.P50)
-	if r.LatencyMs.Max < 1500 {
-		t.Errorf("worst latency %.0f ms: the broker was not stopped for the fault's 2 s", r.LatencyMs.Max)
+	if r.LatencyMs.Max < 1000 {
+		t.Errorf("worst latency %.0f ms: the broker was not stopped (the fault asks for 2 s)", r.LatencyMs.Max)
 	}
 	checkAudit(t, r, 20000)
 
