@@ -9,17 +9,22 @@ import (
 
 // Scenarios that need different clusters (brokers, release, broker
 // settings, security) are compared like any others only if drift between
-// the clusters' turns cannot favour one: so when their rounds repeat and
-// every cluster fits in memory at once, the run keeps all the clusters up
-// and alternates between them round by round (clusterOrder). Otherwise
-// each cluster runs all its rounds in turn, as it must when they do not
-// fit.
+// the clusters' turns cannot favour one: so when their rounds repeat, a
+// comparison sets one cluster against another and every cluster fits in
+// memory at once, the run keeps all the clusters up and alternates
+// between them round by round (clusterOrder). Otherwise each cluster runs
+// all its rounds in turn, as it must when they do not fit.
 
 // alternates reports whether the groups' rounds alternate between
 // clusters kept up together: more than one embedded cluster, rounds that
-// repeat, and room in memory for every node at full heap.
+// repeat, a comparison across clusters, and room in memory for every
+// node at full heap.
 func (r *runner) alternates(gs []*clusterGroup) bool {
 	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && !r.exp.Capacity.On && r.exp.Trials < 2) {
+		return false
+	}
+	if r.withinClusters(gs) {
+		r.logf("every comparison is between scenarios of one cluster: each of the %d clusters runs all its rounds in turn (alternating would balance drift between clusters, which no comparison here crosses)", len(gs))
 		return false
 	}
 	nodes := 0
@@ -29,6 +34,32 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 	if !cluster.FitTogether(nodes) {
 		r.logf("%d clusters (%d Kafka nodes) do not fit in memory together: each runs all its rounds in turn, so drift between them is not balanced", len(gs), nodes)
 		return false
+	}
+	return true
+}
+
+// withinClusters reports whether every planned comparison sets scenarios
+// of one group against each other, so that alternating between the
+// groups balances nothing a verdict uses, while it costs the turns their
+// quiet: the 3-broker idempotence pair spread its rounds twice as wide
+// between the other clusters' turns as alone (bench/RESULTS.md §28).
+// Without comparisons the summary's rows are read side by side, and
+// capacity searches and the advisor compare across clusters of their
+// own: those keep alternating.
+func (r *runner) withinClusters(gs []*clusterGroup) bool {
+	if len(r.cmps) == 0 || r.exp.Capacity.On || r.exp.Advise.On {
+		return false
+	}
+	of := map[string]*clusterGroup{}
+	for _, g := range gs {
+		for _, sc := range g.scs {
+			of[sc.ID] = g
+		}
+	}
+	for _, c := range r.cmps {
+		if of[c.Baseline] != of[c.Candidate] {
+			return false
+		}
 	}
 	return true
 }

@@ -46,3 +46,38 @@ func TestClusterOrder(t *testing.T) {
 		t.Errorf("two clusters, round 1: %v, want reversed", got)
 	}
 }
+
+// TestWithinClusters: clusters alternate only when a planned comparison
+// sets one cluster against another; a run whose every comparison stays
+// within a cluster (idempotence's) runs each cluster's rounds in turn.
+// Runs without comparisons, capacity searches and the advisor keep
+// alternating.
+func TestWithinClusters(t *testing.T) {
+	const base = "name: w\nclient: franz-go\nworkload: {duration.s: 3, warmup.s: 1}\nmatrix:\n  enable.idempotence: [true, false]\n  cluster.brokers: [1, 3]\n"
+	for _, tc := range []struct {
+		name, extra string
+		want        bool
+	}{
+		{"compare within each cluster", "trials: auto\ncompare: [{axis: enable.idempotence}]\n", true},
+		{"compare across clusters", "trials: auto\ncompare: [{axis: cluster.brokers}]\n", false},
+		{"one comparison across", "trials: auto\ncompare: [{axis: enable.idempotence}, {axis: cluster.brokers}]\n", false},
+		{"no comparisons", "trials: auto\n", false},
+		{"capacity", "compare: [{axis: enable.idempotence}]\ncapacity: {slo: {p99.ms: 50}}\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, scs := planYAML(t, "w.yaml", base+tc.extra)
+			cmps, err := exp.Comparisons(scs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &runner{exp: exp, cmps: cmps}
+			gs := groupByCluster(scs)
+			if len(gs) != 2 {
+				t.Fatalf("%d groups, want 2", len(gs))
+			}
+			if got := r.withinClusters(gs); got != tc.want {
+				t.Errorf("withinClusters = %v, want %v (%d comparisons)", got, tc.want, len(cmps))
+			}
+		})
+	}
+}

@@ -182,6 +182,38 @@ func TestTwoClustersTurns(t *testing.T) {
 	}
 }
 
+// TestClustersInTurn: when every comparison stays within a cluster (acks
+// compared on each of two broker settings), the clusters do not
+// alternate: each runs all its rounds in turn, and the log says why.
+func TestClustersInTurn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two Kafka clusters")
+	}
+	src := "name: inturn\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 0\ntrials: 2\n" +
+		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\ncompare: [{axis: acks}]\n"
+	exp, scs := planYAML(t, "inturn.yaml", src)
+	_, recs, log := runEmbedded(t, exp, scs, 3*time.Minute)
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8", len(recs))
+	}
+	var order []string // clusters in the order their trials ran, runs merged
+	for _, r := range recs {
+		if r.Error != "" {
+			t.Errorf("%s trial %d: %s", r.ScenarioID, r.Trial, r.Error)
+		}
+		c := fmt.Sprint(r.Scenario["cluster.configs.num.network.threads"])
+		if len(order) == 0 || order[len(order)-1] != c {
+			order = append(order, c)
+		}
+	}
+	if len(order) != 2 {
+		t.Errorf("clusters ran in the order %v, want each once, all its rounds in turn", order)
+	}
+	if !strings.Contains(log, "every comparison is between scenarios of one cluster") {
+		t.Errorf("the log does not say why the clusters ran in turn:\n%s", log)
+	}
+}
+
 // runEmbedded runs scs of exp on embedded clusters within timeout and
 // returns the run's directory, its records and its log; a failed run
 // fails the test with the log.
