@@ -40,9 +40,9 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 
 // withinClusters reports whether every planned comparison sets scenarios
 // of one group against each other, so that alternating between the
-// groups balances nothing a verdict uses, while it costs the turns their
-// quiet: the 3-broker idempotence pair spread its rounds twice as wide
-// between the other clusters' turns as alone (bench/RESULTS.md §28).
+// groups balances nothing a verdict uses, while the idle clusters disturb
+// the one measured: in turn, idempotence's 1-broker pair spread its rounds
+// about half as wide as alternating (bench/RESULTS.md §29).
 // Without comparisons the summary's rows are read side by side, and
 // capacity searches and the advisor compare across clusters of their
 // own: those keep alternating.
