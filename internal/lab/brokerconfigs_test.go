@@ -156,17 +156,9 @@ func TestTwoClustersTurns(t *testing.T) {
 	}
 	opened := map[string][]string{} // cluster → the scenario opening each of its turns
 	long := 0                       // turns of more than one round
-	prev, size := "", 0
-	for _, r := range recs {
-		if r.Error != "" {
-			t.Errorf("%s trial %d: %s", r.ScenarioID, r.Trial, r.Error)
-		}
-		c := fmt.Sprint(r.Scenario["cluster.configs.num.network.threads"])
-		if c != prev {
-			opened[c] = append(opened[c], r.ScenarioID)
-			prev, size = c, 0
-		}
-		if size++; size == 3 {
+	for _, b := range clusterBlocks(t, recs) {
+		opened[b.cluster] = append(opened[b.cluster], b.opener)
+		if b.trials > 2 {
 			long++
 		}
 	}
@@ -196,22 +188,37 @@ func TestClustersInTurn(t *testing.T) {
 	if len(recs) != 8 {
 		t.Fatalf("%d records, want 8", len(recs))
 	}
-	var order []string // clusters in the order their trials ran, runs merged
+	if bs := clusterBlocks(t, recs); len(bs) != 2 {
+		t.Errorf("clusters ran in %d blocks %v, want each once, all its rounds in turn", len(bs), bs)
+	}
+	if !strings.Contains(log, "every comparison is between scenarios of one cluster") {
+		t.Errorf("the log does not say why the clusters ran in turn:\n%s", log)
+	}
+}
+
+// block is a run of consecutive trials on one cluster (named by its
+// num.network.threads): its opening scenario and its number of trials.
+type block struct {
+	cluster, opener string
+	trials          int
+}
+
+// clusterBlocks splits recs, in the order they ran, into blocks of one
+// cluster each; a failed trial fails the test.
+func clusterBlocks(t *testing.T, recs []results.Record) []block {
+	t.Helper()
+	var bs []block
 	for _, r := range recs {
 		if r.Error != "" {
 			t.Errorf("%s trial %d: %s", r.ScenarioID, r.Trial, r.Error)
 		}
 		c := fmt.Sprint(r.Scenario["cluster.configs.num.network.threads"])
-		if len(order) == 0 || order[len(order)-1] != c {
-			order = append(order, c)
+		if len(bs) == 0 || bs[len(bs)-1].cluster != c {
+			bs = append(bs, block{cluster: c, opener: r.ScenarioID})
 		}
+		bs[len(bs)-1].trials++
 	}
-	if len(order) != 2 {
-		t.Errorf("clusters ran in the order %v, want each once, all its rounds in turn", order)
-	}
-	if !strings.Contains(log, "every comparison is between scenarios of one cluster") {
-		t.Errorf("the log does not say why the clusters ran in turn:\n%s", log)
-	}
+	return bs
 }
 
 // runEmbedded runs scs of exp on embedded clusters within timeout and
