@@ -1,6 +1,10 @@
 package stats
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // HalfWidth is the relative half-width of v's interval, (Hi-Lo)/2: 0.05
 // means the difference is known to about ±5 %. NaN when v was not tested.
@@ -101,4 +105,25 @@ func (v Verdict) RuleHalfWidth() float64 {
 		return hw
 	}
 	return math.Sinh((math.Log1p(v.Hi) - math.Log1p(v.Lo)) / 2)
+}
+
+// DecisivePrecision is the widest StopRule target at which every paired
+// verdict at the given level (DefaultConfidence when 0) with equivalence
+// margin m is decided once it is precise: equivalent, faster or slower,
+// never inconclusive, wherever its centre lies. In log space a verdict is
+// undecided only when its centre lies both within its two-sided half-width
+// of 0 and within its one-sided (equivalence) half-width of the margin's
+// nearer bound ln(1+m), which cannot happen once the two half-widths add
+// up to at most ln(1+m). Their ratio grows with the degrees of freedom
+// towards the normal quantiles' ratio, so the bound, taken there, holds for
+// any number of pairs. At 95 % and the default ±5 % margin it is ±2.65 %:
+// at the default target (±5 %), or ±3 %, a comparison whose difference lies
+// near half the margin can stop precise and inconclusive.
+func DecisivePrecision(level, m float64) float64 {
+	if level == 0 {
+		level = DefaultConfidence
+	}
+	alpha := 1 - level
+	two, one := distuv.UnitNormal.Quantile(1-alpha/2), distuv.UnitNormal.Quantile(1-alpha)
+	return math.Sinh(math.Log1p(m) * two / (two + one))
 }

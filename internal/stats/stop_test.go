@@ -229,3 +229,61 @@ func TestMoreRoundsMonotone(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisivePrecision checks that a paired verdict whose interval is as
+// wide as DecisivePrecision allows is decided wherever its centre lies,
+// and that a slightly wider one is not always: the bound is the widest.
+func TestDecisivePrecision(t *testing.T) {
+	// pairs returns n log ratios (n even) centred on c whose rule half-width
+	// at level is exactly w in log space.
+	pairs := func(n int, c, w, level float64) (a, b []float64) {
+		sd := w * math.Sqrt(float64(n)) / TQuantile(1-(1-level)/2, float64(n-1))
+		s := sd * math.Sqrt(float64(n-1)/float64(n))
+		for i := range n {
+			a = append(a, 1)
+			b = append(b, math.Exp(c+s*float64(1-2*(i%2))))
+		}
+		return a, b
+	}
+	// undecided returns the first centre in a sweep over ±2m at which a
+	// verdict of log half-width w is inconclusive, or NaN.
+	undecided := func(n int, w, level, m float64) float64 {
+		for c := -2 * m; c <= 2*m; c += m / 500 {
+			a, b := pairs(n, c, w, level)
+			if v := ComparePaired(a, b, Options{Level: level, Margin: m}); v.Kind == KindInconclusive {
+				return c
+			}
+		}
+		return math.NaN()
+	}
+	for _, tc := range []struct {
+		level, m, want float64
+	}{
+		{0, 0.05, 0.0265},
+		{0.95, 0.10, 0.0518},
+		{0.90, 0.05, 0.0274},
+		{0.95, 0.02, 0.0108},
+	} {
+		level := tc.level
+		if level == 0 {
+			level = DefaultConfidence
+		}
+		d := DecisivePrecision(tc.level, tc.m)
+		if math.Abs(d-tc.want) > 0.00005 {
+			t.Errorf("DecisivePrecision(%g, %g) = %.5f, want %.4f", tc.level, tc.m, d, tc.want)
+		}
+		for _, n := range []int{8, 20, 500} {
+			w := math.Asinh(d) * (1 - 1e-9)
+			a, b := pairs(n, 0.01, w, level)
+			if v := ComparePaired(a, b, Options{Level: level, Margin: tc.m}); !(StopRule{Target: d}).Precise(v) {
+				t.Errorf("level %g margin %g, %d pairs: the sample is not precise at %.4f (rule half-width %.5f)", level, tc.m, n, d, v.RuleHalfWidth())
+			}
+			if c := undecided(n, w, level, tc.m); !math.IsNaN(c) {
+				t.Errorf("level %g margin %g, %d pairs: at the decisive width a centre of %+.4f is inconclusive", level, tc.m, n, c)
+			}
+			if c := undecided(n, math.Asinh(d)*1.05, level, tc.m); math.IsNaN(c) {
+				t.Errorf("level %g margin %g, %d pairs: 5 %% wider than the decisive width still decides every centre; the bound is not the widest", level, tc.m, n)
+			}
+		}
+	}
+}
