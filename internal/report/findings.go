@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
@@ -271,9 +272,21 @@ func (v *view) findingsText(b *strings.Builder) {
 			fmt.Fprintf(b, "   published: %s\n", f.Published)
 		}
 	}
-	if hint := v.duetHint(); hint != "" {
+	for _, hint := range v.hints() {
 		b.WriteString(hint + "\n")
 	}
+}
+
+// hints are the lines under the Findings that say how an undecided
+// finding could be decided.
+func (v *view) hints() []string {
+	var hs []string
+	for _, h := range []string{v.duetHint(), v.precisionHint()} {
+		if h != "" {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
 
 // duetHint suggests schedule: duet when the run could have used it
@@ -308,7 +321,7 @@ func (v *view) findingsMarkdown(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
-	if hint := v.duetHint(); hint != "" {
+	for _, hint := range v.hints() {
 		b.WriteString("\n" + mdEscape(hint) + "\n")
 	}
 }
@@ -319,4 +332,21 @@ func orQuestion(f Finding) string {
 		return f.Question
 	}
 	return f.Candidate + " against " + f.Baseline + "?"
+}
+
+// precisionHint explains a paired finding that is precise and still
+// inconclusive, which only a precision wider than stats.DecisivePrecision
+// allows: its interval lies across both 0 and the reach of the
+// equivalence margin. "" when no finding is so.
+func (v *view) precisionHint() string {
+	if v.plan == nil {
+		return ""
+	}
+	for _, f := range v.findings {
+		if f.Kind == stats.KindInconclusive && f.Verdict.Test == stats.PairedTest && f.Verdict.RuleHalfWidth() <= v.plan.Precision {
+			return fmt.Sprintf("Undecided though precise: an interval within ±%s %% can lie across both 0 and the reach of the ±%s %% equivalence margin; precision: %s or narrower decides every paired comparison at this margin, at the price of more rounds (docs/answers.md).",
+				trimFloat(v.plan.Precision*100), trimFloat(v.plan.Margin*100), strconv.FormatFloat(math.Floor(stats.DecisivePrecision(v.plan.Level, v.plan.Margin)*1000)/1000, 'f', -1, 64))
+		}
+	}
+	return ""
 }

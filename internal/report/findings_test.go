@@ -312,3 +312,45 @@ func TestDuetHint(t *testing.T) {
 		})
 	}
 }
+
+// TestPrecisionHint: a finding that met a precision wider than the
+// decisive one and is still inconclusive is told which precision decides;
+// not when it is not precise, is decided, or the precision decides.
+func TestPrecisionHint(t *testing.T) {
+	// verdict is a paired verdict of 20 rounds centred on ln ratio c whose
+	// 95 % interval is ±w in log space.
+	verdict := func(c, w float64) stats.Verdict {
+		s := w * math.Sqrt(20) / stats.TQuantile(0.975, 19) * math.Sqrt(19.0/20)
+		var a, b []float64
+		for i := range 20 {
+			a = append(a, 1)
+			b = append(b, math.Exp(c+s*float64(1-2*(i%2))))
+		}
+		return stats.ComparePaired(a, b, stats.Options{})
+	}
+	tests := []struct {
+		name      string
+		precision float64
+		v         stats.Verdict
+		want      string
+	}{
+		{"precise and undecided", 0.03, verdict(0.027, 0.028), "Undecided though precise: an interval within ±3 % can lie across both 0 and the reach of the ±5 % equivalence margin; precision: 0.026 or narrower"},
+		{"not precise", 0.03, verdict(0.028, 0.06), ""},
+		{"decided", 0.03, verdict(0.06, 0.028), ""},
+		{"not precise at a decisive precision", 0.026, verdict(0.027, 0.028), ""},
+		{"no precision planned", 0, verdict(0.027, 0.028), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want != "" && tt.v.Kind != stats.KindInconclusive {
+				t.Fatalf("the case's verdict is %s, want inconclusive: %s", tt.v.Kind, tt.v.Text)
+			}
+			v := view{plan: &results.Plan{Level: 0.95, Margin: 0.05, Precision: tt.precision},
+				findings: []Finding{{Kind: tt.v.Kind, Verdict: tt.v}}}
+			got := v.precisionHint()
+			if (tt.want == "") != (got == "") || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("hint %q, want one starting %q", got, tt.want)
+			}
+		})
+	}
+}

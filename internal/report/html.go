@@ -51,9 +51,9 @@ type page struct {
 	CSS                         template.CSS
 	Findings                    []pageFinding
 	FindingsTitle               string
-	// DuetHint is the findings' suggestion of schedule: duet, or "".
-	DuetHint string
-	HasPlan  bool
+	// Hints say how an undecided finding could be decided (view.hints).
+	Hints   []string
+	HasPlan bool
 	// Advice is an advise run's answer, nil otherwise.
 	Advice *adviceSection
 	// CapacityRun drops the results table's note: a capacity run's Tables
@@ -137,7 +137,7 @@ func HTML(w io.Writer, in HTMLInput) error {
 		HasPlan:    v.hasFindings(),
 	}
 	if v.plan != nil {
-		p.FindingsTitle, p.DuetHint = v.findingsTitle(), v.duetHint()
+		p.FindingsTitle, p.Hints = v.findingsTitle(), v.hints()
 		for _, f := range v.findings {
 			p.Findings = append(p.Findings, pageFinding{Question: orQuestion(f), Sentence: f.Sentence, Kind: f.Kind, Published: f.Published})
 		}
