@@ -11,6 +11,7 @@
 //	benchtool advice RUN_DIR...      # an advise run's cost and pick; whether two runs' picks agree
 //	benchtool rankcheck ADVISE_DIR CAPACITY_DIR  # the pick against a capacity run's best of the same space
 //	benchtool rejudge RUN_DIR...     # recorded probes judged again by today's rule, and the rates that follow
+//	benchtool resample [-precision P] [-max-rounds N] RUN_DIR...  # how often a stopping target decides each comparison, from its recorded rounds
 package main
 
 import (
@@ -42,7 +43,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -61,6 +62,8 @@ func run(args []string) error {
 		return rankcheck(args[1:], os.Stdout)
 	case "rejudge":
 		return rejudge(args[1:], os.Stdout)
+	case "resample":
+		return resample(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")
