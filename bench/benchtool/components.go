@@ -143,16 +143,10 @@ func duetRun(recs []trial) bool {
 
 // scenarioIDs lists the scenarios in order of first appearance.
 func scenarioIDs(recs []trial) []string {
-	return inOrder(recs, func(t trial) string { return t.ScenarioID })
-}
-
-// inOrder lists the distinct values of id over xs in order of first
-// appearance.
-func inOrder[T any](xs []T, id func(T) string) []string {
 	var ids []string
-	for _, x := range xs {
-		if k := id(x); !slices.Contains(ids, k) {
-			ids = append(ids, k)
+	for _, r := range recs {
+		if !slices.Contains(ids, r.ScenarioID) {
+			ids = append(ids, r.ScenarioID)
 		}
 	}
 	return ids

@@ -10,7 +10,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/summary"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -46,17 +48,37 @@ func resample(args []string, w io.Writer) error {
 	if *precision <= 0 || *maxRounds < stats.DefaultMinPairs || *sims < 1 {
 		return fmt.Errorf("resample: -precision must be above 0, -max-rounds at least %d, -sims at least 1", stats.DefaultMinPairs)
 	}
+	thr, _ := summary.MetricByKey("throughput")
 	byPair := map[[2]string][][]float64{}
 	var order [][2]string
 	for _, dir := range fs.Args() {
-		recs, err := readJSONL[rateRecord](filepath.Join(dir, "results.jsonl"))
+		recs, err := results.Read(dir)
 		if err != nil {
 			return fmt.Errorf("resample: %w", err)
 		}
-		for _, p := range plannedPairs(filepath.Join(dir, "plan.json"), inOrder(recs, func(r rateRecord) string { return r.ScenarioID })) {
-			lr := roundLogRatios(recs, p[0], p[1])
-			if len(lr) < 2 {
+		sums, err := summary.ByScenario(recs)
+		if err != nil {
+			return fmt.Errorf("resample: %s: %w", dir, err)
+		}
+		byID := map[string]*summary.ScenarioStats{}
+		var ids []string
+		for i := range sums {
+			byID[sums[i].ID] = &sums[i]
+			ids = append(ids, sums[i].ID)
+		}
+		for _, p := range plannedPairs(filepath.Join(dir, "plan.json"), ids) {
+			a, b := byID[p[0]], byID[p[1]]
+			if a == nil || b == nil {
 				continue
+			}
+			// The rounds both counted, as the lab's own verdicts pair them.
+			xs, ys := summary.Paired(a, b, thr)
+			if len(xs) < 2 {
+				continue
+			}
+			lr := make([]float64, len(xs))
+			for i := range xs {
+				lr[i] = math.Log(ys[i] / xs[i])
 			}
 			if _, ok := byPair[p]; !ok {
 				order = append(order, p)
@@ -70,40 +92,6 @@ func resample(args []string, w io.Writer) error {
 		fmt.Fprintf(w, "%s vs %s: %s\n", p[1], p[0], o)
 	}
 	return nil
-}
-
-// rateRecord is what resample reads of a record.
-type rateRecord struct {
-	ScenarioID string `json:"scenario_id"`
-	Trial      int    `json:"trial"`
-	Warmup     bool   `json:"warmup"`
-	Status     string `json:"status"`
-	Throughput *struct {
-		RecordsPerS float64 `json:"records_per_s"`
-	} `json:"throughput"`
-}
-
-// roundLogRatios are ln(b/a) of the throughput of the measured rounds in
-// which both a and b ran, in round order.
-func roundLogRatios(recs []rateRecord, a, b string) []float64 {
-	rate := map[string]map[int]float64{a: {}, b: {}}
-	for _, r := range recs {
-		if m, ok := rate[r.ScenarioID]; ok && !r.Warmup && r.Status == "ok" && r.Throughput != nil && r.Throughput.RecordsPerS > 0 {
-			m[r.Trial] = r.Throughput.RecordsPerS
-		}
-	}
-	var rounds []int
-	for n := range rate[a] {
-		if _, ok := rate[b][n]; ok {
-			rounds = append(rounds, n)
-		}
-	}
-	sort.Ints(rounds)
-	out := make([]float64, len(rounds))
-	for i, n := range rounds {
-		out[i] = math.Log(rate[b][n] / rate[a][n])
-	}
-	return out
 }
 
 // resampled is what resampleRule found for one comparison.

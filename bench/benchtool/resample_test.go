@@ -46,35 +46,6 @@ func TestResampleRule(t *testing.T) {
 	}
 }
 
-// TestRoundLogRatios pairs the two scenarios' measured trials by round,
-// leaving out warm-up trials, failed ones and rounds one side missed.
-func TestRoundLogRatios(t *testing.T) {
-	rec := func(id string, n int, rate float64, warm bool, status string) rateRecord {
-		r := rateRecord{ScenarioID: id, Trial: n, Warmup: warm, Status: status}
-		r.Throughput = &struct {
-			RecordsPerS float64 `json:"records_per_s"`
-		}{rate}
-		return r
-	}
-	recs := []rateRecord{
-		rec("a", 0, 100, true, "ok"), rec("b", 0, 50, true, "ok"), // warm-up
-		rec("b", 2, 110, false, "ok"), rec("a", 2, 100, false, "ok"),
-		rec("a", 1, 100, false, "ok"), rec("b", 1, 90, false, "ok"),
-		rec("a", 3, 100, false, "ok"), rec("b", 3, 120, false, "failed"),
-		rec("a", 4, 100, false, "ok"),
-	}
-	got := roundLogRatios(recs, "a", "b")
-	want := []float64{math.Log(0.9), math.Log(1.1)}
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Errorf("round %d: got %v, want %v", i, got[i], want[i])
-		}
-	}
-}
-
 // TestCochranQ checks Q and its p-value on estimates worked by hand.
 func TestCochranQ(t *testing.T) {
 	for _, tc := range []struct {
