@@ -66,6 +66,9 @@ func resample(args []string, w io.Writer) error {
 			byID[sums[i].ID] = &sums[i]
 			ids = append(ids, sums[i].ID)
 		}
+		if len(ids) < 2 {
+			continue // nothing to compare in this run
+		}
 		for _, p := range plannedPairs(filepath.Join(dir, "plan.json"), ids) {
 			a, b := byID[p[0]], byID[p[1]]
 			if a == nil || b == nil {
@@ -85,6 +88,9 @@ func resample(args []string, w io.Writer) error {
 			}
 			byPair[p] = append(byPair[p], lr)
 		}
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("resample: no planned comparison has two rounds of throughput in %s", strings.Join(fs.Args(), ", "))
 	}
 	rng := rand.New(rand.NewPCG(1, 30))
 	for _, p := range order {

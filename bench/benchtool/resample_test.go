@@ -1,8 +1,12 @@
 package main
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/stats"
@@ -66,5 +70,18 @@ func TestCochranQ(t *testing.T) {
 				t.Errorf("Q %v (p %v), want %v (p %v)", q, p, tc.wantQ, tc.wantP)
 			}
 		})
+	}
+}
+
+// TestResampleNothingToCompare: run directories without two scenarios to
+// pair are an error that names them, not an empty answer.
+func TestResampleNothingToCompare(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := resample([]string{dir}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no planned comparison has two rounds of throughput in "+dir) {
+		t.Errorf("err = %v, want one naming %s", err, dir)
 	}
 }
