@@ -54,14 +54,19 @@ type Record struct {
 	ScenarioKeys []string `json:"scenario_keys,omitempty"`
 	ScenarioID   string   `json:"scenario_id"`
 	Trial        int      `json:"trial"`
-	Warmup       bool     `json:"warmup,omitempty"`
-	Status       string   `json:"status"`
-	Error        string   `json:"error,omitempty"`
-	Client       string   `json:"client"`
-	Kafka        string   `json:"kafka"`
-	Topic        string   `json:"topic,omitempty"`
-	RecordSize   int      `json:"record_size"`
-	Records      Records  `json:"records"`
+	// Life numbers the life of the clusters that ran the trial, from 0:
+	// a run is one life (new broker and client JVMs); `prodlab report`
+	// of several runs numbers each run's records by its place. Trials
+	// pair by round only within a life.
+	Life       int     `json:"life,omitempty"`
+	Warmup     bool    `json:"warmup,omitempty"`
+	Status     string  `json:"status"`
+	Error      string  `json:"error,omitempty"`
+	Client     string  `json:"client"`
+	Kafka      string  `json:"kafka"`
+	Topic      string  `json:"topic,omitempty"`
+	RecordSize int     `json:"record_size"`
+	Records    Records `json:"records"`
 	// Errors counts failed records by error message.
 	Errors     map[string]int64 `json:"errors,omitempty"`
 	ElapsedS   float64          `json:"elapsed_s"`

@@ -8,31 +8,53 @@ import (
 )
 
 // Paired returns the values of metric m for the trials that a and b both
-// counted, matched by trial number, in trial order. Scenarios of one run
-// share trial numbers: trial i of every scenario ran in round i.
+// counted, matched by life and trial number, in trial order. Scenarios of
+// one run share trial numbers: trial i of every scenario ran in round i.
 func Paired(a, b *ScenarioStats, m Metric) (xs, ys []float64) {
-	byTrial := make(map[int]*results.Record, len(b.counted))
-	for i := range b.counted {
-		byTrial[b.counted[i].Trial] = &b.counted[i]
+	xl, yl := PairedLives(a, b, m)
+	for l := range xl {
+		xs, ys = append(xs, xl[l]...), append(ys, yl[l]...)
 	}
+	return xs, ys
+}
+
+// PairedLives is Paired by life (results.Record.Life): xs[l] and ys[l]
+// are the pairs of the l-th life in which a ran, in order of appearance.
+func PairedLives(a, b *ScenarioStats, m Metric) (xs, ys [][]float64) {
+	type key struct{ life, trial int }
+	byTrial := make(map[key]*results.Record, len(b.counted))
+	for i := range b.counted {
+		byTrial[key{b.counted[i].Life, b.counted[i].Trial}] = &b.counted[i]
+	}
+	place := map[int]int{}
 	for i := range a.counted {
-		if rb, ok := byTrial[a.counted[i].Trial]; ok {
-			x, y := m.Trial(&a.counted[i]), m.Trial(rb)
-			if math.IsNaN(x) || math.IsNaN(y) {
-				continue // a trial that did not measure m
-			}
-			xs = append(xs, x)
-			ys = append(ys, y)
+		ra := &a.counted[i]
+		rb, ok := byTrial[key{ra.Life, ra.Trial}]
+		if !ok {
+			continue
 		}
+		x, y := m.Trial(ra), m.Trial(rb)
+		if math.IsNaN(x) || math.IsNaN(y) {
+			continue // a trial that did not measure m
+		}
+		l, seen := place[ra.Life]
+		if !seen {
+			l = len(xs)
+			place[ra.Life] = l
+			xs, ys = append(xs, nil), append(ys, nil)
+		}
+		xs[l] = append(xs[l], x)
+		ys[l] = append(ys[l], y)
 	}
 	return xs, ys
 }
 
 // Judge compares metric m of b with a (stats.Judge): paired by round when
-// the two ran side by side in one run (sideBySide) and share at least two
-// rounds, else Welch's test on their values. o.Dir is taken from m; a
-// throughput's resolution, unless o gives one, is what its trials'
-// acknowledgement counts can resolve (Resolution).
+// the two ran side by side (sideBySide) and share at least two rounds,
+// else Welch's test on their values. Pairs from two or more lives (runs)
+// are judged over lives (stats.ComparePairedLives), each life once.
+// o.Dir is taken from m; a throughput's resolution, unless o gives one, is
+// what its trials' acknowledgement counts can resolve (Resolution).
 func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o stats.Options) stats.Verdict {
 	o.Dir = m.Dir
 	if o.Resolution == 0 {
@@ -40,6 +62,10 @@ func Judge(a, b *ScenarioStats, m Metric, sideBySide bool, o stats.Options) stat
 	}
 	var xs, ys []float64
 	if sideBySide {
+		xl, yl := PairedLives(a, b, m)
+		if len(xl) >= 2 {
+			return stats.ComparePairedLives(xl, yl, o)
+		}
 		xs, ys = Paired(a, b, m)
 	}
 	return stats.Judge(m.Values(a), m.Values(b), xs, ys, o)

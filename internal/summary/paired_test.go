@@ -25,6 +25,33 @@ func TestPaired(t *testing.T) {
 	}
 }
 
+// TestPairedLives: trials pair by life and number, never across lives,
+// and lives keep the order in which a's trials appear.
+func TestPairedLives(t *testing.T) {
+	rec := func(life, trial int, mps float64) results.Record {
+		r := results.Record{Life: life, Trial: trial, Status: results.StatusOK}
+		r.Throughput.RecordsPerS = mps
+		return r
+	}
+	a := ScenarioStats{counted: []results.Record{rec(3, 0, 10), rec(3, 1, 11), rec(1, 0, 12), rec(1, 1, 13)}}
+	b := ScenarioStats{counted: []results.Record{rec(1, 0, 22), rec(3, 1, 21), rec(3, 0, 20), rec(2, 1, 99)}}
+	xs, ys := PairedLives(&a, &b, Metrics[0])
+	if len(xs) != 2 || len(xs[0]) != 2 || xs[0][1] != 11 || ys[0][1] != 21 || len(xs[1]) != 1 || xs[1][0] != 12 || ys[1][0] != 22 {
+		t.Errorf("PairedLives = %v, %v; want [[10 11] [12]], [[20 21] [22]]", xs, ys)
+	}
+	if fx, _ := Paired(&a, &b, Metrics[0]); len(fx) != 3 {
+		t.Errorf("Paired = %v; want the 3 pairs of both lives", fx)
+	}
+}
+
+// inLife returns recs as trials of life l.
+func inLife(l int, recs []results.Record) []results.Record {
+	for i := range recs {
+		recs[i].Life = l
+	}
+	return recs
+}
+
 // TestJudge pairs by round only when the scenarios ran side by side and
 // share at least two rounds; otherwise it takes Welch's test.
 func TestJudge(t *testing.T) {
@@ -47,6 +74,8 @@ func TestJudge(t *testing.T) {
 		{"one round", mk(1100, 0), true, stats.WelchTest, 0},
 		// Two runs: trial numbers do not pair.
 		{"two runs", mk(1100, 0, 1, 2, 3), false, stats.WelchTest, 0},
+		// Two lives side by side: each life's pairs, judged over lives.
+		{"two lives", append(mk(1100, 0, 1), inLife(1, mk(1100, 0, 1, 2))...), true, stats.LivesTest, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
