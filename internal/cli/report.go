@@ -19,7 +19,7 @@ type reportFlags struct {
 func newReportCmd() *cobra.Command {
 	f := &reportFlags{}
 	c := &cobra.Command{
-		Use:   "report RUN_DIR",
+		Use:   "report RUN_DIR [RUN_DIR...]",
 		Short: "Render a run directory's results.jsonl again, in any format (--html: also regenerate report.html)",
 		Long: `Render the results of a run directory again: the table (scores as
 mean ± 95 % confidence error when a scenario has several trials) with the
@@ -29,16 +29,29 @@ one saved when the run started (environment.json), never the one rendering.
 With --html, also regenerate table.txt, findings.json (the Findings for
 scripts), capacity.json (a capacity run's sustainable rates) and
 report.html in the run directory. --format json adds each
-scenario's Findings (as candidate) under "findings".`,
+scenario's Findings (as candidate) under "findings".
+
+With several run directories of one experiment (the same plan.json:
+experiment and --set values), one report answers each planned comparison
+over the runs: every run is one life of the clusters (new broker and
+client JVMs), its rounds pair only with each other, and each run's mean
+counts once — "(paired over 3 runs, 95 %)", t on runs − 1 degrees of
+freedom. A single run's interval covers what varies from round to round,
+not what varies from one cluster life to the next; repeat the run to
+settle a small difference (docs/answers.md).`,
 		Example: `  prodlab report results/20261122-190000-batching
   prodlab report results/20261122-190000-batching --format csv > batching.csv
-  prodlab report results/20261122-190000-batching --html`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+  prodlab report results/20261122-190000-batching --html
+  prodlab report results/idem-1 results/idem-2 results/idem-3`,
+		Args: argsUsage(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkFormat(f.format); err != nil {
 				return err
 			}
-			recs, err := app.ReadRun(args[0], c.ErrOrStderr())
+			if f.html && len(args) > 1 {
+				return usage(fmt.Errorf("--html regenerates one run directory's files; give one RUN_DIR (have %d)", len(args)))
+			}
+			recs, err := app.ReadRuns(args, c.ErrOrStderr())
 			if err != nil {
 				return err
 			}

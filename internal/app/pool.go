@@ -1,0 +1,91 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/results"
+)
+
+// ReadRuns reads several run directories of one experiment for one
+// report: each run's records with its lives numbered after the runs
+// before it (results.Record.Life), so that trials pair only within a run
+// and each planned comparison is judged over the runs, each run once
+// (stats.ComparePairedLives). Runs whose plans differ (another
+// experiment, other --set values) are refused, as is a run given twice
+// or one without a plan: a pooled answer needs the same questions asked
+// of separate lives.
+func ReadRuns(dirs []string, warn io.Writer) ([]results.Record, error) {
+	if len(dirs) == 1 {
+		return ReadRun(dirs[0], warn)
+	}
+	var first results.Plan
+	var all []results.Record
+	offset := 0
+	for i, dir := range dirs {
+		if err := notTwice(dirs[:i], dir); err != nil {
+			return nil, err
+		}
+		p, ok, err := results.ReadPlan(dir)
+		switch {
+		case err != nil:
+			return nil, invalid(err)
+		case !ok:
+			return nil, invalid(fmt.Errorf("%s has no %s: without planned comparisons there is nothing to answer over runs", dir, results.PlanFile))
+		case p.Capacity != nil || p.Advise != nil:
+			return nil, invalid(fmt.Errorf("%s is a capacity or advise run: a report over several runs answers paired comparisons only; report it alone", dir))
+		case i == 0:
+			first = p
+		case !samePlan(first, p):
+			return nil, invalid(fmt.Errorf("%s planned other comparisons than %s (another experiment, other --set values, or another level or equivalence margin): a report over several runs needs the same questions in each", dir, dirs[0]))
+		}
+		recs, err := ReadRun(dir, warn)
+		if err != nil {
+			return nil, err
+		}
+		lives := 0
+		for j := range recs {
+			lives = max(lives, recs[j].Life+1)
+			recs[j].Life += offset
+		}
+		offset += lives
+		all = append(all, recs...)
+	}
+	return all, nil
+}
+
+// samePlan reports whether two runs asked the same questions, in any
+// order, at the same level and margin. Their precision may differ: each
+// run's rounds stopped on its own, and the pooled interval is computed
+// anew.
+func samePlan(a, b results.Plan) bool {
+	return a.Level == b.Level && a.Margin == b.Margin && slices.Equal(sortedQuestions(a), sortedQuestions(b))
+}
+
+// sortedQuestions is p's comparisons in a fixed order.
+func sortedQuestions(p results.Plan) []results.PlannedComparison {
+	cs := slices.Clone(p.Comparisons)
+	slices.SortFunc(cs, func(x, y results.PlannedComparison) int {
+		return strings.Compare(x.Baseline+"\x00"+x.Candidate+"\x00"+x.Metric+"\x00"+x.Question, y.Baseline+"\x00"+y.Candidate+"\x00"+y.Metric+"\x00"+y.Question)
+	})
+	return cs
+}
+
+// notTwice refuses dir when it is one of before: one life counted twice
+// would look like two that agree.
+func notTwice(before []string, dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return invalid(fmt.Errorf("read run: %w", err))
+	}
+	for _, b := range before {
+		if bi, err := os.Stat(b); err == nil && os.SameFile(fi, bi) {
+			return invalid(errors.New(dir + " is given twice (as " + b + "): each run counts once"))
+		}
+	}
+	return nil
+}
