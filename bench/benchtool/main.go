@@ -43,7 +43,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR | lives [-k K] RUN_DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -64,6 +64,8 @@ func run(args []string) error {
 		return rejudge(args[1:], os.Stdout)
 	case "resample":
 		return resample(args[1:], os.Stdout)
+	case "lives":
+		return lives(args[1:], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")
