@@ -40,7 +40,7 @@ const clusterStartS = 10
 func (p *Plan) Estimate() string {
 	d := p.Exp.PlannedDuration()
 	if p.Bootstrap == nil {
-		d += time.Duration(len(clusterShapes(p.Scenarios))*clusterStartS) * time.Second
+		d += time.Duration(len(clusterShapes(p.Scenarios))*p.Exp.ClusterLives()*clusterStartS) * time.Second
 	}
 	s := "about " + d.Round(time.Second).String()
 	var notes []string

@@ -60,6 +60,9 @@ func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
 		if err := sameExperiment(out, exp); err != nil {
 			return invalid(err)
 		}
+		if exp.ClusterLives() > 1 {
+			return invalid(fmt.Errorf("--resume cannot continue a run of lives: %d yet (each life numbers its rounds from 0): start it again in another --out", exp.Lives))
+		}
 	}
 	return nil
 }

@@ -22,6 +22,13 @@ func TestPrepareRunDir(t *testing.T) {
 	held := filepath.Join(tmp, "held")
 	putFile(t, filepath.Join(held, results.ExperimentFile), string(y))
 	putFile(t, filepath.Join(tmp, "file"), "x")
+	lives := mustParse(t, "name: a\nworkload: {records: 10}\nlives: 3\n")
+	yl, err := lives.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	heldLives := filepath.Join(tmp, "lives")
+	putFile(t, filepath.Join(heldLives, results.ExperimentFile), string(yl))
 	cases := []struct {
 		name   string
 		out    string
@@ -34,6 +41,7 @@ func TestPrepareRunDir(t *testing.T) {
 		{"holds a run", held, exp, false, "already holds a run"},
 		{"resume same", held, exp, true, ""},
 		{"resume another experiment", held, other, true, `has "records: 10", this run "records: 11"`},
+		{"resume a run of lives", heldLives, lives, true, "--resume cannot continue a run of lives: 3 yet"},
 		{"resume nothing", filepath.Join(tmp, "none"), exp, true, "holds no run"},
 		{"resume without --out", "", exp, true, "name the directory"},
 		{"a file", filepath.Join(tmp, "file"), exp, false, "cannot create"},

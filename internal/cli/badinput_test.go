@@ -647,6 +647,12 @@ func badInputs(t *testing.T) []badInput {
 		runFile("run --bootstrap", "cluster.storage on an existing cluster", "cluster: {storage: memory}\n", "cluster.storage: memory places an embedded cluster's data"),
 		runFile("run --bootstrap", "cluster.cpus: split on an existing cluster", "cluster: {cpus: split}\n", "cluster.cpus: split pins the brokers prodlab starts"),
 		runFile("run --bootstrap", "schedule: duet on an existing cluster", duetBody, "schedule: duet starts a cluster for each arm"),
+		runFile("run --bootstrap", "lives on an existing cluster", "lives: 3\n", "lives: 3 starts the brokers again for each life"),
+		runFile("file: bad values", "lives zero", "lives: 0\n", "lives must be an integer in 1..20"),
+		runFile("file: bad values", "lives 21", "lives: 21\n", "lives must be an integer in 1..20"),
+		runFile("file: contradictions", "lives in a duet", duetBody+"lives: 3\n", "lives: 3 cannot run with schedule: duet"),
+		runFile("file: contradictions", "lives of a capacity search", "workload: {duration.s: 2, warmup.s: 0.5}\ncapacity: {slo: {p99.ms: 50}}\nlives: 2\n", "lives: 2 applies to rounds, not to a capacity or advise search"),
+		runFile("file: contradictions", "lives as a matrix axis", "matrix: {lives: [1, 3]}\n", "lives"),
 		runFile("file: bad values", "schedule typo", "schedule: duo\n", `schedule must be one of sequential, duet, got "duo"; did you mean "duet"?`),
 		runFile("file: contradictions", "duet with a scenario left alone", "workload: {duration.s: 2, warmup.s: 0.5}\nschedule: duet\nmatrix: {linger.ms: [0, 5, 10]}\ncompare: [{axis: linger.ms}]\n", "no planned comparison is left to pair linger.ms=10"),
 		runFile("file: contradictions", "duet on disk", duetBody+"cluster: {storage: disk}\n", "schedule: duet cannot run with cluster.storage: disk"),
@@ -811,8 +817,8 @@ func badInputs(t *testing.T) []badInput {
 
 	// prodlab report and compare: run directories and flags.
 	add(
-		cmdRow("report", "no run directory", ExitUsage, "accepts 1 arg", "report"),
-		cmdRow("report", "two run directories", ExitUsage, "accepts 1 arg", "report", "a", "b"),
+		cmdRow("report", "no run directory", ExitUsage, "requires at least 1 arg", "report"),
+		cmdRow("report", "two run directories that do not exist", ExitUsage, "read run: stat a: no such file or directory", "report", "a", "b"),
 		cmdRow("report", "missing directory", ExitUsage, "read results", "report", "/nonexistent/run"),
 		cmdRow("report", "directory without results", ExitUsage, "read results", "report", "{td}"),
 		cmdRow("report", "a file instead of a directory", ExitUsage, "read results", "report", "{td}/binary.yaml"),

@@ -35,7 +35,7 @@ With several run directories of one experiment (the same plan.json:
 experiment and --set values), one report answers each planned comparison
 over the runs: every run is one life of the clusters (new broker and
 client JVMs), its rounds pair only with each other, and each run's mean
-counts once — "(paired over 3 runs, 95 %)", t on runs − 1 degrees of
+counts once — "(paired over 3 lives, 95 %)", t on runs − 1 degrees of
 freedom. A single run's interval covers what varies from round to round,
 not what varies from one cluster life to the next; repeat the run to
 settle a small difference (docs/answers.md).`,

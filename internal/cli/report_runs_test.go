@@ -40,8 +40,8 @@ func TestReportOverRuns(t *testing.T) {
 		{"one run decides", []string{"report", up}, "faster than linger.ms=0 by 10.0 %"},
 		{"another decides the other way", []string{"report", down}, "slower than linger.ms=0 by 8.0 %"},
 		// ln ratios 0.095, -0.083, 0.030: mean 0.0138, SD 0.0904, t(2) 4.303.
-		{"over the runs it is open", []string{"report", up, down, mid}, "inconclusive: [-19.0 %, +26.9 %] is wider than ±5 %; about 17 more runs would decide it (paired over 3 runs, 95 %"},
-		{"runs that agree", []string{"report", same1, same2, same3}, "faster than linger.ms=0 by 20.0 % [+17.5 %, +22.5 %] (paired over 3 runs, 95 %"},
+		{"over the runs it is open", []string{"report", up, down, mid}, "inconclusive: [-19.0 %, +26.9 %] is wider than ±5 %; about 17 more lives would decide it (paired over 3 lives, 95 %"},
+		{"runs that agree", []string{"report", same1, same2, same3}, "faster than linger.ms=0 by 20.0 % [+17.5 %, +22.5 %] (paired over 3 lives, 95 %"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

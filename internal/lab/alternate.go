@@ -23,6 +23,10 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && !r.exp.Capacity.On && r.exp.Trials < 2) {
 		return false
 	}
+	if r.exp.ClusterLives() > 1 {
+		r.logf("lives: %d: each of the %d clusters runs its lives in turn, one start after another", r.exp.ClusterLives(), len(gs))
+		return false
+	}
 	if r.withinClusters(gs) {
 		r.logf("every comparison is between scenarios of one cluster: each of the %d clusters runs all its rounds in turn (alternating would balance drift between clusters, which no comparison here crosses)", len(gs))
 		return false

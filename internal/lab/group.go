@@ -77,7 +77,7 @@ func (r *runner) runGroups(ctx context.Context, gs []*clusterGroup) {
 		if ctx.Err() != nil {
 			return
 		}
-		r.runGroup(ctx, g)
+		r.runLives(ctx, g)
 		r.passOn(g, todo[i+1:])
 	}
 }
@@ -105,19 +105,22 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 	if !r.exp.TrialsAuto {
 		return &fixedRounds{scs: g.scs, rounds: r.exp.Trials, skip: skip}
 	}
-	u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
+	// Each life gets its share of the group's budget.
+	u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios*r.exp.ClusterLives(), r.prev)
 	u.skip, u.logf, u.focus = skip, r.logf, true
 	return u
 }
 
 // runGroup starts the group's cluster, warms it and runs its measured
 // rounds, under the target's supervision: a cluster lost to unexpected
-// broker exits stops the group.
-func (r *runner) runGroup(ctx context.Context, g *clusterGroup) {
+// broker exits stops the group. life numbers the cluster's start
+// (lives.go), written into every record.
+func (r *runner) runGroup(ctx context.Context, g *clusterGroup, life int) {
 	s, ok := r.startSession(ctx, g)
 	if !ok {
 		return
 	}
+	s.life = life
 	defer r.endSession(s)
 	s.warmed = r.warmUp(s)
 	r.runSchedule(s, g.measured)

@@ -187,7 +187,7 @@ func (r *runner) total(n int) int {
 	if r.exp.TrialsAuto || r.exp.WarmupAuto || r.exp.Capacity.On {
 		return 0
 	}
-	return max(n*(r.exp.Warmup+r.exp.Trials)-len(r.finishedBefore), 0)
+	return max(n*(r.exp.Warmup+r.exp.Trials)*r.exp.ClusterLives()-len(r.finishedBefore), 0)
 }
 
 // outcome is the run's error: delivery violated outranks an interrupt,

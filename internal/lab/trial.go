@@ -71,6 +71,9 @@ type session struct {
 	stop func()
 	// warmed is the warm-up's outcome, written into each measured record.
 	warmed *results.Warmed
+	// life numbers this start of the cluster among the run's lives of it
+	// (results.Record.Life).
+	life int
 }
 
 // trialSpec is one trial to run: trial n of scenario sc, among its warm-up
@@ -101,6 +104,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 	topic := fmt.Sprintf("prodlab-%s-s%d-%s%d-%d", sanitize(x.experiment), sc.Index, phase, n, time.Now().UnixNano()%1e6)
 	rec := x.baseRecord(sc, n, tgt.version)
 	rec.Warmup = warm
+	rec.Life = s.life
 	rec.Topic = topic
 	x.ev.publish(Event{Kind: TrialStarted, Scenario: label(sc), Trial: n, Warmup: warm})
 

@@ -179,10 +179,10 @@ func sentence(a, b *scenario, v stats.Verdict, n string) string {
 	return s + "; baseline " + a.ID
 }
 
-// trialCount is how many rounds (paired) or trials (Welch) verdict v of b
-// against a rests on: "12 rounds", "3 and 5 trials".
+// trialCount is how many rounds (paired, over all lives) or trials (Welch)
+// verdict v of b against a rests on: "12 rounds", "3 and 5 trials".
 func trialCount(v stats.Verdict, a, b *scenario) string {
-	if v.Test == stats.PairedTest {
+	if v.Paired() {
 		return fmt.Sprintf("%d rounds", v.Pairs)
 	}
 	return fmt.Sprintf("%d and %d trials", a.Trials, b.Trials)

@@ -17,7 +17,7 @@ const labelKey = "label"
 
 // runLevelKeys are settings of the whole run, not of a scenario: a matrix
 // that varied them would silently use one value for every scenario.
-var runLevelKeys = []string{"name", "description", "trials", "warmup", "warmup.max.s", "precision", "budget", "equivalence", "schedule"}
+var runLevelKeys = []string{"name", "description", "trials", "warmup", "warmup.max.s", "precision", "budget", "equivalence", "schedule", "lives"}
 
 // runLevelError is the message for a run-level key used as a matrix axis
 // or in a matrix value, or "" for any other key.

@@ -19,7 +19,7 @@ var topLevelKeys = []string{
 	"name", "description", "cluster", "topic", "workload", "client", "client.zone", "producer",
 	"network", "timeline", "faults", "audit", "expect", "trials", "warmup", "warmup.max.s",
 	"precision", "budget", "equivalence", "compare", "matrix", "kip1269", "trogdor", "capacity",
-	"schedule", "advise",
+	"schedule", "advise", "lives",
 }
 
 // Parse reads an experiment from data, applies the --set overrides in sets
@@ -60,6 +60,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		}
 		e.checkSustainableMetric(p.c)
 		e.checkDuet(scs, p.c)
+		e.checkLives(scs, p.c)
 		if len(p.c.errs) == 0 {
 			e.checkDuetPairs(scs, e.comparisons(scs, p.c), p.c)
 			e.checkBudget(scs, p.c)
@@ -106,7 +107,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 		key, kpos := p.key(mv)
 		switch key {
 		case "name", "description", "client", "client.zone", "audit", "trials", "warmup", "warmup.max.s",
-			"precision", "budget", "equivalence", "schedule":
+			"precision", "budget", "equivalence", "schedule", "lives":
 			p.setScalar(e, key, kpos, mv.Value)
 		case "compare":
 			p.compare(e, mv.Value)

@@ -57,13 +57,14 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 	} else {
 		warm = float64(e.Warmup) * round
 	}
+	warm *= float64(e.ClusterLives()) // every life warms up again
 	switch {
 	case e.Capacity.On:
 		measured = e.Capacity.BudgetS
 	case e.TrialsAuto:
 		measured = math.Min(e.BudgetS, MaxAutoRounds*round)
 	default:
-		measured = float64(e.Trials) * round
+		measured = float64(e.Trials) * round * float64(e.ClusterLives()) // trials: N per life
 	}
 	return warm + measured
 }

@@ -51,6 +51,7 @@ var roundFields = []field{
 	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
 	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
 	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
+	intField("lives", 1, MaxLives, func(e *Experiment) *int { return &e.Lives }),
 	stringField("schedule", checkSchedule, func(e *Experiment) *string { return &e.Schedule }),
 	{
 		key: "budget",

@@ -68,6 +68,11 @@ type Experiment struct {
 	// Advise is the advise: section: candidate producer settings searched
 	// for the highest sustainable rate (advise.go); it sets Capacity too.
 	Advise Advise
+	// Lives is how many times each cluster is started for the run (lives:
+	// N): every life starts new broker and client processes, warms up and
+	// runs its rounds, so that the answers sample what varies from one
+	// start to the next (lives.go). 0 (unset) is one life: ClusterLives.
+	Lives int
 	// Schedule is how each round puts the scenarios on the machine:
 	// ScheduleSequential ("" too) or ScheduleDuet (duet.go).
 	Schedule string

@@ -200,6 +200,9 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 	if e.Duet() {
 		out = append(out, yaml.MapItem{Key: "schedule", Value: e.Schedule})
 	}
+	if e.Lives > 1 {
+		out = append(out, yaml.MapItem{Key: "lives", Value: e.Lives})
+	}
 	if e.WarmupAuto {
 		out = append(out, yaml.MapItem{Key: "warmup", Value: autoWord},
 			yaml.MapItem{Key: "warmup.max.s", Value: number(e.WarmupMaxS)})

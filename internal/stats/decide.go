@@ -365,8 +365,11 @@ func (v *Verdict) markShort(o Options) {
 }
 
 // plural returns the plural of a round unit: "round" → "rounds",
-// "trial per side" → "trials per side".
+// "trial per side" → "trials per side", "life" → "lives".
 func plural(unit string) string {
+	if unit == "life" {
+		return "lives"
+	}
 	if u, ok := strings.CutSuffix(unit, " per side"); ok {
 		return u + "s per side"
 	}

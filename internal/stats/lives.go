@@ -7,11 +7,12 @@ import (
 
 // LivesTest is the test of a paired verdict pooled over several lives of
 // the system measured (ComparePairedLives).
-const LivesTest = "paired over runs"
+const LivesTest = "paired over lives"
 
 // ComparePairedLives compares B with A when the pairs come from several
 // lives of the system measured: a[l][i] and b[l][i] are pair i of life l,
-// and each life started its own broker and client JVMs (a run, so far).
+// and each life started its own broker and client JVMs: a run, or one of
+// the lives of a run with lives: N.
 // Rounds within one life share whatever that life settled into — the
 // JIT's choices, the heap, where the page cache sits — so a life can
 // favour one arm for as long as it lasts, and the pairs of one life do not
@@ -26,7 +27,7 @@ const LivesTest = "paired over runs"
 // difference varies between lives, at the price of few degrees of
 // freedom: two lives give t = 12.7 at 95 %, five 2.78. The rule, wording
 // and resolution floor are ComparePaired's; the rounds estimate of an
-// inconclusive verdict counts more runs. Lives without a pair are left
+// inconclusive verdict counts more lives. Lives without a pair are left
 // out; with fewer than two lives left it is ComparePaired on the one.
 func ComparePairedLives(a, b [][]float64, o Options) Verdict {
 	o = o.withDefaults()
@@ -72,9 +73,14 @@ func ComparePairedLives(a, b [][]float64, o Options) Verdict {
 			return s.SD / math.Sqrt(float64(s.N+k)), float64(s.N + k - 1)
 		}}
 	e.se, _ = e.seAt(0)
-	v.conclude(e, o, fmt.Sprintf("paired over %d runs", s.N), "run")
+	v.conclude(e, o, fmt.Sprintf("paired over %d lives", s.N), "life")
 	return v
 }
+
+// Paired reports whether v comes from a paired test, on one life's
+// rounds or over lives: its interval is that of a ratio, symmetric in log
+// space.
+func (v Verdict) Paired() bool { return v.Test == PairedTest || v.Test == LivesTest }
 
 // meanLogRatio is the mean of ln(b[i]/a[i]); ok is false when a value is
 // not positive or there is no pair.

@@ -30,7 +30,7 @@ func TestComparePairedLives(t *testing.T) {
 	if math.Abs(v.Diff-math.Expm1(0.02)) > 1e-12 || math.Abs(v.Lo-math.Expm1(0.02-half)) > 1e-9 || math.Abs(v.Hi-math.Expm1(0.02+half)) > 1e-9 {
 		t.Fatalf("diff %g [%g, %g]: want %g [%g, %g]", v.Diff, v.Lo, v.Hi, math.Expm1(0.02), math.Expm1(0.02-half), math.Expm1(0.02+half))
 	}
-	if v.Kind != KindEquivalent || !strings.HasSuffix(v.Text, "[-0.5 %, +4.6 %] (paired over 3 runs, 95 %)") {
+	if v.Kind != KindEquivalent || !strings.HasSuffix(v.Text, "[-0.5 %, +4.6 %] (paired over 3 lives, 95 %)") {
 		t.Fatalf("kind %s, text %q", v.Kind, v.Text)
 	}
 
@@ -45,8 +45,8 @@ func TestComparePairedLives(t *testing.T) {
 		{"unpaired life", [][]float64{{100, 100}, {100}}, [][]float64{{100, 100}, {100, 100}}, KindNotTested, "life 2 has 1 trials on one side and 2"},
 		{"lives do not match", [][]float64{{100}, {100}}, [][]float64{{100}}, KindNotTested, "2 lives on one side and 1"},
 		{"not positive", [][]float64{{100}, {0}}, [][]float64{{100}, {100}}, KindNotTested, "positive values (life 2)"},
-		{"lives that agree", [][]float64{{100, 100}, {100, 100}, {100, 100}, {100, 100}}, [][]float64{{120, 121}, {121, 120}, {120, 122}, {121, 121}}, KindFaster, "(paired over 4 runs, 95 %)"},
-		{"lives that disagree", [][]float64{{100, 100}, {100, 100}, {100, 100}}, [][]float64{{110, 110}, {91, 91}, {105, 105}}, KindInconclusive, "more runs"},
+		{"lives that agree", [][]float64{{100, 100}, {100, 100}, {100, 100}, {100, 100}}, [][]float64{{120, 121}, {121, 120}, {120, 122}, {121, 121}}, KindFaster, "(paired over 4 lives, 95 %)"},
+		{"lives that disagree", [][]float64{{100, 100}, {100, 100}, {100, 100}}, [][]float64{{110, 110}, {91, 91}, {105, 105}}, KindInconclusive, "more lives"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

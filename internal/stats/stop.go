@@ -101,7 +101,7 @@ func (r StopRule) Precise(v Verdict) bool {
 // tested.
 func (v Verdict) RuleHalfWidth() float64 {
 	hw := v.HalfWidth()
-	if math.IsNaN(hw) || v.Test != PairedTest {
+	if math.IsNaN(hw) || !v.Paired() {
 		return hw
 	}
 	return math.Sinh((math.Log1p(v.Hi) - math.Log1p(v.Lo)) / 2)
