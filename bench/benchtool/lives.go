@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
@@ -39,6 +40,10 @@ func lives(args []string, w io.Writer) error {
 	if len(dirs) < *maxK+1 {
 		return fmt.Errorf("lives: give at least %d run directories for -k %d (one must be left out)", *maxK+1, *maxK)
 	}
+	// The lab's own check that the runs asked the same questions.
+	if _, err := app.ReadRuns(dirs, io.Discard); err != nil {
+		return fmt.Errorf("lives: %w", err)
+	}
 	runs := make([][]results.Record, len(dirs))
 	var plan results.Plan
 	for i, dir := range dirs {
@@ -47,8 +52,11 @@ func lives(args []string, w io.Writer) error {
 			return fmt.Errorf("lives: %w", err)
 		}
 		p, ok, err := results.ReadPlan(dir)
-		if err != nil || !ok {
-			return fmt.Errorf("lives: %s: no readable plan.json (%v)", dir, err)
+		if err != nil {
+			return fmt.Errorf("lives: %s: %w", dir, err)
+		}
+		if !ok {
+			return fmt.Errorf("lives: %s has no plan.json", dir)
 		}
 		if i == 0 {
 			plan = p
@@ -99,14 +107,20 @@ func tallySubsets(runs [][]results.Record, plan results.Plan, i, k, limit int) s
 		n, strings.Join(parts, ", "), 100*float64(held)/float64(n), 100*halves[len(halves)/2])
 }
 
-// pooled is the records of the runs numbered in, each run its own life.
+// pooled is the records of the runs numbered in, each run's lives
+// numbered after those of the runs before it (as app.ReadRuns numbers
+// them), so that trials pair only within a life.
 func pooled(runs [][]results.Record, in []int) []results.Record {
 	var out []results.Record
-	for l, r := range in {
+	offset := 0
+	for _, r := range in {
+		lives := 0
 		for _, rec := range runs[r] {
-			rec.Life = l
+			lives = max(lives, rec.Life+1)
+			rec.Life += offset
 			out = append(out, rec)
 		}
+		offset += lives
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/results"
 )
 
 // TestSubsets lists every k-subset once, in lexical order, up to the
@@ -18,5 +20,24 @@ func TestSubsets(t *testing.T) {
 	}
 	if got := complement(5, []int{1, 3}); !slices.Equal(got, []int{0, 2, 4}) {
 		t.Errorf("complement = %v, want [0 2 4]", got)
+	}
+}
+
+// TestPooled numbers each run's lives after the runs before it: a run of
+// two lives and a run of one give lives 0, 1 and 2.
+func TestPooled(t *testing.T) {
+	runs := [][]results.Record{
+		{{Trial: 0, Life: 0}, {Trial: 0, Life: 1}},
+		{{Trial: 0}},
+	}
+	var got []int
+	for _, r := range pooled(runs, []int{0, 1}) {
+		got = append(got, r.Life)
+	}
+	if !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("lives %v, want [0 1 2]", got)
+	}
+	if runs[0][1].Life != 1 {
+		t.Errorf("pooled changed the runs it read: life %d", runs[0][1].Life)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,10 +16,12 @@ import (
 // report: each run's records with its lives numbered after the runs
 // before it (results.Record.Life), so that trials pair only within a run
 // and each planned comparison is judged over the runs, each run once
-// (stats.ComparePairedLives). Runs whose plans differ (another
-// experiment, other --set values) are refused, as is a run given twice
-// or one without a plan: a pooled answer needs the same questions asked
-// of separate lives.
+// (stats.ComparePairedLives). Runs whose plans ask other questions, or at
+// another level or margin, are refused, as is a run given twice or one
+// without a plan: a pooled answer needs the same questions asked of
+// separate lives. Settings that leave the questions alone (a --set
+// workload.records) are not in the plan: where a run's experiment.yaml
+// differs from the first's beyond its rounds settings, warn says where.
 func ReadRuns(dirs []string, warn io.Writer) ([]results.Record, error) {
 	if len(dirs) == 1 {
 		return ReadRun(dirs[0], warn)
@@ -42,6 +45,9 @@ func ReadRuns(dirs []string, warn io.Writer) ([]results.Record, error) {
 			first = p
 		case !samePlan(first, p):
 			return nil, invalid(fmt.Errorf("%s planned other comparisons than %s (another experiment, other --set values, or another level or equivalence margin): a report over several runs needs the same questions in each", dir, dirs[0]))
+		}
+		if i > 0 {
+			warnDiffer(dirs[0], dir, warn)
 		}
 		recs, err := ReadRun(dir, warn)
 		if err != nil {
@@ -88,4 +94,49 @@ func notTwice(before []string, dir string) error {
 		}
 	}
 	return nil
+}
+
+// roundsKeys are the experiment.yaml settings that runs pooled in one
+// report may differ in: how many rounds and lives each ran, and when it
+// stopped.
+var roundsKeys = []string{"trials:", "precision:", "budget:", "lives:", "warmup:", "warmup.max.s:"}
+
+// warnDiffer warns when dir's experiment.yaml differs from first's in a
+// line other than a rounds setting, naming the first such line.
+func warnDiffer(first, dir string, warn io.Writer) {
+	a, errA := os.ReadFile(filepath.Join(first, results.ExperimentFile))
+	b, errB := os.ReadFile(filepath.Join(dir, results.ExperimentFile))
+	if errA != nil || errB != nil {
+		return
+	}
+	la, lb := settingLines(a), settingLines(b)
+	for i := range max(len(la), len(lb)) {
+		x, y := lineAt(la, i), lineAt(lb, i)
+		if x != y {
+			fmt.Fprintf(warn, "prodlab: warning: %s's %s differs from %s's beyond its rounds settings (%q against %q): pool runs of one experiment\n",
+				dir, results.ExperimentFile, first, y, x)
+			return
+		}
+	}
+}
+
+// settingLines is an experiment.yaml's lines less its rounds settings.
+func settingLines(data []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		if slices.ContainsFunc(roundsKeys, func(k string) bool { return strings.HasPrefix(t, k) }) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// lineAt is lines[i], or "(end of file)" past its end.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return strings.TrimSpace(lines[i])
+	}
+	return "(end of file)"
 }

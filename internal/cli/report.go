@@ -31,14 +31,16 @@ scripts), capacity.json (a capacity run's sustainable rates) and
 report.html in the run directory. --format json adds each
 scenario's Findings (as candidate) under "findings".
 
-With several run directories of one experiment (the same plan.json:
-experiment and --set values), one report answers each planned comparison
-over the runs: every run is one life of the clusters (new broker and
-client JVMs), its rounds pair only with each other, and each run's mean
-counts once — "(paired over 3 lives, 95 %)", t on runs − 1 degrees of
-freedom. A single run's interval covers what varies from round to round,
-not what varies from one cluster life to the next; repeat the run to
-settle a small difference (docs/answers.md).`,
+With several run directories of one experiment, one report answers each
+planned comparison over the runs: every run is one life of the clusters
+(new broker and client JVMs; a run of lives: N brings N), its rounds pair
+only with each other, and each life's mean counts once — "(paired over 3
+lives, 95 %)", t on lives − 1 degrees of freedom. The runs must ask the
+same questions (plan.json) at the same level and margin; a run whose
+experiment.yaml differs otherwise, beyond its rounds settings, is warned
+of. A single run's interval covers what varies from round to round, not
+what varies from one cluster life to the next; repeat the run, or set
+lives, to settle a small difference (docs/answers.md).`,
 		Example: `  prodlab report results/20261122-190000-batching
   prodlab report results/20261122-190000-batching --format csv > batching.csv
   prodlab report results/20261122-190000-batching --html

@@ -96,3 +96,28 @@ func TestReportOverRunsRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestReportOverRunsWarns: runs whose experiment.yaml differ only in
+// their rounds settings pool silently; one that differs in a workload
+// setting is pooled with a warning naming the line.
+func TestReportOverRunsWarns(t *testing.T) {
+	a, b, c := runAt(t, "a", 1.1, lingerPlan), runAt(t, "b", 1.1, lingerPlan), runAt(t, "c", 1.1, lingerPlan)
+	for dir, y := range map[string]string{
+		a: "name: x\nworkload:\n  records: 10\ntrials: auto\nprecision: 0.03\n",
+		b: "name: x\nworkload:\n  records: 10\ntrials: auto\nprecision: 0.026\nlives: 3\n",
+		c: "name: x\nworkload:\n  records: 11\ntrials: auto\nprecision: 0.03\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, results.ExperimentFile), []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"report", a, b}, &out, &errOut); code != ExitOK || errOut.Len() != 0 {
+		t.Errorf("a and b: exit %d, stderr %q; want 0 and no warning", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run([]string{"report", a, b, c}, &out, &errOut); code != ExitOK ||
+		!strings.Contains(errOut.String(), c+`'s experiment.yaml differs from `+a+`'s beyond its rounds settings ("records: 11" against "records: 10")`) {
+		t.Errorf("with c: exit %d, stderr %q; want 0 and a warning naming records", code, errOut.String())
+	}
+}

@@ -83,7 +83,7 @@ func (r *runner) runAlternating(ctx context.Context, gs []*clusterGroup) {
 			return
 		}
 		g.prefix = fmt.Sprintf("cluster %d of %d: ", i+1, len(gs))
-		if s, ok := r.startSession(ctx, g); ok {
+		if s, ok := r.startSession(ctx, g, 0); ok {
 			ss = append(ss, s)
 		}
 	}

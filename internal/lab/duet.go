@@ -240,7 +240,7 @@ func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
 	for i, g := range gs {
 		g.measured = all.measured
 		g.logf = d.logf // both arms' targets log while their trials run
-		s, ok := r.startSession(ctx, g)
+		s, ok := r.startSession(ctx, g, 0)
 		if !ok {
 			if ctx.Err() == nil { // an interrupt records nothing: --resume runs it all
 				r.failAll(othersThan(scs, g.scs), fmt.Errorf("not run: duet cluster %d did not start", i+1))

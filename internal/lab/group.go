@@ -73,13 +73,7 @@ func (r *runner) runGroups(ctx context.Context, gs []*clusterGroup) {
 		r.runAlternating(ctx, todo)
 		return
 	}
-	for i, g := range todo {
-		if ctx.Err() != nil {
-			return
-		}
-		r.runLives(ctx, g)
-		r.passOn(g, todo[i+1:])
-	}
+	r.runLives(ctx, todo)
 }
 
 // newMeasured is g's measured schedule: trials: N rounds, or under
@@ -113,14 +107,13 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 
 // runGroup starts the group's cluster, warms it and runs its measured
 // rounds, under the target's supervision: a cluster lost to unexpected
-// broker exits stops the group. life numbers the cluster's start
+// broker exits stops the group's life. life numbers the cluster's start
 // (lives.go), written into every record.
 func (r *runner) runGroup(ctx context.Context, g *clusterGroup, life int) {
-	s, ok := r.startSession(ctx, g)
+	s, ok := r.startSession(ctx, g, life)
 	if !ok {
 		return
 	}
-	s.life = life
 	defer r.endSession(s)
 	s.warmed = r.warmUp(s)
 	r.runSchedule(s, g.measured)
@@ -133,7 +126,7 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup, life int) {
 // context (watch.go). When the cluster does not start, every scenario of g
 // is recorded failed with the reason (nothing, when the user interrupted
 // the start) and ok is false.
-func (r *runner) startSession(ctx context.Context, g *clusterGroup) (s *session, ok bool) {
+func (r *runner) startSession(ctx context.Context, g *clusterGroup, life int) (s *session, ok bool) {
 	tgt, err := r.startCluster(ctx, g)
 	if err != nil && ctx.Err() != nil {
 		// The user stopped the start: no trial failed, and the brokers'
@@ -145,12 +138,13 @@ func (r *runner) startSession(ctx context.Context, g *clusterGroup) (s *session,
 		r.logf("cluster failed: %v", err)
 		for _, sc := range g.scs {
 			rec := r.x.failedRecord(sc, 0, "", fmt.Errorf("cluster: %w", err))
+			rec.Life = life
 			r.publishUnrun(sc, rec, "FAILED: cluster did not start")
 		}
 		return nil, false
 	}
 	gctx, stop := tgt.Supervise(ctx)
-	return &session{g: g, tgt: tgt, adm: tgt.Admin(), ctx: gctx, stop: stop}, true
+	return &session{g: g, tgt: tgt, adm: tgt.Admin(), ctx: gctx, stop: stop, life: life}, true
 }
 
 // publishUnrun publishes the record of a trial of sc that never ran.

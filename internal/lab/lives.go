@@ -7,37 +7,46 @@ import (
 	"github.com/prodlab/prodlab/internal/driver"
 )
 
-// A life is one start of a cluster and of the client workers that drive
-// it. Rounds within a life share whatever that start settled into — the
-// JIT's choices in the broker and Java client JVMs, their heaps, where the
-// page cache sits — and a small difference between two arms can move by
-// more from one life to the next than a life's own rounds show
-// (bench/RESULTS.md §30: about ±2 % on the 1-broker idempotence pair).
-// lives: N runs each cluster N times over, one life after another, each
-// with its warm-up and its share of the rounds (trials: N rounds, or
-// budget / N under trials: auto); every record names its life, and the
-// report judges each comparison over the lives (stats.ComparePairedLives).
+// A life is one start of the run's clusters and of the client workers
+// that drive them. Rounds within a life share whatever that start settled
+// into — the JIT's choices in the broker and Java client JVMs, their
+// heaps, where the page cache sits — and a small difference between two
+// arms can move by more from one life to the next than a life's own
+// rounds show (bench/RESULTS.md §30: about ±2 % on the 1-broker
+// idempotence pair). lives: N runs the clusters N times over: in each
+// life every cluster in turn, with its warm-up and its rounds (trials: N
+// rounds, or 1/N of its budget share under trials: auto); every record
+// names its life, and the report judges each comparison over the lives
+// (stats.ComparePairedLives). Lives run outermost so that clusters that
+// are compared with each other are measured in every life, not one's
+// lives all before the other's.
 
-// runLives runs g's lives one after another. The first life uses the
-// schedule runGroups gave g; each later one a new schedule, with what the
-// life before it left of its budget share, new client workers and a new
-// cluster.
-func (r *runner) runLives(ctx context.Context, g *clusterGroup) {
+// runLives runs the groups' lives: in each, every group in turn (a group
+// done early leaving the rest of its share to those after it, passOn).
+// The first life uses the schedules runGroups gave the groups; each later
+// one new client workers and, for every group, a new schedule with what
+// the group's schedule of the life before left unspent.
+func (r *runner) runLives(ctx context.Context, todo []*clusterGroup) {
 	n := r.exp.ClusterLives()
 	for life := range n {
-		if ctx.Err() != nil {
-			return
-		}
 		if life > 0 {
-			left := leftoverOf(g.measured)
-			g.measured = r.newMeasured(g)
-			if b, ok := g.measured.(budgetShare); ok && left > 0 {
-				b.grant(left)
-			}
 			r.restartWorkers()
-			r.logf("%slife %d of %d: starting the cluster and its clients again", g.logPrefix(), life+1, n)
+			r.logf("life %d of %d: starting the clusters and their clients again", life+1, n)
+			for _, g := range todo {
+				left := leftoverOf(g.measured)
+				g.measured = r.newMeasured(g)
+				if b, ok := g.measured.(budgetShare); ok && left > 0 {
+					b.grant(left)
+				}
+			}
 		}
-		r.runGroup(ctx, g, life)
+		for i, g := range todo {
+			if ctx.Err() != nil {
+				return
+			}
+			r.runGroup(ctx, g, life)
+			r.passOn(g, todo[i+1:])
+		}
 	}
 }
 

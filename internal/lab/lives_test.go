@@ -39,7 +39,7 @@ func TestLives(t *testing.T) {
 	if got := strings.Count(log, "cluster ready in"); got != 3 {
 		t.Errorf("the cluster started %d times, want 3:\n%s", got, log)
 	}
-	for _, want := range []string{"life 2 of 3: starting the cluster and its clients again", "life 3 of 3"} {
+	for _, want := range []string{"life 2 of 3: starting the clusters and their clients again", "life 3 of 3"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q:\n%s", want, log)
 		}
@@ -51,6 +51,32 @@ func TestLives(t *testing.T) {
 	fs := report.Findings(recs, plan)
 	if len(fs) != 1 || fs[0].Verdict.Test != stats.LivesTest || fs[0].Verdict.Pairs != 6 || !strings.Contains(fs[0].Verdict.Text, "(paired over 3 lives, 95 %") {
 		t.Errorf("findings %+v, want one judged over 3 lives on 6 pairs", fs)
+	}
+}
+
+// TestLivesTwoClusters: lives run outermost — in each life every cluster
+// in turn — so two clusters' lives interleave (A B A B) rather than one's
+// lives all running before the other's.
+func TestLivesTwoClusters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two Kafka clusters twice")
+	}
+	src := "name: lives2\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 0\ntrials: 1\nlives: 2\n" +
+		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\ncompare: [{axis: acks}]\n"
+	exp, scs := planYAML(t, "lives2.yaml", src)
+	_, recs, _ := runEmbedded(t, exp, scs, 4*time.Minute)
+	bs := clusterBlocks(t, recs)
+	var got []string
+	for _, b := range bs {
+		got = append(got, b.cluster)
+	}
+	if strings.Join(got, " ") != "3 5 3 5" {
+		t.Errorf("clusters ran in blocks %v, want 3 5 3 5 (each life every cluster in turn)", got)
+	}
+	for i, r := range recs {
+		if want := i / 4; r.Life != want {
+			t.Errorf("record %d (%s): life %d, want %d", i, r.ScenarioID, r.Life, want)
+		}
 	}
 }
 

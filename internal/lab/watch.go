@@ -148,7 +148,7 @@ func (r *runner) recordNotRun(s *session, lost error) {
 			continue
 		}
 		rec := r.x.failedRecord(sc, 0, s.tgt.Version(), fmt.Errorf("not run: %w", lost))
-		rec.Warmed = s.warmed
+		rec.Warmed, rec.Life = s.warmed, s.life
 		s.g.measured.observe(&rec)
 		r.publishUnrun(sc, rec, "NOT RUN: cluster lost")
 	}

@@ -337,7 +337,9 @@ func orQuestion(f Finding) string {
 // precisionHint explains a paired finding that is precise and still
 // inconclusive, which only a precision wider than stats.DecisivePrecision
 // allows: its interval lies across both 0 and the reach of the
-// equivalence margin. "" when no finding is so.
+// equivalence margin. "" when no finding is so. A verdict over lives is
+// left out on purpose: its width is the spread between lives, which a
+// narrower precision for each life's rounds does not shrink.
 func (v *view) precisionHint() string {
 	if v.plan == nil {
 		return ""

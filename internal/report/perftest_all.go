@@ -65,7 +65,7 @@ func (v *view) perfTestProbes(w io.Writer) error {
 			}
 			comment := "# " + s.Label + ": " + probeComment(r)
 			if !r.Counted() {
-				comment += fmt.Sprintf(": trial %d FAILED: %s", r.Trial, shortError(r.Error))
+				comment += fmt.Sprintf(": %s FAILED: %s", r.TrialName(), shortError(r.Error))
 			}
 			if _, err := fmt.Fprintln(w, comment); err != nil {
 				return fmt.Errorf("write perf-test: %w", err)
@@ -85,7 +85,7 @@ func probeComment(r results.Record) string {
 	case r.Probe != nil && r.Probe.Ceiling:
 		return "ceiling (unthrottled)"
 	case r.Load == nil:
-		return fmt.Sprintf("trial %d", r.Trial)
+		return r.TrialName()
 	}
 	c := "probe at " + thousands(r.Load.OfferedRecordsPerS) + " records/s"
 	if r.Probe != nil {

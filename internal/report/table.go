@@ -167,7 +167,11 @@ func footnotes(label string, fails []summary.Failure) []string {
 		if _, seen := trials[msg]; !seen {
 			order = append(order, msg)
 		}
-		trials[msg] = append(trials[msg], strconv.Itoa(f.Trial))
+		n := strconv.Itoa(f.Trial)
+		if f.Life > 0 {
+			n += fmt.Sprintf(" (life %d)", f.Life+1)
+		}
+		trials[msg] = append(trials[msg], n)
 	}
 	notes := make([]string, len(order))
 	for i, msg := range order {

@@ -48,7 +48,7 @@ func timelineCharts(scs []scenario) []chart {
 			if err != nil {
 				continue // an interval histogram that does not decode: leave the trial out
 			}
-			name := "trial " + strconv.Itoa(r.Trial)
+			name := r.TrialName()
 			if r.Status != results.StatusOK {
 				name += " (" + r.Status + ")"
 			}

@@ -3,6 +3,8 @@
 // tests read.
 package results
 
+import "fmt"
+
 // Schema is the version of the results.jsonl contract written by this code.
 // Schema 2 added timeline, cpu, steady, precision and the warm-up figures;
 // MinSchema is the oldest version the reader accepts.
@@ -252,4 +254,14 @@ type Event struct {
 	TMs    *float64 `json:"t_ms,omitempty"`
 	Kind   string   `json:"kind"`
 	Detail string   `json:"detail,omitempty"`
+}
+
+// TrialName names r's trial for people: "trial 3", or "life 2 trial 3"
+// once the cluster has lived more than once (Life counts from 0, lives
+// from 1, as the run's log does).
+func (r *Record) TrialName() string {
+	if r.Life > 0 {
+		return fmt.Sprintf("life %d trial %d", r.Life+1, r.Trial)
+	}
+	return fmt.Sprintf("trial %d", r.Trial)
 }

@@ -62,7 +62,7 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 	case e.Capacity.On:
 		measured = e.Capacity.BudgetS
 	case e.TrialsAuto:
-		measured = math.Min(e.BudgetS, MaxAutoRounds*round)
+		measured = math.Min(e.BudgetS, MaxAutoRounds*round*float64(e.ClusterLives()))
 	default:
 		measured = float64(e.Trials) * round * float64(e.ClusterLives()) // trials: N per life
 	}
@@ -144,6 +144,13 @@ func (e *Experiment) RoundsText() string {
 	duet := ""
 	if e.Duet() {
 		duet = ", each comparison's two arms side by side (schedule: duet)"
+	}
+	if n := e.ClusterLives(); n > 1 {
+		lives := fmt.Sprintf("%d lives of each cluster, one after another, each: ", n)
+		if e.TrialsAuto {
+			return lives + warm + fmt.Sprintf("rounds until its comparisons are known within ±%g %% (1/%d of the budget %s); answers judged over the lives", e.Precision*100, n, seconds(e.BudgetS))
+		}
+		return lives + warm + fmt.Sprintf("%d trials; answers judged over the lives", e.Trials)
 	}
 	if e.TrialsAuto {
 		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS)) + duet

@@ -228,12 +228,16 @@ func (e *Experiment) checkBudget(scs []Scenario, c *collector) {
 		}
 		round += w.DurationS + w.WarmupS
 	}
-	if round > e.BudgetS {
+	if lives := float64(e.ClusterLives()); round > e.BudgetS/lives {
 		at := pos{File: e.File}
 		if p, ok := e.pos["budget"]; ok {
 			at = p
 		}
-		c.add(at.errorf("budget %s cannot fit one round: %d scenarios × (warm-up + duration) take %s", fmtSeconds(e.BudgetS), len(scs), fmtSeconds(round)))
+		share := ""
+		if lives > 1 {
+			share = fmt.Sprintf(" in each of its %d lives (%s each)", e.Lives, fmtSeconds(e.BudgetS/lives))
+		}
+		c.add(at.errorf("budget %s cannot fit one round%s: %d scenarios × (warm-up + duration) take %s", fmtSeconds(e.BudgetS), share, len(scs), fmtSeconds(round)))
 	}
 }
 

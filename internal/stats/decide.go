@@ -359,7 +359,12 @@ func (v *Verdict) markShort(o Options) {
 		return
 	}
 	v.Kind = KindInconclusive
-	v.MoreRounds = max(v.MoreRounds, o.MinPairs-v.trials)
+	if v.Test == LivesTest {
+		// MoreRounds counts lives there, and one more brings pairs.
+		v.MoreRounds = max(v.MoreRounds, 1)
+	} else {
+		v.MoreRounds = max(v.MoreRounds, o.MinPairs-v.trials)
+	}
 	v.Text = fmt.Sprintf("not enough rounds: %d of the %d the rule needs; [%s, %s]%s",
 		v.trials, o.MinPairs, signedPct(v.Lo), signedPct(v.Hi), tail)
 }

@@ -69,7 +69,9 @@ type ScenarioStats struct {
 
 // Failure is a failed trial of a scenario.
 type Failure struct {
-	Trial int    `json:"trial"`
+	Trial int `json:"trial"`
+	// Life is the trial's life under lives: N (results.Record.Life).
+	Life  int    `json:"life,omitempty"`
 	Error string `json:"error"`
 	// Sent and FailedRecords are the trial's record counts.
 	Sent          int64 `json:"sent"`
@@ -151,7 +153,7 @@ func summarizeScenario(id string, trials []results.Record) (ScenarioStats, error
 // pairing), violated, failed and interrupted.
 func (s *ScenarioStats) classify(trials []results.Record) (ok []results.Record) {
 	for _, r := range trials {
-		f := Failure{Trial: r.Trial, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed}
+		f := Failure{Trial: r.Trial, Life: r.Life, Error: r.Error, Sent: r.Records.Sent, FailedRecords: r.Records.Failed}
 		switch {
 		case r.Status == results.StatusInterrupted:
 			s.Interrupted++
