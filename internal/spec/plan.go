@@ -146,7 +146,7 @@ func (e *Experiment) RoundsText() string {
 		duet = ", each comparison's two arms side by side (schedule: duet)"
 	}
 	if n := e.ClusterLives(); n > 1 {
-		lives := fmt.Sprintf("%d lives of each cluster, one after another, each: ", n)
+		lives := fmt.Sprintf("%d lives, in each every cluster in turn: ", n)
 		if e.TrialsAuto {
 			return lives + warm + fmt.Sprintf("rounds until its comparisons are known within ±%g %% (1/%d of the budget %s); answers judged over the lives", e.Precision*100, n, seconds(e.BudgetS))
 		}
