@@ -65,15 +65,7 @@ func ComparePairedLives(a, b [][]float64, o Options) Verdict {
 	}
 	v.Pairs = pairs
 	v.trials = pairs
-	s := Summarize(means, o.Level)
-	v.Diff = math.Expm1(s.Mean)
-	e := evidence{est: s.Mean, df: float64(s.N - 1),
-		lo: math.Log1p(-o.Margin), hi: math.Log1p(o.Margin),
-		seAt: func(k int) (float64, float64) {
-			return s.SD / math.Sqrt(float64(s.N+k)), float64(s.N + k - 1)
-		}}
-	e.se, _ = e.seAt(0)
-	v.conclude(e, o, fmt.Sprintf("paired over %d lives", s.N), "life")
+	v.concludeMean(means, o, fmt.Sprintf("paired over %d lives", len(means)), "life")
 	return v
 }
 

@@ -51,7 +51,17 @@ func ComparePaired(a, b []float64, o Options) Verdict {
 		return v
 	}
 	v.trials = len(lr)
-	s := Summarize(lr, o.Level)
+	v.concludeMean(lr, o, "paired", "round")
+	return v
+}
+
+// concludeMean fills v from the one-sample t on xs, log ratios: their
+// mean against 0 and the margin's bounds, with the rounds estimate
+// assuming their spread stays (each more unit — a round, a life — adds
+// one value). ComparePaired passes the pairs' log ratios, and
+// ComparePairedLives the lives' means.
+func (v *Verdict) concludeMean(xs []float64, o Options, test, unit string) {
+	s := Summarize(xs, o.Level)
 	v.Diff = math.Expm1(s.Mean)
 	e := evidence{est: s.Mean, df: float64(s.N - 1),
 		lo: math.Log1p(-o.Margin), hi: math.Log1p(o.Margin),
@@ -59,8 +69,7 @@ func ComparePaired(a, b []float64, o Options) Verdict {
 			return s.SD / math.Sqrt(float64(s.N+k)), float64(s.N + k - 1)
 		}}
 	e.se, _ = e.seAt(0)
-	v.conclude(e, o, "paired", "round")
-	return v
+	v.conclude(e, o, test, unit)
 }
 
 // Judge compares a metric of B with A, the one place that chooses the
