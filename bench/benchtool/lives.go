@@ -107,22 +107,14 @@ func tallySubsets(runs [][]results.Record, plan results.Plan, i, k, limit int) s
 		n, strings.Join(parts, ", "), 100*float64(held)/float64(n), 100*halves[len(halves)/2])
 }
 
-// pooled is the records of the runs numbered in, each run's lives
-// numbered after those of the runs before it (as app.ReadRuns numbers
-// them), so that trials pair only within a life.
+// pooled is the records of the runs numbered in, pooled as a report of
+// those runs pools them (app.PoolLives).
 func pooled(runs [][]results.Record, in []int) []results.Record {
-	var out []results.Record
-	offset := 0
-	for _, r := range in {
-		lives := 0
-		for _, rec := range runs[r] {
-			lives = max(lives, rec.Life+1)
-			rec.Life += offset
-			out = append(out, rec)
-		}
-		offset += lives
+	sel := make([][]results.Record, len(in))
+	for i, r := range in {
+		sel[i] = runs[r]
 	}
-	return out
+	return app.PoolLives(sel...)
 }
 
 // subsets lists up to limit k-subsets of 0..n-1 in lexical order.

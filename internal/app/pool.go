@@ -27,8 +27,7 @@ func ReadRuns(dirs []string, warn io.Writer) ([]results.Record, error) {
 		return ReadRun(dirs[0], warn)
 	}
 	var first results.Plan
-	var all []results.Record
-	offset := 0
+	runs := make([][]results.Record, 0, len(dirs))
 	for i, dir := range dirs {
 		if err := notTwice(dirs[:i], dir); err != nil {
 			return nil, err
@@ -53,15 +52,27 @@ func ReadRuns(dirs []string, warn io.Writer) ([]results.Record, error) {
 		if err != nil {
 			return nil, err
 		}
+		runs = append(runs, recs)
+	}
+	return PoolLives(runs...), nil
+}
+
+// PoolLives is the records of runs in one list, each run's lives numbered
+// after those of the runs before it, so that trials pair only within a
+// life and each life counts once. The runs' own records are not changed.
+func PoolLives(runs ...[]results.Record) []results.Record {
+	var out []results.Record
+	offset := 0
+	for _, recs := range runs {
 		lives := 0
-		for j := range recs {
-			lives = max(lives, recs[j].Life+1)
-			recs[j].Life += offset
+		for _, rec := range recs {
+			lives = max(lives, rec.Life+1)
+			rec.Life += offset
+			out = append(out, rec)
 		}
 		offset += lives
-		all = append(all, recs...)
 	}
-	return all, nil
+	return out
 }
 
 // samePlan reports whether two runs asked the same questions, in any
