@@ -74,8 +74,9 @@ type Verdict struct {
 	Text string `json:"text"`
 
 	// trials is the fewest trials on a side: the pairs of a paired test,
-	// min(n_A, n_B) for Welch's. StopRule reads it.
-	trials int
+	// min(n_A, n_B) for Welch's; lives the lives a verdict over lives
+	// counted (0 for any other). StopRule reads both.
+	trials, lives int
 }
 
 // notTested returns the verdict of a comparison that did not run: every

@@ -64,7 +64,7 @@ func ComparePairedLives(a, b [][]float64, o Options) Verdict {
 		return ComparePaired(oneA, oneB, o)
 	}
 	v.Pairs = pairs
-	v.trials = pairs
+	v.trials, v.lives = pairs, len(means)
 	v.concludeMean(means, o, fmt.Sprintf("paired over %d lives", len(means)), "life")
 	return v
 }

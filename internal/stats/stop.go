@@ -71,6 +71,12 @@ type StopRule struct {
 	Target float64
 	// MinPairs is the fewest pairs needed (DefaultMinPairs when 0).
 	MinPairs int
+	// MinLives, when set, asks for an interval over at least that many
+	// lives (ComparePairedLives): a run that adds lives until its answers
+	// are precise (lives: auto) must not stop on one life's rounds, whose
+	// interval does not cover what moves between lives. See
+	// TestLivesStopCoverage for why lives: auto takes 5.
+	MinLives int
 }
 
 // Precise reports whether v has reached the rule's precision: v was
@@ -87,7 +93,7 @@ func (r StopRule) Precise(v Verdict) bool {
 		r.MinPairs = DefaultMinPairs
 	}
 	hw := v.RuleHalfWidth()
-	if math.IsNaN(hw) || v.trials < r.MinPairs {
+	if math.IsNaN(hw) || v.trials < r.MinPairs || v.lives < r.MinLives {
 		return false
 	}
 	return hw <= r.Target
