@@ -39,7 +39,7 @@ const clusterStartS = 10
 // runs) and as a ceiling under trials: auto (the budget).
 func (p *Plan) Estimate() string {
 	d := p.Exp.PlannedDuration()
-	if p.Bootstrap == nil {
+	if p.Bootstrap == nil && !p.Exp.LivesAuto { // lives: auto's budget holds its starts
 		d += time.Duration(len(clusterShapes(p.Scenarios))*p.Exp.ClusterLives()*clusterStartS) * time.Second
 	}
 	s := "about " + d.Round(time.Second).String()
@@ -47,6 +47,8 @@ func (p *Plan) Estimate() string {
 	switch {
 	case p.Exp.Capacity.On:
 		notes = append(notes, "at most: the capacity search stops earlier once every sustainable rate is precise")
+	case p.Exp.LivesAuto:
+		notes = append(notes, "at most: lives: auto stops earlier once every comparison is precise over its lives")
 	case p.Exp.TrialsAuto:
 		notes = append(notes, "at most: trials: auto stops earlier once every comparison is precise")
 	}

@@ -61,7 +61,7 @@ func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
 			return invalid(err)
 		}
 		if exp.ClusterLives() > 1 {
-			return invalid(fmt.Errorf("--resume cannot continue a run of lives: %d yet (each life numbers its rounds from 0): start it again in another --out", exp.Lives))
+			return invalid(fmt.Errorf("--resume cannot continue a run of lives: %s yet (each life numbers its rounds from 0): start it again in another --out", exp.LivesText()))
 		}
 	}
 	return nil

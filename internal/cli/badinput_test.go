@@ -652,6 +652,8 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: bad values", "lives 21", "lives: 21\n", "lives must be an integer in 1..20"),
 		runFile("file: contradictions", "lives in a duet", duetBody+"lives: 3\n", "lives: 3 cannot run with schedule: duet"),
 		runFile("file: contradictions", "lives of a capacity search", "workload: {duration.s: 2, warmup.s: 0.5}\ncapacity: {slo: {p99.ms: 50}}\nlives: 2\n", "lives: 2 applies to rounds, not to a capacity or advise search"),
+		runFile("file: contradictions", "lives: auto in a duet", duetBody+"lives: auto\n", "lives: auto cannot run with schedule: duet"),
+		runFile("run --bootstrap", "lives: auto on an existing cluster", "lives: auto\n", "lives: auto starts the brokers again for each life"),
 		runFile("file: contradictions", "lives as a matrix axis", "matrix: {lives: [1, 3]}\n", `"lives" is a setting of the whole run`),
 		runFile("file: bad values", "budget too short for a round in each life", "trials: auto\nbudget: 10s\nlives: 5\nworkload: {duration.s: 3}\n", "budget 10s cannot fit one round in each of its 5 lives (2s each)"),
 		runFile("file: bad values", "schedule typo", "schedule: duo\n", `schedule must be one of sequential, duet, got "duo"; did you mean "duet"?`),

@@ -24,7 +24,7 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 		return false
 	}
 	if r.exp.ClusterLives() > 1 {
-		r.logf("lives: %d: each of the %d clusters runs its lives in turn, one start after another", r.exp.ClusterLives(), len(gs))
+		r.logf("lives: %s: each of the %d clusters runs its lives in turn, one start after another", r.exp.LivesText(), len(gs))
 		return false
 	}
 	if r.withinClusters(gs) {

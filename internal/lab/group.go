@@ -96,6 +96,12 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 		u.skip, u.logf = skip, r.logf
 		return newRateAdvisor(r.exp, u)
 	}
+	if r.exp.LivesAuto { // one schedule over every life, judged over them
+		u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
+		u.skip, u.logf, u.focus = skip, r.logf, true
+		u.minLives, u.perLife = spec.MinAutoLives, r.exp.RoundsPerLife()
+		return u
+	}
 	if !r.exp.TrialsAuto {
 		return &fixedRounds{scs: g.scs, rounds: r.exp.Trials, skip: skip}
 	}
@@ -116,7 +122,7 @@ func (r *runner) runGroup(ctx context.Context, g *clusterGroup, life int) {
 	}
 	defer r.endSession(s)
 	s.warmed = r.warmUp(s)
-	r.runSchedule(s, g.measured)
+	r.runSchedule(s, r.lifeSchedule(g))
 	r.noteLost(ctx, s)
 }
 

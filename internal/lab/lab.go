@@ -184,7 +184,7 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 // total is how many trials the run will take for n scenarios, 0 when the
 // rounds decide it.
 func (r *runner) total(n int) int {
-	if r.exp.TrialsAuto || r.exp.WarmupAuto || r.exp.Capacity.On {
+	if r.exp.TrialsAuto || r.exp.LivesAuto || r.exp.WarmupAuto || r.exp.Capacity.On {
 		return 0
 	}
 	return max(n*(r.exp.Warmup+r.exp.Trials)*r.exp.ClusterLives()-len(r.finishedBefore), 0)

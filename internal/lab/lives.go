@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/driver"
@@ -26,26 +28,60 @@ import (
 // The first life uses the schedules runGroups gave the groups; each later
 // one new client workers and, for every group, a new schedule with what
 // the group's schedule of the life before left unspent.
+//
+// Under lives: auto each group keeps one schedule over its lives, and
+// only the groups whose questions are still open (openLives) start
+// again.
 func (r *runner) runLives(ctx context.Context, todo []*clusterGroup) {
 	n := r.exp.ClusterLives()
+	last := map[*clusterGroup]autoLife{}
 	for life := range n {
 		if life > 0 {
-			r.restartWorkers()
-			r.logf("life %d of %d: starting the clusters and their clients again", life+1, n)
-			for _, g := range todo {
-				left := leftoverOf(g.measured)
-				g.measured = r.newMeasured(g)
-				if b, ok := g.measured.(budgetShare); ok && left > 0 {
-					b.grant(left)
+			if r.exp.LivesAuto {
+				if todo = r.openLives(todo, last, life); len(todo) == 0 {
+					return
 				}
+			}
+			r.restartWorkers()
+			r.logf("life %d of %s: starting the clusters and their clients again", life+1, r.livesOf(n))
+			if !r.exp.LivesAuto {
+				r.renewSchedules(todo)
 			}
 		}
 		for i, g := range todo {
 			if ctx.Err() != nil {
 				return
 			}
-			r.runGroup(ctx, g, life)
+			if r.exp.LivesAuto {
+				last[g] = r.runAutoLife(ctx, g, life)
+			} else {
+				r.runGroup(ctx, g, life)
+			}
 			r.passOn(g, todo[i+1:])
+		}
+	}
+	if r.exp.LivesAuto && ctx.Err() == nil {
+		r.logf("lives: auto: stopped at %d lives, the most it runs: the verdicts say how many more lives they need", n)
+	}
+}
+
+// livesOf writes how many lives the run has: "3", or "at most 20" under
+// lives: auto.
+func (r *runner) livesOf(n int) string {
+	if r.exp.LivesAuto {
+		return fmt.Sprintf("at most %d", n)
+	}
+	return strconv.Itoa(n)
+}
+
+// renewSchedules gives each group of todo a new schedule for its next
+// life, with what its schedule of the life before left unspent.
+func (r *runner) renewSchedules(todo []*clusterGroup) {
+	for _, g := range todo {
+		left := leftoverOf(g.measured)
+		g.measured = r.newMeasured(g)
+		if b, ok := g.measured.(budgetShare); ok && left > 0 {
+			b.grant(left)
 		}
 	}
 }

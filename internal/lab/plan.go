@@ -113,7 +113,7 @@ func CheckExternal(scs []spec.Scenario) error {
 			p.add(spec.DuetExternalError, label(sc))
 		}
 		if sc.Exp.ClusterLives() > 1 {
-			p.add(fmt.Sprintf("lives: %d starts the brokers again for each life; an existing cluster keeps running (drop --bootstrap, or lives)", sc.Exp.Lives), label(sc))
+			p.add(fmt.Sprintf("lives: %s starts the brokers again for each life; an existing cluster keeps running (drop --bootstrap, or lives)", sc.Exp.LivesText()), label(sc))
 		}
 		if sc.Exp.Advise.RateObjective() && sc.Exp.Advise.Objective == "cpu.brokers" {
 			p.add("advise.objective cpu.brokers needs an embedded cluster: prodlab cannot read an existing cluster's brokers' CPU (drop --bootstrap, or use cpu.client)", label(sc))

@@ -48,6 +48,11 @@ type untilPrecise struct {
 	focus bool
 	// resting are the scenarios sitting out under focus, for the log.
 	resting map[string]bool
+	// minLives, under lives: auto, is the fewest lives an interval must
+	// span to count as precise (stats.StopRule.MinLives), and perLife
+	// the rounds of each life: the schedule then runs over every life of
+	// its cluster and is judged only at a life's end, each life whole.
+	minLives, perLife int
 }
 
 // newUntilPrecise starts the measured rounds of g with its share of the
@@ -145,7 +150,7 @@ func (u *untilPrecise) endRound() {
 	u.done = true
 	switch {
 	case u.met:
-		u.logf("%sprecision reached after %d rounds (%.0fs): %s within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.spent.Seconds(), u.judged(), e.Precision*100, u.worst*100)
+		u.logf("%sprecision reached after %d rounds%s (%.0fs): %s within ±%.1f %% (widest ±%.1f %%)", g.logPrefix(), u.round, u.overLives(), u.spent.Seconds(), u.judged(), e.Precision*100, u.worst*100)
 	case u.overrun(last):
 		u.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
 			g.logPrefix(), u.budget.Round(time.Second), u.round, u.widest(), e.Precision*100)
@@ -163,6 +168,9 @@ func (u *untilPrecise) endRound() {
 func (u *untilPrecise) widest() string {
 	if u.pairs < stats.DefaultMinPairs {
 		return fmt.Sprintf("not known yet (%d of the %d rounds the rule needs)", u.pairs, stats.DefaultMinPairs)
+	}
+	if n := u.livesSeen(); n < u.minLives {
+		return fmt.Sprintf("%s over %d of the %d lives the rule needs", pctOrUnknown(u.worst), n, u.minLives)
 	}
 	return pctOrUnknown(u.worst)
 }
@@ -212,11 +220,13 @@ func (u *untilPrecise) update() {
 			u.nAlone++
 		}
 	}
+	midLife := u.perLife > 0 && u.round%u.perLife != 0
 	u.met, u.worst = true, 0
 	for _, id := range slices.Sorted(maps.Keys(t.reached)) {
 		hw := t.reached[id]
-		u.prec[id] = results.Precision{Target: u.e.Precision, Reached: finiteOr(hw, -1), Met: t.met[id]}
-		u.met = u.met && t.met[id]
+		met := t.met[id] && !midLife
+		u.prec[id] = results.Precision{Target: u.e.Precision, Reached: finiteOr(hw, -1), Met: met}
+		u.met = u.met && met
 		if math.IsNaN(hw) || hw > u.worst {
 			u.worst = hw
 		}
@@ -245,7 +255,7 @@ func (t *precisionTally) judge(id string, hw float64, met bool) {
 // judgeComparisons judges every planned comparison whose two scenarios are
 // in the group, paired by round on its metric, and counts them.
 func (u *untilPrecise) judgeComparisons(t *precisionTally, byID map[string]*summary.ScenarioStats) (n int) {
-	rule := stats.StopRule{Target: u.e.Precision}
+	rule := stats.StopRule{Target: u.e.Precision, MinLives: u.minLives}
 	for _, c := range u.cmps {
 		if _, in := u.prec[c.Baseline]; !in || u.out[c.Baseline] != "" || u.out[c.Candidate] != "" {
 			continue
@@ -281,7 +291,16 @@ func (u *untilPrecise) judgeAlone(t *precisionTally, id string, s *summary.Scena
 		return
 	}
 	hw := s.Throughput.Err / s.Throughput.Mean
-	t.judge(id, hw, s.Throughput.N >= stats.DefaultMinPairs && hw <= u.e.Precision)
+	t.judge(id, hw, s.Throughput.N >= stats.DefaultMinPairs && hw <= u.e.Precision && u.lives(id) >= u.minLives)
+}
+
+// lives counts the lives scenario id's measured trials come from.
+func (u *untilPrecise) lives(id string) int {
+	seen := map[int]bool{}
+	for _, rec := range u.recs[id] {
+		seen[rec.Life] = true
+	}
+	return len(seen)
 }
 
 // pctOrUnknown writes a relative half-width as "±6.8 %", or says it is not
@@ -299,4 +318,21 @@ func finiteOr(v, alt float64) float64 {
 		return alt
 	}
 	return v
+}
+
+// livesSeen counts the lives the group's measured trials come from.
+func (u *untilPrecise) livesSeen() int {
+	n := 0
+	for id := range u.recs {
+		n = max(n, u.lives(id))
+	}
+	return n
+}
+
+// overLives says, under lives: auto, over how many lives the rule judged.
+func (u *untilPrecise) overLives() string {
+	if u.minLives == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" in %d lives", u.livesSeen())
 }

@@ -51,6 +51,9 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 		round /= 2
 		layouts = 1
 	}
+	if e.LivesAuto { // the budget holds every life: its start, warm-up and rounds
+		return e.BudgetS
+	}
 	var warm, measured float64
 	if e.WarmupAuto {
 		warm = e.WarmupMaxS * layouts
@@ -144,6 +147,10 @@ func (e *Experiment) RoundsText() string {
 	duet := ""
 	if e.Duet() {
 		duet = ", each comparison's two arms side by side (schedule: duet)"
+	}
+	if e.LivesAuto {
+		return fmt.Sprintf("lives until every comparison is known within ±%g %% over them (%d to %d lives; budget %s, their starts and warm-ups included), in each every cluster in turn: ", e.Precision*100, MinAutoLives, MaxLives, seconds(e.BudgetS)) +
+			warm + fmt.Sprintf("%d rounds; answers judged over the lives", e.RoundsPerLife())
 	}
 	if n := e.ClusterLives(); n > 1 {
 		lives := fmt.Sprintf("%d lives, in each every cluster in turn: ", n)

@@ -51,7 +51,7 @@ var roundFields = []field{
 	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
 	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
 	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
-	intField("lives", 1, MaxLives, func(e *Experiment) *int { return &e.Lives }),
+	autoOrIntField("lives", 1, MaxLives, "", func(e *Experiment, auto bool, n int) { e.LivesAuto, e.Lives = auto, n }),
 	stringField("schedule", checkSchedule, func(e *Experiment) *string { return &e.Schedule }),
 	{
 		key: "budget",
@@ -131,10 +131,10 @@ func (e *Experiment) checkRounds(c *collector) {
 		}
 		return pos{File: e.File}
 	}
-	if !e.TrialsAuto && !e.Capacity.On { // checkCapacity refuses them there
+	if !e.TrialsAuto && !e.LivesAuto && !e.Capacity.On { // checkCapacity refuses them there
 		for _, k := range []string{"precision", "budget"} {
 			if _, set := e.pos[k]; set {
-				c.add(at(k).errorf("%s applies to trials: auto, but trials is %d (set trials: auto, or drop %s)", k, e.Trials, k))
+				c.add(at(k).errorf("%s applies to trials: auto or lives: auto, but trials is %d (set trials: auto or lives: auto, or drop %s)", k, e.Trials, k))
 			}
 		}
 	}
@@ -217,7 +217,7 @@ func (e *Experiment) Steady() bool { return e.Workload.DurationS > 0 }
 // checkBudget refuses a trials: auto budget that cannot fit one round of
 // steady-state trials (a burst's length is unknown before it runs).
 func (e *Experiment) checkBudget(scs []Scenario, c *collector) {
-	if !e.TrialsAuto {
+	if !e.TrialsAuto && !e.LivesAuto {
 		return
 	}
 	round := 0.0
@@ -228,11 +228,18 @@ func (e *Experiment) checkBudget(scs []Scenario, c *collector) {
 		}
 		round += w.DurationS + w.WarmupS
 	}
-	if lives := float64(e.ClusterLives()); round > e.BudgetS/lives {
-		at := pos{File: e.File}
-		if p, ok := e.pos["budget"]; ok {
-			at = p
+	at := pos{File: e.File}
+	if p, ok := e.pos["budget"]; ok {
+		at = p
+	}
+	if e.LivesAuto {
+		if need := round * float64(MinAutoLives*e.RoundsPerLife()); need > e.BudgetS {
+			c.add(at.errorf("budget %s cannot fit the %d rounds of lives: auto's first %d lives (%d each), not counting their warm-ups: %d scenarios × (warm-up + duration) take %s a round",
+				fmtSeconds(e.BudgetS), MinAutoLives*e.RoundsPerLife(), MinAutoLives, e.RoundsPerLife(), len(scs), fmtSeconds(round)))
 		}
+		return
+	}
+	if lives := float64(e.ClusterLives()); round > e.BudgetS/lives {
 		share := ""
 		if lives > 1 {
 			share = fmt.Sprintf(" in each of its %d lives (%s each)", e.Lives, fmtSeconds(e.BudgetS/lives))

@@ -18,8 +18,8 @@ func TestRoundsValidation(t *testing.T) {
 	}{
 		// precision and budget only mean something under trials: auto.
 		{"precision without auto", "name: x\ntrials: 3\nprecision: 0.02\nbudget: 5m\n", []string{
-			`x.yaml:3:1: precision applies to trials: auto, but trials is 3 (set trials: auto, or drop precision)`,
-			`x.yaml:4:1: budget applies to trials: auto, but trials is 3 (set trials: auto, or drop budget)`,
+			`x.yaml:3:1: precision applies to trials: auto or lives: auto, but trials is 3 (set trials: auto or lives: auto, or drop precision)`,
+			`x.yaml:4:1: budget applies to trials: auto or lives: auto, but trials is 3 (set trials: auto or lives: auto, or drop budget)`,
 		}},
 		// precision is a fraction in (0, 1].
 		{"precision range", "name: x\ntrials: auto\nprecision: 0\n", []string{`x.yaml:3:12: precision must be a number in 0..1, got "0"`}},
@@ -29,6 +29,11 @@ func TestRoundsValidation(t *testing.T) {
 		{"budget too small", "name: x\ntrials: auto\nbudget: 20s\nworkload: {duration.s: 10, warmup.s: 2}\nmatrix:\n  linger.ms: [0, 5]\n", []string{
 			`x.yaml:3:1: budget 20s cannot fit one round: 2 scenarios × (warm-up + duration) take 24s`,
 		}},
+		// lives: auto's budget must fit the rounds of its first lives.
+		{"budget too small for lives auto", "name: x\nlives: auto\ntrials: 2\nbudget: 20s\nworkload: {duration.s: 1, warmup.s: 0.5}\nmatrix:\n  linger.ms: [0, 5]\n", []string{
+			`x.yaml:4:1: budget 20s cannot fit the 10 rounds of lives: auto's first 5 lives (2 each), not counting their warm-ups: 2 scenarios × (warm-up + duration) take 3s a round`,
+		}},
+		{"lives neither a number nor auto", "name: x\nlives: many\n", []string{`x.yaml:2:8: lives must be an integer in 1..20 or auto, got "many"`}},
 		// The warm-up must end before the measured window does.
 		{"warmup longer than duration", "name: x\nworkload: {duration.s: 5, warmup.s: 5}\n", []string{
 			`x.yaml:2:27: workload.warmup.s (5) must be shorter than workload.duration.s (5)`,
@@ -134,6 +139,42 @@ func TestRoundsParse(t *testing.T) {
 	}
 	if scs, _ := e3.Scenarios(); scs[0].Exp.Workload.Records != 5000 {
 		t.Errorf("records = %d, want 5000", scs[0].Exp.Workload.Records)
+	}
+}
+
+// TestLivesAutoParse reads lives: auto, with trials: N as the rounds of
+// each life (precision and budget then apply) or trials: auto (the rule's
+// fewest pairs), and writes it back.
+func TestLivesAutoParse(t *testing.T) {
+	tests := []struct {
+		src       string
+		perLife   int
+		roundsYAM string
+	}{
+		{"name: x\nlives: auto\ntrials: 6\nprecision: 0.03\nbudget: 30m\n", 6, "trials: 6\nprecision: 0.03\nbudget: 30m0s"},
+		{"name: x\nlives: AUTO\ntrials: auto\n", 8, "trials: auto\nprecision: 0.05\nbudget: 10m0s"},
+	}
+	for _, tt := range tests {
+		e := mustParse(t, tt.src)
+		if !e.LivesAuto || e.ClusterLives() != MaxLives || e.RoundsPerLife() != tt.perLife || e.LivesText() != "auto" {
+			t.Errorf("%q: auto %v, lives %d, %d rounds a life, %q", tt.src, e.LivesAuto, e.ClusterLives(), e.RoundsPerLife(), e.LivesText())
+		}
+		y, err := e.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(y), tt.roundsYAM) || !strings.Contains(string(y), "lives: auto") {
+			t.Errorf("%q wrote back:\n%s\nwant %q and lives: auto", tt.src, y, tt.roundsYAM)
+		}
+		if e2 := mustParse(t, string(y)); !e2.LivesAuto || e2.RoundsPerLife() != tt.perLife {
+			t.Errorf("re-parsed %q: auto %v, %d rounds a life", y, e2.LivesAuto, e2.RoundsPerLife())
+		}
+		if got := e.RoundsText(); !strings.HasPrefix(got, "lives until every comparison is known within") {
+			t.Errorf("rounds text %q", got)
+		}
+		if got, want := e.PlannedDuration(), time.Duration(e.BudgetS)*time.Second; got != want {
+			t.Errorf("planned %v, want the budget %v (its lives' starts and warm-ups included)", got, want)
+		}
 	}
 }
 

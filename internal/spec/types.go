@@ -72,7 +72,10 @@ type Experiment struct {
 	// N): every life starts new broker and client processes, warms up and
 	// runs its rounds, so that the answers sample what varies from one
 	// start to the next (lives.go). 0 (unset) is one life: ClusterLives.
-	Lives int
+	// LivesAuto (lives: auto) adds lives until the answers over them are
+	// precise, within the budget.
+	Lives     int
+	LivesAuto bool
 	// Schedule is how each round puts the scenarios on the machine:
 	// ScheduleSequential ("" too) or ScheduleDuet (duet.go).
 	Schedule string

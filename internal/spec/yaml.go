@@ -189,8 +189,12 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 	var out yaml.MapSlice
 	switch {
 	case e.Capacity.On, e.Advise.On: // the search decides its probes, advise its rounds
-	case e.TrialsAuto:
-		out = append(out, yaml.MapItem{Key: "trials", Value: autoWord},
+	case e.TrialsAuto, e.LivesAuto: // lives: auto takes trials: N as rounds per life
+		trials := any(e.Trials)
+		if e.TrialsAuto {
+			trials = autoWord
+		}
+		out = append(out, yaml.MapItem{Key: "trials", Value: trials},
 			yaml.MapItem{Key: "precision", Value: number(e.Precision)},
 			yaml.MapItem{Key: "budget", Value: fmtSeconds(e.BudgetS)})
 	default:
@@ -200,7 +204,10 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 	if e.Duet() {
 		out = append(out, yaml.MapItem{Key: "schedule", Value: e.Schedule})
 	}
-	if e.Lives > 1 {
+	switch {
+	case e.LivesAuto:
+		out = append(out, yaml.MapItem{Key: "lives", Value: autoWord})
+	case e.Lives > 1:
 		out = append(out, yaml.MapItem{Key: "lives", Value: e.Lives})
 	}
 	if e.WarmupAuto {
