@@ -98,8 +98,7 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 	}
 	if r.exp.LivesAuto { // one schedule over every life, judged over them
 		u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
-		u.skip, u.logf, u.focus = skip, r.logf, true
-		u.minLives, u.perLife = spec.MinAutoLives, r.exp.RoundsPerLife()
+		u.skip, u.logf, u.focus, u.minLives = skip, r.logf, true, spec.MinAutoLives
 		return u
 	}
 	if !r.exp.TrialsAuto {

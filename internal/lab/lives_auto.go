@@ -30,12 +30,14 @@ func (l *lifeRounds) next() ([]trialSpec, bool) {
 }
 
 // lifeSchedule is what g runs in one life: its measured schedule, or
-// under lives: auto one life's rounds of it.
+// under lives: auto one life's rounds of it, judged at the life's end.
 func (r *runner) lifeSchedule(g *clusterGroup) scheduler {
 	if !r.exp.LivesAuto {
 		return g.measured
 	}
-	return &lifeRounds{scheduler: g.measured, left: r.exp.RoundsPerLife()}
+	u, n := g.measured.(*untilPrecise), r.exp.RoundsPerLife()
+	u.lifeEnd = u.round + n
+	return &lifeRounds{scheduler: u, left: n}
 }
 
 // autoLife is what lives: auto knows of a cluster's last life: how long

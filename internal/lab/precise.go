@@ -49,10 +49,11 @@ type untilPrecise struct {
 	// resting are the scenarios sitting out under focus, for the log.
 	resting map[string]bool
 	// minLives, under lives: auto, is the fewest lives an interval must
-	// span to count as precise (stats.StopRule.MinLives), and perLife
-	// the rounds of each life: the schedule then runs over every life of
-	// its cluster and is judged only at a life's end, each life whole.
-	minLives, perLife int
+	// span to count as precise (stats.StopRule.MinLives), and lifeEnd
+	// the round that ends the life running: the schedule then runs over
+	// every life of its cluster and is judged only at a life's end, each
+	// life whole.
+	minLives, lifeEnd int
 }
 
 // newUntilPrecise starts the measured rounds of g with its share of the
@@ -220,7 +221,7 @@ func (u *untilPrecise) update() {
 			u.nAlone++
 		}
 	}
-	midLife := u.perLife > 0 && u.round%u.perLife != 0
+	midLife := u.minLives > 0 && u.round < u.lifeEnd
 	u.met, u.worst = true, 0
 	for _, id := range slices.Sorted(maps.Keys(t.reached)) {
 		hw := t.reached[id]
