@@ -35,9 +35,10 @@ func (e *Experiment) LivesText() string {
 }
 
 // RoundsPerLife is how many rounds each life of lives: auto runs: trials:
-// N, or under trials: auto the stopping rule's fewest pairs, about the
-// split that costs least where a life's start and warm-up cost six or
-// seven rounds and lives differ by a third of a round's spread (Kalibera
+// N, or under trials: auto the stopping rule's fewest pairs, 8 — within
+// the 7–10 that narrow the interval over lives fastest for their cost on
+// the idempotence pair, where a life's start and warm-up cost five or six
+// rounds and lives differ by about a third of a round's spread (Kalibera
 // and Jones; bench/RESULTS.md §32).
 func (e *Experiment) RoundsPerLife() int {
 	if e.TrialsAuto {
