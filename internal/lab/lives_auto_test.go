@@ -47,10 +47,8 @@ func TestLivesAutoSchedule(t *testing.T) {
 				lives++
 				sch := r.lifeSchedule(g)
 				rounds := 0
-				for {
-					if life == 1 && tt.cutShort > 0 && rounds == tt.cutShort {
-						break // the cluster gave up: the life ends early
-					}
+				cut := life == 1 && tt.cutShort > 0 // the cluster gives up: the life ends early
+				for !cut || rounds < tt.cutShort {
 					round, ok := sch.next()
 					if !ok {
 						break
