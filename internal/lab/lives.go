@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -60,7 +61,7 @@ func (r *runner) runLives(ctx context.Context, todo []*clusterGroup) {
 			r.passOn(g, todo[i+1:])
 		}
 	}
-	if r.exp.LivesAuto && ctx.Err() == nil {
+	if r.exp.LivesAuto && ctx.Err() == nil && slices.ContainsFunc(todo, func(g *clusterGroup) bool { return !g.measured.(*untilPrecise).done }) {
 		r.logf("lives: auto: stopped at %d lives, the most it runs: the verdicts say how many more lives they need", n)
 	}
 }

@@ -89,11 +89,7 @@ func TestComparePairedLivesCoverage(t *testing.T) {
 				var flatA, flatB []float64
 				for l := range tc.lives {
 					shift := mu + tc.sb*rng.NormFloat64()
-					n := 8 + rng.IntN(30)
-					for range n {
-						as[l] = append(as[l], 100)
-						bs[l] = append(bs[l], 100*math.Exp(shift+sw*rng.NormFloat64()))
-					}
+					as[l], bs[l] = simulatedLife(rng, 8+rng.IntN(30), shift, sw)
 					flatA, flatB = append(flatA, as[l]...), append(flatB, bs[l]...)
 				}
 				truth := math.Expm1(mu)
@@ -152,11 +148,7 @@ func TestLivesStopCoverage(t *testing.T) {
 				var as, bs [][]float64
 				var v Verdict
 				for range maxLives {
-					shift := mu + tc.sb*rng.NormFloat64()
-					a, b := make([]float64, rounds), make([]float64, rounds)
-					for i := range rounds {
-						a[i], b[i] = 100, 100*math.Exp(shift+tc.sw*rng.NormFloat64())
-					}
+					a, b := simulatedLife(rng, rounds, mu+tc.sb*rng.NormFloat64(), tc.sw)
 					as, bs = append(as, a), append(bs, b)
 					if v = ComparePairedLives(as, bs, Options{}); rule.Precise(v) {
 						precise++
@@ -175,4 +167,14 @@ func TestLivesStopCoverage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// simulatedLife is one life's n pairs: a at 100, b at 100·exp(shift + ε)
+// with ε normal of SD sw — the life's own shift and each round's noise.
+func simulatedLife(rng *rand.Rand, n int, shift, sw float64) (a, b []float64) {
+	for range n {
+		a = append(a, 100)
+		b = append(b, 100*math.Exp(shift+sw*rng.NormFloat64()))
+	}
+	return a, b
 }
