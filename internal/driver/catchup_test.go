@@ -40,7 +40,7 @@ func TestCaughtUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fr := &franzRun{t: tt.trial, hz: newHorizon(), clockStart: start}
+			fr := &sendLoop{t: tt.trial, hz: newHorizon(), clockStart: start}
 			fr.hz.handed = tt.handed
 			fr.hz.completed.Store(tt.completed)
 			fr.hz.minLatUs.Store(tt.minLat.Microseconds())

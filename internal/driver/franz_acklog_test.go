@@ -116,20 +116,18 @@ func TestAckLogConcurrentGrowth(t *testing.T) {
 	}
 }
 
-// TestFranzTallyWarmup: the tally classifies records by sequence number
+// TestTallyWarmup: the tally classifies records by sequence number
 // against the first measured one, not by when they were acknowledged:
 // warm-up acks and failures arriving after the measured window began stay
 // out of the measured figures, while the ack log and timeline see them all.
-func TestFranzTallyWarmup(t *testing.T) {
-	ty := newFranzTally(Trial{Tag: "t", Records: 10, WarmupRecords: 5, TimelineInterval: time.Second, Rate: 100}, nil)
+func TestTallyWarmup(t *testing.T) {
+	ty := newTally(Trial{Tag: "t", Records: 10, WarmupRecords: 5, TimelineInterval: time.Second, Rate: 100}, nil)
 	if ty.firstMeasured.Load() != math.MaxInt64 {
 		t.Fatalf("first measured %d while warming up, want MaxInt64", ty.firstMeasured.Load())
 	}
 	start := time.Now()
 	rec := func(seq int64, err error) {
-		r := &franzRecord{seq: seq, handoff: start, intended: start}
-		r.Value = make([]byte, 100)
-		ty.record(r, start.Add(time.Duration(seq+1)*time.Millisecond), seq+1, err)
+		ty.record(seq, 0, 100, start, start.Add(time.Duration(seq+1)*time.Millisecond), seq+1, err)
 	}
 	rec(0, nil) // acked during the warm-up
 	rec(1, errors.New("boom"))

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -14,39 +13,22 @@ import (
 	"github.com/prodlab/prodlab/internal/payload"
 )
 
-// franzRun is one franz-go trial in progress: the client, the tally its
-// promises fill, and the produce loop's own figures.
+// franzRun is one franz-go trial in progress: the client and its side of
+// the send loop (sendloop.go), which owns the workload and the tally.
 type franzRun struct {
-	t     Trial
+	*sendLoop
 	s     *franzSettings
 	cl    *kgo.Client
 	hooks *franzHooks
 	gen   payload.Generator
 	keys  *keys.Sampler // nil when keyless
-	tally *franzTally
-	meter *progressMeter // nil unless the caller wants progress reports
-	txn   *franzTxn      // nil unless transactional
-	pace  pacer
-	hz    *horizon // nil for a burst: bounds a steady-state trial's queue
+	txn   *franzTxn     // nil unless transactional
 	// pool recycles records, with their value and header buffers, once
 	// their promise has run: kgo is done with a record then, and the
 	// produce loop allocates nothing per record in steady state.
 	pool    sync.Pool
 	promise func(*kgo.Record, error) // fr.done, bound once
-
-	// Figures of the produce loop.
-	warmSent, sent int64 // records handed over, warm-up and measured
-	// catching is set once the warm-up's time is over and it waits for the
-	// producer to catch up (Trial.CatchUp); lag0 is the lag then.
-	catching      bool
-	lag0          time.Duration
-	clockStart    time.Time // first hand-off
-	measuredStart time.Time // first measured hand-off; zero if none
-	end           time.Time // return of Flush (and the final commit)
-
-	stopProgress func()                     // nil until the clock starts
-	stopTimeline func(time.Time) []Interval // nil until the clock starts
-	timeline     []Interval                 // the points, once stopped
+	next    *franzRecord             // the record prepare built
 }
 
 // newFranzRun builds the client for t, with its metadata loaded (as a
@@ -80,7 +62,7 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 		cl.Close()
 		return nil, fmt.Errorf("connect to %v: %w", t.Bootstrap, err)
 	}
-	fr := &franzRun{t: t, s: s, cl: cl, hooks: hooks, gen: gen, keys: ks}
+	fr := &franzRun{s: s, cl: cl, hooks: hooks, gen: gen, keys: ks}
 	if s.txnID != "" {
 		if err := cl.BeginTransaction(); err != nil {
 			cl.Close()
@@ -92,128 +74,26 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	if cl.OptValue(kgo.RequiredAcks) != kgo.NoAck() { // acks=0 requests get no response
 		inflight = &hooks.inflight
 	}
-	fr.tally = newFranzTally(t, inflight)
-	if t.Progress != nil {
-		fr.meter = &progressMeter{}
-	}
-	if t.Rate > 0 {
-		fr.pace.every = time.Duration(float64(time.Second) / t.Rate)
-	}
-	if t.Duration > 0 {
-		fr.hz = newHorizon()
-	}
+	fr.sendLoop = newSendLoop(t, inflight)
 	fr.pool.New = func() any { return &franzRecord{} }
 	fr.promise = fr.done
 	return fr, nil
 }
 
-// maxAckLogHint bounds the ack log's initial size (records) for a burst;
-// it grows past it.
-const maxAckLogHint = 1 << 24
-
-// newFranzTally returns the tally for t. inflight, when non-nil, feeds the
-// timeline's in-flight figure.
-func newFranzTally(t Trial, inflight *inflightGauge) *franzTally {
-	ty := &franzTally{hist: NewLatencyHistogram(), errs: map[string]int64{}, parts: map[int32]int64{}}
-	if t.Rate > 0 {
-		ty.intended = NewLatencyHistogram()
-	}
-	if t.Tag != "" {
-		// A burst's record count sizes the log; a steady-state trial's is a
-		// cap that may be far from reached, so its log grows as it goes.
-		var hint int64
-		if t.Duration <= 0 {
-			hint = min(max(t.WarmupRecords, 0)+max(t.Records, 0), maxAckLogHint)
-		}
-		ty.acks = NewAckLog(hint)
-	}
-	if warmupAsked(t) {
-		ty.firstMeasured.Store(math.MaxInt64)
-	}
-	if t.TimelineInterval > 0 {
-		ty.tl = newTimeline(&ty.mu, inflight)
-	}
-	return ty
-}
-
-func warmupAsked(t Trial) bool { return t.WarmupRecords > 0 || t.Warmup > 0 }
-
 // done is every record's promise.
 func (fr *franzRun) done(kr *kgo.Record, err error) {
-	now := time.Now()
 	r := fromKgo(kr)
-	lat := max(now.Sub(r.handoff).Microseconds(), 1)
-	fr.tally.record(r, now, lat, err)
-	if fr.hz != nil {
-		fr.hz.done(lat)
-	}
-	if fr.meter != nil {
-		if err != nil {
-			fr.meter.failed.Add(1)
-		} else {
-			fr.meter.ack(lat)
-		}
-	}
+	fr.sendLoop.done(r.seq, r.Partition, len(r.Value), r.handoff, r.intended, err)
 	r.reset()
 	fr.pool.Put(r)
 }
 
 // produce hands records to the client until the measured window is over or
-// ctx ends: the warm-up first, then the measured records, without a flush
-// between them.
-func (fr *franzRun) produce(ctx context.Context) error {
-	warming := warmupAsked(fr.t)
-	measuring := false
-	for seq := int64(0); ctx.Err() == nil; seq++ {
-		if seq > 0 {
-			fr.pace.wait(seq)
-		}
-		if fr.hz != nil && !fr.hz.room(ctx.Done(), fr.windowEnd()) {
-			break // the window ended while the client's queue was full
-		}
-		r := fr.record(seq)
-		now := time.Now()
-		if warming && fr.warmupOver(seq, now) && fr.caughtUp(now) {
-			warming = false
-		}
-		if !warming && fr.measuredOver(now) {
-			r.reset() // never handed over
-			fr.pool.Put(r)
-			break
-		}
-		if seq == 0 {
-			fr.clockStart = now
-			fr.pace.restart(now, 0)
-		}
-		if !warming && !measuring {
-			measuring = true
-			fr.startMeasured(now, seq)
-		}
-		if seq == 0 {
-			fr.startTickers(now)
-		}
-		if fr.txn != nil {
-			if err := fr.txn.maybeCommit(ctx, fr.cl, now); err != nil {
-				return err
-			}
-		}
-		r.intended = fr.pace.due(seq)
-		if fr.t.StampHandoff && !warming { // warm-up records stay out of end-to-end figures
-			r.stamp = auditheader.AppendTime(r.stamp[:0], now)
-			r.Headers = append(r.Headers, kgo.RecordHeader{Key: auditheader.TimeKey, Value: r.stamp})
-		}
-		if warming {
-			fr.warmSent++
-		} else {
-			fr.sent++
-		}
-		fr.handOff(ctx, r, now)
-	}
-	return nil
-}
+// ctx ends (sendLoop.run).
+func (fr *franzRun) produce(ctx context.Context) error { return fr.run(ctx, fr) }
 
-// record returns record seq, its value and audit header written.
-func (fr *franzRun) record(seq int64) *franzRecord {
+// prepare implements sender: record seq, its value and audit header written.
+func (fr *franzRun) prepare(seq int64) {
 	r := fr.pool.Get().(*franzRecord)
 	r.seq = seq
 	r.Value = fr.gen.Next(seq, r.Value[:0])
@@ -225,114 +105,43 @@ func (fr *franzRun) record(seq int64) *franzRecord {
 		r.hdr = auditheader.Append(r.hdr[:0], fr.t.Tag, seq)
 		r.Headers = append(r.Headers[:0], kgo.RecordHeader{Key: auditheader.Key, Value: r.hdr})
 	}
-	return r
+	fr.next = r
 }
 
-// handOff gives r to the client at now.
-func (fr *franzRun) handOff(ctx context.Context, r *franzRecord, now time.Time) {
-	if fr.meter != nil {
-		fr.meter.sent.Add(1)
+// discard implements sender.
+func (fr *franzRun) discard() {
+	fr.next.reset()
+	fr.pool.Put(fr.next)
+	fr.next = nil
+}
+
+// beforeSend implements sender: a transactional producer commits when its
+// interval has passed (counted from the clock's start).
+func (fr *franzRun) beforeSend(ctx context.Context, now time.Time) error {
+	if fr.txn == nil {
+		return nil
 	}
-	if tl := fr.tally.tl; tl != nil {
-		tl.sent.Add(1)
+	if fr.txn.last.IsZero() {
+		fr.txn.last = now
+	}
+	return fr.txn.maybeCommit(ctx, fr.cl, now)
+}
+
+// send implements sender: it gives the prepared record to the client at now.
+func (fr *franzRun) send(ctx context.Context, now, intended time.Time, stamp bool) {
+	r := fr.next
+	fr.next = nil
+	r.intended = intended
+	if stamp {
+		r.stamp = stampValue(r.stamp, now)
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: auditheader.TimeKey, Value: r.stamp})
 	}
 	// The hand-off time is our own: kgo truncates Record.Timestamp to
 	// milliseconds (and drops its monotonic reading), which would add up
 	// to 1 ms to every latency.
 	r.handoff = now
 	r.Timestamp = now
-	if fr.hz != nil {
-		fr.hz.handOff(now)
-	}
 	fr.cl.Produce(ctx, &r.Record, fr.promise)
-}
-
-// warmupOver reports whether the warm-up is over before record seq, handed
-// over at now: after WarmupRecords records or Warmup of time, whichever is
-// set and comes first.
-func (fr *franzRun) warmupOver(seq int64, now time.Time) bool {
-	t := fr.t
-	return (t.WarmupRecords > 0 && seq >= t.WarmupRecords) ||
-		(t.Warmup > 0 && seq > 0 && now.Sub(fr.clockStart) >= t.Warmup)
-}
-
-// caughtUp reports whether the warm-up may end at now: always without
-// Trial.CatchUp, or when the warm-up ended on its record count before its
-// time (the Java worker gates only a timed warm-up); else once the
-// producer is within CatchUp of its schedule (lag), when it falls further
-// behind than it was when the warm-up's time ended (by more than CatchUp:
-// it cannot keep up, and waiting only deepens the overload), or when
-// CatchUpMax has passed since Warmup.
-func (fr *franzRun) caughtUp(now time.Time) bool {
-	t := fr.t
-	since := now.Sub(fr.clockStart)
-	if t.CatchUp <= 0 || fr.hz == nil || t.Rate <= 0 || t.Warmup <= 0 || since < t.Warmup || since >= t.Warmup+t.CatchUpMax {
-		return true
-	}
-	lag := fr.lag()
-	if !fr.catching {
-		fr.catching, fr.lag0 = true, lag
-	}
-	return lag <= t.CatchUp || lag > fr.lag0+t.CatchUp
-}
-
-// lag is how far behind its schedule a rate-limited producer's client
-// runs: the wait of the newest record it holds unacknowledged, at the
-// offered rate (Little's law), less the fastest completion seen (the
-// pipeline's own latency, which a producer on schedule has too). Late
-// hand-offs do not count: startMeasured re-anchors the pacer, so records
-// not yet handed over when the window begins are never sent.
-func (fr *franzRun) lag() time.Duration {
-	held := time.Duration(float64(fr.hz.handed-fr.hz.completed.Load()) / fr.t.Rate * float64(time.Second))
-	return max(0, held-time.Duration(fr.hz.minLatUs.Load())*time.Microsecond)
-}
-
-// measuredOver reports whether the measured window is over at now: Records
-// measured records handed over, or, for a steady-state trial, Duration
-// elapsed since its start (Records ≤ 0 then sets no cap).
-func (fr *franzRun) measuredOver(now time.Time) bool {
-	t := fr.t
-	if t.Duration <= 0 || t.Records > 0 {
-		if fr.sent >= t.Records {
-			return true
-		}
-	}
-	return t.Duration > 0 && fr.sent > 0 && now.Sub(fr.measuredStart) >= t.Duration
-}
-
-// windowEnd is when a steady-state trial's measured window ends; zero
-// before it has begun.
-func (fr *franzRun) windowEnd() time.Time {
-	if fr.measuredStart.IsZero() || fr.t.Duration <= 0 {
-		return time.Time{}
-	}
-	return fr.measuredStart.Add(fr.t.Duration)
-}
-
-// startMeasured begins the measured window with record seq at now: the
-// promise classifies by seq from here on, intended send times count from
-// now, and the timeline marks where the warm-up ended.
-func (fr *franzRun) startMeasured(now time.Time, seq int64) {
-	fr.measuredStart = now
-	fr.tally.firstMeasured.Store(seq)
-	fr.pace.restart(now, seq)
-	if tl := fr.tally.tl; tl != nil {
-		tl.markMeasured(now.Sub(fr.clockStart))
-	}
-}
-
-// startTickers starts the trial's clock at its first hand-off: progress
-// reports, timeline cuts and the transaction timer count from it.
-func (fr *franzRun) startTickers(now time.Time) {
-	if fr.txn != nil {
-		fr.txn.last = now
-	}
-	if fr.meter != nil {
-		fr.stopProgress = fr.meter.report(fr.t.Progress, now, progressInterval)
-	}
-	if tl := fr.tally.tl; tl != nil {
-		fr.stopTimeline = tl.run(now, fr.t.TimelineInterval)
-	}
 }
 
 // abortWait bounds how long a failed or interrupted trial waits for
@@ -345,9 +154,7 @@ const abortWait = 2 * time.Second
 // final commit.
 func (fr *franzRun) finish(ctx context.Context) (flushErr, err error) {
 	flushErr = fr.cl.Flush(ctx)
-	if fr.stopProgress != nil {
-		fr.stopProgress()
-	}
+	fr.stopReports()
 	if fr.txn != nil && flushErr == nil {
 		if err := fr.txn.end(ctx, fr.cl); err != nil {
 			return nil, err
@@ -362,93 +169,30 @@ func (fr *franzRun) finish(ctx context.Context) (flushErr, err error) {
 		_ = fr.cl.AbortBufferedRecords(actx)
 		cancel()
 	}
-	if fr.stopTimeline != nil {
-		fr.timeline = fr.stopTimeline(time.Now())
-		fr.stopTimeline = nil
-	}
+	fr.stopClock(time.Now())
 	return flushErr, nil
 }
 
 // close stops whatever still runs and closes the client.
 func (fr *franzRun) close() {
-	if fr.stopProgress != nil {
-		fr.stopProgress() // idempotent
-	}
-	if fr.stopTimeline != nil {
-		fr.stopTimeline(time.Now())
-	}
+	fr.stopReports()
+	fr.stopClock(time.Now())
 	fr.cl.Close()
 }
 
 // result assembles the trial's Result once every promise has run.
 func (fr *franzRun) result() *Result {
-	ty := fr.tally
-	ty.mu.Lock()
-	defer ty.mu.Unlock()
-	res := &Result{
-		Client:            "franz-go " + FranzVersion(),
-		Sent:              fr.sent,
-		Acked:             ty.acked,
-		Failed:            ty.failed,
-		Errors:            ty.errs,
-		Latency:           ty.hist,
-		LatencyIntended:   ty.intended,
-		UncompressedBytes: fr.hooks.uncompressed.Load(),
-		CompressedBytes:   fr.hooks.compressed.Load(),
-		Batches:           fr.hooks.batches.Load(),
-		ProduceRequests:   fr.hooks.requests.Load(),
-		Effective:         franzEffective(fr.cl, fr.s),
-		Metrics:           map[string]float64{},
-		Acks:              ty.acks,
-		PartitionRecords:  ty.parts,
-		WarmupSent:        fr.warmSent,
-		WarmupAcked:       ty.warmAck,
-		ClockStart:        fr.clockStart,
-		Timeline:          fr.timeline,
-	}
-	if !fr.measuredStart.IsZero() {
-		res.Elapsed = fr.end.Sub(fr.measuredStart)
-		res.MeasuredFrom = fr.measuredStart.Sub(fr.clockStart)
-	}
-	if res.Batches > 0 { // batches are client totals: warm-up included
-		res.Metrics["batch-size-avg"] = float64(res.CompressedBytes) / float64(res.Batches)
-		res.Metrics["records-per-batch-avg"] = float64(res.Acked+res.WarmupAcked) / float64(res.Batches)
-	}
-	if ty.warmFail > 0 {
-		res.Metrics["warmup-records-failed"] = float64(ty.warmFail)
-	}
+	res := fr.sendLoop.result("franz-go " + FranzVersion())
+	res.UncompressedBytes = fr.hooks.uncompressed.Load()
+	res.CompressedBytes = fr.hooks.compressed.Load()
+	res.Batches = fr.hooks.batches.Load()
+	res.ProduceRequests = fr.hooks.requests.Load()
+	res.Effective = franzEffective(fr.cl, fr.s)
+	batchMetrics(res)
 	if fr.txn != nil {
 		res.Metrics["transaction-commits"] = float64(fr.txn.commits)
 	}
 	return res
-}
-
-// pacer spaces hand-offs every interval (rate-limited trials) from an
-// anchor: record anchorSeq is due at anchor, the next one interval later.
-type pacer struct {
-	every     time.Duration // 0: unthrottled
-	anchor    time.Time
-	anchorSeq int64
-}
-
-// restart anchors the pace at record seq handed over at at.
-func (p *pacer) restart(at time.Time, seq int64) { p.anchor, p.anchorSeq = at, seq }
-
-// due is when record seq is due; zero when unthrottled.
-func (p *pacer) due(seq int64) time.Time {
-	if p.every <= 0 {
-		return time.Time{}
-	}
-	return p.anchor.Add(time.Duration(seq-p.anchorSeq) * p.every)
-}
-
-// wait sleeps until record seq is due.
-func (p *pacer) wait(seq int64) {
-	if p.every > 0 {
-		if d := time.Until(p.due(seq)); d > 0 {
-			time.Sleep(d)
-		}
-	}
 }
 
 // franzTxn commits a transactional producer's transaction every interval.

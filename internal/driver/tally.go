@@ -1,0 +1,76 @@
+package driver
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// tally accumulates the completions a client reports (sendLoop.done). Warm-up records (sequence numbers below firstMeasured) count
+// apart from measured ones; the timeline and the ack log see both.
+type tally struct {
+	// firstMeasured is the sequence number of the first measured record:
+	// 0 without warm-up, math.MaxInt64 while a warm-up runs (every record
+	// handed over so far is a warm-up record). The produce loop stores it
+	// before handing over that record, so a promise always sees the value
+	// that classifies its record.
+	firstMeasured atomic.Int64
+
+	mu       sync.Mutex
+	hist     *hdrhistogram.Histogram
+	acked    int64
+	failed   int64
+	errs     map[string]int64
+	lastAck  time.Time
+	acks     *AckLog // nil unless audited
+	tl       *timeline
+	warmAck  int64
+	warmFail int64
+	// parts counts the measured records acknowledged by partition.
+	parts map[int32]int64
+	// intended measures from each record's intended send time (rate-limited
+	// trials only).
+	intended *hdrhistogram.Histogram
+}
+
+// record counts one finished record seq of valueLen value bytes on
+// partition, due at intended, reported at now with err after latUs.
+func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now time.Time, latUs int64, err error) {
+	warm := seq < ty.firstMeasured.Load()
+	ty.mu.Lock()
+	defer ty.mu.Unlock()
+	if err != nil {
+		if warm {
+			ty.warmFail++
+		} else {
+			ty.failed++
+			ty.errs[err.Error()]++
+		}
+		if ty.acks != nil {
+			ty.acks.Fail(seq)
+		}
+		if ty.tl != nil {
+			ty.tl.failLocked()
+		}
+		return
+	}
+	if warm {
+		ty.warmAck++
+	} else {
+		ty.acked++
+		ty.parts[partition]++
+		_ = ty.hist.RecordValue(latUs)
+		if ty.intended != nil {
+			_ = ty.intended.RecordValue(max(now.Sub(intended).Microseconds(), 1))
+		}
+		ty.lastAck = now
+	}
+	if ty.acks != nil {
+		ty.acks.Ack(seq)
+	}
+	if ty.tl != nil {
+		ty.tl.ackLocked(latUs, int64(valueLen))
+	}
+}
