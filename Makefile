@@ -13,15 +13,24 @@ EXPERIMENT ?= batching
 # netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 18m
 
-.PHONY: help build run test test-go test-java bench lint clean
+.PHONY: help build run test test-go test-java bench lint clean gen-librdkafka
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: bin/prodlab bin/prodlab-worker.jar bin/prodlab-agent.jar ## build prodlab, the Java worker and the KIP-1269 agent
+build: bin/prodlab bin/prodlab-worker.jar bin/prodlab-agent.jar bin/prodlab-librdkafka ## build prodlab, the Java worker, the librdkafka worker and the KIP-1269 agent
 
 bin/prodlab: $(shell find cmd internal experiments -type f) go.mod go.sum
 	$(GO) build -ldflags "$(LDFLAGS)" -o $@ ./cmd/prodlab
+
+# The librdkafka worker: confluent-kafka-go with its bundled librdkafka,
+# through cgo (a C compiler), compiled only with the build tag librdkafka
+# so that bin/prodlab stays free of cgo.
+bin/prodlab-librdkafka: $(shell find cmd/prodlab-librdkafka internal -type f) go.mod go.sum
+	CGO_ENABLED=1 $(GO) build -tags librdkafka -o $@ ./cmd/prodlab-librdkafka
+
+gen-librdkafka: bin/prodlab-librdkafka ## rewrite librdkafka's property table from the bundled library
+	./bin/prodlab-librdkafka properties > internal/kafkaconf/librdkafka_properties.tsv
 
 bin/prodlab-worker.jar: $(WORKER_SRC)
 	@if [ -f java/worker/pom.xml ]; then $(MVN) -f java/worker/pom.xml package -DskipTests && mkdir -p bin && cp $(WORKER_JAR) $@; else mkdir -p bin && touch $@; fi
@@ -38,8 +47,10 @@ test: build test-go test-java ## build everything and run all tests
 
 test-go:
 	$(GO) vet ./...
+	CGO_ENABLED=1 $(GO) vet -tags librdkafka ./internal/driver ./cmd/prodlab-librdkafka
 	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
+	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
+	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver ./cmd/prodlab-librdkafka
 
 test-java:
 	@if [ -f java/worker/pom.xml ]; then mvn -B -ntp -f java/worker/pom.xml test | grep -E "Tests run|FAIL|ERROR|BUILD"; test $${PIPESTATUS[0]} -eq 0; fi

@@ -36,8 +36,10 @@ type Kind struct {
 	// lifted by prodlab's agent (KIP-1269 emulation), which rewrites it in
 	// the client's own code before the producer starts.
 	LiftableCap bool
-	// CapWhy says, for a kind whose cap cannot be lifted, why not; messages
-	// quote it after the refusal.
+	// CapWhy says, for a kind whose idempotent producer fixes its in-flight
+	// limit at IdempotentMaxInFlight and cannot be lifted, why; messages
+	// quote it after the refusal. "" for a kind that allows any limit up
+	// to IdempotentMaxInFlight (librdkafka: 1 to 5).
 	CapWhy string
 	// OnTrogdor says Trogdor agents can run the kind: they run their own
 	// kafka-clients, so only the Java client.
@@ -54,6 +56,14 @@ type Kind struct {
 	// Transactions says the kind's driver runs transactional producers
 	// (transactional.id, with a commit per batch of records).
 	Transactions bool
+	// IdempotentByDefault says the client's producer is idempotent when
+	// enable.idempotence is not written (the Java client since 3.0, and
+	// franz-go); librdkafka's is not.
+	IdempotentByDefault bool
+	// Bundled is the one release of a kind whose library ships inside its
+	// worker (librdkafka, with confluent-kafka-go): kind@Bundled is
+	// accepted, any other release refused naming it; "" for other kinds.
+	Bundled string
 	// Defaults are the kind's values, in Java terms, for the settings a
 	// model needs when the experiment leaves them unset; release is the
 	// client's (or the brokers') release, "" for the newest.
@@ -62,9 +72,15 @@ type Kind struct {
 
 // Names of the kinds, for code that must tell them apart.
 const (
-	Franz = "franz-go"
-	Java  = "java"
+	Franz      = "franz-go"
+	Java       = "java"
+	Librdkafka = "librdkafka"
 )
+
+// LibrdkafkaRelease is the librdkafka release confluent-kafka-go bundles
+// into prodlab's librdkafka worker (go.mod's confluent-kafka-go v2.11.1);
+// the worker's test checks it against the linked library.
+const LibrdkafkaRelease = "2.11.1"
 
 // kinds is the registry, in the order messages list the kinds. A new kind
 // is one entry here and its driver's registration (driver/factory.go).
@@ -74,6 +90,7 @@ var kinds = []Kind{
 		RecordLimit:           "batch.size",
 		IdempotentMaxInFlight: 5,
 		Transactions:          true,
+		IdempotentByDefault:   true,
 		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.FranzDefaults }},
 	{Name: Java, Versioned: true, OwnRules: true,
 		Doc:                   "the official Java client (kafka-clients) in a worker JVM; java@VERSION picks its release",
@@ -82,7 +99,13 @@ var kinds = []Kind{
 		RecordLimit:           "max.request.size",
 		IdempotentMaxInFlight: 5,
 		Transactions:          true,
+		IdempotentByDefault:   true,
 		Defaults:              kafkaconf.JavaDefaults},
+	{Name: Librdkafka, Bundled: LibrdkafkaRelease,
+		Doc:                   "librdkafka " + LibrdkafkaRelease + " (the C client under confluent-kafka-python, -dotnet, -go and Confluent's JavaScript client), in a worker process",
+		RecordLimit:           "message.max.bytes",
+		IdempotentMaxInFlight: 5,
+		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.LibrdkafkaDefaults }},
 }
 
 // Kinds returns every kind, in the order messages list them.
@@ -109,7 +132,10 @@ func Parse(name string) (Client, error) {
 		if !hasVersion {
 			return Client{Kind: k}, nil
 		}
-		if k.Versioned && versionRE.MatchString(version) {
+		if k.Bundled != "" && version != k.Bundled {
+			return Client{}, fmt.Errorf("client %s: prodlab's %s worker bundles %s %s, and only that release runs (write %s or %s@%s)", name, k.Name, k.Name, k.Bundled, k.Name, k.Name, k.Bundled)
+		}
+		if (k.Versioned || k.Bundled != "") && versionRE.MatchString(version) {
 			return Client{Kind: k, Version: version}, nil
 		}
 		break
@@ -118,10 +144,13 @@ func Parse(name string) (Client, error) {
 }
 
 // Release is the release of the client's library the name selects: its
-// version, or brokerRelease when it names none.
+// version, the bundled one, or brokerRelease when it names none.
 func (c Client) Release(brokerRelease string) string {
 	if c.Version != "" {
 		return c.Version
+	}
+	if c.Kind.Bundled != "" {
+		return c.Kind.Bundled
 	}
 	return brokerRelease
 }
@@ -134,6 +163,9 @@ func Syntax(placeholder string) string {
 		names = append(names, k.Name)
 		if k.Versioned {
 			names = append(names, k.Name+"@"+placeholder)
+		}
+		if k.Bundled != "" {
+			names = append(names, k.Name+"@"+k.Bundled)
 		}
 	}
 	if len(names) == 1 {

@@ -1,6 +1,9 @@
 package clients
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestParse: the names every part of prodlab accepts, and those it refuses.
 func TestParse(t *testing.T) {
@@ -22,7 +25,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %+v, %v; want kind %q version %q ok %v", tc.name, c, err, tc.kind, tc.version, tc.ok)
 		}
 	}
-	if got, want := Syntax("<version>"), "franz-go, java or java@<version>"; got != want {
+	if got, want := Syntax("<version>"), "franz-go, java, java@<version>, librdkafka or librdkafka@2.11.1"; got != want {
 		t.Errorf("Syntax = %q, want %q", got, want)
 	}
 }
@@ -40,6 +43,10 @@ func TestCapabilities(t *testing.T) {
 		{name: Franz, capWhy: true, recordLimit: "batch.size", maxInFlight: 5, txns: true},
 		{name: Java, liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
 		{name: "java@3.9.1", liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
+		// librdkafka allows 1 to 5 in flight under idempotence (no fixed cap
+		// to explain), runs on no Trogdor agent and no transactions yet.
+		{name: Librdkafka, recordLimit: "message.max.bytes", maxInFlight: 5},
+		{name: "librdkafka@" + LibrdkafkaRelease, recordLimit: "message.max.bytes", maxInFlight: 5},
 	} {
 		c, err := Parse(tc.name)
 		if err != nil {
@@ -63,8 +70,24 @@ func TestCapabilities(t *testing.T) {
 		if k.RecordLimit == "" || k.IdempotentMaxInFlight <= 0 {
 			t.Errorf("kind %s: RecordLimit %q, IdempotentMaxInFlight %d: both must be set", k.Name, k.RecordLimit, k.IdempotentMaxInFlight)
 		}
-		if !k.LiftableCap && k.CapWhy == "" {
-			t.Errorf("kind %s: cap not liftable, but no CapWhy", k.Name)
+		if !k.LiftableCap && k.CapWhy == "" && k.IdempotentByDefault {
+			t.Errorf("kind %s: cap not liftable, idempotent by default, but no CapWhy", k.Name)
 		}
+	}
+}
+
+// TestBundledRelease: librdkafka runs only the release its worker bundles;
+// another is refused naming it, and the bundled one is the release.
+func TestBundledRelease(t *testing.T) {
+	c, err := Parse("librdkafka")
+	if err != nil || c.Release("4.1.0") != LibrdkafkaRelease {
+		t.Fatalf("Parse(librdkafka) = %+v, %v; release %q, want %s", c, err, c.Release("4.1.0"), LibrdkafkaRelease)
+	}
+	if _, err := Parse("librdkafka@" + LibrdkafkaRelease); err != nil {
+		t.Errorf("the bundled release: %v", err)
+	}
+	_, err = Parse("librdkafka@2.3.0")
+	if err == nil || !strings.Contains(err.Error(), "bundles librdkafka "+LibrdkafkaRelease) {
+		t.Errorf("another release: %v, want a refusal naming %s", err, LibrdkafkaRelease)
 	}
 }

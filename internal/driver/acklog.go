@@ -49,3 +49,31 @@ func (a *AckLog) Failed(seq int64) bool { a.mu.Lock(); defer a.mu.Unlock(); retu
 // Len is the number of sequence numbers the log currently covers: at least
 // one past the highest sequence number marked, rounded up to a word.
 func (a *AckLog) Len() int64 { a.mu.Lock(); defer a.mu.Unlock(); return a.acked.Len() }
+
+// Ranges returns the acknowledged and the failed sequence numbers as sorted
+// [from, to) ranges, as the worker protocol carries them.
+func (a *AckLog) Ranges() (acked, failed [][2]int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return bitRanges(a.acked), bitRanges(a.failed)
+}
+
+// bitRanges lists the runs of set bits of s as [from, to) ranges.
+func bitRanges(s bitset.Set) [][2]int64 {
+	var out [][2]int64
+	start := int64(-1)
+	n := s.Len()
+	for i := int64(0); i < n; i++ {
+		switch has := s.Has(i); {
+		case has && start < 0:
+			start = i
+		case !has && start >= 0:
+			out = append(out, [2]int64{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int64{start, n})
+	}
+	return out
+}

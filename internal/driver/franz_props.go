@@ -142,6 +142,9 @@ var franzProps = map[string]franzProp{
 	"value.serializer": serializerProp,
 }
 
+// franzHas reports whether franz-go's driver honours a setting.
+func franzHas(name string) bool { _, ok := franzProps[name]; return ok }
+
 // serializerProp accepts the byte-array serializers only: prodlab sends raw bytes.
 func serializerProp(v string, _ *franzSettings) error {
 	if v != "org.apache.kafka.common.serialization.ByteArraySerializer" {
@@ -201,7 +204,7 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 	for _, k := range keys {
 		f, ok := franzProps[k]
 		if !ok {
-			errs = append(errs, fmt.Sprintf("producer property %s is not supported by client franz-go", k))
+			errs = append(errs, kafkaconf.RefuseFor(k, "franz-go", kafkaconf.Nearest(k, franzHas, slices.Sorted(maps.Keys(franzProps))), ""))
 			continue
 		}
 		if err := f(strings.TrimSpace(props[k]), s); err != nil {

@@ -6,15 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/proc"
 )
 
@@ -38,10 +41,15 @@ const (
 	javaDefaultTrialTimeout = 10 * time.Minute
 )
 
-// Java runs trials with the official Kafka Java producer (kafka-clients) of
-// one version, in one long-lived worker JVM (java/worker) driven over line-
-// delimited JSON. It serves one trial at a time.
+// Java runs trials in one long-lived protocol worker driven over line-
+// delimited JSON (docs/worker-protocol.md): the official Kafka Java
+// producer (kafka-clients) of one version in a worker JVM (java/worker),
+// or another client's worker process (librdkafka.go). It serves one trial
+// at a time.
 type Java struct {
+	// name is the driver's Name: "java@VERSION", "librdkafka"; the kind's
+	// name leads messages about the worker ("librdkafka worker stopped").
+	name    string
 	version string
 	client  string // "kafka-clients 3.9.1", from the worker's hello
 	jvm     string // the worker's Java version
@@ -99,11 +107,19 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	args = append(args, jvm...)
 	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
 	cmd := exec.Command("java", args...)
-	j := &Java{version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
+	return startWorker(ctx, clients.Java+"@"+version, version, cmd, logDir, logName)
+}
+
+// startWorker starts any protocol worker (docs/worker-protocol.md) with cmd
+// and says hello: the Java worker JVM, or a client's worker process of its
+// own (librdkafka). name is the driver's Name; version the client's
+// release, for messages; its stderr goes to logDir/logName.
+func startWorker(ctx context.Context, name, version string, cmd *exec.Cmd, logDir, logName string) (*Java, error) {
+	j := &Java{name: name, version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
 	logPath := ""
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
-			return nil, fmt.Errorf("java driver: %w", err)
+			return nil, fmt.Errorf("%s driver: %w", name, err)
 		}
 		logPath = filepath.Join(logDir, logName)
 	}
@@ -115,7 +131,7 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	if logPath != "" {
 		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, fmt.Errorf("java driver: %w", err)
+			return nil, fmt.Errorf("%s driver: %w", name, err)
 		}
 		j.logf = f
 		errOut = io.MultiWriter(f, j.stderr, j.log)
@@ -124,14 +140,14 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		j.closeLog()
-		return nil, fmt.Errorf("java driver: %w", err)
+		return nil, fmt.Errorf("%s driver: %w", name, err)
 	}
 	// An os.Pipe rather than StdoutPipe: Wait closes StdoutPipe's reader,
 	// which could lose the last lines of a worker that exits.
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		j.closeLog()
-		return nil, fmt.Errorf("java driver: %w", err)
+		return nil, fmt.Errorf("%s driver: %w", name, err)
 	}
 	cmd.Stdout = stdoutW
 	j.stdin = stdin
@@ -140,7 +156,7 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	if err != nil {
 		_ = stdout.Close()
 		j.closeLog()
-		return nil, fmt.Errorf("java driver: start worker: %w", err)
+		return nil, fmt.Errorf("%s driver: start worker: %w", name, err)
 	}
 	msgs := make(chan *javaMessage, 16)
 	j.msgs = msgs
@@ -159,7 +175,7 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	m, err := j.roundTrip(hctx, javaRequest{Op: "hello"}, "hello", 0, nil)
 	if err != nil {
 		j.kill()
-		return nil, fmt.Errorf("java driver: worker for kafka-clients %s did not start: %w", version, err)
+		return nil, fmt.Errorf("%s driver: worker did not start: %w", name, err)
 	}
 	j.client, j.jvm = m.Client, m.Java
 	return j, nil
@@ -189,7 +205,7 @@ func (j *Java) read(r io.Reader, msgs chan<- *javaMessage) {
 }
 
 // Name implements Driver.
-func (j *Java) Name() string { return clients.Java + "@" + j.version }
+func (j *Java) Name() string { return j.name }
 
 // Client is the client's version string, e.g. "kafka-clients 3.9.1".
 func (j *Java) Client() string { return j.client }
@@ -211,9 +227,12 @@ func (j *Java) Check(props map[string]string) error { return CheckJava(j.Name(),
 // CheckJava is Check for a named Java client without a running worker, so
 // that a plan can be validated before anything starts.
 func CheckJava(name string, props map[string]string) error {
-	for k := range props {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		if why, ok := javaUnsupported[k]; ok {
 			return fmt.Errorf("producer property %s is not supported by client %s: %s", k, name, why)
+		}
+		if _, rd := kafkaconf.Librdkafka(k); rd && !kafkaconf.JavaHas(k) {
+			return errors.New(kafkaconf.RefuseFor(k, name, kafkaconf.Nearest(k, kafkaconf.JavaHas, kafkaconf.JavaNames()), "it is librdkafka's"))
 		}
 	}
 	return nil
@@ -326,7 +345,7 @@ func (j *Java) roundTrip(ctx context.Context, req javaRequest, want string, limi
 					progress(m.ID, m.progress())
 				}
 			case m.Op == "error":
-				return nil, fmt.Errorf("%s: java worker: %s", j.Name(), m.Error)
+				return nil, fmt.Errorf("%s: worker: %s", j.Name(), m.Error)
 			}
 		case <-done:
 			done = nil
@@ -357,7 +376,7 @@ func (j *Java) deadErr(cause error) error {
 	case <-time.After(2 * time.Second):
 	}
 	j.closed = true
-	msg := fmt.Sprintf("%s: java worker stopped", j.Name())
+	msg := fmt.Sprintf("%s: worker stopped", j.Name())
 	if j.readEr != nil {
 		msg += ": " + j.readEr.Error()
 	} else if cause != nil {

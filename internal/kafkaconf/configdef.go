@@ -153,14 +153,21 @@ var producerExtensions = map[string]Type{
 	TransactionDurationMs: TypeLong,
 }
 
-// ProducerType returns the type of a producer setting, Kafka's or
-// prodlab's, and whether it is known.
+// ProducerType returns the type of a producer setting, Kafka's (the Java
+// producer's), librdkafka's or prodlab's, and whether it is known. A
+// librdkafka setting is typed as a string here: its client checks the
+// value itself before anything starts (driver's librdkafka check).
 func ProducerType(name string) (Type, bool) {
 	if t, ok := producerConfigs[name]; ok {
 		return t, true
 	}
-	t, ok := producerExtensions[name]
-	return t, ok
+	if t, ok := producerExtensions[name]; ok {
+		return t, true
+	}
+	if _, ok := Librdkafka(name); ok {
+		return TypeString, true
+	}
+	return 0, false
 }
 
 // ProducerNames returns every producer setting name, Kafka's and prodlab's,
@@ -172,6 +179,11 @@ func ProducerNames() []string {
 	}
 	for n := range producerExtensions {
 		out = append(out, n)
+	}
+	for _, n := range LibrdkafkaNames() {
+		if _, java := producerConfigs[n]; !java {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out

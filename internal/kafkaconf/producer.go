@@ -176,3 +176,10 @@ func JavaDefaults(release string) Defaults {
 // ProducerBatchMaxBytes, which batch.size sets and which also bounds one
 // record; franz-go has no max.request.size) and kgo's linger of 10 ms.
 var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10}
+
+// LibrdkafkaDefaults are librdkafka's producer defaults in Java terms (its
+// CONFIGURATION.md): linger.ms 5, batch.size 1,000,000 bytes (and at most
+// batch.num.messages 10,000 records), message.max.bytes 1,000,000 as the
+// request limit, and 5 requests in flight, the most its idempotent producer
+// allows (1,000,000 without idempotence, which is off by default).
+var LibrdkafkaDefaults = Defaults{MaxInFlight: 5, BatchSize: 1000000, LingerMs: 5, MaxRequestSize: 1000000}

@@ -215,7 +215,7 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 // (franz-go fixes 5) fails every trial.
 func checkDefaultIdempotence(prod kafkaconf.Producer, k clients.Kind, report reportFunc) {
 	n := prod.MaxInFlight
-	if !n.Set || prod.EnableIdempotence.Set || (prod.Acks.Set && !prod.AcksAll()) {
+	if !k.IdempotentByDefault || !n.Set || prod.EnableIdempotence.Set || (prod.Acks.Set && !prod.AcksAll()) {
 		return
 	}
 	keys := []string{"producer.max.in.flight.requests.per.connection"}

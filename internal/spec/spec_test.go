@@ -349,7 +349,7 @@ func TestValidation(t *testing.T) {
 		{name: "payload client kafka", src: "name: x\nworkload: {payload: xml}\nclient: java@latest\ncluster: {kafka: ./no-such-dir}\n",
 			want: []string{
 				`x.yaml:2:21: workload.payload must be one of json, random, text or file:PATH, got "xml"`,
-				`x.yaml:3:9: client must be franz-go, java or java@<version> (like java@3.9.1), got "java@latest"`,
+				`x.yaml:3:9: client must be franz-go, java, java@<version>, librdkafka or librdkafka@2.11.1 (like java@3.9.1), got "java@latest"`,
 				`x.yaml:4:18: cluster.kafka must be a Kafka release version (like 4.1.0) or an existing distribution directory, got "./no-such-dir"`,
 			}},
 		// A payload file must exist, relative to the experiment file.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // suggest returns the candidate closest to word, or "" when none is close
@@ -69,31 +71,5 @@ func keyHint(key string, keys, spellings []string) string {
 	return fmt.Sprintf(" is ambiguous; did you mean one of %s?", strings.Join(tails, ", "))
 }
 
-// editDistance is the optimal-string-alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of adjacent
-// characters each cost one.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	// d[i][j] = distance between ra[:i] and rb[:j].
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}
+// editDistance is kafkaconf.EditDistance, the one definition.
+func editDistance(a, b string) int { return kafkaconf.EditDistance(a, b) }

@@ -1,0 +1,244 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
+)
+
+// librdkafka, the C client under confluent-kafka-python, -dotnet, -go,
+// Confluent's JavaScript client and rust-rdkafka, runs in a worker process
+// of its own (cmd/prodlab-librdkafka, built with cgo and the build tag
+// librdkafka), which speaks the worker protocol. prodlab's own binary
+// stays free of cgo: this file holds what it needs before and around a
+// trial (the settings, the check, the worker's start); librdkafka_run.go,
+// compiled into the worker only, runs the trials.
+
+// LibrdkafkaWorkerEnv names the librdkafka worker's executable, overriding
+// the search next to the Java worker jar and to prodlab's own executable.
+const LibrdkafkaWorkerEnv = "PRODLAB_LIBRDKAFKA_WORKER"
+
+// librdkafkaWorkerName is the worker executable's file name.
+const librdkafkaWorkerName = "prodlab-librdkafka"
+
+func init() {
+	register(clients.Librdkafka, kind{
+		check: func(name string, props map[string]string) error { return CheckLibrdkafka(name, props, "") },
+		start: func(ctx context.Context, _ string, workerJar, logDir string) (Driver, error) {
+			return startLibrdkafka(ctx, LibrdkafkaWorker(workerJar), logDir)
+		},
+	})
+}
+
+// LibrdkafkaWorker finds the librdkafka worker: $PRODLAB_LIBRDKAFKA_WORKER,
+// beside the Java worker jar (bin/ after make build), beside prodlab's own
+// executable, or bin/ of the source tree.
+func LibrdkafkaWorker(workerJar string) string {
+	if p := os.Getenv(LibrdkafkaWorkerEnv); p != "" {
+		return p
+	}
+	var near []string
+	if workerJar != "" {
+		near = append(near, filepath.Join(filepath.Dir(workerJar), librdkafkaWorkerName))
+	}
+	if exe, err := os.Executable(); err == nil {
+		near = append(near, filepath.Join(filepath.Dir(exe), librdkafkaWorkerName))
+	}
+	for _, p := range near {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join("bin", librdkafkaWorkerName)
+}
+
+// startLibrdkafka starts the worker at path and shakes hands with it.
+func startLibrdkafka(ctx context.Context, path, logDir string) (Driver, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, missingLibrdkafkaWorker(path)
+	}
+	cmd := exec.Command(path, "serve")
+	return startWorker(ctx, clients.Librdkafka, clients.LibrdkafkaRelease, cmd, logDir, "librdkafka.log")
+}
+
+func missingLibrdkafkaWorker(path string) error {
+	return fmt.Errorf("client librdkafka needs its worker, which is not at %s: build it with 'make build' (cgo and a C compiler; or point %s at it)", path, LibrdkafkaWorkerEnv)
+}
+
+// librdkafkaRefused are settings with no librdkafka counterpart prodlab
+// could pass, with the reason.
+var librdkafkaRefused = map[string]string{
+	kafkaconf.TransactionDurationMs: "prodlab's librdkafka worker does not run transactional producers yet",
+	"key.serializer":                "librdkafka takes raw bytes, as prodlab sends them",
+	"value.serializer":              "librdkafka takes raw bytes, as prodlab sends them",
+}
+
+// LibrdkafkaConfig turns producer properties into librdkafka's
+// configuration: librdkafka's own names (and the Java names it shares,
+// acks, linger.ms, batch.size, …) pass as written; the security properties
+// prodlab's clusters give in the Java client's terms (a PEM truststore,
+// a SCRAM login in sasl.jaas.config) become librdkafka's; anything else is
+// refused, naming the nearest setting librdkafka has.
+func LibrdkafkaConfig(props map[string]string) (map[string]string, error) {
+	conf := map[string]string{}
+	var errs []error
+	sec := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		v := strings.TrimSpace(props[k])
+		switch {
+		case strings.HasPrefix(k, "ssl.truststore.") || k == "sasl.jaas.config" || k == "ssl.endpoint.identification.algorithm":
+			sec[k] = v
+		case librdkafkaRefused[k] != "":
+			errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, librdkafkaNearest(k), librdkafkaRefused[k])))
+		default:
+			p, ok := kafkaconf.Librdkafka(k)
+			if !ok {
+				errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, librdkafkaNearest(k), "")))
+				continue
+			}
+			conf[k] = librdkafkaValue(p, v)
+		}
+	}
+	if err := librdkafkaSecurity(sec, conf); err != nil {
+		errs = append(errs, err)
+	}
+	return conf, errors.Join(errs...)
+}
+
+// librdkafkaNearest is the librdkafka setting nearest to name.
+func librdkafkaNearest(name string) string {
+	has := func(n string) bool { _, ok := kafkaconf.Librdkafka(n); return ok }
+	return kafkaconf.Nearest(name, has, kafkaconf.LibrdkafkaNames())
+}
+
+// librdkafkaValue is v as librdkafka reads property p: the Java spelling
+// of an enumerated value (security.protocol SASL_SSL, acks all) in
+// librdkafka's.
+func librdkafkaValue(p kafkaconf.LibrdkafkaProp, v string) string {
+	switch p.Canonical() {
+	case "security.protocol":
+		return strings.ToLower(v)
+	case "request.required.acks":
+		if v == "all" {
+			return "-1"
+		}
+	}
+	return v
+}
+
+// librdkafkaSecurity translates the Java client's security properties of
+// sec into librdkafka's in conf.
+func librdkafkaSecurity(sec, conf map[string]string) error {
+	if len(sec) == 0 {
+		return nil
+	}
+	var errs []error
+	trustType := strings.ToUpper(sec["ssl.truststore.type"])
+	if trustType != "" && trustType != "PEM" {
+		errs = append(errs, fmt.Errorf("ssl.truststore.type=%s is not readable by client librdkafka: give a PEM truststore (ssl.truststore.type=PEM) or librdkafka's ssl.ca.location", trustType))
+	}
+	for k, v := range sec {
+		switch k {
+		case "ssl.truststore.type":
+		case "ssl.truststore.certificates":
+			conf["ssl.ca.pem"] = v
+		case "ssl.truststore.location":
+			conf["ssl.ca.location"] = v
+		case "ssl.endpoint.identification.algorithm":
+			if v == "" {
+				v = "none"
+			}
+			conf[k] = v
+		case "sasl.jaas.config":
+			user, pass := jaasLogin(v)
+			if user == "" {
+				errs = append(errs, errors.New("sasl.jaas.config: no username=\"…\" found (client librdkafka needs a login module line with username and password, or its own sasl.username and sasl.password)"))
+				continue
+			}
+			conf["sasl.username"], conf["sasl.password"] = user, pass
+		default:
+			errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, librdkafkaNearest(k), "")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// jaasLogin reads the username and password of a JAAS login module line.
+func jaasLogin(jaas string) (user, pass string) {
+	for _, m := range jaasOption.FindAllStringSubmatch(jaas, -1) {
+		switch m[1] {
+		case "username":
+			user = m[2]
+		case "password":
+			pass = m[2]
+		}
+	}
+	return user, pass
+}
+
+// CheckLibrdkafka refuses, before anything starts, producer properties
+// client librdkafka (name as written) does not have or whose values or
+// combination it refuses: the names by prodlab's table of librdkafka's
+// settings, the values and the rules between them (idempotence with acks
+// other than all or more than 5 in flight, a transactional.id with
+// idempotence off, …) by the bundled librdkafka itself, through its worker
+// (worker "" finds it with LibrdkafkaWorker).
+func CheckLibrdkafka(name string, props map[string]string, worker string) error {
+	if c, err := clients.Parse(name); err == nil && c.Version != "" && c.Version != clients.LibrdkafkaRelease {
+		return fmt.Errorf("client %s: prodlab's librdkafka worker bundles librdkafka %s (with confluent-kafka-go), and only that release runs; write librdkafka or librdkafka@%s", name, clients.LibrdkafkaRelease, clients.LibrdkafkaRelease)
+	}
+	conf, err := LibrdkafkaConfig(props)
+	if err != nil {
+		return err
+	}
+	if worker == "" {
+		worker = LibrdkafkaWorker("")
+	}
+	_, err = librdkafkaResolveVia(worker, conf)
+	return err
+}
+
+// librdkafkaCheckTimeout bounds the worker's check command.
+const librdkafkaCheckTimeout = 20 * time.Second
+
+// librdkafkaResolveVia asks the worker at path to build a producer
+// configuration from conf (`prodlab-librdkafka check`): librdkafka's
+// resolved configuration, or its refusal as an error.
+func librdkafkaResolveVia(path string, conf map[string]string) (map[string]string, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, missingLibrdkafkaWorker(path)
+	}
+	in, err := json.Marshal(conf)
+	if err != nil {
+		return nil, fmt.Errorf("librdkafka check: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), librdkafkaCheckTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "check")
+	cmd.Stdin = bytes.NewReader(in)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(errOut.String()); msg != "" && ctx.Err() == nil {
+			return nil, fmt.Errorf("client librdkafka refuses these producer properties: %s", msg)
+		}
+		return nil, fmt.Errorf("librdkafka check (%s): %w", path, err)
+	}
+	var resolved map[string]string
+	if err := json.Unmarshal(out.Bytes(), &resolved); err != nil {
+		return nil, fmt.Errorf("librdkafka check wrote %.200q: %w", out.String(), err)
+	}
+	return resolved, nil
+}

@@ -1,0 +1,319 @@
+//go:build librdkafka
+
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/keys"
+	"github.com/prodlab/prodlab/internal/payload"
+)
+
+// LibrdkafkaVersion is the version of the librdkafka linked into this
+// binary (confluent-kafka-go's bundled build).
+func LibrdkafkaVersion() string {
+	_, v := kafka.LibraryVersion()
+	return v
+}
+
+// ServeLibrdkafka serves the worker protocol with librdkafka (the worker's
+// main loop).
+func ServeLibrdkafka(in io.Reader, out io.Writer) error {
+	return WorkerService{Client: "librdkafka " + LibrdkafkaVersion(), Run: RunLibrdkafka}.Serve(in, out)
+}
+
+// LibrdkafkaCheck resolves a configuration given as JSON (the worker's
+// check command): the client's resolved configuration, or its refusal.
+func LibrdkafkaCheck(in []byte) (map[string]string, error) {
+	var conf map[string]string
+	if err := json.Unmarshal(in, &conf); err != nil {
+		return nil, fmt.Errorf("read the configuration: %w", err)
+	}
+	return librdkafkaResolve(conf)
+}
+
+// LibrdkafkaPropertiesTable is librdkafka's own table of its properties.
+func LibrdkafkaPropertiesTable() string { return librdkafkaPropertiesTable() }
+
+// rdStatsInterval is how often librdkafka reports its statistics, from
+// which the batch and request counters come.
+const rdStatsInterval = 500 * time.Millisecond
+
+// RunLibrdkafka runs one producer's trial with librdkafka; several
+// producers (Trial.Producers > 1) each run their own client concurrently.
+func RunLibrdkafka(ctx context.Context, t Trial) (*Result, error) {
+	if producerCount(t) > 1 {
+		return runShared(ctx, t, runLibrdkafkaOne)
+	}
+	return runLibrdkafkaOne(ctx, t)
+}
+
+// runLibrdkafkaOne runs a trial through one librdkafka producer.
+func runLibrdkafkaOne(ctx context.Context, t Trial) (*Result, error) {
+	if t.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
+		defer cancel()
+	}
+	rr, err := newRdRun(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.close()
+	if err := rr.run(ctx, rr); err != nil {
+		return nil, err
+	}
+	flushErr := rr.finish(ctx)
+	res := rr.result()
+	if flushErr != nil {
+		return res, fmt.Errorf("trial did not finish within %s: %d of %d measured records acknowledged: %w", t.Timeout, res.Acked, res.Sent, flushErr)
+	}
+	return res, nil
+}
+
+// rdRun is one librdkafka trial in progress: the producer, its side of the
+// send loop, and the figures its events carry.
+type rdRun struct {
+	*sendLoop
+	p         *kafka.Producer
+	topic     string
+	gen       payload.Generator
+	keys      *keys.Sampler
+	effective map[string]string
+	pool      sync.Pool
+	next      *rdRecord
+	events    sync.WaitGroup // the event reader
+	stats     rdStats
+	// headerBytes sums the header keys and values handed over, for the
+	// uncompressed size (rdUncompressed).
+	headerBytes int64
+}
+
+// rdRecord is what a delivery report needs of a record, carried as the
+// message's opaque.
+type rdRecord struct {
+	seq               int64
+	handoff, intended time.Time
+	value, key, hdr   []byte
+	stamp             []byte
+}
+
+// newRdRun builds the producer for t, with its metadata loaded (as a
+// long-lived producer would have it).
+func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
+	conf, err := LibrdkafkaConfig(t.Props)
+	if err != nil {
+		return nil, err
+	}
+	eff, err := librdkafkaResolve(conf)
+	if err != nil {
+		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)
+	}
+	gen, err := payload.New(t.Payload, t.RecordSize, t.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	ks, err := keys.New(t.Keys, t.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("workload keys: %w", err)
+	}
+	cm := kafka.ConfigMap{
+		"bootstrap.servers":         strings.Join(t.Bootstrap, ","),
+		"statistics.interval.ms":    int(rdStatsInterval / time.Millisecond),
+		"go.delivery.report.fields": "none", // the opaque says which record: no copy back
+	}
+	for k, v := range conf {
+		cm[k] = v
+	}
+	p, err := kafka.NewProducer(&cm)
+	if err != nil {
+		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)
+	}
+	rr := &rdRun{p: p, topic: t.Topic, gen: gen, keys: ks, effective: librdkafkaEffective(eff)}
+	rr.pool.New = func() any { return &rdRecord{} }
+	rr.sendLoop = newSendLoop(t, nil)
+	rr.events.Add(1)
+	go rr.readEvents()
+	if err := rr.ready(ctx); err != nil {
+		rr.close()
+		return nil, err
+	}
+	return rr, nil
+}
+
+// ready waits until the topic's metadata is loaded, or ctx ends.
+func (rr *rdRun) ready(ctx context.Context) error {
+	var last error
+	for ctx.Err() == nil {
+		md, err := rr.p.GetMetadata(&rr.topic, false, 5000)
+		if err == nil {
+			if tm, ok := md.Topics[rr.topic]; ok && tm.Error.Code() == kafka.ErrNoError && len(tm.Partitions) > 0 {
+				return nil
+			} else if ok {
+				err = tm.Error
+			}
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("connect to %s: %v (%w)", rr.topic, last, ctx.Err())
+}
+
+// readEvents reads the producer's events until its channel closes:
+// delivery reports, statistics and client errors.
+func (rr *rdRun) readEvents() {
+	defer rr.events.Done()
+	for ev := range rr.p.Events() {
+		switch e := ev.(type) {
+		case *kafka.Message:
+			r, ok := e.Opaque.(*rdRecord)
+			if !ok {
+				continue
+			}
+			var err error
+			if e.TopicPartition.Error != nil {
+				err = e.TopicPartition.Error
+			}
+			rr.sendLoop.done(r.seq, e.TopicPartition.Partition, len(r.value), r.handoff, r.intended, err)
+			rr.pool.Put(r)
+		case *kafka.Stats:
+			rr.stats.add(e.String())
+		}
+	}
+}
+
+// prepare implements sender.
+func (rr *rdRun) prepare(seq int64) {
+	r := rr.pool.Get().(*rdRecord)
+	r.seq = seq
+	r.value = rr.gen.Next(seq, r.value[:0])
+	if rr.keys != nil {
+		r.key = rr.keys.Append(r.key[:0], seq)
+	}
+	if rr.t.Tag != "" {
+		r.hdr = auditheader.Append(r.hdr[:0], rr.t.Tag, seq)
+	}
+	rr.next = r
+}
+
+// discard implements sender.
+func (rr *rdRun) discard() {
+	rr.pool.Put(rr.next)
+	rr.next = nil
+}
+
+// beforeSend implements sender; librdkafka's producer here is not
+// transactional (the check refuses transaction.duration.ms).
+func (rr *rdRun) beforeSend(context.Context, time.Time) error { return nil }
+
+// send implements sender. librdkafka copies the value, key and headers
+// (confluent-kafka-go produces with RD_KAFKA_MSG_F_COPY), so the buffers
+// are the record's again once Produce returns. A full queue
+// (queue.buffering.max.messages or .kbytes) blocks the hand-off, as a
+// full buffer blocks the Java client's send.
+func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) {
+	r := rr.next
+	rr.next = nil
+	r.handoff, r.intended = now, intended
+	m := &kafka.Message{
+		TopicPartition: kafka.TopicPartition{Topic: &rr.topic, Partition: kafka.PartitionAny},
+		Value:          r.value,
+		Opaque:         r,
+	}
+	if rr.keys != nil {
+		m.Key = r.key
+	}
+	if rr.t.Tag != "" {
+		m.Headers = append(m.Headers, kafka.Header{Key: auditheader.Key, Value: r.hdr})
+		rr.headerBytes += int64(len(auditheader.Key) + len(r.hdr))
+	}
+	if stamp {
+		r.stamp = stampValue(r.stamp, now)
+		m.Headers = append(m.Headers, kafka.Header{Key: auditheader.TimeKey, Value: r.stamp})
+		rr.headerBytes += int64(len(auditheader.TimeKey) + len(r.stamp))
+	}
+	for {
+		err := rr.p.Produce(m, nil)
+		if err == nil {
+			return
+		}
+		var ke kafka.Error
+		if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull && ctx.Err() == nil {
+			time.Sleep(100 * time.Microsecond)
+			continue
+		}
+		// Refused outright (record too large, context over): fail it as a
+		// delivery report would.
+		rr.sendLoop.done(r.seq, -1, len(r.value), now, intended, err)
+		rr.pool.Put(r)
+		return
+	}
+}
+
+// rdFlushSlice is how long one Flush call waits; finish calls it until the
+// queue is empty or ctx ends.
+const rdFlushSlice = 100 * time.Millisecond
+
+// finish waits until every record is acknowledged or failed (or ctx ends),
+// stops the clock and waits for one more statistics report, which holds
+// the final counters.
+func (rr *rdRun) finish(ctx context.Context) error {
+	var err error
+	for rr.p.Flush(int(rdFlushSlice/time.Millisecond)) > 0 {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+			break
+		}
+	}
+	if err != nil {
+		// Fail what is still queued or in flight so the counts add up,
+		// without waiting on a broker that is down.
+		_ = rr.p.Purge(kafka.PurgeQueue | kafka.PurgeInFlight | kafka.PurgeNonBlocking)
+		rr.p.Flush(int(abortWait / time.Millisecond))
+	}
+	rr.stopReports()
+	rr.end = time.Now()
+	rr.stopClock(time.Now())
+	rr.stats.await(2 * rdStatsInterval)
+	return err
+}
+
+// close closes the producer (failing what is still queued) and waits for
+// its last events.
+func (rr *rdRun) close() {
+	rr.stopReports()
+	rr.stopClock(time.Now())
+	if rr.p != nil {
+		_ = rr.p.Purge(kafka.PurgeQueue | kafka.PurgeInFlight | kafka.PurgeNonBlocking)
+		rr.p.Flush(int(abortWait / time.Millisecond))
+		rr.p.Close()
+		rr.events.Wait()
+		rr.p = nil
+	}
+}
+
+// result assembles the trial's Result once every delivery report has run.
+func (rr *rdRun) result() *Result {
+	res := rr.sendLoop.result("librdkafka " + LibrdkafkaVersion())
+	s := rr.stats.final()
+	res.UncompressedBytes = rdUncompressed(s, rr.effective["compression.codec"], rr.headerBytes, res.Acked+res.WarmupAcked)
+	res.CompressedBytes = s.compressed
+	res.Batches = s.batches
+	res.ProduceRequests = s.requests
+	res.Effective = rr.effective
+	batchMetrics(res)
+	return res
+}
