@@ -25,6 +25,9 @@ var shared struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	for _, d := range conformance.drivers {
+		_ = d.Close()
+	}
 	if shared.admin != nil {
 		shared.admin.Close()
 	}

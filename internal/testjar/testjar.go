@@ -49,5 +49,40 @@ type buildError struct {
 }
 
 func (e *buildError) Error() string {
-	return "build the Java worker: " + e.err.Error() + "\n" + string(e.out)
+	return "build a worker: " + e.err.Error() + "\n" + string(e.out)
+}
+
+var (
+	rdOnce sync.Once
+	rdPath string
+	rdErr  error
+)
+
+// LibrdkafkaWorker returns the librdkafka worker's path for tests that run
+// client librdkafka: $PRODLAB_LIBRDKAFKA_WORKER (set by make test), else
+// the module's bin/prodlab-librdkafka built on first use (go build with
+// cgo and the build tag librdkafka); it fails the test when that is
+// impossible. It also sets $PRODLAB_LIBRDKAFKA_WORKER, so that drivers
+// started by the test find it.
+func LibrdkafkaWorker(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("PRODLAB_LIBRDKAFKA_WORKER"); p != "" {
+		return p
+	}
+	rdOnce.Do(func() {
+		_, self, _, _ := runtime.Caller(0)
+		root := filepath.Join(filepath.Dir(self), "..", "..")
+		rdPath = filepath.Join(root, "bin", "prodlab-librdkafka")
+		cmd := exec.Command("go", "build", "-tags", "librdkafka", "-o", rdPath, "./cmd/prodlab-librdkafka")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			rdErr = &buildError{err, out}
+		}
+	})
+	if rdErr != nil {
+		t.Fatal(rdErr)
+	}
+	t.Setenv("PRODLAB_LIBRDKAFKA_WORKER", rdPath)
+	return rdPath
 }

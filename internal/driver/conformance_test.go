@@ -1,0 +1,334 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/keys"
+	"github.com/prodlab/prodlab/internal/payload"
+	"github.com/prodlab/prodlab/internal/testjar"
+)
+
+// The conformance suite: one table of scripted trials, run against every
+// client kind (clients.Kinds) on the package's one broker, asserting the
+// same behaviour of each — the contract of docs/worker-protocol.md and of
+// Driver. A kind added to clients.Kinds is in the suite without a line
+// here; a behaviour one client lacks fails for that client by name.
+
+// conformance holds one started driver per client kind for the suite.
+var conformance struct {
+	mu      sync.Mutex
+	drivers map[string]Driver
+}
+
+// conformanceDriver returns the driver of kind, started on first use and
+// closed when the package's tests end (TestMain's proc.KillAll backs it).
+func conformanceDriver(t *testing.T, kind string) Driver {
+	t.Helper()
+	c, _ := sharedBroker(t)
+	conformance.mu.Lock()
+	defer conformance.mu.Unlock()
+	if d, ok := conformance.drivers[kind]; ok {
+		return d
+	}
+	jar := testjar.WorkerJar(t)
+	if kind == clients.Librdkafka {
+		testjar.LibrdkafkaWorker(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	d, err := New(ctx, kind, c.Version(), jar, t.TempDir())
+	if err != nil {
+		t.Fatalf("start %s: %v", kind, err)
+	}
+	if conformance.drivers == nil {
+		conformance.drivers = map[string]Driver{}
+	}
+	conformance.drivers[kind] = d
+	return d
+}
+
+// conformanceCase is one scripted trial and what every client must show.
+type conformanceCase struct {
+	name string
+	// trial is the trial's shape; the suite adds the bootstrap, a fresh
+	// topic (partitions 3) and a timeout.
+	trial Trial
+	// check asserts the result; read is the topic read back (nil unless
+	// readBack).
+	check    func(t *testing.T, tr Trial, res *Result, read []readRecord)
+	readBack bool
+}
+
+// conformanceCases is the table every client runs.
+var conformanceCases = []conformanceCase{
+	{
+		// A burst: every record counted once, latency in µs, bytes counted.
+		name:  "burst counts and latency units",
+		trial: Trial{Records: 3000, RecordSize: 200, Payload: "json", Seed: 7, Tag: "c1"},
+		check: func(t *testing.T, tr Trial, res *Result, _ []readRecord) {
+			wantCounts(t, res, 0, 3000)
+			if n := res.Latency.TotalCount(); n != 3000 {
+				t.Errorf("latency histogram holds %d records, want 3000", n)
+			}
+			// µs: the slowest record took no longer than the whole trial
+			// (ns would exceed it a thousandfold), and at least 1 µs.
+			if max, el := res.Latency.Max(), res.Elapsed.Microseconds(); res.Latency.Min() < 1 || max > el+1000 {
+				t.Errorf("latency [%d, %d] µs outside [1, elapsed %d µs]: not µs?", res.Latency.Min(), max, el)
+			}
+			if res.UncompressedBytes < 3000*200 || res.CompressedBytes <= 0 || res.Batches <= 0 || res.ProduceRequests <= 0 {
+				t.Errorf("uncompressed %d, compressed %d bytes, batches %d, requests %d: want at least the values' bytes uncompressed and some of each",
+					res.UncompressedBytes, res.CompressedBytes, res.Batches, res.ProduceRequests)
+			}
+			if res.Acks == nil || res.Acks.Len() < 3000 {
+				t.Fatalf("ack log missing or short")
+			}
+			for seq := int64(0); seq < 3000; seq++ {
+				if !res.Acks.Acked(seq) || res.Acks.Failed(seq) {
+					t.Fatalf("seq %d: acked %v failed %v, want acked only", seq, res.Acks.Acked(seq), res.Acks.Failed(seq))
+				}
+			}
+			if len(res.Effective) == 0 || res.Client == "" {
+				t.Errorf("client %q, effective configuration %d settings: want both", res.Client, len(res.Effective))
+			}
+		},
+	},
+	{
+		// The same seed gives the same keys on every client, and the same
+		// payload bytes on the Go clients (docs/worker-protocol.md says
+		// why the Java worker's payload bytes differ). random, since json
+		// writes the hand-off time into each value.
+		name:     "payload and keys for a seed",
+		trial:    Trial{Records: 500, RecordSize: 120, Payload: "random", Seed: 42, Tag: "c2", Keys: keys.Space{Distribution: "uniform", Count: 50, Size: 8}},
+		readBack: true,
+		check: func(t *testing.T, tr Trial, res *Result, read []readRecord) {
+			if len(read) != 500 {
+				t.Fatalf("read back %d records, want 500", len(read))
+			}
+			gen, _ := payload.New(tr.Payload, tr.RecordSize, tr.Seed)
+			ks, _ := keys.New(tr.Keys, tr.Seed)
+			sameValues := 0
+			for _, r := range read {
+				if want := ks.Append(nil, r.seq); !bytes.Equal(r.key, want) {
+					t.Fatalf("seq %d: key %q, want %q", r.seq, r.key, want)
+				}
+				if len(r.value) != tr.RecordSize {
+					t.Fatalf("seq %d: value of %d bytes, want %d", r.seq, len(r.value), tr.RecordSize)
+				}
+				if bytes.Equal(r.value, gen.Next(r.seq, nil)) {
+					sameValues++
+				}
+			}
+			t.Logf("%s: %d of %d values are the Go generator's bytes", res.Client, sameValues, len(read))
+			if goPayload(res.Client) && sameValues != len(read) {
+				t.Errorf("%d of %d values are the Go generator's bytes, want all", sameValues, len(read))
+			}
+		},
+	},
+	{
+		// The warm-up runs first in the same stream and stays out of every
+		// measured figure; the timeline marks it.
+		name:  "warm-up split",
+		trial: Trial{Records: 1500, WarmupRecords: 700, RecordSize: 100, Payload: "random", Seed: 3, Tag: "c3", TimelineInterval: 200 * time.Millisecond},
+		check: func(t *testing.T, tr Trial, res *Result, _ []readRecord) {
+			wantCounts(t, res, 700, 1500)
+			if res.Latency.TotalCount() != 1500 {
+				t.Errorf("latency holds %d, want the 1500 measured only", res.Latency.TotalCount())
+			}
+			var acked int64
+			for _, p := range res.Timeline {
+				acked += p.Acked
+			}
+			if acked != 2200 {
+				t.Errorf("timeline acknowledges %d records, want all 2200 (warm-up included)", acked)
+			}
+			if len(res.Timeline) == 0 || !res.Timeline[0].Warmup {
+				t.Errorf("timeline does not begin in the warm-up: %d points", len(res.Timeline))
+			}
+		},
+	},
+	{
+		// A steady window at a fixed rate: the rate is kept within 1 % over
+		// the window, the timeline is cut at its interval, and latency from
+		// the intended send time is measured.
+		name:  "rate accuracy and timeline cuts",
+		// Records caps the window (the lab always sets one).
+		trial: Trial{Records: 1 << 30, Duration: 3 * time.Second, Warmup: time.Second, Rate: 2000, RecordSize: 100, Payload: "json", Seed: 5, Tag: "c4", TimelineInterval: 500 * time.Millisecond},
+		check: func(t *testing.T, tr Trial, res *Result, _ []readRecord) {
+			got := float64(res.Sent) / tr.Duration.Seconds()
+			if math.Abs(got/tr.Rate-1) > 0.01 {
+				t.Errorf("measured window sent %d records in %s: %.0f/s, want %.0f/s within 1 %%", res.Sent, tr.Duration, got, tr.Rate)
+			}
+			if res.Acked != res.Sent || res.Failed != 0 {
+				t.Errorf("acked %d failed %d of %d sent", res.Acked, res.Failed, res.Sent)
+			}
+			if res.LatencyIntended == nil || res.LatencyIntended.TotalCount() != res.Acked {
+				t.Errorf("latency from the intended send time missing or short")
+			}
+			if res.MeasuredFrom < tr.Warmup {
+				t.Errorf("measured from %s, want after the %s warm-up", res.MeasuredFrom, tr.Warmup)
+			}
+			if n := len(res.Timeline); n < 7 || n > 10 {
+				t.Errorf("%d timeline points over ~4 s at 500 ms, want 7 to 10", n)
+			}
+			for i, p := range res.Timeline[:max(len(res.Timeline)-1, 0)] {
+				if d := p.Length - tr.TimelineInterval; d < -50*time.Millisecond || d > 50*time.Millisecond {
+					t.Errorf("point %d lasts %s, want %s", i, p.Length, tr.TimelineInterval)
+				}
+			}
+		},
+	},
+}
+
+// wantCounts asserts a clean trial's counts.
+func wantCounts(t *testing.T, res *Result, warm, measured int64) {
+	t.Helper()
+	if res.WarmupSent != warm || res.WarmupAcked != warm || res.Sent != measured || res.Acked != measured || res.Failed != 0 {
+		t.Errorf("warm-up %d sent %d acked, measured %d sent %d acked %d failed; want %d and %d, none failed",
+			res.WarmupSent, res.WarmupAcked, res.Sent, res.Acked, res.Failed, warm, measured)
+	}
+	if res.AuditSent() != warm+measured {
+		t.Errorf("AuditSent %d, want %d", res.AuditSent(), warm+measured)
+	}
+}
+
+// goPayload reports whether a client's workload runs in Go (the shared
+// send loop and payload package), which writes the same bytes for a seed.
+func goPayload(client string) bool {
+	return strings.HasPrefix(client, "franz-go") || strings.HasPrefix(client, "librdkafka")
+}
+
+// readRecord is a record read back, by its audit sequence number.
+type readRecord struct {
+	seq        int64
+	key, value []byte
+}
+
+// readTopic reads every record of topic (n expected) with franz-go.
+func readTopic(ctx context.Context, t *testing.T, topic string, n int) []readRecord {
+	t.Helper()
+	c, _ := sharedBroker(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var out []readRecord
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for len(out) < n && ctx.Err() == nil {
+		cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+			for _, h := range r.Headers {
+				if h.Key == auditheader.Key {
+					if _, seq, ok := auditheader.Parse(h.Value); ok {
+						out = append(out, readRecord{seq: seq, key: r.Key, value: r.Value})
+					}
+				}
+			}
+		})
+	}
+	return out
+}
+
+// TestConformance runs the table against every client kind.
+func TestConformance(t *testing.T) {
+	c, _ := sharedBroker(t)
+	for _, k := range clients.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			d := conformanceDriver(t, k.Name)
+			for i, tc := range conformanceCases {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					tr := tc.trial
+					tr.Bootstrap = c.Bootstrap()
+					tr.Topic = servedTopic(ctx, t, fmt.Sprintf("conf-%s-%d", strings.ReplaceAll(k.Name, "-", ""), i), 3)
+					tr.Timeout = time.Minute
+					tr.Props = map[string]string{"acks": "all"}
+					res, err := d.Run(ctx, tr)
+					if err != nil {
+						t.Fatalf("%s: %v", k.Name, err)
+					}
+					var read []readRecord
+					if tc.readBack {
+						read = readTopic(ctx, t, tr.Topic, int(tr.WarmupRecords+tr.Records))
+					}
+					tc.check(t, tr, res, read)
+				})
+			}
+		})
+	}
+}
+
+// TestConformanceErrors: every client refuses a setting it does not have
+// before it runs, in one shape naming the property and the client; and a
+// trial against a broker that is not there fails within its timeout with
+// an error, not a hang.
+func TestConformanceErrors(t *testing.T) {
+	sharedBroker(t)
+	for _, k := range clients.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			d := conformanceDriver(t, k.Name)
+			err := Check(k.Name, map[string]string{"no.such.setting": "1", "acks": "all"})
+			if k.Name == clients.Java {
+				// The Java client judges unknown names itself, at the trial:
+				// the suite's unknown name is prodlab's other vocabulary.
+				err = Check(k.Name, map[string]string{"batch.num.messages": "10"})
+			}
+			if err == nil || !strings.Contains(err.Error(), "is not supported by client "+k.Name) {
+				t.Errorf("unknown setting: %v, want \"… is not supported by client %s\"", err, k.Name)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			start := time.Now()
+			res, err := d.Run(ctx, Trial{Bootstrap: []string{"127.0.0.1:1"}, Topic: "nowhere", Records: 10, RecordSize: 10,
+				Payload: "random", Timeout: 5 * time.Second, Props: map[string]string{"acks": "all"}})
+			if took := time.Since(start); took > 45*time.Second {
+				t.Errorf("a broker that is not there took %s to fail", took)
+			}
+			if err == nil && (res == nil || res.Acked == res.Sent && res.Sent > 0) {
+				t.Errorf("no broker: result %+v and no error, want a failure", res)
+			}
+		})
+	}
+}
+
+// TestConformanceCancel: a trial cancelled mid-run (Ctrl-C) returns
+// promptly on every client, and the driver serves the next trial.
+func TestConformanceCancel(t *testing.T) {
+	c, _ := sharedBroker(t)
+	for i, k := range clients.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			d := conformanceDriver(t, k.Name)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			topic := servedTopic(ctx, t, fmt.Sprintf("conf-cancel-%d", i), 1)
+			run, stop := context.WithCancel(ctx)
+			time.AfterFunc(1500*time.Millisecond, stop)
+			start := time.Now()
+			_, err := d.Run(run, Trial{Bootstrap: c.Bootstrap(), Topic: topic, Records: 1 << 30, Duration: time.Minute, Rate: 1000, RecordSize: 100,
+				Payload: "random", Timeout: 2 * time.Minute, Props: map[string]string{"acks": "all"}})
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("cancelled trial returned after %s", took)
+			}
+			if err == nil && run.Err() == nil {
+				t.Errorf("trial ended without cancellation")
+			}
+			res, err := d.Run(ctx, Trial{Bootstrap: c.Bootstrap(), Topic: topic, Records: 100, RecordSize: 100, Payload: "random",
+				Timeout: time.Minute, Props: map[string]string{"acks": "all"}})
+			if err != nil || res.Acked != 100 {
+				t.Errorf("after a cancel, the next trial: %v, %+v", err, res)
+			}
+		})
+	}
+}
