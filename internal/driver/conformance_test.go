@@ -161,7 +161,7 @@ var conformanceCases = []conformanceCase{
 		// A steady window at a fixed rate: the rate is kept within 1 % over
 		// the window, the timeline is cut at its interval, and latency from
 		// the intended send time is measured.
-		name:  "rate accuracy and timeline cuts",
+		name: "rate accuracy and timeline cuts",
 		// Records caps the window (the lab always sets one).
 		trial: Trial{Records: 1 << 30, Duration: 3 * time.Second, Warmup: time.Second, Rate: 2000, RecordSize: 100, Payload: "json", Seed: 5, Tag: "c4", TimelineInterval: 500 * time.Millisecond},
 		check: func(t *testing.T, tr Trial, res *Result, _ []readRecord) {
