@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/prodlab/prodlab/internal/app"
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/report"
 )
 
 // newPerfCmd is `prodlab perf`: kafka-producer-perf-test's command line and
-// output, run with prodlab's drivers (the Java client or franz-go) against
+// output, run with prodlab's drivers (the Java client, franz-go or librdkafka) against
 // a given cluster or an embedded one.
 func newPerfCmd() *cobra.Command {
 	return perfCommand(&perfFlags{}, runPerf)
@@ -36,9 +37,13 @@ directory and stops it at the end. The topic is created with --partitions
 partitions if it does not exist.
 
 --client picks the producer: java (the official client of the cluster's
-Kafka release, in a worker JVM; the default), java@VERSION, or franz-go (in
-process). franz-go keeps its own defaults for unset properties (for example
-linger 10 ms and snappy compression): set them to compare like with like.
+Kafka release, in a worker JVM; the default), java@VERSION, franz-go (in
+process) or librdkafka (the C client under confluent-kafka-python, -dotnet,
+-go and Confluent's JavaScript client, in a worker process; its settings in
+its own words: batch.num.messages, queue.buffering.max.kbytes, …). Each
+keeps its own defaults for unset properties (franz-go: linger 10 ms and
+snappy compression; librdkafka: batch.size 1000000, idempotence off): set
+them to compare like with like.
 
 --warmup-records W runs W records first as a separate trial on the same
 client (same producer settings, same topic), then the remaining
@@ -51,6 +56,8 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
       --producer-props acks=all linger.ms=5 batch.size=65536
   prodlab perf --client franz-go --topic t --num-records 1000000 --record-size 1024 \
       --throughput 50000 --producer-props compression.type=lz4 --print-metrics
+  prodlab perf --client librdkafka --topic t --num-records 200000 --record-size 1024 \
+      --throughput -1 --producer-props acks=all linger.ms=5 batch.num.messages=1000
   prodlab perf --bootstrap-server 127.0.0.1:9092 --producer.config client.properties \
       --topic t --num-records 10000 --payload-file events.txt --warmup-records 1000`,
 		Args: cobra.ArbitraryArgs, // NAME=VALUE after --producer-props; checked in resolvePerf
@@ -77,7 +84,7 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 	fl.Int64Var(&f.warmupRecords, "warmup-records", 0, "records to produce first, excluded from the steady-state figures")
 	fl.BoolVar(&f.printMetrics, "print-metrics", false, "print the client's metrics at the end")
 	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster (default: bootstrap.servers, else an embedded 1-broker cluster)")
-	fl.StringVar(&f.client, "client", "java", "producer client: java, java@VERSION or franz-go")
+	fl.StringVar(&f.client, "client", "java", "producer client: "+clients.Syntax("VERSION"))
 	fl.IntVar(&f.partitions, "partitions", 1, "partitions of the topic when prodlab creates it")
 	fl.StringVar(&f.payload, "payload", "text", "generated values with --record-size: text (random A-Z, as perf-test), random or json")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "bound on each trial (warm-up and measured)")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // runYAML plans and runs an experiment against the shared broker (or an
@@ -35,18 +36,22 @@ func runYAML(t *testing.T, src string, bootstrap bool) ([]results.Record, error)
 	return recs, runErr
 }
 
-// TestJavaAndFranzComparable runs the same small experiment with the
-// official Java client and franz-go: both must deliver every record and
-// report figures of the same order.
-func TestJavaAndFranzComparable(t *testing.T) {
+// TestEveryClientComparable runs the same small audited experiment with
+// every client kind (the official Java client, franz-go and librdkafka):
+// each must deliver every record once, with latency, a timeline and CPU
+// per MB, and report figures of the same order.
+func TestEveryClientComparable(t *testing.T) {
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: clients
 topic: {partitions: 2}
 workload: {records: 20000, record.size: 512, payload: random}
+timeline: {interval.ms: 250}
 producer: {acks: all, linger.ms: 5, batch.size: 65536, compression.type: none}
+audit: true
 warmup: 1
 matrix:
-  client: [java, franz-go]
+  client: [java, franz-go, librdkafka]
 `, true)
 	if err != nil {
 		t.Fatal(err)
@@ -61,25 +66,36 @@ matrix:
 		if r.Status != results.StatusOK || r.Records.Acked != 20000 {
 			t.Errorf("%s: status %s, %+v", r.ScenarioID, r.Status, r.Records)
 		}
+		checkAudit(t, r, 20000)
 		if r.LatencyMs.P50 <= 0 || r.Throughput.RecordsPerS <= 0 || r.DiskBytes <= 0 || r.ProduceRequests <= 0 {
 			t.Errorf("%s: implausible figures: latency %+v, %.0f msg/s, disk %d, requests %d",
 				r.ScenarioID, r.LatencyMs, r.Throughput.RecordsPerS, r.DiskBytes, r.ProduceRequests)
 		}
+		if r.Timeline == nil || len(r.Timeline.Points) == 0 {
+			t.Errorf("%s: no timeline", r.ScenarioID)
+		}
+		if r.CPU == nil || r.CPU.ClientMsPerMB <= 0 {
+			t.Errorf("%s: no client CPU per MB: %+v", r.ScenarioID, r.CPU)
+		}
 	}
-	j, f := by["java"], by["franz-go"]
-	if !strings.HasPrefix(j.Client, "kafka-clients ") || !strings.HasPrefix(f.Client, "franz-go ") {
-		t.Errorf("clients = %q, %q", j.Client, f.Client)
+	j, f, l := by["java"], by["franz-go"], by["librdkafka"]
+	if !strings.HasPrefix(j.Client, "kafka-clients ") || !strings.HasPrefix(f.Client, "franz-go ") || !strings.HasPrefix(l.Client, "librdkafka 2.") {
+		t.Errorf("clients = %q, %q, %q", j.Client, f.Client, l.Client)
 	}
-	// Same records, no compression: the logs differ only by batch overhead.
-	if ratio := float64(j.DiskBytes) / float64(f.DiskBytes); ratio < 0.9 || ratio > 1.1 {
-		t.Errorf("disk java %d vs franz-go %d: ratio %.2f, want within 10%%", j.DiskBytes, f.DiskBytes, ratio)
+	for _, o := range []results.Record{f, l} {
+		// Same records, no compression: the logs differ only by batch overhead.
+		if ratio := float64(j.DiskBytes) / float64(o.DiskBytes); ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("disk java %d vs %s %d: ratio %.2f, want within 10%%", j.DiskBytes, o.Client, o.DiskBytes, ratio)
+		}
+		// On a shared 2-core machine throughput swings, but not by 20x.
+		if ratio := j.Throughput.RecordsPerS / o.Throughput.RecordsPerS; ratio < 0.05 || ratio > 20 {
+			t.Errorf("throughput java %.0f vs %s %.0f msg/s: not the same order", j.Throughput.RecordsPerS, o.Client, o.Throughput.RecordsPerS)
+		}
 	}
-	// On a shared 2-core machine throughput swings, but not by 20x.
-	if ratio := j.Throughput.RecordsPerS / f.Throughput.RecordsPerS; ratio < 0.05 || ratio > 20 {
-		t.Errorf("throughput java %.0f vs franz-go %.0f msg/s: not the same order", j.Throughput.RecordsPerS, f.Throughput.RecordsPerS)
-	}
-	if j.EffectiveConfig["linger.ms"] != "5" || f.EffectiveConfig["linger.ms"] != "5" {
-		t.Errorf("effective linger.ms java %q franz-go %q, want 5", j.EffectiveConfig["linger.ms"], f.EffectiveConfig["linger.ms"])
+	// Each client's own read-back of the setting, in its own words:
+	// librdkafka's canonical name for linger.ms is queue.buffering.max.ms.
+	if j.EffectiveConfig["linger.ms"] != "5" || f.EffectiveConfig["linger.ms"] != "5" || l.EffectiveConfig["queue.buffering.max.ms"] != "5" {
+		t.Errorf("effective linger java %q franz-go %q librdkafka %q, want 5", j.EffectiveConfig["linger.ms"], f.EffectiveConfig["linger.ms"], l.EffectiveConfig["queue.buffering.max.ms"])
 	}
 }
 

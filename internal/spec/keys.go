@@ -384,10 +384,15 @@ func checkName(raw, _ string) (string, error) {
 // versionRE matches a release version such as 4.1.0 or 4.1.0-rc1.
 var versionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?([-.][0-9A-Za-z.-]+)?$`)
 
-// checkClient accepts the names of clients.Kinds: franz-go, java and
-// java@<version>.
+// checkClient accepts the names of clients.Kinds: franz-go, java,
+// java@<version>, librdkafka and librdkafka@<its bundled release>.
 func checkClient(raw, _ string) (string, error) {
 	if _, err := clients.Parse(raw); err != nil {
+		if base, _, ok := strings.Cut(raw, "@"); ok {
+			if c, perr := clients.Parse(base); perr == nil && c.Kind.Bundled != "" {
+				return "", err // names the bundled release
+			}
+		}
 		return "", fmt.Errorf("client must be %s (like java@3.9.1), got %q", clients.Syntax("<version>"), raw)
 	}
 	return raw, nil
