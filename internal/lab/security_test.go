@@ -12,6 +12,7 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // checkCleanRecords fails the test unless every measured record is ok,
@@ -35,30 +36,37 @@ func checkCleanRecords(t *testing.T, recs []results.Record, want int64) map[stri
 	return by
 }
 
-// TestSecurityBothClients runs both clients against embedded TLS and
+// TestSecurityEveryClient runs every client kind against embedded TLS and
 // SCRAM-over-TLS clusters, directly and through the (passthrough) proxies:
 // every record delivered and audited clean, the client's security
 // settings recorded but not its secrets.
-func TestSecurityBothClients(t *testing.T) {
+func TestSecurityEveryClient(t *testing.T) {
 	needCluster(t)
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: security
 workload: {records: 3000, record.size: 256, payload: random}
 audit: true
 matrix:
   security: [ssl, sasl_ssl]
-  client: [java, franz-go]
+  client: [java, franz-go, librdkafka]
   network.proxy: [false, true]
 `, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	by := checkCleanRecords(t, recs, 3000)
-	if len(by) != 8 {
-		t.Errorf("%d scenarios measured, want 8", len(by))
+	if len(by) != 12 {
+		t.Errorf("%d scenarios measured, want 12", len(by))
 	}
 	for id, r := range by {
 		if r.EffectiveConfig["security.protocol"] == "" {
+			t.Errorf("%s: security.protocol not in the effective config", id)
+		}
+		if strings.Contains(id, "librdkafka") && strings.Contains(id, "sasl_ssl") && r.EffectiveConfig["sasl.password"] != secret.Hidden {
+			t.Errorf("%s: librdkafka's sasl.password recorded as %q, want hidden", id, r.EffectiveConfig["sasl.password"])
+		}
+		if false {
 			t.Errorf("%s: security.protocol not in the effective config", id)
 		}
 		for k, v := range r.EffectiveConfig {

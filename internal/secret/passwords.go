@@ -22,9 +22,18 @@ var JavaPasswords = []string{
 
 // javaPasswords is JavaPasswords as a set.
 var javaPasswords = func() map[string]bool {
-	m := make(map[string]bool, len(JavaPasswords))
+	m := make(map[string]bool, len(JavaPasswords)+len(LibrdkafkaSecrets))
 	for _, k := range JavaPasswords {
+		m[k] = true
+	}
+	for _, k := range LibrdkafkaSecrets {
 		m[k] = true
 	}
 	return m
 }()
+
+// LibrdkafkaSecrets are librdkafka's properties that hold secrets without
+// saying so in their names (a PEM private key, the OAUTHBEARER
+// configuration); sasl.password, ssl.key.password and the like are caught
+// by their names.
+var LibrdkafkaSecrets = []string{"ssl.key.pem", "ssl_key", "sasl.oauthbearer.config", "sasl.oauthbearer.assertion.private.key.pem"}
