@@ -41,6 +41,9 @@ type Kind struct {
 	// quote it after the refusal. "" for a kind that allows any limit up
 	// to IdempotentMaxInFlight (librdkafka: 1 to 5).
 	CapWhy string
+	// InProcess says the client runs in prodlab's own process (franz-go),
+	// so CPU sets cannot confine it apart from prodlab's own work.
+	InProcess bool
 	// OnTrogdor says Trogdor agents can run the kind: they run their own
 	// kafka-clients, so only the Java client.
 	OnTrogdor bool
@@ -85,7 +88,7 @@ const LibrdkafkaRelease = "2.11.1"
 // kinds is the registry, in the order messages list the kinds. A new kind
 // is one entry here and its driver's registration (driver/factory.go).
 var kinds = []Kind{
-	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process",
+	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process", InProcess: true,
 		CapWhy:                "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it",
 		RecordLimit:           "batch.size",
 		IdempotentMaxInFlight: 5,

@@ -13,7 +13,22 @@ const (
 	MaxRequestSize    = "max.request.size"
 	TransactionalID   = "transactional.id"
 	SecurityProtocol  = "security.protocol"
+	// BatchNumMessages is librdkafka's own (no Java equivalent).
+	BatchNumMessages = "batch.num.messages"
 )
+
+// librdkafkaAliases are librdkafka's other names for the settings Parse
+// reads, so that a librdkafka experiment written in its client's words is
+// read the same (max.in.flight is max.in.flight.requests.per.connection,
+// queue.buffering.max.ms is linger.ms, message.max.bytes bounds a request
+// as max.request.size does).
+var librdkafkaAliases = map[string][]string{
+	Acks:            {"request.required.acks"},
+	MaxInFlight:     {"max.in.flight"},
+	LingerMs:        {"queue.buffering.max.ms"},
+	CompressionType: {"compression.codec"},
+	MaxRequestSize:  {"message.max.bytes"},
+}
 
 // Extensions are prodlab's own producer settings. They are not Kafka
 // configurations: drivers that cannot honour one must reject it.

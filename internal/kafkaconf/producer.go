@@ -35,6 +35,9 @@ type Producer struct {
 	CompressionType   Opt[string]
 	BufferMemory      Opt[int64]
 	MaxRequestSize    Opt[int]
+	// BatchNumMessages is librdkafka's bound of a batch in records
+	// (batch.num.messages); the other clients have none.
+	BatchNumMessages Opt[int]
 	// TransactionalID is "" when the producer is not transactional.
 	TransactionalID string
 }
@@ -52,6 +55,13 @@ func Parse(props map[string]string) (Producer, error) {
 	var errs []error
 	get := func(name string) (string, bool) {
 		v, ok := props[name]
+		if !ok { // librdkafka's name for the same setting
+			for _, alias := range librdkafkaAliases[name] {
+				if v, ok = props[alias]; ok {
+					break
+				}
+			}
+		}
 		return strings.TrimSpace(v), ok
 	}
 	fail := func(name, v, want string) {
@@ -83,6 +93,7 @@ func Parse(props map[string]string) (Producer, error) {
 	}
 	parseInt(get, fail, BatchSize, &p.BatchSize)
 	parseInt(get, fail, MaxRequestSize, &p.MaxRequestSize)
+	parseInt(get, fail, BatchNumMessages, &p.BatchNumMessages)
 	parseInt64(get, fail, LingerMs, &p.LingerMs)
 	parseInt64(get, fail, BufferMemory, &p.BufferMemory)
 	if v, ok := get(CompressionType); ok {
@@ -150,9 +161,15 @@ const IdempotentMaxInFlight = 5
 // Defaults are a client's values for settings left unset, where prodlab
 // needs them (models, effective-config reports, checks).
 type Defaults struct {
-	MaxInFlight int
-	BatchSize   int
-	LingerMs    int64
+	// MaxInFlight is the default of max.in.flight.requests.per.connection
+	// of an idempotent producer; MaxInFlightPlain of one without
+	// idempotence (0: the same).
+	MaxInFlight      int
+	MaxInFlightPlain int
+	// CompressionType is the default compression.type.
+	CompressionType string
+	BatchSize       int
+	LingerMs        int64
 	// MaxRequestSize is 0 for a client without that setting.
 	MaxRequestSize int
 }
@@ -161,7 +178,7 @@ type Defaults struct {
 // release (major.minor…; "" for the newest): linger.ms is 5 since 4.0
 // (KIP-1030) and 0 before.
 func JavaDefaults(release string) Defaults {
-	d := Defaults{MaxInFlight: 5, BatchSize: 16384, LingerMs: 5, MaxRequestSize: 1 << 20}
+	d := Defaults{MaxInFlight: 5, BatchSize: 16384, LingerMs: 5, MaxRequestSize: 1 << 20, CompressionType: "none"}
 	if major, _, ok := strings.Cut(release, "."); ok {
 		if n, err := strconv.Atoi(major); err == nil && n < 4 {
 			d.LingerMs = 0
@@ -175,11 +192,24 @@ func JavaDefaults(release string) Defaults {
 // when idempotent), a batch limit of 1 MiB (the driver's
 // ProducerBatchMaxBytes, which batch.size sets and which also bounds one
 // record; franz-go has no max.request.size) and kgo's linger of 10 ms.
-var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10}
+var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10, CompressionType: "snappy"}
 
 // LibrdkafkaDefaults are librdkafka's producer defaults in Java terms (its
 // CONFIGURATION.md): linger.ms 5, batch.size 1,000,000 bytes (and at most
 // batch.num.messages 10,000 records), message.max.bytes 1,000,000 as the
 // request limit, and 5 requests in flight, the most its idempotent producer
 // allows (1,000,000 without idempotence, which is off by default).
-var LibrdkafkaDefaults = Defaults{MaxInFlight: 5, BatchSize: 1000000, LingerMs: 5, MaxRequestSize: 1000000}
+var LibrdkafkaDefaults = Defaults{MaxInFlight: 5, MaxInFlightPlain: 1000000, BatchSize: 1000000, LingerMs: 5, MaxRequestSize: 1000000, CompressionType: "none"}
+
+// InFlight is the requests in flight per connection a producer of these
+// defaults runs: max.in.flight.requests.per.connection when set, else the
+// default for an idempotent producer or one without idempotence.
+func (d Defaults) InFlight(p Producer, idempotent bool) int {
+	if p.MaxInFlight.Set {
+		return p.MaxInFlight.V
+	}
+	if !idempotent && d.MaxInFlightPlain > 0 {
+		return d.MaxInFlightPlain
+	}
+	return d.MaxInFlight
+}

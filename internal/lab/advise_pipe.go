@@ -5,6 +5,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
+	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -20,8 +21,7 @@ import (
 // size in records).
 func pipeBound(sc spec.Scenario) float64 {
 	e := sc.Exp
-	rtt := e.Network.RTTMs / 1000
-	if rtt <= 0 || e.Workload.RecordSize <= 0 {
+	if e.Network.RTTMs <= 0 || e.Workload.RecordSize <= 0 {
 		return math.NaN()
 	}
 	cl, err := clients.Parse(e.Client)
@@ -32,18 +32,24 @@ func pipeBound(sc spec.Scenario) float64 {
 	if prod.Acks.Set && prod.Acks.V == "0" { // no response to wait for: a slot frees when the request is sent
 		return math.NaN()
 	}
-	codec := prod.CompressionType.Or("")
-	if codec != "none" && (codec != "" || cl.Kind.Name != clients.Java) { // franz-go's own default compresses
+	def := cl.Kind.Defaults(cl.Version)
+	if prod.CompressionType.Or(def.CompressionType) != "none" { // franz-go's own default compresses
 		return math.NaN()
 	}
-	def := cl.Kind.Defaults(cl.Version)
-	inFlight := float64(prod.MaxInFlight.Or(def.MaxInFlight))
+	idempotent := prod.EnableIdempotence.Or(cl.Kind.IdempotentByDefault)
 	parts := max(e.Topic.Partitions, 1)
 	conns := min(max(e.Cluster.Brokers, 1), parts)
-	request := float64(prod.BatchSize.Or(def.BatchSize)) * float64(parts)
-	if limit := prod.MaxRequestSize.Or(def.MaxRequestSize); limit > 0 {
-		request = math.Min(request, float64(limit)*float64(conns))
+	batch := float64(prod.BatchSize.Or(def.BatchSize))
+	if n := prod.BatchNumMessages; n.Set { // librdkafka also bounds a batch in records
+		batch = math.Min(batch, float64(n.V)*float64(e.Workload.RecordSize))
 	}
-	// Each producer instance has connections and in-flight slots of its own.
-	return float64(max(e.Workload.Producers, 1)) * inFlight * request / rtt / float64(e.Workload.RecordSize)
+	request := batch * float64(parts) / float64(conns) // each connection's request
+	if limit := prod.MaxRequestSize.Or(def.MaxRequestSize); limit > 0 {
+		request = math.Min(request, float64(limit))
+	}
+	// The one pipe model (model.Pipe) per connection; each producer
+	// instance has connections and in-flight slots of its own.
+	mbps := model.Pipe{}.MBPerS(model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit,
+		InFlight: def.InFlight(prod, idempotent), MeanRequestBytes: request})
+	return float64(max(e.Workload.Producers, 1)) * float64(conns) * mbps * (1 << 20) / float64(e.Workload.RecordSize)
 }

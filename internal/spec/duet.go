@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"github.com/prodlab/prodlab/internal/clients"
 )
 
 // How a run's rounds put its scenarios on the machine (schedule).
@@ -143,26 +145,36 @@ func (e *Experiment) checkDuetPairs(scs []Scenario, cmps []Comparison, c *collec
 	}
 }
 
-// franzGo is the client that runs in prodlab's own process.
-const franzGo = "franz-go"
+// inProcess reports whether a client runs in prodlab's own process
+// (clients.Kind.InProcess: franz-go), where CPU halves cannot confine it.
+func inProcess(client string) bool {
+	c, err := clients.Parse(client)
+	return err == nil && c.Kind.InProcess
+}
 
 // unconfined says why a pair's arms would compete for what the CPU halves
-// do not confine, or "": a franz-go client runs in prodlab's process, both
-// arms' together on every CPU, so franz-go arms must not differ in the
-// client's own work — another client, or another compression.type (zstd
-// against none measured 76.3 % slower side by side and 74.0 % in sequential
-// rounds, intervals apart; the Java worker, which each arm confines,
-// agreed: 57.2 % and 60.1 %; bench/RESULTS.md §20).
+// do not confine, or "": an in-process client (franz-go) runs in prodlab's
+// own process, both arms' together on every CPU, so such arms must not
+// differ in the client's own work — another client, or another
+// compression.type (zstd against none measured 76.3 % slower side by side
+// and 74.0 % in sequential rounds, intervals apart; the Java worker, which
+// each arm confines, agreed: 57.2 % and 60.1 %; bench/RESULTS.md §20).
+// Clients in worker processes (java, librdkafka) are confined by arm.
 func unconfined(a, b Experiment) string {
-	if a.Client != franzGo && b.Client != franzGo {
+	ia, ib := inProcess(a.Client), inProcess(b.Client)
+	if !ia && !ib {
 		return ""
 	}
 	if a.Client != b.Client {
-		return fmt.Sprintf("a franz-go client runs in prodlab's own process on every CPU, so the halves cannot confine it beside a %s one (use schedule: sequential)", otherClient(a.Client, b.Client))
+		in, other := a.Client, b.Client
+		if !ia {
+			in, other = b.Client, a.Client
+		}
+		return fmt.Sprintf("a %s client runs in prodlab's own process on every CPU, so the halves cannot confine it beside a %s one (use schedule: sequential)", in, other)
 	}
 	ca, cb := orNoneCodec(a.Producer["compression.type"]), orNoneCodec(b.Producer["compression.type"])
 	if ca != cb {
-		return fmt.Sprintf("franz-go runs both arms' clients in prodlab's own process on every CPU, so compression.type %s against %s would take client CPU from both arms (use client: java, whose worker each arm confines, or schedule: sequential)", ca, cb)
+		return fmt.Sprintf("%s runs both arms' clients in prodlab's own process on every CPU, so compression.type %s against %s would take client CPU from both arms (use a client in a worker process, java or librdkafka, whose worker each arm confines, or schedule: sequential)", a.Client, ca, cb)
 	}
 	return ""
 }
@@ -179,14 +191,6 @@ func unequalWindows(a, b Experiment) string {
 		return fmt.Sprintf("their windows differ (workload.warmup.s %g + duration.s %g against %g + %g), so one would run its end alone", wa.WarmupS, wa.DurationS, wb.WarmupS, wb.DurationS)
 	}
 	return ""
-}
-
-// otherClient is the client of a and b that is not franz-go.
-func otherClient(a, b string) string {
-	if a == franzGo {
-		return b
-	}
-	return a
 }
 
 // orNoneCodec is a compression.type, "none" when unset.

@@ -31,7 +31,7 @@ func TestDuetRefusals(t *testing.T) {
 		{name: "split", src: duetBase + "cluster: {cpus: split}\n",
 			want: []string{"x.yaml:9:11: schedule: duet cannot run with cluster.cpus: split (a duet gives each arm its own half of the CPUs itself: drop cluster.cpus)"}},
 		{name: "franz-go codecs", src: "name: d\nclient: franz-go\nschedule: duet\nmatrix:\n  compression.type: [none, zstd]\ncompare:\n  - {axis: compression.type}\nworkload: {duration.s: 2, warmup.s: 0.5}\n",
-			want: []string{"x.yaml:3:1: schedule: duet cannot pair compression.type=none with compression.type=zstd: franz-go runs both arms' clients in prodlab's own process on every CPU, so compression.type none against zstd would take client CPU from both arms (use client: java, whose worker each arm confines, or schedule: sequential)"}},
+			want: []string{"x.yaml:3:1: schedule: duet cannot pair compression.type=none with compression.type=zstd: franz-go runs both arms' clients in prodlab's own process on every CPU, so compression.type none against zstd would take client CPU from both arms (use a client in a worker process, java or librdkafka, whose worker each arm confines, or schedule: sequential)"}},
 		{name: "franz-go beside java", src: "name: d\nschedule: duet\nmatrix:\n  client: [java, franz-go]\ncompare:\n  - {axis: client}\nworkload: {duration.s: 2, warmup.s: 0.5}\n",
 			want: []string{"x.yaml:2:1: schedule: duet cannot pair client=java with client=franz-go: a franz-go client runs in prodlab's own process on every CPU, so the halves cannot confine it beside a java one (use schedule: sequential)"}},
 		{name: "a burst", src: "name: d\nschedule: duet\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms}\n",
