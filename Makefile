@@ -50,7 +50,7 @@ test-go:
 	CGO_ENABLED=1 $(GO) vet -tags librdkafka ./internal/driver ./cmd/prodlab-librdkafka
 	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
-	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver ./cmd/prodlab-librdkafka
+	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver
 
 test-java:
 	@if [ -f java/worker/pom.xml ]; then mvn -B -ntp -f java/worker/pom.xml test | grep -E "Tests run|FAIL|ERROR|BUILD"; test $${PIPESTATUS[0]} -eq 0; fi

@@ -2,7 +2,8 @@
 // bare asynchronous franz-go produce loop with the settings the bench gives
 // prodlab (acks=all, idempotent as kgo defaults, linger 5 ms, 64 KiB
 // batches, no compression), N records of S random A–Z bytes to an existing
-// topic. Like prodlab, it loads metadata before the clock starts and stops
+// topic, the first W of them a warm-up in the same stream (the printed
+// figures are the rest's). Like prodlab, it loads metadata before the clock starts and stops
 // the clock when Flush returns. It prints one line:
 //
 //	N records sent, X records/sec (Y MB/sec), Z s elapsed, F failed
@@ -24,21 +25,22 @@ import (
 func main() {
 	bootstrap := flag.String("bootstrap", "127.0.0.1:9092", "bootstrap servers")
 	topic := flag.String("topic", "", "topic to produce to (must exist)")
-	records := flag.Int64("records", 1_000_000, "records to produce")
+	records := flag.Int64("records", 1_000_000, "records to produce, warm-up included")
+	warmup := flag.Int64("warmup-records", 0, "records before the measured ones (in the same stream, no flush between); the line counts the measured ones")
 	size := flag.Int("record-size", 1024, "value size in bytes")
 	timeout := flag.Duration("timeout", 30*time.Minute, "bound on the whole run")
 	flag.Parse()
-	if *topic == "" || *records <= 0 || *size <= 0 {
-		fmt.Fprintln(os.Stderr, "kgoloop: -topic, -records > 0 and -record-size > 0 are required")
+	if *topic == "" || *records <= 0 || *size <= 0 || *warmup < 0 || *warmup >= *records {
+		fmt.Fprintln(os.Stderr, "kgoloop: -topic, -records > -warmup-records ≥ 0 and -record-size > 0 are required")
 		os.Exit(2)
 	}
-	if err := produce(*bootstrap, *topic, *records, *size, *timeout); err != nil {
+	if err := produce(*bootstrap, *topic, *records, *warmup, *size, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "kgoloop:", err)
 		os.Exit(1)
 	}
 }
 
-func produce(bootstrap, topic string, records int64, size int, timeout time.Duration) error {
+func produce(bootstrap, topic string, records, warmup int64, size int, timeout time.Duration) error {
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
 		kgo.DefaultProduceTopic(topic),
@@ -65,12 +67,15 @@ func produce(bootstrap, topic string, records int64, size int, timeout time.Dura
 	}
 	var failed atomic.Int64
 	promise := func(_ *kgo.Record, err error) {
-		if err != nil {
+		if err != nil { // warm-up or measured: any failure fails the run
 			failed.Add(1)
 		}
 	}
-	start := time.Now()
+	var start time.Time
 	for i := int64(0); i < records && ctx.Err() == nil; i++ {
+		if i == warmup {
+			start = time.Now()
+		}
 		off := int(i*7919) % (len(pool) - size)
 		cl.Produce(ctx, &kgo.Record{Value: pool[off : off+size]}, promise)
 	}
@@ -78,7 +83,7 @@ func produce(bootstrap, topic string, records int64, size int, timeout time.Dura
 		return fmt.Errorf("flush: %w", err)
 	}
 	elapsed := time.Since(start)
-	acked := records - failed.Load()
+	acked := records - warmup - failed.Load()
 	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
 		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
 		elapsed.Seconds(), failed.Load())

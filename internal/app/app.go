@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/lab"
 )
 
@@ -47,4 +48,12 @@ func WorkerJar() string {
 		}
 	}
 	return filepath.Join("java", "worker", "target", "prodlab-worker.jar")
+}
+
+// SettingNotes explains how a client's driver applies a file of producer
+// settings (report.SettingNotes), for advice.properties: the one way the
+// front ends hand the drivers' explanations to report, which imports no
+// driver.
+func SettingNotes(client string, props map[string]string) (string, map[string]string) {
+	return driver.SettingNotes(client, props)
 }

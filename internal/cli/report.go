@@ -60,7 +60,7 @@ lives, to settle a small difference (docs/answers.md).`,
 			if !f.html {
 				return report.RenderRun(args[0], recs, c.OutOrStdout(), f.format)
 			}
-			if err := report.WriteRun(args[0], recs, c.OutOrStdout(), f.format); err != nil {
+			if err := report.WriteRun(args[0], recs, c.OutOrStdout(), f.format, app.SettingNotes); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.ErrOrStderr(), "prodlab: wrote %s\n", filepath.Join(args[0], report.HTMLFile))

@@ -126,7 +126,7 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	}
 	interrupted := ctx.Err() != nil
 	if len(ans.Records) > 0 || !interrupted {
-		if rerr := report.WriteRun(ans.Dir, ans.Records, c.OutOrStdout(), f.format); rerr != nil {
+		if rerr := report.WriteRun(ans.Dir, ans.Records, c.OutOrStdout(), f.format, app.SettingNotes); rerr != nil {
 			return rerr
 		}
 		fmt.Fprintf(c.ErrOrStderr(), "prodlab: results in %s\n", filepath.Join(ans.Dir, results.ResultsFile))

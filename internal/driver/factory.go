@@ -25,6 +25,10 @@ type kind struct {
 	// release exists and is supported, and fetches it (client is the name
 	// as written); nil when there is nothing to check.
 	resolve func(ctx context.Context, client, version string) error
+	// notes explains how the driver applies a file of settings (the
+	// "explain" of the client's mapping table): an intro line and a note
+	// per setting, "" where there is nothing to say; nil for none.
+	notes func(props map[string]string) (intro string, per map[string]string)
 }
 
 // kinds maps clients.Kind names to their drivers.
@@ -93,4 +97,16 @@ func New(ctx context.Context, client, brokerRelease, workerJar, logDir string) (
 		return nil, err
 	}
 	return k.start(ctx, c.Release(brokerRelease), workerJar, logDir)
+}
+
+// SettingNotes explains how the named client's driver applies a file of
+// producer settings, for advice.properties (report.SettingNotes): franz-go
+// names the kgo option of each setting, librdkafka its canonical name
+// where the file uses another; the Java client takes the names as they are.
+func SettingNotes(client string, props map[string]string) (string, map[string]string) {
+	_, k, err := lookup(client)
+	if err != nil || k.notes == nil {
+		return "", nil
+	}
+	return k.notes(props)
 }

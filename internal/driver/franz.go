@@ -22,6 +22,7 @@ func init() {
 	register(clients.Franz, kind{
 		check: func(_ string, props map[string]string) error { return NewFranz().Check(props) },
 		start: func(context.Context, string, string, string) (Driver, error) { return NewFranz(), nil },
+		notes: franzNotes,
 	})
 }
 
@@ -126,4 +127,15 @@ func (r *franzRecord) reset() {
 // franzRecord's own address since Record is its first field.
 func fromKgo(r *kgo.Record) *franzRecord {
 	return (*franzRecord)(unsafe.Pointer(r))
+}
+
+// franzNotes is franz-go's kind.notes: the kgo option of each setting.
+func franzNotes(props map[string]string) (string, map[string]string) {
+	per := map[string]string{}
+	for k, t := range FranzOptions(props) {
+		if t != "" {
+			per[k] = "franz-go: " + t
+		}
+	}
+	return "The client is franz-go: above each property, the kgo option prodlab's driver makes of it.", per
 }

@@ -197,8 +197,10 @@ func intProp[O kgo.Opt](f func(int) O) franzProp {
 func mapFranzProps(props map[string]string) (*franzSettings, error) {
 	s := &franzSettings{txnEvery: 3 * time.Second}
 	// A bad value leaves its field unset; the property's own entry in
-	// franzProps reports it, in the words of the other entries.
-	s.conf, _ = kafkaconf.Parse(props)
+	// franzProps reports it, in the words of the other entries (and when
+	// none does, the parse error itself is returned below).
+	var parseErr error
+	s.conf, parseErr = kafkaconf.Parse(props)
 	keys := slices.Sorted(maps.Keys(props))
 	var errs []string
 	for _, k := range keys {
@@ -219,6 +221,9 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
+	if parseErr != nil {
+		return nil, parseErr
+	}
 	if err := s.settleIdempotence(); err != nil {
 		return nil, err
 	}
@@ -232,15 +237,8 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 // producer.
 func (s *franzSettings) settleIdempotence() error {
 	c := s.conf
-	explicit := c.EnableIdempotence.Set
-	s.idempotent = c.EnableIdempotence.Or(true)
+	s.idempotent = c.Idempotent(true) // franz-go's producer is idempotent by default, as Java's
 	acksAll := c.AcksAll()
-	if !explicit && !acksAll {
-		s.idempotent = false
-	}
-	if !explicit && c.MaxInFlight.Set && c.MaxInFlight.V > kafkaconf.IdempotentMaxInFlight {
-		s.idempotent = false
-	}
 	switch {
 	case s.idempotent && !acksAll:
 		return fmt.Errorf("enable.idempotence=true requires acks=all, got acks=%s", c.Acks.V)

@@ -6,7 +6,7 @@ import "fmt"
 // sub-request per producer (its share of the trial, with its own id); the
 // worker runs them concurrently, each with its own KafkaProducer, in its
 // one JVM, sends each one's progress under its own id, and answers with
-// one result holding every producer's result in order (PROTOCOL.md, "many
+// one result holding every producer's result in order (docs/worker-protocol.md, "many
 // producers").
 
 // newSharedRunRequest is the run request with id for t's producers, which

@@ -12,7 +12,7 @@ import (
 )
 
 // The Java worker protocol: one JSON object per line on the worker's stdin
-// (requests) and stdout (answers). java/worker/PROTOCOL.md is the reference;
+// (requests) and stdout (answers). docs/worker-protocol.md is the reference;
 // these types mirror it.
 
 // javaRequest is a request to the worker: hello, run, cancel or exit.

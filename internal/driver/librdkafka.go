@@ -39,6 +39,7 @@ func init() {
 		start: func(ctx context.Context, _ string, workerJar, logDir string) (Driver, error) {
 			return startLibrdkafka(ctx, LibrdkafkaWorker(workerJar), logDir)
 		},
+		notes: librdkafkaNotes,
 	})
 }
 
@@ -149,7 +150,8 @@ func librdkafkaSecurity(sec, conf map[string]string) error {
 	if trustType != "" && trustType != "PEM" {
 		errs = append(errs, fmt.Errorf("ssl.truststore.type=%s is not readable by client librdkafka: give a PEM truststore (ssl.truststore.type=PEM) or librdkafka's ssl.ca.location", trustType))
 	}
-	for k, v := range sec {
+	for _, k := range slices.Sorted(maps.Keys(sec)) {
+		v := sec[k]
 		switch k {
 		case "ssl.truststore.type":
 		case "ssl.truststore.certificates":
@@ -196,8 +198,8 @@ func jaasLogin(jaas string) (user, pass string) {
 // idempotence off, …) by the bundled librdkafka itself, through its worker
 // (worker "" finds it with LibrdkafkaWorker).
 func CheckLibrdkafka(name string, props map[string]string, worker string) error {
-	if c, err := clients.Parse(name); err == nil && c.Version != "" && c.Version != clients.LibrdkafkaRelease {
-		return fmt.Errorf("client %s: prodlab's librdkafka worker bundles librdkafka %s (with confluent-kafka-go), and only that release runs; write librdkafka or librdkafka@%s", name, clients.LibrdkafkaRelease, clients.LibrdkafkaRelease)
+	if _, err := clients.Parse(name); err != nil { // another release: the error names the bundled one
+		return err
 	}
 	conf, err := LibrdkafkaConfig(props)
 	if err != nil {
@@ -241,4 +243,20 @@ func librdkafkaResolveVia(path string, conf map[string]string) (map[string]strin
 		return nil, fmt.Errorf("librdkafka check wrote %.200q: %w", out.String(), err)
 	}
 	return resolved, nil
+}
+
+// librdkafkaNotes is librdkafka's kind.notes: the canonical name of each
+// setting the file writes by an alias (linger.ms is
+// queue.buffering.max.ms), as its effective configuration names it.
+func librdkafkaNotes(props map[string]string) (string, map[string]string) {
+	per := map[string]string{}
+	for k := range props {
+		if p, ok := kafkaconf.Librdkafka(k); ok && p.Canonical() != k {
+			per[k] = "librdkafka: " + p.Canonical()
+		}
+	}
+	if len(per) == 0 {
+		return "", nil
+	}
+	return "The client is librdkafka: above a property it knows by another name, that name (as its effective configuration shows it).", per
 }

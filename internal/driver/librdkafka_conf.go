@@ -97,9 +97,18 @@ func librdkafkaResolve(conf map[string]string) (map[string]string, error) {
 	dumpPairs(arr, n, out)
 	C.rd_kafka_conf_dump_free(arr, n)
 	if tc := C.rd_kafka_conf_get_default_topic_conf(final); tc != nil {
+		topic := map[string]string{}
 		arr = C.rd_kafka_topic_conf_dump(tc, &n)
-		dumpPairs(arr, n, out)
+		dumpPairs(arr, n, topic)
 		C.rd_kafka_conf_dump_free(arr, n)
+		for k, v := range topic {
+			// A topic-level "inherit" (compression.codec) runs with the
+			// global value, which the global dump holds.
+			if _, global := out[k]; global && v == "inherit" {
+				continue
+			}
+			out[k] = v
+		}
 	}
 	delete(out, "log_level")
 	return out, nil

@@ -25,7 +25,8 @@ import (
 // WorkerService is what a protocol worker serves.
 type WorkerService struct {
 	// Client names the client and its release, e.g. "librdkafka 2.11.1";
-	// the hello answer and every result carry it.
+	// the hello answer and every failed result carry it (a successful one
+	// carries its Result's Client).
 	Client string
 	// Runtime is what the client runs on, for the hello answer's "java"
 	// field (the JVM's version for the Java worker); "" when not a JVM.
@@ -76,7 +77,6 @@ func (w WorkerService) Serve(in io.Reader, out io.Writer) error {
 			break
 		}
 	}
-	s.cancelRun()
 	s.closing()
 	close(queue)
 	<-done
@@ -113,10 +113,15 @@ func (s *serving) cancelRun() {
 	}
 }
 
+// closing stops new trials and cancels the running one, under one lock, so
+// that no queued trial starts uncancelled between the two.
 func (s *serving) closing() {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.exiting = true
-	s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
 }
 
 // handle answers one queued request.

@@ -170,8 +170,8 @@ func ProducerType(name string) (Type, bool) {
 	return 0, false
 }
 
-// ProducerNames returns every producer setting name, Kafka's and prodlab's,
-// sorted.
+// ProducerNames returns every producer setting name, Kafka's (the Java
+// producer's), librdkafka's and prodlab's, sorted.
 func ProducerNames() []string {
 	out := make([]string, 0, len(producerConfigs)+len(producerExtensions))
 	for n := range producerConfigs {

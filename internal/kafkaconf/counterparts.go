@@ -16,6 +16,7 @@ var counterparts = map[string][]string{
 	"partitioner.ignore.keys": {"partitioner"},
 	"max.block.ms":            {"queue.buffering.max.ms"},
 	"ssl.truststore.location": {"ssl.ca.location"},
+	"ssl.truststore.password": {"ssl.ca.location"}, // librdkafka reads PEM CAs, with no password
 	"sasl.jaas.config":        {"sasl.username", "sasl.password"},
 	// librdkafka → Java
 	"batch.num.messages":                     {BatchSize},

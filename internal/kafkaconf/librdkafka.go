@@ -158,3 +158,8 @@ func ParseLibrdkafkaTSV(s string) ([]LibrdkafkaProp, error) {
 	}
 	return out, nil
 }
+
+// LibrdkafkaTSV is the embedded table as written in
+// librdkafka_properties.tsv, for the worker's test to hold it against the
+// library's own.
+func LibrdkafkaTSV() string { return librdkafkaTSV }

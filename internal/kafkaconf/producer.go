@@ -42,6 +42,20 @@ type Producer struct {
 	TransactionalID string
 }
 
+// Idempotent says whether a producer of these settings is idempotent, by
+// the Java client's rules (franz-go's driver follows them; librdkafka's
+// own differ only in its default): enable.idempotence when written; else
+// byDefault (the client's default), turned off when acks is not all or
+// more than IdempotentMaxInFlight requests may be in flight. The one
+// statement of the rule: spec, the drivers, the advisor and the pipe
+// model ask it here.
+func (p Producer) Idempotent(byDefault bool) bool {
+	if p.EnableIdempotence.Set {
+		return p.EnableIdempotence.V
+	}
+	return byDefault && p.AcksAll() && !(p.MaxInFlight.Set && p.MaxInFlight.V > IdempotentMaxInFlight)
+}
+
 // AcksAll says whether the producer waits for all in-sync replicas: acks
 // all or -1, or unset (the default since Kafka 3.0).
 func (p Producer) AcksAll() bool { return !p.Acks.Set || p.Acks.V == "all" }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/spec"
 )
@@ -28,7 +27,7 @@ func pipeBound(sc spec.Scenario) float64 {
 	if err != nil || cl.Kind.Defaults == nil {
 		return math.NaN()
 	}
-	prod, _ := kafkaconf.Parse(e.Producer)
+	prod := e.Settings()
 	if prod.Acks.Set && prod.Acks.V == "0" { // no response to wait for: a slot frees when the request is sent
 		return math.NaN()
 	}
@@ -36,7 +35,7 @@ func pipeBound(sc spec.Scenario) float64 {
 	if prod.CompressionType.Or(def.CompressionType) != "none" { // franz-go's own default compresses
 		return math.NaN()
 	}
-	idempotent := prod.EnableIdempotence.Or(cl.Kind.IdempotentByDefault)
+	idempotent := prod.Idempotent(cl.Kind.IdempotentByDefault)
 	parts := max(e.Topic.Partitions, 1)
 	conns := min(max(e.Cluster.Brokers, 1), parts)
 	batch := float64(prod.BatchSize.Or(def.BatchSize))

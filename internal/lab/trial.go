@@ -440,11 +440,12 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 			conns++
 		}
 	}
-	// Only the requests in flight matter here; other values the client
-	// reports (franz-go's buffer.memory "unbounded") may not parse.
-	eff, _ := kafkaconf.Parse(rec.EffectiveConfig)
+	// Only the requests in flight the client reports matter here (its
+	// other values, franz-go's buffer.memory "unbounded", need not parse);
+	// without a readable figure there is no model.
+	eff, effErr := kafkaconf.Parse(map[string]string{kafkaconf.MaxInFlight: rec.EffectiveConfig[kafkaconf.MaxInFlight]})
 	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: eff.MaxInFlight.V, MeanRequestBytes: st.MeanRequestBytes}
-	if m := x.model.MBPerS(path); !math.IsNaN(m) && conns > 0 {
+	if m := x.model.MBPerS(path); effErr == nil && !math.IsNaN(m) && conns > 0 {
 		net.ModelMBPerS = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {

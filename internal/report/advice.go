@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -150,9 +148,17 @@ func (v *view) adviceMarkdown(b *strings.Builder) {
 	}
 }
 
+// SettingNotes explains, for one client, how its driver applies each of a
+// file of producer settings: intro is a comment line for the file's top
+// ("" for none), notes[k] a comment above setting k ("" for none). The
+// app layer supplies each client's (driver.SettingNotes), so that report
+// renders without importing any driver.
+type SettingNotes func(client string, props map[string]string) (intro string, notes map[string]string)
+
 // writeAdvice writes an advise run's advice.json and, when there is a
-// pick, advice.properties; other runs have neither.
-func writeAdvice(dir string, recs []results.Record, plan *results.Plan) error {
+// pick, advice.properties (with notes, when given); other runs have
+// neither.
+func writeAdvice(dir string, recs []results.Record, plan *results.Plan, notes SettingNotes) error {
 	a := adviceOf(recs, plan)
 	if a == nil {
 		return nil
@@ -163,30 +169,34 @@ func writeAdvice(dir string, recs []results.Record, plan *results.Plan) error {
 	if a.Pick == nil {
 		return nil
 	}
-	if err := writeFile(dir, results.AdvicePropertiesFile, []byte(propertiesText(a, plan.Advise.Client))); err != nil {
+	if err := writeFile(dir, results.AdvicePropertiesFile, []byte(propertiesText(a, plan.Advise.Client, notes))); err != nil {
 		return fmt.Errorf("write %s: %w", results.AdvicePropertiesFile, err)
 	}
 	return nil
 }
 
 // propertiesText is advice.properties: the pick's producer settings with
-// Java names, the answer as a comment above them, and for a franz-go
-// client the kgo option of each (driver.FranzOptions) above it.
-func propertiesText(a *results.Advice, client string) string {
+// the client's names, the answer as a comment above them, and the client's
+// notes (notes, when non-nil: for franz-go the kgo option of each) above
+// each.
+func propertiesText(a *results.Advice, client string, notes SettingNotes) string {
 	var b strings.Builder
 	b.WriteString("# prodlab advise: " + strings.ReplaceAll(a.Answer, "\n", " ") + "\n")
 	if !a.Recommend {
 		b.WriteString("# Not recommended over your current settings: no verdict said the pick is better.\n")
 	}
 	fmt.Fprintf(&b, "# %s\n", scoreText(a.Pick.Sustainable, a.Pick.Score))
-	var franz map[string]string
-	if cl, err := clients.Parse(client); err == nil && cl.Kind.Name == clients.Franz {
-		franz = driver.FranzOptions(a.Pick.Properties)
-		b.WriteString("# The client is franz-go: above each property, the kgo option prodlab's driver makes of it.\n")
+	var per map[string]string
+	if notes != nil {
+		var intro string
+		intro, per = notes(client, a.Pick.Properties)
+		if intro != "" {
+			b.WriteString("# " + intro + "\n")
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(a.Pick.Properties)) {
-		if t := franz[k]; t != "" {
-			b.WriteString("# franz-go: " + t + "\n")
+		if t := per[k]; t != "" {
+			b.WriteString("# " + t + "\n")
 		}
 		b.WriteString(k + "=" + a.Pick.Properties[k] + "\n")
 	}

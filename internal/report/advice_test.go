@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/prodlab/prodlab/internal/driver"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,7 +142,7 @@ func TestAdviceRateRendering(t *testing.T) {
 func writtenAdvice(t *testing.T, recs []results.Record, plan *results.Plan, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := writeAdvice(dir, recs, plan); err != nil {
+	if err := writeAdvice(dir, recs, plan, driver.SettingNotes); err != nil {
 		t.Fatal(err)
 	}
 	props, err := os.ReadFile(filepath.Join(dir, results.AdvicePropertiesFile))

@@ -19,7 +19,9 @@ import (
 // machine rendering it) and its plan (plan.json; without one there are no
 // Findings). `prodlab run` calls it after the lab returns, `prodlab report`
 // to render again. The files are written whole (temporary file, rename).
-func WriteRun(dir string, recs []results.Record, out io.Writer, format string) error {
+// notes, at most one, explains each client's settings in advice.properties
+// (the app layer's driver.SettingNotes; none: no notes).
+func WriteRun(dir string, recs []results.Record, out io.Writer, format string, notes ...SettingNotes) error {
 	if err := ValidFormat(format); err != nil {
 		return err
 	}
@@ -51,7 +53,11 @@ func WriteRun(dir string, recs []results.Record, out io.Writer, format string) e
 	if err := writeCapacity(dir, recs, plan); err != nil {
 		return err
 	}
-	if err := writeAdvice(dir, recs, plan); err != nil {
+	var note SettingNotes
+	if len(notes) > 0 {
+		note = notes[0]
+	}
+	if err := writeAdvice(dir, recs, plan, note); err != nil {
 		return err
 	}
 	return writeHTML(dir, recs, env, plan)

@@ -392,10 +392,9 @@ func (e *Experiment) atRate(c *collector, at pos) {
 // its requests in flight (franz-go) while the constraints keep
 // idempotence on.
 func (e *Experiment) defaultSpace() []SpaceAxis {
-	prod, _ := kafkaconf.Parse(e.Producer)
-	idemOff := prod.EnableIdempotence.Set && !prod.EnableIdempotence.V || !prod.AcksAll()
 	cl, err := clients.Parse(e.Client)
-	fixed := err == nil && !cl.Kind.LiftableCap && cl.Kind.CapWhy != "" && !idemOff
+	idemOn := err == nil && e.Settings().Idempotent(cl.Kind.IdempotentByDefault)
+	fixed := err == nil && !cl.Kind.LiftableCap && cl.Kind.CapWhy != "" && idemOn
 	var out []SpaceAxis
 	for _, ax := range DefaultAdviseSpace {
 		if fixed && ax.Key == kafkaconf.MaxInFlight {
@@ -412,7 +411,7 @@ func (e *Experiment) defaultSpace() []SpaceAxis {
 // would refuse the candidate, or turn idempotence off without a word and
 // trade away a durability setting the search must keep.
 func (e *Experiment) checkSpaceIdempotence(c *collector) {
-	prod, _ := kafkaconf.Parse(e.Producer)
+	prod := e.Settings()
 	if (prod.EnableIdempotence.Set && !prod.EnableIdempotence.V) || !prod.AcksAll() {
 		return
 	}

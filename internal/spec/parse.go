@@ -43,6 +43,9 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 	}
 	applySets(&e, sets, p.c)
 	if len(p.c.errs) == 0 {
+		e.parseConf(p.c)
+	}
+	if len(p.c.errs) == 0 {
 		e.adviseCandidates(p.c)
 	}
 	e.duetDefaults()

@@ -133,6 +133,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: msg})
 	}
 
+	e.parseConf(c)
 	checkIdempotence(e, report)
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)
@@ -175,9 +176,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 // (acks, requests in flight, transactional.id) for clients that do not
 // judge them themselves.
 func checkIdempotence(e *Experiment, report reportFunc) {
-	// Every value was checked against its type already, so Parse fails on
-	// none of them.
-	prod, _ := kafkaconf.Parse(e.Producer)
+	prod := e.Settings()
 	idem := prod.EnableIdempotence
 	// A client with its own rules (the Java client, by the rules of its
 	// version) judges these itself, and a rejection becomes a failed

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // mustParse parses src as file x.yaml or fails the test.
@@ -65,6 +67,7 @@ func assertExperiment(t *testing.T, got, want *Experiment) {
 func exported(e *Experiment) Experiment {
 	c := *e
 	c.pos, c.dir = nil, ""
+	c.conf, c.confSet = kafkaconf.Producer{}, false // Settings, derived from Producer
 	c.Faults = nil
 	for _, f := range e.Faults {
 		f.pos = pos{}

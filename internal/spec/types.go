@@ -3,7 +3,9 @@ package spec
 import (
 	"maps"
 	"slices"
+	"strings"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 )
 
@@ -31,11 +33,16 @@ type Experiment struct {
 	// Trogdor, when its coordinator is set, runs the trials on a Trogdor
 	// fleet's agents (trogdor.go).
 	Trogdor Trogdor
-	// Producer maps Java producer property names (and prodlab's extensions,
-	// see MaxBufferedRecords) to their values.
+	// Producer maps producer property names (the Java client's,
+	// librdkafka's, and prodlab's extensions, see MaxBufferedRecords) to
+	// their values, as written; Settings is their typed view.
 	Producer map[string]string
-	Network  Network
-	Faults   []Fault
+	// conf is Producer parsed once (parseConf): when the file is read and
+	// again for each scenario, after its matrix values; confSet says it was.
+	conf    kafkaconf.Producer
+	confSet bool
+	Network Network
+	Faults  []Fault
 	// Audit turns on read-back verification of every trial.
 	Audit bool
 	// Expect names the delivery violations the experiment expects (an
@@ -327,4 +334,37 @@ func cloneMap(m map[string]string) map[string]string {
 		c[k] = v
 	}
 	return c
+}
+
+// Settings is the typed view of the producer settings, parsed once when
+// the experiment (or the scenario) was checked; code that interprets a
+// setting reads it here rather than from Producer.
+//
+// An Experiment built in code rather than by Parse (tests build them) has
+// not been checked: its map is parsed here, and a value the typed view
+// cannot read is left unset, as Parse would have refused it.
+func (e *Experiment) Settings() kafkaconf.Producer {
+	if !e.confSet {
+		conf, _ := kafkaconf.Parse(e.Producer)
+		return conf
+	}
+	return e.conf
+}
+
+// parseConf parses Producer into the typed view, reporting a value the
+// typed view cannot read (a librdkafka alias such as max.in.flight, which
+// the file's type check reads as text) at its key.
+func (e *Experiment) parseConf(c *collector) {
+	conf, err := kafkaconf.Parse(e.Producer)
+	e.conf, e.confSet = conf, true
+	if err != nil {
+		at := pos{File: e.File}
+		for k, p := range e.pos {
+			if strings.HasPrefix(k, producerPrefix) && strings.Contains(err.Error(), strings.TrimPrefix(k, producerPrefix)) {
+				at = p
+				break
+			}
+		}
+		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: "producer: " + err.Error()})
+	}
 }

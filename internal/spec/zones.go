@@ -95,8 +95,7 @@ func checkBatchFits(e *Experiment, key string, mbit float64, report reportFunc) 
 	if mbit <= 0 {
 		return
 	}
-	prod, _ := kafkaconf.Parse(e.Producer)
-	batch := prod.BatchSize.Or(kafkaconf.JavaDefaults("").BatchSize)
+	batch := e.Settings().BatchSize.Or(kafkaconf.JavaDefaults("").BatchSize)
 	timeoutMs := 30_000.0
 	if v, ok := e.Producer["request.timeout.ms"]; ok {
 		if n, err := parseInt(v); err == nil && n > 0 {

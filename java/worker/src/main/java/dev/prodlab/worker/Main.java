@@ -16,7 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * The prodlab worker: a long-lived JVM that runs producer trials for one
  * kafka-clients version, driven by line-delimited JSON on stdin/stdout
- * (PROTOCOL.md). Logs go to stderr; System.out is redirected there too so
+ * (docs/worker-protocol.md). Logs go to stderr; System.out is redirected there too so
  * that nothing but protocol lines ever reaches stdout.
  */
 public final class Main {

@@ -10,7 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The line-delimited JSON protocol (see PROTOCOL.md): parses request lines and
+ * The line-delimited JSON protocol (see docs/worker-protocol.md): parses request lines and
  * writes one JSON object per line to the protocol stream. Writes are
  * synchronized because progress messages come from the sampler thread.
  */
@@ -67,7 +67,7 @@ final class Protocol {
 
     /**
      * A progress report: cumulative counts plus the latency window of the
-     * records acknowledged since the previous report (see PROTOCOL.md).
+     * records acknowledged since the previous report (see docs/worker-protocol.md).
      */
     static JsonObject progress(long id, long elapsedNs, long sent, long acked, long failed, Window w) {
         JsonObject o = new JsonObject();

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * run concurrently in this JVM, each by its own TrialRunner with its own
  * KafkaProducer (its own buffer, I/O thread and connections). Each sends
  * progress under its own id; the answer is one result with every
- * producer's result in order (PROTOCOL.md, "Many producers").
+ * producer's result in order (docs/worker-protocol.md, "Many producers").
  */
 final class SharedRun {
     private SharedRun() {}

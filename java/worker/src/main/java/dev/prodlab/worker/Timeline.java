@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
- * A trial's timeline (PROTOCOL.md, "Timeline"): per-interval accounting, cut
+ * A trial's timeline (docs/worker-protocol.md, "Timeline"): per-interval accounting, cut
  * into points at offsets of the trial's clock.
  *
  * <p>{@link #onAck} and {@link #onFailure} must be called under the lock

@@ -57,7 +57,7 @@ final class TrialRunner {
 
     // Counts of the measured window and of the warm-up; read by the sampler
     // and cutter threads. A record is warm-up when its sequence number is
-    // below measuredFromSeq (PROTOCOL.md, "Warm-up and duration").
+    // below measuredFromSeq (docs/worker-protocol.md, "Warm-up and duration").
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -832,7 +832,7 @@ final class TrialRunner {
         for (Map.Entry<String, Double> e : pm.entrySet()) {
             Protocol.addFinite(metrics, e.getKey(), e.getValue());
         }
-        // Derivations (PROTOCOL.md, "Metrics and derived counts").
+        // Derivations (docs/worker-protocol.md, "Metrics and derived counts").
         long compressed = finite(topicBytes) ? Math.round(topicBytes) : 0;
         double rate = finite(topicCompression) && topicCompression > 0 ? topicCompression
                 : pm.getOrDefault("compression-rate-avg", Double.NaN);

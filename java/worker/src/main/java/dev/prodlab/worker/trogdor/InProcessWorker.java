@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * The worker's protocol loop (PROTOCOL.md) run inside this JVM: requests are
+ * The worker's protocol loop (docs/worker-protocol.md) run inside this JVM: requests are
  * written to a pipe, answers are handed back line by line. It reuses the
  * worker exactly as `client: java` drives it (SharedRun, TrialRunner), so a
  * Trogdor trial and a direct one measure the same code.

@@ -23,7 +23,7 @@ import org.apache.kafka.trogdor.task.TaskWorker;
  *  "nodes":["agent-1","agent-2"],
  *  "run":{"bootstrap":"127.0.0.1:9092","topic":"t","records":10000,"record_size":100,...}}
  * </pre>
- * "run" holds the fields of the worker's {"op":"run"} request (PROTOCOL.md);
+ * "run" holds the fields of the worker's {"op":"run"} request (docs/worker-protocol.md);
  * every node runs the same request, with its node name appended to the audit
  * tag (tag/NODE) so that each node's records are audited on their own.
  * "runs", when given, holds one whole request per node instead (its share of

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# bench/cost.sh — the lab's own cost, decided: each prodlab driver against a
+# bare loop of the same client, on throughput and on CPU per MB.
+#
+#   java:       prodlab perf --client java       ÷ kafka-producer-perf-test (same kafka-clients)
+#   franz-go:   prodlab perf --client franz-go   ÷ bench/kgoloop (a bare kgo loop)
+#   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
+#
+# Today's methods: ONE embedded broker on CPU 0 and every client on CPU 1
+# (split CPUs: taskset; the broker inherits cluster up's affinity);
+# steady-state figures (each side's line for the records after
+# COST_WARMUP warm-up records, in the same client); pairs alternating their
+# order (A B, B A, …), at least COST_PAIRS, then more until both ratios'
+# 95 % intervals are within ±COST_PRECISION or COST_MAX_PAIRS ran (width
+# only, never the verdict). Verdict against ±3 %: "equivalent" when the
+# whole interval of A/B lies within [0.97, 1/0.97], else the ratio with its
+# interval. CPU is user + system seconds of each side's whole process tree
+# (bash's time: prodlab and its worker, or the bare loop), start-up
+# included, per MB (2^20 bytes) of values produced, warm-up included.
+#
+# Output: bench/out/cost/cost.md (tables and verdicts) and its logs.
+# Environment: COST_RECORDS (default 1000000), COST_WARMUP (200000),
+# COST_PAIRS (6), COST_MAX_PAIRS (20), COST_PRECISION (0.015), COST_KAFKA
+# (4.4.0), COST_ONLY (java|franz|librdkafka, default all three).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RECORDS=${COST_RECORDS:-1000000}
+WARMUP=${COST_WARMUP:-200000}
+PAIRS=${COST_PAIRS:-6}
+MAX_PAIRS=${COST_MAX_PAIRS:-20}
+PRECISION=${COST_PRECISION:-0.015}
+KAFKA=${COST_KAFKA:-4.4.0}
+ONLY=${COST_ONLY:-java franz librdkafka}
+SIZE=1024
+RUN_TIMEOUT=600
+for v in RECORDS WARMUP PAIRS MAX_PAIRS; do
+  if ! [[ ${!v} =~ ^[0-9]+$ ]]; then echo "cost: $v must be a whole number, got '${!v}'" >&2; exit 2; fi
+done
+if (( WARMUP >= RECORDS || PAIRS < 2 || MAX_PAIRS > 50 )); then echo "cost: want COST_WARMUP < COST_RECORDS, COST_PAIRS ≥ 2, COST_MAX_PAIRS ≤ 50" >&2; exit 2; fi
+(( MAX_PAIRS < PAIRS )) && MAX_PAIRS=$PAIRS
+if (( $(nproc) < 2 )); then echo "cost: split CPUs need 2 CPUs" >&2; exit 2; fi
+PROPS=(acks=all linger.ms=5 batch.size=65536 enable.idempotence=true compression.type=none)
+JVM_HEAP=-Xmx512M
+export PRODLAB_WORKER_JVM_OPTS="$JVM_HEAP"
+BROKER_CPU=0 CLIENT_CPU=1
+
+OUT=bench/out/cost; LOGS=$OUT/logs
+rm -rf "$OUT"; mkdir -p "$LOGS"
+PRODLAB=./bin/prodlab
+go build -o "$OUT/benchtool" ./bench/benchtool
+go build -o "$OUT/kgoloop" ./bench/kgoloop
+CGO_ENABLED=1 go build -tags librdkafka -o "$OUT/rdkloop" ./bench/rdkloop
+BENCHTOOL=$OUT/benchtool
+TOOLS_CP=$("$BENCHTOOL" classpath "org.apache.kafka:kafka-tools:$KAFKA")
+
+cleanup() { "$PRODLAB" cluster down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+"$PRODLAB" cluster down >/dev/null 2>&1 || true
+taskset -c "$BROKER_CPU" "$PRODLAB" cluster up --brokers 1 --kafka "$KAFKA" >"$LOGS/cluster.log" 2>&1
+BOOT=$("$PRODLAB" cluster status --bootstrap)
+echo "cost: broker on CPU $BROKER_CPU at $BOOT; clients on CPU $CLIENT_CPU" >&2
+
+fresh_topic() { local t="cost-$1-$(date +%s%N)"; "$BENCHTOOL" create-topic -bootstrap "$BOOT" -partitions 1 "$t" >&2; echo "$t"; }
+drop_topic() { "$BENCHTOOL" delete-topic -bootstrap "$BOOT" "$1" >&2 || true; }
+
+# run_side LOG CMD...: one run on the client CPU; prints "RPS CPU_MS_PER_MB":
+# the last perf-test-style line's records/sec (the steady-state one) and
+# the process tree's user + system time per MB produced.
+run_side() {
+  local log=$1; shift
+  echo "\$ $*" >"$log"
+  local tf; tf=$(mktemp)
+  if ! { TIMEFORMAT='%U %S'; time timeout "$RUN_TIMEOUT" taskset -c "$CLIENT_CPU" "$@" >>"$log" 2>&1; } 2>"$tf"; then
+    echo "cost: run failed; see $log" >&2; tail -20 "$log" >&2; rm -f "$tf"; return 1
+  fi
+  local rps cpu
+  rps=$(grep -E '^[0-9]+ (steady state )?records sent, [0-9.]+ records/sec' "$log" | tail -1 | awk '{for (i=1;i<=NF;i++) if ($i=="records/sec") print $(i-1)}')
+  cpu=$(awk -v n="$RECORDS" -v s="$SIZE" '{printf "%.3f", ($1 + $2) * 1000 / (n * s / 1048576)}' "$tf")
+  echo "cpu_s $(cat "$tf")" >>"$log"; rm -f "$tf"
+  if [[ -z $rps ]]; then echo "cost: no final line in $log" >&2; return 1; fi
+  echo "$rps $cpu"
+}
+
+side_prodlab_java() { run_side "$2" "$PRODLAB" perf --client java --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
+side_perftest() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP" org.apache.kafka.tools.ProducerPerformance --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "bootstrap.servers=$BOOT" "${PROPS[@]}"; }
+side_prodlab_franz() { run_side "$2" "$PRODLAB" perf --client franz-go --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
+side_kgoloop() { run_side "$2" "$OUT/kgoloop" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE"; }
+side_prodlab_librdkafka() { run_side "$2" "$PRODLAB" perf --client librdkafka --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
+side_rdkloop() { run_side "$2" "$OUT/rdkloop" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE" -props "$(IFS=,; echo "${PROPS[*]}")"; }
+
+precise() { "$BENCHTOOL" paired <"$1" 2>/dev/null | awk -v p="$PRECISION" '{exit !((($3 - $2) / 2 / $1) <= p)}'; }
+
+# verdict3 RATIO LO HI WHAT: the answer against ±3 %.
+verdict3() {
+  awk -v r="$1" -v lo="$2" -v hi="$3" -v w="$4" 'BEGIN {
+    if (lo >= 0.97 && hi <= 1/0.97) printf "**equivalent within ±3 %%** (%s ratio %.3f [%.3f, %.3f])", w, r, lo, hi
+    else if (lo > 1) printf "**prodlab higher** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", (r-1)*100, (lo-1)*100, (hi-1)*100, w
+    else if (hi < 1) printf "**prodlab lower** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", (r-1)*100, (lo-1)*100, (hi-1)*100, w
+    else printf "**not shown either way**: %.3f [%.3f, %.3f] is wider than ±3 %% (%s)", r, lo, hi, w }'
+}
+
+# compare NAME A B: interleaved pairs; appends the section to cost.md.
+compare() {
+  local name=$1 a=$2 b=$3 i ta tb first ra rb
+  local tput=$OUT/$name.tput cpu=$OUT/$name.cpu table=$OUT/$name.table
+  : >"$tput"; : >"$cpu"
+  printf '| pair | order | %s rec/s | %s rec/s | ratio | %s CPU ms/MB | %s CPU ms/MB | ratio |\n|---:|---|---:|---:|---:|---:|---:|---:|\n' "$a" "$b" "$a" "$b" >"$table"
+  for ((i = 1; i <= MAX_PAIRS; i++)); do
+    if (( i > PAIRS )) && precise "$tput" && precise "$cpu"; then break; fi
+    ta=$(fresh_topic "$name-$i-a"); tb=$(fresh_topic "$name-$i-b")
+    if (( i % 2 )); then
+      first="A B"; ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log"); rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log")
+    else
+      first="B A"; rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log"); ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log")
+    fi
+    drop_topic "$ta"; drop_topic "$tb"
+    set -- $ra; local a_rps=$1 a_cpu=$2; set -- $rb; local b_rps=$1 b_cpu=$2
+    echo "$a_rps $b_rps" >>"$tput"; echo "$a_cpu $b_cpu" >>"$cpu"
+    awk -v i="$i" -v f="$first" -v ar="$a_rps" -v br="$b_rps" -v ac="$a_cpu" -v bc="$b_cpu" \
+      'BEGIN {printf "| %d | %s | %.0f | %.0f | %.4f | %.1f | %.1f | %.4f |\n", i, f, ar, br, ar/br, ac, bc, ac/bc}' >>"$table"
+    echo "cost: $name pair $i ($first): $a $a_rps rec/s $a_cpu ms/MB, $b $b_rps rec/s $b_cpu ms/MB" >&2
+  done
+  local t c
+  t=$("$BENCHTOOL" paired <"$tput"); c=$("$BENCHTOOL" paired <"$cpu")
+  {
+    echo "### $name: $a ÷ $b"
+    echo
+    echo "Pairs: $(wc -l <"$tput"). Throughput: $(verdict3 $t "throughput"). CPU per MB: $(verdict3 $c "CPU per MB")."
+    echo
+    cat "$table"
+    echo
+  } >>"$OUT/cost.md"
+}
+
+{
+  echo "Written by \`bench/cost.sh\` on $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git rev-parse --short HEAD), with COST_RECORDS=$RECORDS COST_WARMUP=$WARMUP COST_PAIRS=$PAIRS COST_MAX_PAIRS=$MAX_PAIRS COST_PRECISION=$PRECISION, Kafka $KAFKA, one broker on CPU $BROKER_CPU, clients on CPU $CLIENT_CPU; producer properties \`${PROPS[*]}\`; records of $SIZE bytes to a fresh 1-partition topic per run."
+  echo
+} >"$OUT/cost.md"
+for c in $ONLY; do
+  case $c in
+    java) compare java prodlab_java perftest ;;
+    franz) compare franz prodlab_franz kgoloop ;;
+    librdkafka) compare librdkafka prodlab_librdkafka rdkloop ;;
+    *) echo "cost: unknown COST_ONLY entry $c" >&2; exit 2 ;;
+  esac
+done
+cat "$OUT/cost.md"

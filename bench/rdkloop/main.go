@@ -1,0 +1,114 @@
+//go:build librdkafka
+
+// Command rdkloop is the bench's baseline for prodlab's librdkafka worker:
+// a bare asynchronous confluent-kafka-go produce loop (the same bundled
+// librdkafka) with the settings the bench gives prodlab, N records of S
+// random A–Z bytes to an existing topic, after W warm-up records through
+// the same producer. Like prodlab, it loads metadata before the clock
+// starts, blocks a hand-off while librdkafka's queue is full, and stops
+// the clock when every delivery report is in. It prints kgoloop's line for
+// the records after the warm-up:
+//
+//	N records sent, X records/sec (Y MB/sec), Z s elapsed, F failed
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+)
+
+func main() {
+	bootstrap := flag.String("bootstrap", "127.0.0.1:9092", "bootstrap servers")
+	topic := flag.String("topic", "", "topic to produce to (must exist)")
+	records := flag.Int64("records", 1_000_000, "records to produce, warm-up included")
+	warmup := flag.Int64("warmup-records", 0, "records before the measured ones")
+	size := flag.Int("record-size", 1024, "value size in bytes")
+	props := flag.String("props", "acks=all,linger.ms=5,batch.size=65536,enable.idempotence=true", "librdkafka properties, k=v,…")
+	timeout := flag.Duration("timeout", 30*time.Minute, "bound on the whole run")
+	flag.Parse()
+	if *topic == "" || *records <= 0 || *size <= 0 || *warmup < 0 || *warmup >= *records {
+		fmt.Fprintln(os.Stderr, "rdkloop: -topic, -records > -warmup-records ≥ 0 and -record-size > 0 are required")
+		os.Exit(2)
+	}
+	if err := produce(*bootstrap, *topic, *props, *records, *warmup, *size, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "rdkloop:", err)
+		os.Exit(1)
+	}
+}
+
+func produce(bootstrap, topic, props string, records, warmup int64, size int, timeout time.Duration) error {
+	cm := kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.report.fields": "none"}
+	for _, kv := range strings.Split(props, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("property %q is not k=v", kv)
+		}
+		cm[k] = v
+	}
+	p, err := kafka.NewProducer(&cm)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if _, err := p.GetMetadata(&topic, false, 10000); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	var failed, done atomic.Int64
+	go func() {
+		for ev := range p.Events() {
+			if m, ok := ev.(*kafka.Message); ok {
+				if m.TopicPartition.Error != nil {
+					failed.Add(1)
+				}
+				done.Add(1)
+			}
+		}
+	}()
+	// Values are windows of a random A–Z pool; librdkafka copies them.
+	pool := make([]byte, size+64<<10)
+	for i := range pool {
+		pool[i] = byte('A' + rand.IntN(26))
+	}
+	deadline := time.Now().Add(timeout)
+	var start time.Time
+	for i := int64(0); i < records && time.Now().Before(deadline); i++ {
+		if i == warmup {
+			start = time.Now()
+		}
+		off := int(i*7919) % (len(pool) - size)
+		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: pool[off : off+size]}
+		for {
+			err := p.Produce(m, nil)
+			var ke kafka.Error
+			if err == nil {
+				break
+			}
+			if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull {
+				time.Sleep(100 * time.Microsecond)
+				continue
+			}
+			return err
+		}
+	}
+	for done.Load() < records && time.Now().Before(deadline) {
+		p.Flush(100)
+	}
+	elapsed := time.Since(start)
+	measured := records - warmup
+	acked := measured - failed.Load()
+	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
+		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
+		elapsed.Seconds(), failed.Load())
+	if failed.Load() > 0 {
+		return fmt.Errorf("%d records failed", failed.Load())
+	}
+	return nil
+}
