@@ -114,6 +114,9 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range plan.Exp.Notes {
+		fmt.Fprintln(c.ErrOrStderr(), "prodlab: "+n)
+	}
 	if f.dryRun {
 		return dryRun(c.OutOrStdout(), plan)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // TestNetworkThroughProxies runs against an existing cluster (--bootstrap)
@@ -121,26 +122,33 @@ func checkKillGap(t *testing.T, r results.Record) {
 }
 
 // TestLeaderShutdownAndCutsAudited shuts the partition leader down cleanly
-// and cuts the client's connections through the proxies.
+// and cuts the client's connections through the proxies, with the Java
+// client and with librdkafka (idempotent: every record once, in order).
 func TestLeaderShutdownAndCutsAudited(t *testing.T) {
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: shutdown
 workload: {records: 12000, record.size: 200, payload: random, rate: 4000}
-client: java
 producer: {acks: all, enable.idempotence: true, linger.ms: 5}
 faults:
   - {type: leader.shutdown, at.ms: 500, delay.ms: 300}
   - {type: connection.cut, every: 7}
+matrix:
+  client: [java, librdkafka]
 `, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := recs[0]
-	checkAudit(t, r, 12000)
-	kinds := eventKinds(r)
-	for _, want := range []string{"leader.shutdown", "cut", "recovered"} {
-		if !strings.Contains(kinds, want) {
-			t.Errorf("events %s lack %s", kinds, want)
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for _, r := range recs {
+		checkAudit(t, r, 12000)
+		kinds := eventKinds(r)
+		for _, want := range []string{"leader.shutdown", "cut", "recovered"} {
+			if !strings.Contains(kinds, want) {
+				t.Errorf("%s: events %s lack %s", r.ScenarioID, kinds, want)
+			}
 		}
 	}
 }

@@ -6,10 +6,11 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
-// TestProducersEndToEnd runs one and two producer instances with both
-// clients on the shared broker, at a steady 5,000 records/s in total, with the end-to-end consumer on and every
+// TestProducersEndToEnd runs one and two producer instances with every
+// client kind on the shared broker, at a steady 5,000 records/s in total, with the end-to-end consumer on and every
 // record audited: two producers are audited clean (each its own
 // sequence), each producer reports its own throughput, and end-to-end
 // latency is at least send→ack latency up to p95 (allowing the
@@ -18,6 +19,7 @@ import (
 // first trial out.
 func TestProducersEndToEnd(t *testing.T) {
 	const n = 10000
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: producers-e2e
 topic: {partitions: 3}
@@ -27,7 +29,7 @@ producer: {acks: all, linger.ms: 5}
 audit: true
 warmup: 1
 matrix:
-  client: [java, franz-go]
+  client: [java, franz-go, librdkafka]
   workload.producers: [1, 2]
 `, true)
 	if err != nil {
@@ -59,8 +61,8 @@ matrix:
 		}
 		checkE2E(t, r)
 	}
-	if seen != 4 {
-		t.Errorf("%d measured trials, want 4", seen)
+	if seen != 6 {
+		t.Errorf("%d measured trials, want 6", seen)
 	}
 }
 

@@ -35,6 +35,17 @@ func TestBuiltins(t *testing.T) {
 			if _, err := e.Scenarios(); err != nil {
 				t.Errorf("Scenarios: %v", err)
 			}
+			// The README's advice, --set trials=5 --set warmup=1, works on
+			// every built-in study with rounds; a capacity search decides
+			// its own probes and refuses trials, saying so.
+			_, err = Parse(f, data, []string{"trials=5", "warmup=1"})
+			if e.Capacity.On {
+				if err == nil || !strings.Contains(err.Error(), "trials does not apply to a capacity search") {
+					t.Errorf("--set trials=5 on a capacity search: %v", err)
+				}
+			} else if err != nil {
+				t.Errorf("--set trials=5 --set warmup=1:\n%v", err)
+			}
 		})
 	}
 	bs, err := Builtins()

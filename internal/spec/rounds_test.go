@@ -231,3 +231,49 @@ func TestCatchUpTimeout(t *testing.T) {
 		{name: "a record-count warm-up", src: "name: x\nworkload: {duration.s: 10, warmup.records: 1000, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n"},
 	})
 }
+
+// TestSetTrialsOverAuto: --set trials=N over a file written with trials:
+// auto runs N fixed rounds; the file's precision and budget, which only
+// apply to auto, are dropped with one note, never refused; a precision
+// given by --set with trials=N is still refused.
+func TestSetTrialsOverAuto(t *testing.T) {
+	const src = "name: x\ntrials: auto\nprecision: 0.026\nbudget: 10m\nwarmup: auto\nwarmup.max.s: 120\nmatrix: {linger.ms: [0, 5]}\n"
+	for _, tc := range []struct {
+		name      string
+		sets      []string
+		wantErr   string // "" for a plan
+		wantNote  string
+		wantAuto  bool
+		wantTrial int
+	}{
+		// The README's advice: fixed rounds replace auto.
+		{name: "trials=5", sets: []string{"trials=5"}, wantNote: "its precision and budget, which apply to trials: auto only, are dropped", wantTrial: 5},
+		// Still auto: nothing dropped.
+		{name: "no set", wantAuto: true},
+		// warmup=N over warmup: auto drops the file's warmup.max.s too
+		// (prodlab run --help's example on the idempotence study).
+		{name: "trials and warmup", sets: []string{"trials=5", "warmup=1"}, wantNote: "its warmup.max.s, which applies to warmup: auto only, is dropped", wantTrial: 5},
+		// A precision the user gives with fixed trials is a contradiction.
+		{name: "trials=5 and precision", sets: []string{"trials=5", "precision=0.03"}, wantErr: "precision applies to trials: auto"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := Parse("x.yaml", []byte(src), tc.sets)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.TrialsAuto != tc.wantAuto || (!tc.wantAuto && e.Trials != tc.wantTrial) {
+				t.Errorf("trials auto %v n %d, want auto %v n %d", e.TrialsAuto, e.Trials, tc.wantAuto, tc.wantTrial)
+			}
+			note := strings.Join(e.Notes, "\n")
+			if (tc.wantNote == "") != (note == "") || !strings.Contains(note, tc.wantNote) {
+				t.Errorf("notes %q, want %q", note, tc.wantNote)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -26,6 +27,9 @@ func applySets(e *Experiment, sets []string, c *collector) {
 			c.add(a.at.errorf("%s: the experiment has no advise section (capacity.%s sets a capacity search's)", a.key, strings.TrimPrefix(a.key, "advise.")))
 		}
 	}()
+	// The file's own trials: auto and warmup: auto, before any --set.
+	fileTrialsAuto, fileWarmupAuto := e.TrialsAuto, e.WarmupAuto
+	defer func() { e.dropAutoSettings(fileTrialsAuto, fileWarmupAuto) }()
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
@@ -132,4 +136,47 @@ func setLabel(a *Axis, canonical, raw, v string) string {
 		}
 	}
 	return "#set"
+}
+
+// dropAutoSettings: a --set trials=N (fixed rounds) over a file written
+// with trials: auto replaces its rounds-until-precise, so the settings
+// that only apply to auto — the file's precision and budget — are dropped
+// (not refused); likewise --set warmup=N over warmup: auto drops the
+// file's warmup.max.s. Notes says what was dropped, in one line each. A
+// setting given by --set itself is kept, and refused as before.
+func (e *Experiment) dropAutoSettings(fileTrialsAuto, fileWarmupAuto bool) {
+	if fileTrialsAuto && !e.TrialsAuto && !e.LivesAuto && !e.Capacity.On && e.setByFlag("trials") {
+		if dropped := e.dropFileKeys("precision", "budget"); len(dropped) > 0 {
+			e.Precision, e.BudgetS = DefaultPrecision, DefaultBudgetS
+			verb := "applies to trials: auto only, is dropped"
+			if len(dropped) > 1 {
+				verb = "apply to trials: auto only, are dropped"
+			}
+			e.Notes = append(e.Notes, fmt.Sprintf("--set trials=%d replaces the file's trials: auto: its %s, which %s", e.Trials, strings.Join(dropped, " and "), verb))
+		}
+	}
+	if fileWarmupAuto && !e.WarmupAuto && e.setByFlag("warmup") {
+		if dropped := e.dropFileKeys("warmup.max.s"); len(dropped) > 0 {
+			e.WarmupMaxS = DefaultWarmupMaxS
+			e.Notes = append(e.Notes, fmt.Sprintf("--set warmup=%d replaces the file's warmup: auto: its warmup.max.s, which applies to warmup: auto only, is dropped", e.Warmup))
+		}
+	}
+}
+
+// setByFlag says whether key's value came from --set.
+func (e *Experiment) setByFlag(key string) bool {
+	p, ok := e.pos[key]
+	return ok && strings.HasPrefix(p.File, "--set ")
+}
+
+// dropFileKeys forgets the keys the file (not --set) wrote, returning them.
+func (e *Experiment) dropFileKeys(keys ...string) []string {
+	var dropped []string
+	for _, k := range keys {
+		if _, ok := e.pos[k]; ok && !e.setByFlag(k) {
+			delete(e.pos, k)
+			dropped = append(dropped, k)
+		}
+	}
+	return dropped
 }

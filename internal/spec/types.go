@@ -37,6 +37,9 @@ type Experiment struct {
 	// librdkafka's, and prodlab's extensions, see MaxBufferedRecords) to
 	// their values, as written; Settings is their typed view.
 	Producer map[string]string
+	// Notes are lines for the user about how the file was read, such as
+	// settings a --set made moot and dropped; the run prints them first.
+	Notes []string
 	// conf is Producer parsed once (parseConf): when the file is read and
 	// again for each scenario, after its matrix values; confSet says it was.
 	conf    kafkaconf.Producer
