@@ -13,6 +13,10 @@
 //	prodlab-librdkafka properties   print librdkafka's property table as
 //	                                internal/kafkaconf/librdkafka_properties.tsv
 //	prodlab-librdkafka version      print the bundled librdkafka's version
+//
+// $PRODLAB_WORKER_CPUPROFILE, when set, names a file that serve writes a
+// Go CPU profile of its whole run to (go tool pprof), for finding where
+// the worker's own time goes (bench/RESULTS.md §34).
 package main
 
 import (
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
@@ -37,6 +42,19 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "prodlab-librdkafka: %s takes no arguments\n", cmd)
 		return 2
 	case cmd == "serve":
+		if path := os.Getenv("PRODLAB_WORKER_CPUPROFILE"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "prodlab-librdkafka:", err)
+				return 1
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fmt.Fprintln(os.Stderr, "prodlab-librdkafka:", err)
+				return 1
+			}
+			defer pprof.StopCPUProfile()
+		}
 		if err := driver.ServeLibrdkafka(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "prodlab-librdkafka:", err)
 			return 1
