@@ -11,7 +11,7 @@ AGENT_SRC := $(shell find java/agent/src/main java/agent/pom.xml -type f 2>/dev/
 EXPERIMENT ?= batching
 # Packages run one at a time (-p 1): integration tests start JVMs and the
 # netem timing tests need the cores; 2 cores shared by both would flake.
-GOTEST_TIMEOUT ?= 18m
+GOTEST_TIMEOUT ?= 25m
 
 .PHONY: help build run test test-go test-java bench lint clean gen-librdkafka
 

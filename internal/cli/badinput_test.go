@@ -983,6 +983,11 @@ func contradictionRows() []badInput {
 		hiding("s3cr3t", runFile("contradictions", "sasl.jaas.config under cluster.security", "cluster: {security: sasl_ssl}\nproducer: {sasl.jaas.config: \"x required password=s3cr3t;\"}\n", "producer setting sasl.jaas.config is set by cluster.security=sasl_ssl")),
 		franzFile("contradictions", "franz-go 6 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 6}\n", "max.in.flight.requests.per.connection=6 is above 5, the most client franz-go's idempotent producer allows"),
 		franzFile("contradictions", "franz-go 3 in flight, idempotence by default", "producer: {max.in.flight.requests.per.connection: 3}\n", "max.in.flight.requests.per.connection=3 with idempotence (on by default) is not supported by client franz-go"),
+		// A setting the scenario's client does not have, in the other
+		// client's words: refused naming the client and its nearest setting.
+		runFile("contradictions", "librdkafka setting for java", "producer: {batch.num.messages: 100}\n", "producer property batch.num.messages is not supported by client java (it is librdkafka's); its nearest setting is batch.size"),
+		rawFile("contradictions", "java setting for librdkafka", "name: bad\nclient: librdkafka\nproducer: {buffer.memory: 1000000}\n", "producer property buffer.memory is not supported by client librdkafka; its nearest setting is queue.buffering.max.kbytes"),
+		rawFile("contradictions", "librdkafka release not bundled", "name: bad\nclient: librdkafka@2.3.0\n", "bundles librdkafka 2.11.1, and only that release runs"),
 		runFile("contradictions", "compare baseline is candidate", "matrix: {linger.ms: [0, 5]}\ncompare: [{baseline: linger.ms=0, candidate: linger.ms=0}]\n", `compare candidate "linger.ms=0" is its baseline`),
 		runFile("contradictions", "compare axis of one value", "matrix: {linger.ms: [0], batch.size: [1000, 2000]}\ncompare: [{axis: linger.ms}]\n", `compare axis "linger.ms" has one value`),
 		runFile("contradictions", "matrix trials", "matrix: {trials: [1, 2]}\n", `"trials" is a setting of the whole run, not a matrix axis`),

@@ -188,6 +188,25 @@ var conformanceCases = []conformanceCase{
 			}
 		},
 	},
+	{
+		// The warm-up's catch-up (a capacity probe's): past its time the
+		// warm-up runs on while the producer is behind its schedule, at
+		// most CatchUpMax more, and the window that follows keeps the rate.
+		name: "catch-up after the warm-up",
+		trial: Trial{Records: 1 << 30, Duration: 2 * time.Second, Warmup: time.Second, CatchUp: 20 * time.Millisecond, CatchUpMax: 2 * time.Second,
+			Rate: 3000, RecordSize: 100, Payload: "random", Seed: 9, Tag: "c5"},
+		check: func(t *testing.T, tr Trial, res *Result, _ []readRecord) {
+			if res.MeasuredFrom < tr.Warmup || res.MeasuredFrom > tr.Warmup+tr.CatchUpMax+500*time.Millisecond {
+				t.Errorf("measured from %s, want within [%s, %s] (the warm-up and at most its catch-up)", res.MeasuredFrom, tr.Warmup, tr.Warmup+tr.CatchUpMax)
+			}
+			if got := float64(res.Sent) / tr.Duration.Seconds(); math.Abs(got/tr.Rate-1) > 0.01 {
+				t.Errorf("window sent %.0f/s after the catch-up, want %.0f/s within 1 %%", got, tr.Rate)
+			}
+			if res.Acked != res.Sent || res.Failed != 0 || res.AuditSent() != res.WarmupSent+res.Sent {
+				t.Errorf("acked %d failed %d of %d sent", res.Acked, res.Failed, res.Sent)
+			}
+		},
+	},
 }
 
 // wantCounts asserts a clean trial's counts.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testjar"
 )
 
 // TestZoneOutage runs a cluster in three zones, 2 ms apart, and cuts zone
@@ -17,6 +18,7 @@ import (
 // isolated broker's partition moves to another zone (the outage took
 // effect), and the audit finds nothing lost or duplicated.
 func TestZoneOutage(t *testing.T) {
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: zone-outage
 cluster:
@@ -26,17 +28,24 @@ cluster:
 topic: {partitions: 3, replication.factor: 3, configs: {min.insync.replicas: 2}}
 network: {zones: {rtt.ms: 2}}
 workload: {rate: 1000, duration.s: 10, record.size: 200, payload: random}
-client: franz-go
 producer: {acks: all, enable.idempotence: true, linger.ms: 5}
 faults: [{type: zone.isolate, zone: b, at.ms: 2500, delay.ms: 5000}]
+matrix:
+  client: [franz-go, librdkafka]
 `, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1 {
-		t.Fatalf("%d records, want 1", len(recs))
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
 	}
-	r := recs[0]
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) { checkZoneOutage(t, r) })
+	}
+}
+
+// checkZoneOutage checks one client's record of TestZoneOutage.
+func checkZoneOutage(t *testing.T, r results.Record) {
 	if r.Status != results.StatusOK {
 		t.Fatalf("status %s: %s", r.Status, r.Error)
 	}

@@ -1,6 +1,5 @@
 package dev.prodlab.worker;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,25 +9,27 @@ import org.junit.jupiter.api.Test;
 
 /** KeySampler draws the same keys as Go's internal/keys for the same seed. */
 class KeySamplerTest {
-    private static long[] first8(KeySampler k) {
-        long[] out = new long[8];
-        for (int i = 0; i < 8; i++) {
-            out[i] = k.index(i);
+    /**
+     * The vectors of testdata/shared/keys.json, which the Go package keys'
+     * TestSharedVectors reads too: one file, so Go and Java cannot drift.
+     */
+    @Test
+    void sharedVectors() throws Exception {
+        java.nio.file.Path file = java.nio.file.Paths.get("..", "..", "testdata", "shared", "keys.json");
+        com.google.gson.JsonObject root = com.google.gson.JsonParser.parseString(
+                java.nio.file.Files.readString(file)).getAsJsonObject();
+        com.google.gson.JsonArray cases = root.getAsJsonArray("cases");
+        org.junit.jupiter.api.Assertions.assertTrue(cases.size() > 0, "no cases in " + file);
+        for (com.google.gson.JsonElement e : cases) {
+            com.google.gson.JsonObject c = e.getAsJsonObject();
+            KeySampler k = KeySampler.create(c.get("distribution").getAsString(), c.get("count").getAsLong(),
+                    c.get("size").getAsInt(), c.get("exponent").getAsDouble(), c.get("seed").getAsLong());
+            com.google.gson.JsonArray first = c.getAsJsonArray("first");
+            for (int seq = 0; seq < first.size(); seq++) {
+                assertEquals(first.get(seq).getAsLong(), k.index(seq),
+                        c.get("distribution").getAsString() + " seq " + seq);
+            }
         }
-        return out;
-    }
-
-    @Test
-    void uniformMatchesGo() {
-        // The same figures as keys_test.go's TestDeterministic.
-        assertArrayEquals(new long[] {598, 988, 414, 588, 209, 687, 564, 178},
-                first8(KeySampler.create("uniform", 1000, 8, 0, 42)));
-    }
-
-    @Test
-    void zipfMatchesGo() {
-        assertArrayEquals(new long[] {12, 819, 3, 11, 0, 25, 9, 0},
-                first8(KeySampler.create("zipf", 1000, 8, 1.2, 42)));
     }
 
     @Test
