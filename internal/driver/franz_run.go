@@ -39,13 +39,9 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	gen, err := payload.New(t.Payload, t.RecordSize, t.Seed)
+	gen, ks, err := recordSource(t)
 	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
-	}
-	ks, err := keys.New(t.Keys, t.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("workload keys: %w", err)
+		return nil, err
 	}
 	hooks := &franzHooks{}
 	opts := append([]kgo.Opt{

@@ -119,13 +119,9 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)
 	}
-	gen, err := payload.New(t.Payload, t.RecordSize, t.Seed)
+	gen, ks, err := recordSource(t)
 	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
-	}
-	ks, err := keys.New(t.Keys, t.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("workload keys: %w", err)
+		return nil, err
 	}
 	cm := kafka.ConfigMap{
 		"bootstrap.servers":         strings.Join(t.Bootstrap, ","),

@@ -2,10 +2,13 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/keys"
+	"github.com/prodlab/prodlab/internal/payload"
 )
 
 // sendLoop is the workload of one producer driven from Go: which record
@@ -346,4 +349,18 @@ func (p *pacer) wait(seq int64) {
 			time.Sleep(d)
 		}
 	}
+}
+
+// recordSource makes trial t's record values and keys (packages payload
+// and keys, from its seed): every Go client builds its records from them.
+func recordSource(t Trial) (payload.Generator, *keys.Sampler, error) {
+	gen, err := payload.New(t.Payload, t.RecordSize, t.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("payload: %w", err)
+	}
+	ks, err := keys.New(t.Keys, t.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workload keys: %w", err)
+	}
+	return gen, ks, nil
 }
