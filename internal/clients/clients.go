@@ -44,6 +44,11 @@ type Kind struct {
 	// InProcess says the client runs in prodlab's own process (franz-go),
 	// so CPU sets cannot confine it apart from prodlab's own work.
 	InProcess bool
+	// GoWorkload says the client's records come from prodlab's Go send
+	// loop (driver/sendloop.go: franz-go, librdkafka), which writes package
+	// payload's exact bytes for a seed; the Java worker writes its own
+	// (docs/worker-protocol.md, "Payloads").
+	GoWorkload bool
 	// OnTrogdor says Trogdor agents can run the kind: they run their own
 	// kafka-clients, so only the Java client.
 	OnTrogdor bool
@@ -88,7 +93,7 @@ const LibrdkafkaRelease = "2.11.1"
 // kinds is the registry, in the order messages list the kinds. A new kind
 // is one entry here and its driver's registration (driver/factory.go).
 var kinds = []Kind{
-	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process", InProcess: true,
+	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process", InProcess: true, GoWorkload: true,
 		CapWhy:                "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it",
 		RecordLimit:           "batch.size",
 		IdempotentMaxInFlight: 5,
@@ -104,7 +109,7 @@ var kinds = []Kind{
 		Transactions:          true,
 		IdempotentByDefault:   true,
 		Defaults:              kafkaconf.JavaDefaults},
-	{Name: Librdkafka, Bundled: LibrdkafkaRelease,
+	{Name: Librdkafka, Bundled: LibrdkafkaRelease, GoWorkload: true,
 		Doc:                   "librdkafka " + LibrdkafkaRelease + " (the C client under confluent-kafka-python, -dotnet, -go and Confluent's JavaScript client), in a worker process",
 		RecordLimit:           "message.max.bytes",
 		IdempotentMaxInFlight: 5,

@@ -79,11 +79,8 @@ func (f *Franz) Run(ctx context.Context, t Trial) (*Result, error) {
 
 // runOne runs a trial through one client.
 func (f *Franz) runOne(ctx context.Context, t Trial) (*Result, error) {
-	if t.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := trialContext(ctx, t)
+	defer cancel()
 	fr, err := newFranzRun(ctx, t)
 	if err != nil {
 		return nil, err

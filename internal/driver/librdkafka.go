@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
@@ -82,8 +83,12 @@ func missingLibrdkafkaWorker(path string) error {
 // could pass, with the reason.
 var librdkafkaRefused = map[string]string{
 	kafkaconf.TransactionDurationMs: "prodlab's librdkafka worker does not run transactional producers yet",
-	"key.serializer":                "librdkafka takes raw bytes, as prodlab sends them",
-	"value.serializer":              "librdkafka takes raw bytes, as prodlab sends them",
+	kafkaconf.TransactionalID:       "prodlab's librdkafka worker does not run transactional producers yet (it would produce outside a transaction, which librdkafka refuses record by record)",
+	// The worker reads its batch, request and byte counters from these
+	// reports; another interval (0 turns them off) would leave them wrong.
+	"statistics.interval.ms": "prodlab's librdkafka worker sets it to read the client's batch, request and byte counters",
+	"key.serializer":         "librdkafka takes raw bytes, as prodlab sends them",
+	"value.serializer":       "librdkafka takes raw bytes, as prodlab sends them",
 }
 
 // LibrdkafkaConfig turns producer properties into librdkafka's
@@ -215,17 +220,54 @@ func CheckLibrdkafka(name string, props map[string]string, worker string) error 
 // librdkafkaCheckTimeout bounds the worker's check command.
 const librdkafkaCheckTimeout = 20 * time.Second
 
+// librdkafkaChecked remembers the worker's answer per worker path and
+// configuration, so that a plan of many scenarios with the same producer
+// settings starts the worker once, not once per scenario.
+var librdkafkaChecked struct {
+	mu  sync.Mutex
+	ans map[string]librdkafkaAnswer
+}
+
+type librdkafkaAnswer struct {
+	resolved map[string]string
+	err      error
+}
+
 // librdkafkaResolveVia asks the worker at path to build a producer
 // configuration from conf (`prodlab-librdkafka check`): librdkafka's
-// resolved configuration, or its refusal as an error.
+// resolved configuration, or its refusal as an error. A worker that could
+// not answer (missing, timed out) is not remembered.
 func librdkafkaResolveVia(path string, conf map[string]string) (map[string]string, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, missingLibrdkafkaWorker(path)
 	}
-	in, err := json.Marshal(conf)
+	in, err := json.Marshal(conf) // map keys sorted: one key per configuration
 	if err != nil {
 		return nil, fmt.Errorf("librdkafka check: %w", err)
 	}
+	key := path + "\x00" + string(in)
+	librdkafkaChecked.mu.Lock()
+	a, ok := librdkafkaChecked.ans[key]
+	librdkafkaChecked.mu.Unlock()
+	if ok {
+		return a.resolved, a.err
+	}
+	resolved, final, err := librdkafkaRunCheck(path, in)
+	if final {
+		librdkafkaChecked.mu.Lock()
+		if librdkafkaChecked.ans == nil {
+			librdkafkaChecked.ans = map[string]librdkafkaAnswer{}
+		}
+		librdkafkaChecked.ans[key] = librdkafkaAnswer{resolved, err}
+		librdkafkaChecked.mu.Unlock()
+	}
+	return resolved, err
+}
+
+// librdkafkaRunCheck runs the worker's check on the configuration in;
+// final says the answer is librdkafka's own (a resolution or a refusal),
+// worth remembering.
+func librdkafkaRunCheck(path string, in []byte) (resolved map[string]string, final bool, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), librdkafkaCheckTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "check")
@@ -234,15 +276,14 @@ func librdkafkaResolveVia(path string, conf map[string]string) (map[string]strin
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
 		if msg := strings.TrimSpace(errOut.String()); msg != "" && ctx.Err() == nil {
-			return nil, fmt.Errorf("client librdkafka refuses these producer properties: %s", msg)
+			return nil, true, fmt.Errorf("client librdkafka refuses these producer properties: %s", msg)
 		}
-		return nil, fmt.Errorf("librdkafka check (%s): %w", path, err)
+		return nil, false, fmt.Errorf("librdkafka check (%s): %w", path, err)
 	}
-	var resolved map[string]string
 	if err := json.Unmarshal(out.Bytes(), &resolved); err != nil {
-		return nil, fmt.Errorf("librdkafka check wrote %.200q: %w", out.String(), err)
+		return nil, false, fmt.Errorf("librdkafka check wrote %.200q: %w", out.String(), err)
 	}
-	return resolved, nil
+	return resolved, true, nil
 }
 
 // librdkafkaNotes is librdkafka's kind.notes: the canonical name of each

@@ -60,11 +60,8 @@ func RunLibrdkafka(ctx context.Context, t Trial) (*Result, error) {
 
 // runLibrdkafkaOne runs a trial through one librdkafka producer.
 func runLibrdkafkaOne(ctx context.Context, t Trial) (*Result, error) {
-	if t.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := trialContext(ctx, t)
+	defer cancel()
 	rr, err := newRdRun(ctx, t)
 	if err != nil {
 		return nil, err
@@ -106,6 +103,11 @@ type rdRecord struct {
 	handoff, intended time.Time
 	value, key, hdr   []byte
 	stamp             []byte
+	// msg and headers are handed to Produce, which copies what they point
+	// to into librdkafka and keeps only the opaque: reused with the record,
+	// so the produce loop allocates no message per record.
+	msg     kafka.Message
+	headers []kafka.Header
 }
 
 // newRdRun builds the producer for t, with its metadata loaded (as a
@@ -224,22 +226,28 @@ func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) 
 	r := rr.next
 	rr.next = nil
 	r.handoff, r.intended = now, intended
-	m := &kafka.Message{
-		TopicPartition: kafka.TopicPartition{Topic: &rr.topic, Partition: kafka.PartitionAny},
-		Value:          r.value,
-		Opaque:         r,
-	}
-	if rr.keys != nil {
-		m.Key = r.key
-	}
+	r.headers = r.headers[:0]
 	if rr.t.Tag != "" {
-		m.Headers = append(m.Headers, kafka.Header{Key: auditheader.Key, Value: r.hdr})
+		r.headers = append(r.headers, kafka.Header{Key: auditheader.Key, Value: r.hdr})
 		rr.headerBytes += int64(len(auditheader.Key) + len(r.hdr))
 	}
 	if stamp {
 		r.stamp = stampValue(r.stamp, now)
-		m.Headers = append(m.Headers, kafka.Header{Key: auditheader.TimeKey, Value: r.stamp})
+		r.headers = append(r.headers, kafka.Header{Key: auditheader.TimeKey, Value: r.stamp})
 		rr.headerBytes += int64(len(auditheader.TimeKey) + len(r.stamp))
+	}
+	m := &r.msg
+	*m = kafka.Message{
+		TopicPartition: kafka.TopicPartition{Topic: &rr.topic, Partition: kafka.PartitionAny},
+		Value:          r.value,
+		Headers:        r.headers,
+		Opaque:         r,
+	}
+	if len(r.headers) == 0 {
+		m.Headers = nil
+	}
+	if rr.keys != nil {
+		m.Key = r.key
 	}
 	for {
 		err := rr.p.Produce(m, nil)

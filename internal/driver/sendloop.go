@@ -364,3 +364,11 @@ func recordSource(t Trial) (payload.Generator, *keys.Sampler, error) {
 	}
 	return gen, ks, nil
 }
+
+// trialContext bounds ctx by the trial's timeout, when it has one.
+func trialContext(ctx context.Context, t Trial) (context.Context, context.CancelFunc) {
+	if t.Timeout > 0 {
+		return context.WithTimeout(ctx, t.Timeout)
+	}
+	return context.WithCancel(ctx)
+}
