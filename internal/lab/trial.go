@@ -251,7 +251,9 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 	}
 	cpu0 := takeCPU(d, brokerPids(tgt))
 	faults := x.startFaults(ctx, tgt, adm, t.Topic, e)
+	unwatch := x.watchStuck(t.Topic, t.Timeout, stuckAfter)
 	res, runErr := d.Run(ctx, t)
+	unwatch()
 	brokerEvents := faults.stop()
 	cpu1 := takeCPU(d, brokerPids(tgt))
 	if x.arm != nil {
