@@ -114,8 +114,8 @@ func newForest(fs []Finding, labels []string, margin float64) forest {
 		}
 	}
 	if len(fs) == 0 {
-		f.Margin = margin
-		lo, hi = -forestPad*margin, forestPad*margin
+		f.Margin = rowMargin(Finding{}, margin)
+		lo, hi = -forestPad*f.Margin, forestPad*f.Margin
 	}
 	reach := forestReach * math.Max(-lo, hi)
 	for _, fd := range fs {
@@ -178,12 +178,15 @@ func (f *forest) row(n int, fd Finding, label string, margin float64) forestRow 
 }
 
 // rowMargin is finding fd's equivalence margin: its verdict's, or the
-// plan's when the verdict names none.
+// plan's when the verdict names none, or stats' default when neither is
+// a margin (between 0 and 1: a damaged plan.json may say -1).
 func rowMargin(fd Finding, plan float64) float64 {
-	if m := fd.Verdict.Margin; m > 0 && m < 1 {
-		return m
+	for _, m := range []float64{fd.Verdict.Margin, plan} {
+		if m > 0 && m < 1 {
+			return m
+		}
 	}
-	return plan
+	return stats.DefaultMargin
 }
 
 // moreRE finds the rounds estimate in an inconclusive verdict's text

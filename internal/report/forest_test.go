@@ -48,6 +48,16 @@ func TestNewForest(t *testing.T) {
 			verdictOf("", stats.KindInconclusive, 0, -0.9, 9.5, "inconclusive")},
 			-1, 8, 6, true, 3.0 / 9, 4.1 / 9, 3.5 / 9, false, false},
 	}
+	// A margin that is none (a damaged plan.json's -1) draws the default
+	// band, never a band of negative width.
+	{
+		fd := verdictOf("", stats.KindNotTested, nan, nan, nan, "not tested: x")
+		fd.Verdict.Margin = 0
+		r := newForest([]Finding{fd}, []string{""}, -1).Groups[0].Rows[0]
+		if !(r.BandLo < r.BandHi) {
+			t.Errorf("band of margin -1 at %v..%v, want the default ±5 %%", r.BandLo, r.BandHi)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newForest(tt.fs, make([]string, len(tt.fs)), 0.05)
