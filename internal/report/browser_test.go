@@ -12,10 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/results"
 )
 
 // chromiumPath is Debian's chromium, installed by scripts/install-test-deps.sh.
@@ -78,6 +81,9 @@ func chromium(t *testing.T, args ...string) (string, string) {
 // body's data-layout attribute: "ok" or "problems:" and one per line.
 // Every text of every chart must lie inside its SVG (nothing clipped),
 // and no table, nor the page, may need a horizontal scroll at 1280 px.
+// It also counts the findings picture's rows as drawn, into
+// data-forest-rows: the rows with a box of their own inside the picture,
+// rows at the same height counted once (-1: no picture).
 const layoutScript = `<script>
 window.addEventListener("load", function () {
   var probs = [], r = Math.round;
@@ -107,14 +113,26 @@ window.addEventListener("load", function () {
     probs.push("page: " + d.scrollWidth + " px wide in a " + window.innerWidth + " px window");
   }
   document.body.setAttribute("data-layout", probs.length ? "problems:\n" + probs.join("\n") : "ok");
+  var forest = document.getElementById("findings-forest"), tops = {};
+  if (forest) {
+    var fb = forest.getBoundingClientRect();
+    forest.querySelectorAll("g.forest-row").forEach(function (g) {
+      var e = g.getBoundingClientRect();
+      if (e.width > 0 && e.height > 0 && e.top >= fb.top - 0.5 && e.bottom <= fb.bottom + 0.5) {
+        tops[r(e.top)] = true;
+      }
+    });
+  }
+  document.body.setAttribute("data-forest-rows", forest ? Object.keys(tops).length : -1);
 });
 </script>
 `
 
 // layoutProblems loads a copy of page, with layoutScript injected, in
-// headless chromium at 1280 px and returns the problems the page found;
-// it fails the test when the check did not report at all.
-func layoutProblems(t *testing.T, page string) []string {
+// headless chromium at 1280 px and returns the problems the page found
+// and the findings picture's rows as drawn (-1: no picture); it fails the
+// test when the check did not report at all.
+func layoutProblems(t *testing.T, page string) ([]string, int) {
 	t.Helper()
 	b, err := os.ReadFile(page)
 	if err != nil {
@@ -131,10 +149,18 @@ func layoutProblems(t *testing.T, page string) []string {
 	if m == nil {
 		t.Fatalf("the layout check did not report (no data-layout on body)\n%s", log)
 	}
-	if v := html.UnescapeString(m[1]); v != "ok" {
-		return strings.Split(strings.TrimPrefix(v, "problems:\n"), "\n")
+	rows := regexp.MustCompile(`<body[^>]*\sdata-forest-rows="(-?\d+)"`).FindStringSubmatch(dom)
+	if rows == nil {
+		t.Fatalf("the layout check did not count the findings picture's rows\n%s", log)
 	}
-	return nil
+	n, err := strconv.Atoi(rows[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := html.UnescapeString(m[1]); v != "ok" {
+		return strings.Split(strings.TrimPrefix(v, "problems:\n"), "\n"), n
+	}
+	return nil, n
 }
 
 // consoleLines returns chromium's logged console messages. Chromium logs
@@ -217,11 +243,40 @@ func TestBrowserRender(t *testing.T) {
 			}
 			checkPNG(t, shot)
 			t.Logf("screenshot: %s", shot)
-			if p := layoutProblems(t, page); len(p) > 0 {
+			p, rows := layoutProblems(t, page)
+			if len(p) > 0 {
 				t.Errorf("layout at 1280 px:\n%s", strings.Join(p, "\n"))
+			}
+			if want := forestRowsWant(tt.plan); rows != want {
+				t.Errorf("the findings picture draws %d rows, want %d (one per finding; -1: no picture)", rows, want)
 			}
 		})
 	}
+	// The row count can fail: a picture with a row dropped draws one row
+	// fewer than its findings.
+	t.Run("row count catches a dropped row", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := HTML(&b, HTMLInput{Env: testEnv, Plan: &forestPlan, Records: idempotenceRun()}); err != nil {
+			t.Fatal(err)
+		}
+		row := regexp.MustCompile(`(?s)<g class="forest-row [a-z]+">.*?</g>\n`)
+		dropped := row.ReplaceAllStringFunc(b.String(), func(g string) string {
+			if strings.Contains(g, "<title>2. ") {
+				return ""
+			}
+			return g
+		})
+		if dropped == b.String() {
+			t.Fatal("no row 2 to drop")
+		}
+		page := filepath.Join(t.TempDir(), "dropped.html")
+		if err := os.WriteFile(page, []byte(dropped), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, rows := layoutProblems(t, page); rows != len(forestPlan.Comparisons)-1 {
+			t.Errorf("a picture with a row dropped draws %d rows, want %d", rows, len(forestPlan.Comparisons)-1)
+		}
+	})
 	// The layout check can fail: clipped chart text and a table wider
 	// than the window are caught.
 	t.Run("layout check catches problems", func(t *testing.T) {
@@ -233,7 +288,7 @@ func TestBrowserRender(t *testing.T) {
 		if err := os.WriteFile(page, []byte(wide), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p := layoutProblems(t, page)
+		p, _ := layoutProblems(t, page)
 		if len(p) != 3 || !strings.HasPrefix(p[0], `c: text "clipped title"`) || !strings.Contains(p[1], "scrolls sideways") {
 			t.Errorf("layout problems of a broken page = %q, want the clipped text and the table", p)
 		}
@@ -249,4 +304,13 @@ func TestBrowserRender(t *testing.T) {
 			t.Errorf("console lines of a broken page = %q, want the error and the exception", c)
 		}
 	})
+}
+
+// forestRowsWant is how many rows the findings picture of a run with
+// plan draws: one per planned comparison; -1 (no picture) without any.
+func forestRowsWant(plan *results.Plan) int {
+	if plan == nil || len(plan.Comparisons) == 0 {
+		return -1
+	}
+	return len(plan.Comparisons)
 }

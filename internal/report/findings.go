@@ -41,11 +41,15 @@ type Finding struct {
 // metricOf is the metric a planned comparison judges: its Metric key (the
 // sustainable rate's included), or throughput (records/s) for plans that
 // name none.
-func metricOf(c results.PlannedComparison) summary.Metric {
-	if c.Metric == sustainableMetric.Key {
+func metricOf(c results.PlannedComparison) summary.Metric { return metricByKey(c.Metric) }
+
+// metricByKey is the metric of key: the sustainable rate, one of
+// summary.Metrics, or throughput (records/s) for an empty or unknown key.
+func metricByKey(key string) summary.Metric {
+	if key == sustainableMetric.Key {
 		return sustainableMetric
 	}
-	if m, ok := summary.MetricByKey(c.Metric); ok {
+	if m, ok := summary.MetricByKey(key); ok {
 		return m
 	}
 	return summary.Metrics[0]
@@ -203,22 +207,33 @@ func withTrials(v stats.Verdict, n string) string {
 // ("enable.idempotence=false"), or by their full labels when they differ
 // in none (or in keys only one has).
 func differing(a, b *scenario) (al, bl string) {
-	var as, bs []string
+	keys, ok := differingKeys(a, b)
+	if !ok {
+		return a.Label, b.Label
+	}
+	as, bs := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		as[i] = k + "=" + formatValue(a.Values[k])
+		bs[i] = k + "=" + formatValue(b.Values[k])
+	}
+	return strings.Join(as, " "), strings.Join(bs, " ")
+}
+
+// differingKeys are the matrix keys, in a's order, whose values differ
+// between a and b; ok is false when they differ in none or do not share
+// their keys, so that only their full labels tell them apart.
+func differingKeys(a, b *scenario) (keys []string, ok bool) {
 	for _, k := range a.Keys {
 		av, aok := a.Values[k]
 		bv, bok := b.Values[k]
 		if !aok || !bok {
-			return a.Label, b.Label
+			return nil, false
 		}
 		if formatValue(av) != formatValue(bv) {
-			as = append(as, k+"="+formatValue(av))
-			bs = append(bs, k+"="+formatValue(bv))
+			keys = append(keys, k)
 		}
 	}
-	if len(as) == 0 || len(a.Keys) != len(b.Keys) {
-		return a.Label, b.Label
-	}
-	return strings.Join(as, " "), strings.Join(bs, " ")
+	return keys, len(keys) > 0 && len(a.Keys) == len(b.Keys)
 }
 
 // findingsTitle heads the Findings section: what the verdicts rest on.
@@ -249,7 +264,6 @@ func trimFloat(v float64) string {
 	return s
 }
 
-// findingsText appends the table's Findings section, when v has a plan.
 // hasFindings reports whether v shows a Findings section: a run with a
 // plan, except an advise run that planned no comparison (its answer is
 // the advice).
@@ -257,6 +271,9 @@ func (v *view) hasFindings() bool {
 	return v.plan != nil && (v.plan.Advise == nil || len(v.findings) > 0)
 }
 
+// findingsText appends the table's Findings section, when v has a plan:
+// each answer in words, then all of them at a glance (forestText), then
+// the hints.
 func (v *view) findingsText(b *strings.Builder) {
 	if !v.hasFindings() {
 		return
@@ -271,6 +288,9 @@ func (v *view) findingsText(b *strings.Builder) {
 		if f.Published != "" {
 			fmt.Fprintf(b, "   published: %s\n", f.Published)
 		}
+	}
+	if len(v.findings) > 0 {
+		forestText(b, v.forest())
 	}
 	for _, hint := range v.hints() {
 		b.WriteString(hint + "\n")

@@ -186,6 +186,14 @@ func TestHTMLFindings(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
+	// The findings picture opens the section, before the answers in
+	// words, with one row per finding.
+	if pi, li := strings.Index(page, `<svg id="`+forestID+`"`), strings.Index(page, `<ol class="findings">`); pi < fi || pi > li {
+		t.Errorf("findings picture at %d, want between the heading (%d) and the list (%d)", pi, fi, li)
+	}
+	if n := strings.Count(page, `<g class="forest-row `); n != len(idempotencePlan.Comparisons) {
+		t.Errorf("findings picture has %d rows, want %d", n, len(idempotencePlan.Comparisons))
+	}
 	golden.Check(t, "html-findings.golden", b.Bytes())
 	// No plan, no section.
 	b.Reset()

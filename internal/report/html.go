@@ -51,6 +51,8 @@ type page struct {
 	CSS                         template.CSS
 	Findings                    []pageFinding
 	FindingsTitle               string
+	// Forest is the findings picture (forestSVG), nil without findings.
+	Forest *pageChart
 	// Hints say how an undecided finding could be decided (view.hints).
 	Hints   []string
 	HasPlan bool
@@ -140,6 +142,9 @@ func HTML(w io.Writer, in HTMLInput) error {
 		p.FindingsTitle, p.Hints = v.findingsTitle(), v.hints()
 		for _, f := range v.findings {
 			p.Findings = append(p.Findings, pageFinding{Question: orQuestion(f), Sentence: f.Sentence, Kind: f.Kind, Published: f.Published})
+		}
+		if len(v.findings) > 0 {
+			p.Forest = forestChart(v.forest(), v.plan.Level)
 		}
 	}
 	if v.advice != nil {

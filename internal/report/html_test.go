@@ -142,6 +142,11 @@ var htmlCases = []struct {
 	{"capacity", func(*testing.T) []results.Record { return capacityRun() },
 		[]string{"chart-load-p99"},
 		[]string{"chart-throughput", "chart-latency", "chart-load-p50"}, &capacityPlan},
+	// Findings on three metrics, decided, open and untested: the
+	// findings picture (forest.go) heads the page.
+	{"forest", func(*testing.T) []results.Record { return idempotenceRun() },
+		[]string{"chart-throughput", "chart-inflight"},
+		[]string{"chart-latency", "chart-ratio"}, &forestPlan},
 	// A rate matrix: the ordinary charts, and p99 against offered rate.
 	{"rate", func(*testing.T) []results.Record { return rateMatrixRun() },
 		[]string{"chart-throughput", "chart-load-p99"},
