@@ -304,6 +304,14 @@ func TestConformanceErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "producer property "+lacks+" is not supported by client "+k.Name) {
 				t.Errorf("%s: %v, want \"producer property %s is not supported by client %s\"", lacks, err, lacks, k.Name)
 			}
+			// The running driver judges settings as its kind does before
+			// anything starts (the librdkafka worker was once judged by the
+			// Java client's rules at run time).
+			for _, props := range []map[string]string{{"batch.num.messages": "10"}, {"max.in.flight": "5"}, {kafkaconf.BufferMemory: "1048576"}, {"linger.ms": "5"}} {
+				if want, got := Check(k.Name, props), d.Check(props); (want == nil) != (got == nil) {
+					t.Errorf("%v: the running driver says %v, its kind %v", props, got, want)
+				}
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			start := time.Now()

@@ -51,7 +51,10 @@ type Java struct {
 	// name leads messages about the worker ("librdkafka worker stopped").
 	name    string
 	version string
-	client  string // "kafka-clients 3.9.1", from the worker's hello
+	// check is the client kind's check of producer properties (CheckJava,
+	// CheckLibrdkafka): the worker's client, not the Java one, judges them.
+	check  func(name string, props map[string]string) error
+	client string // "kafka-clients 3.9.1", from the worker's hello
 	jvm     string // the worker's Java version
 
 	mu     sync.Mutex // serializes Run and Close
@@ -107,15 +110,15 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 	args = append(args, jvm...)
 	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
 	cmd := exec.Command("java", args...)
-	return startWorker(ctx, clients.Java+"@"+version, version, cmd, logDir, logName)
+	return startWorker(ctx, clients.Java+"@"+version, version, CheckJava, cmd, logDir, logName)
 }
 
 // startWorker starts any protocol worker (docs/worker-protocol.md) with cmd
 // and says hello: the Java worker JVM, or a client's worker process of its
 // own (librdkafka). name is the driver's Name; version the client's
 // release, for messages; its stderr goes to logDir/logName.
-func startWorker(ctx context.Context, name, version string, cmd *exec.Cmd, logDir, logName string) (*Java, error) {
-	j := &Java{name: name, version: version, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
+func startWorker(ctx context.Context, name, version string, check func(string, map[string]string) error, cmd *exec.Cmd, logDir, logName string) (*Java, error) {
+	j := &Java{name: name, version: version, check: check, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
 	logPath := ""
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
@@ -219,10 +222,11 @@ var javaUnsupported = map[string]string{
 	"max.buffered.records": "the Java producer bounds its buffer by bytes (buffer.memory), not by a record count",
 }
 
-// Check implements Driver. Every Java producer property passes (the client
-// itself validates them when the trial starts); transaction.duration.ms is
-// honoured by the worker; other prodlab-only keys are rejected.
-func (j *Java) Check(props map[string]string) error { return CheckJava(j.Name(), props) }
+// Check implements Driver with the worker's client's own check: for the
+// Java worker every Java producer property passes (the client itself
+// validates them when the trial starts) and prodlab-only keys it cannot
+// honour are rejected; the librdkafka worker's is CheckLibrdkafka.
+func (j *Java) Check(props map[string]string) error { return j.check(j.Name(), props) }
 
 // CheckJava is Check for a named Java client without a running worker, so
 // that a plan can be validated before anything starts.

@@ -197,7 +197,7 @@ func TestDecodeJavaHistogram(t *testing.T) {
 }
 
 func TestJavaCheck(t *testing.T) {
-	j := &Java{name: "java@3.9.1", version: "3.9.1"}
+	j := &Java{name: "java@3.9.1", version: "3.9.1", check: CheckJava}
 	if j.Name() != "java@3.9.1" {
 		t.Errorf("name = %s", j.Name())
 	}

@@ -72,7 +72,8 @@ func startLibrdkafka(ctx context.Context, path, logDir string) (Driver, error) {
 		return nil, missingLibrdkafkaWorker(path)
 	}
 	cmd := exec.Command(path, "serve")
-	return startWorker(ctx, clients.Librdkafka, clients.LibrdkafkaRelease, cmd, logDir, "librdkafka.log")
+	check := func(name string, props map[string]string) error { return CheckLibrdkafka(name, props, path) }
+	return startWorker(ctx, clients.Librdkafka, clients.LibrdkafkaRelease, check, cmd, logDir, "librdkafka.log")
 }
 
 func missingLibrdkafkaWorker(path string) error {

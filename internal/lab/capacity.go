@@ -40,10 +40,20 @@ type capacitySearch struct {
 	issued map[string]int
 	// est caches each scenario's estimate until its next probe.
 	est map[string]stats.Threshold
-	// out are the scenarios an advisor took out of the race, with why;
-	// they get no more probes and the stopping rule leaves them out.
+	// out are the scenarios an advisor took out of the race, or the
+	// search gave up on, with why; they get no more probes and the
+	// stopping rule leaves them out.
 	out map[string]string
+	// barren counts each scenario's trials in a row that failed before
+	// sending a record (giveUpBarren).
+	barren map[string]int
 }
+
+// giveUpBarren is how many trials in a row may fail before sending a
+// record (the client refused its settings, the topic could not be made)
+// before the search gives the scenario up: such a trial is no probe, and
+// retrying it would spend the whole budget on the same failure.
+const giveUpBarren = 2
 
 // firstProbe is where the first probe after the ceiling goes, as a share
 // of the ceiling: most sustainable rates lie between a quarter of it and
@@ -55,7 +65,7 @@ const firstProbe = 0.5
 // number of scenarios out of nScenarios) and the probes of a resumed run.
 func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
 	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{},
-		out: map[string]string{}, roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
+		out: map[string]string{}, barren: map[string]int{}, roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
 	for _, rec := range prev {
 		if !rec.Warmup && s.member(rec.ScenarioID) {
 			s.issued[rec.ScenarioID] = max(s.issued[rec.ScenarioID], rec.Trial+1)
@@ -126,13 +136,31 @@ func (s *capacitySearch) next() ([]trialSpec, bool) {
 func (s *capacitySearch) observe(rec *results.Record) {
 	rec.Probe = judgeProbe(rec, s.c)
 	if rec.Probe == nil {
+		s.countBarren(rec)
 		return
 	}
+	delete(s.barren, rec.ScenarioID)
 	s.recs[rec.ScenarioID] = append(s.recs[rec.ScenarioID], *rec)
 	delete(s.est, rec.ScenarioID)
 	t := s.threshold(rec.ScenarioID)
 	hw := t.HalfWidth()
 	rec.Precision = &results.Precision{Target: s.c.Precision, Reached: finiteOr(hw, -1), Met: s.met(t)}
+}
+
+// countBarren counts a measured trial that failed before sending a record
+// and, at giveUpBarren in a row, gives its scenario up with the trial's
+// error.
+func (s *capacitySearch) countBarren(rec *results.Record) {
+	if rec.Warmup || rec.Status != results.StatusFailed || rec.Records.Sent > 0 {
+		return
+	}
+	s.barren[rec.ScenarioID]++
+	if s.barren[rec.ScenarioID] < giveUpBarren || s.out[rec.ScenarioID] != "" {
+		return
+	}
+	why := fmt.Sprintf("given up: %d trials in a row failed before sending a record: %s", giveUpBarren, rec.Error)
+	s.out[rec.ScenarioID] = why
+	s.logf("%scapacity: %s %s", s.g.logPrefix(), rec.ScenarioID, why)
 }
 
 // met reports whether scenario id's sustainable rate is known well enough

@@ -357,3 +357,47 @@ func TestCatchUp(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityGivesUpBarren: a scenario whose trials fail before sending
+// a record (its client refused the settings) is given up after
+// giveUpBarren such trials in a row, with the trial's error, and gets no
+// more probes; one such failure between probes is forgiven.
+func TestCapacityGivesUpBarren(t *testing.T) {
+	barren := func(id string) results.Record {
+		return results.Record{ScenarioID: id, Status: results.StatusFailed, Error: "producer property x is not supported by client y"}
+	}
+	tests := []struct {
+		name    string
+		records func(w probeWorld) []results.Record
+		wantOut bool
+	}{
+		{"two in a row", func(probeWorld) []results.Record { return []results.Record{barren("a"), barren("a")} }, true},
+		{"a probe between", func(w probeWorld) []results.Record {
+			return []results.Record{barren("a"), w.record(trialSpec{sc: spec.Scenario{ID: "a"}}), barren("a")}
+		}, false},
+		{"interrupted is not barren", func(probeWorld) []results.Record {
+			r := barren("a")
+			r.Status = results.StatusInterrupted
+			return []results.Record{r, r, r}
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+			s := newCapacitySearch(e, &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}}}, 2, nil)
+			for _, rec := range tt.records(probeWorld{20000, 0.03, rand.New(rand.NewPCG(1, 2))}) {
+				s.observe(&rec)
+			}
+			why := s.out["a"]
+			if (why != "") != tt.wantOut || (tt.wantOut && !strings.Contains(why, "not supported by client y")) {
+				t.Fatalf("out %q, want out: %v, with the trial's error", why, tt.wantOut)
+			}
+			round, _ := s.next()
+			for _, tr := range round {
+				if tr.sc.ID == "a" && tt.wantOut {
+					t.Errorf("a given-up scenario was probed again")
+				}
+			}
+		})
+	}
+}
