@@ -55,7 +55,7 @@ type Java struct {
 	// CheckLibrdkafka): the worker's client, not the Java one, judges them.
 	check  func(name string, props map[string]string) error
 	client string // "kafka-clients 3.9.1", from the worker's hello
-	jvm     string // the worker's Java version
+	jvm    string // the worker's Java version
 
 	mu     sync.Mutex // serializes Run and Close
 	cmd    *exec.Cmd
