@@ -67,6 +67,11 @@ func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer
 	if err := preflightPerf(ctx, req); err != nil {
 		return nil, err
 	}
+	if len(req.Bootstrap) > 0 {
+		if err := Reachable(ctx, req.Bootstrap); err != nil {
+			return nil, fmt.Errorf("--bootstrap-server: %w", err)
+		}
+	}
 	tgt, err := perfTarget(ctx, req, log)
 	if err != nil {
 		return nil, err

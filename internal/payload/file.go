@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // ErrNoLines is the error of a payload file without a non-empty line: it
@@ -25,10 +26,15 @@ type fileGen struct {
 	starts []int
 }
 
+// MaxFileSize is the most bytes a payload file may hold: it is held in
+// memory whole, once per producer. A device (/dev/zero) or a FIFO is
+// refused as well (inputfile), never read.
+const MaxFileSize = 64 << 20
+
 // newFile reads path and indexes its non-empty lines. A line ends at "\n";
 // a "\r" before it belongs to the line ending, not the value.
 func newFile(path string) (*fileGen, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadMax(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("payload file: %w", err)
 	}
@@ -64,16 +70,19 @@ func trimEOL(line []byte) []byte {
 	return bytes.TrimSuffix(line, []byte("\r"))
 }
 
-// CheckFile reports whether path can serve as a file payload: it can be
-// read and holds a non-empty line (else the error wraps ErrNoLines). It
-// reads only up to the first such line, so that experiment validation
-// stays cheap for large files.
+// CheckFile reports whether path can serve as a file payload: a regular
+// file of at most MaxFileSize bytes that holds a non-empty line (else the
+// error wraps ErrNoLines). It reads only up to the first such line, so
+// that experiment validation stays cheap for large files.
 func CheckFile(path string) error {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("payload file: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
+		return fmt.Errorf("payload file %s: %w: %d bytes, at most %d", path, inputfile.ErrTooLarge, st.Size(), MaxFileSize)
+	}
 	ok, err := hasLine(f)
 	if err != nil {
 		return fmt.Errorf("payload file %s: %w", path, err)
