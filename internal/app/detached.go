@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
 )
 
 // Detached is something prodlab keeps running between commands: the
@@ -125,6 +127,9 @@ type Task struct {
 // a second one, a count out of range or a release that cannot run,
 // before anything starts.
 func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
+	if err := maven.CheckCacheDir(); err != nil { // the state and the jars live there
+		return Up{}, invalid(err)
+	}
 	path := d.svc.statePath()
 	// Held until the state is saved: a second `up` is refused at once
 	// instead of starting something the state cannot record.
