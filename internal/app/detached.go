@@ -144,6 +144,9 @@ func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
 	if req.Count < 1 || req.Count > d.MaxCount {
 		return Up{}, invalid(fmt.Errorf("%s must be between 1 and %d, got %d", d.CountName, d.MaxCount, req.Count))
 	}
+	if st, err := os.Stat(req.Dir); req.Dir != "" && err == nil && !st.IsDir() {
+		return Up{}, invalid(fmt.Errorf("--dir %s is a file, not a directory: name a directory for the logs (created if missing)", req.Dir))
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	if err := d.svc.check(ctx, req); err != nil {

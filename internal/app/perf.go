@@ -102,6 +102,11 @@ func preflightPerf(ctx context.Context, req PerfRequest) error {
 	if err := maven.CheckCacheDir(); err != nil {
 		return invalid(err)
 	}
+	if driver.NeedsWorker(req.Client) {
+		if err := checkJarPath(WorkerJar()); err != nil {
+			return invalid(fmt.Errorf("client %s needs the Java worker: %w", req.Client, err))
+		}
+	}
 	if err := driver.Resolve(ctx, req.Client); err != nil {
 		var re *driver.ReleaseError
 		if errors.As(err, &re) {

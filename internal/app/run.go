@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/inputfile"
@@ -225,6 +226,9 @@ func ReadRun(dir string, warn io.Writer) ([]results.Record, error) {
 // readRun is ReadRun without the refusal of a run with no record; it
 // returns how many lines it skipped (each warned of on warn).
 func readRun(dir string, warn io.Writer) ([]results.Record, int, error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, 0, invalid(fmt.Errorf("%s is a file, not a run directory: give the directory that holds %s", dir, results.ResultsFile))
+	}
 	recs, skipped, err := results.ReadAll(dir)
 	if err != nil {
 		return nil, 0, invalid(err) // it names the file: "read results: open …"
@@ -261,6 +265,37 @@ func checkRunFiles(dir string) error {
 	return nil
 }
 
+// checkJarPath refuses a worker jar path that exists but cannot be one on
+// a Java class path: a directory, a FIFO or a device (java would start
+// and fail with a stack trace), or a path holding the class path
+// separator, which splits it in two.
+func checkJarPath(jar string) error {
+	name := jar
+	if env := os.Getenv(workerJarEnv); env != "" {
+		name = workerJarEnv + "=" + env
+	}
+	if strings.ContainsRune(jar, os.PathListSeparator) {
+		return fmt.Errorf("%s holds %q, which splits a Java class path: point %s at a jar whose path has none", name, os.PathListSeparator, workerJarEnv)
+	}
+	if st, err := os.Stat(jar); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a jar file (%s): point %s at prodlab-worker.jar", name, fileKind(st.Mode()), workerJarEnv)
+	}
+	return nil
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
 // plural is one when n is 1, else many.
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -278,6 +313,9 @@ func checkWorkerJar(scs []spec.Scenario, jar string) error {
 		}
 		if _, err := os.Stat(jar); err != nil {
 			return fmt.Errorf("client %s needs the Java worker, which is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", sc.Exp.Client, jar)
+		}
+		if err := checkJarPath(jar); err != nil {
+			return invalid(fmt.Errorf("client %s needs the Java worker: %w", sc.Exp.Client, err))
 		}
 		return nil
 	}

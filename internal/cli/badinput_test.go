@@ -39,7 +39,8 @@ type badInput struct {
 	// runFiles are written into the saved run "{run}" names (a file's
 	// content, or fifoFile for a FIFO), over its valid files.
 	runFiles map[string]string
-	// env are environment variables set for the row.
+	// env are environment variables set for the row; "{tmp}" in a value
+	// is the row's temporary directory.
 	env map[string]string
 }
 
@@ -96,10 +97,10 @@ func TestBadInput(t *testing.T) {
 
 // checkBadInput runs one row and checks its outcome.
 func checkBadInput(t *testing.T, r badInput) {
-	for k, v := range r.env {
-		t.Setenv(k, v)
-	}
 	dir := t.TempDir()
+	for k, v := range r.env {
+		t.Setenv(k, strings.ReplaceAll(v, "{tmp}", dir))
+	}
 	out := filepath.Join(dir, "run")
 	args := guardArgs(r, expandArgs(t, r, dir), out)
 	resultsBefore := exists("results")
@@ -188,7 +189,7 @@ func expandArgs(t *testing.T, r badInput, dir string) []string {
 		}
 	}
 	saved := filepath.Join(dir, "saved")
-	if slices.Contains(r.args, "{run}") {
+	if slices.ContainsFunc(r.args, func(a string) bool { return strings.Contains(a, "{run}") }) {
 		writeSavedRun(t, saved, r.runFiles)
 	}
 	args := make([]string, len(r.args))
@@ -890,7 +891,7 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("report", "two run directories that do not exist", ExitUsage, "read run: stat a: no such file or directory", "report", "a", "b"),
 		cmdRow("report", "missing directory", ExitUsage, "read results", "report", "/nonexistent/run"),
 		cmdRow("report", "directory without results", ExitUsage, "read results", "report", "{td}"),
-		cmdRow("report", "a file instead of a directory", ExitUsage, "read results", "report", "{td}/binary.yaml"),
+		cmdRow("report", "a file instead of a directory", ExitUsage, "binary.yaml is a file, not a run directory", "report", "{td}/binary.yaml"),
 		cmdRow("report", "unknown format", ExitUsage, "unknown format \"pdf\"", "report", "{td}", "--format", "pdf"),
 		cmdRow("report", "html with a value", ExitUsage, "invalid argument", "report", "{td}", "--html=please"),
 		cmdRow("report", "unknown flag", ExitUsage, "unknown flag", "report", "{td}", "--open"),
@@ -1119,11 +1120,15 @@ func roundTwoRows() []badInput {
 		return badInput{kind: "advise, round 2", name: name, args: append([]string{"advise", "{exp}"}, args...), yaml: javaBase + capacitySteady + body, code: ExitUsage, want: want}
 	}
 	cache := func(r badInput) badInput {
-		r.env = map[string]string{maven.CacheEnv: "/tmp/prodlab-a:b"}
+		r.env = map[string]string{maven.CacheEnv: "{tmp}/cache:b"}
+		return r
+	}
+	worker := func(jar string, r badInput) badInput {
+		r.env = map[string]string{"PRODLAB_WORKER_JAR": jar}
 		return r
 	}
 	space := "advise:\n  space: {linger.ms: [0, 5]}\n"
-	cacheWant := maven.CacheEnv + "=/tmp/prodlab-a:b holds ':', which splits a Java class path"
+	cacheWant := "cache:b holds ':', which splits a Java class path; point " + maven.CacheEnv + " at a directory whose path has none"
 	return []badInput{
 		// Hangs: files that never end, or never open.
 		report("results.jsonl a FIFO", "results.jsonl", fifoFile, "results.jsonl: not a regular file (a FIFO)"),
@@ -1168,6 +1173,15 @@ func roundTwoRows() []badInput {
 		cache(cmdRow("environment", "PRODLAB_CACHE with ':' (trogdor up)", ExitUsage, cacheWant, "trogdor", "up")),
 		{kind: "run flags, round 2", name: "--dry-run --out a regular file", args: []string{"run", "batching", "--dry-run", "--out", "{exp}"}, yaml: "x\n",
 			code: ExitUsage, want: "is a file, not a directory: name a directory (created if missing)"},
+		// Found looking further, category by category.
+		cmdRow("run directory", "report of results.jsonl, not its directory", ExitUsage, "results.jsonl is a file, not a run directory: give the directory that holds results.jsonl", "report", "{run}/results.jsonl"),
+		worker("{tmp}", cmdRow("environment", "PRODLAB_WORKER_JAR a directory (run)", ExitUsage, "is not a jar file (a directory): point PRODLAB_WORKER_JAR at prodlab-worker.jar", "run", "record-size")),
+		worker("{tmp}", perfRow("environment", "PRODLAB_WORKER_JAR a directory (perf)", "is not a jar file (a directory)")),
+		worker("{tmp}/a:b.jar", perfRow("environment", "PRODLAB_WORKER_JAR with ':' (perf)", "a:b.jar holds ':', which splits a Java class path")),
+		cmdRow("cluster, round 2", "up with an empty --kafka", ExitUsage, "--kafka is empty: give a release such as", "cluster", "up", "--kafka", ""),
+		cmdRow("cluster, round 2", "trogdor up with an empty --release", ExitUsage, "--release is empty: give a release such as", "trogdor", "up", "--release", " "),
+		{kind: "cluster, round 2", name: "up with --dir a file", args: []string{"cluster", "up", "--dir", "{exp}"}, yaml: "x\n",
+			code: ExitUsage, want: "exp.yaml is a file, not a directory: name a directory for the logs"},
 		{kind: "run flags, round 2", name: "--out under a regular file", args: []string{"run", "batching", "--out", "{exp}/run"}, yaml: "x\n",
 			code: ExitUsage, want: "exp.yaml, which is a file, not a directory"},
 	}
