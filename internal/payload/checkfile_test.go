@@ -55,15 +55,19 @@ func TestCheckFile(t *testing.T) {
 	}
 }
 
-// TestCheckFileDevices checks files that are not regular: devices and
-// FIFOs are refused unread (/dev/zero would pass as one endless line and
-// then be read forever), a missing file is reported as such.
+// TestCheckFileDevices checks files that are not regular: /dev/null reads
+// as empty, other devices and FIFOs are refused unread (/dev/zero would
+// pass as one endless line and then be read forever), a missing file is
+// reported as such.
 func TestCheckFileDevices(t *testing.T) {
+	if err := CheckFile(os.DevNull); !errors.Is(err, ErrNoLines) {
+		t.Errorf("CheckFile(%s) = %v, want ErrNoLines", os.DevNull, err)
+	}
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{os.DevNull, "/dev/zero", fifo} {
+	for _, path := range []string{"/dev/zero", "/dev/urandom", fifo} {
 		if err := CheckFile(path); !errors.Is(err, inputfile.ErrNotRegular) {
 			t.Errorf("CheckFile(%s) = %v, want ErrNotRegular", path, err)
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 
 	"github.com/prodlab/prodlab/internal/inputfile"
 )
@@ -76,6 +78,9 @@ func trimEOL(line []byte) []byte {
 // that experiment validation stays cheap for large files.
 func CheckFile(path string) error {
 	f, err := inputfile.Open(path)
+	if errors.Is(err, inputfile.ErrNotRegular) && readsEmpty(path) {
+		return fmt.Errorf("payload file %s: %w", path, ErrNoLines) // /dev/null: the truer reason
+	}
 	if err != nil {
 		return fmt.Errorf("payload file: %w", err)
 	}
@@ -91,6 +96,23 @@ func CheckFile(path string) error {
 		return fmt.Errorf("payload file %s: %w", path, ErrNoLines)
 	}
 	return nil
+}
+
+// readsEmpty reports whether path is a character device that reads as
+// empty at once (/dev/null), which has no line to send, rather than one
+// that never ends (/dev/zero); either is refused.
+func readsEmpty(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	n, err := f.Read(make([]byte, 1))
+	return n == 0 && errors.Is(err, io.EOF)
 }
 
 // hasLine reports whether r holds a line that is non-empty once its ending
