@@ -1,11 +1,17 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/prodlab/prodlab/internal/secret"
 )
@@ -114,4 +120,57 @@ func checkPort(addr, port string) error {
 		return fmt.Errorf("address %q: port %q must be a number in 1..65535", addr, port)
 	}
 	return nil
+}
+
+// reachTimeout bounds Reachable: a broker that answers at all accepts a
+// TCP connection within milliseconds, even across regions.
+const reachTimeout = 5 * time.Second
+
+// Reachable fails when no address of a bootstrap list accepts a TCP
+// connection within reachTimeout, naming each address and why: a closed
+// port, an unknown host or a dropped packet is said within seconds rather
+// than found after a trial's timeout (30 minutes by default for perf). It
+// connects at the TCP level only, so it needs none of the credentials or
+// TLS the producer's own properties may carry; the addresses are tried at
+// once.
+func Reachable(ctx context.Context, addrs []string) error {
+	ctx, cancel := context.WithTimeout(ctx, reachTimeout)
+	defer cancel()
+	errs := make([]error, len(addrs))
+	var wg sync.WaitGroup
+	for i, a := range addrs {
+		wg.Go(func() {
+			var d net.Dialer
+			c, err := d.DialContext(ctx, "tcp", a)
+			if err == nil {
+				_ = c.Close() // a probe: nothing was sent
+				cancel()      // one answer is enough
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if slices.Contains(errs, nil) {
+		return nil
+	}
+	why := make([]string, len(addrs))
+	for i, err := range errs {
+		why[i] = dialReason(addrs[i], err)
+	}
+	return fmt.Errorf("no broker answers at %s (%s): is the cluster up, and is this its address?",
+		strings.Join(addrs, ","), strings.Join(why, "; "))
+}
+
+// dialReason says in a few words why addr refused a connection.
+func dialReason(addr string, err error) string {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return addr + ": connection refused"
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Sprintf("%s: no answer within %s", addr, reachTimeout)
+	}
+	if dnsErr, ok := errors.AsType[*net.DNSError](err); ok {
+		return fmt.Sprintf("%s: host %s not found", addr, dnsErr.Name)
+	}
+	return secret.RedactUserinfo(err.Error())
 }

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
+	"net"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseBootstrap(t *testing.T) {
@@ -59,5 +62,27 @@ func TestParseBootstrap(t *testing.T) {
 				t.Errorf("ParseBootstrap(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReachable: an address that accepts a TCP connection is enough; a
+// list where none does fails at once, naming each address and why.
+func TestReachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	open := ln.Addr().String()
+	if err := Reachable(context.Background(), []string{"127.0.0.1:1", open}); err != nil {
+		t.Errorf("Reachable with %s listening: %v", open, err)
+	}
+	start := time.Now()
+	err = Reachable(context.Background(), []string{"127.0.0.1:1"})
+	if err == nil || !strings.Contains(err.Error(), "no broker answers at 127.0.0.1:1 (127.0.0.1:1: connection refused)") {
+		t.Errorf("Reachable(closed port) = %v", err)
+	}
+	if d := time.Since(start); d > reachTimeout {
+		t.Errorf("took %s", d)
 	}
 }

@@ -35,10 +35,13 @@ func IsInput(err error) bool {
 // duplicated, reordered or phantom records the experiment does not expect.
 var ErrViolated = lab.ErrViolated
 
+// workerJarEnv names the variable that points at the Java worker jar.
+const workerJarEnv = "PRODLAB_WORKER_JAR"
+
 // WorkerJar finds the Java worker: $PRODLAB_WORKER_JAR, next to the
 // executable, or in the source tree's build output.
 func WorkerJar() string {
-	if p := os.Getenv("PRODLAB_WORKER_JAR"); p != "" {
+	if p := os.Getenv(workerJarEnv); p != "" {
 		return p
 	}
 	if exe, err := os.Executable(); err == nil {

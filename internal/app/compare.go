@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -34,6 +35,10 @@ type CompareRequest struct {
 // measured. Unknown scenarios, and runs with no scenario in common, are
 // InputErrors.
 func Compare(req CompareRequest, warn io.Writer) ([]report.Comparison, error) {
+	if req.RunB != "" && sameDir(req.RunA, req.RunB) {
+		// a run against itself: every verdict "equivalent"
+		return nil, invalid(fmt.Errorf("%s and %s are the same run: compare it with another run, or two of its scenarios (compare %s --scenarios ID_A ID_B)", req.RunA, req.RunB, req.RunA))
+	}
 	pairs, err := comparePairs(req, warn)
 	if err != nil {
 		return nil, err
@@ -82,7 +87,7 @@ func compareOptions(req CompareRequest, warn io.Writer) (stats.Options, error) {
 func planOf(dir string) (results.Plan, error) {
 	p, _, err := results.ReadPlan(dir)
 	if err != nil {
-		return p, invalid(fmt.Errorf("%s: %w", dir, err))
+		return p, invalid(err) // it names the file
 	}
 	return p, nil
 }
@@ -203,4 +208,11 @@ func (p *comparePair) judge(o stats.Options) report.Comparison {
 		c.Metrics = append(c.Metrics, report.MetricVerdict{Name: m.Name, Unit: m.Unit, A: a, B: b, Verdict: v})
 	}
 	return c
+}
+
+// sameDir reports whether paths a and b name one directory.
+func sameDir(a, b string) bool {
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ai, bi)
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/maven"
 )
 
 // Detached is something prodlab keeps running between commands: the
@@ -125,6 +127,9 @@ type Task struct {
 // a second one, a count out of range or a release that cannot run,
 // before anything starts.
 func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
+	if err := maven.CheckCacheDir(); err != nil { // the state and the jars live there
+		return Up{}, invalid(err)
+	}
 	path := d.svc.statePath()
 	// Held until the state is saved: a second `up` is refused at once
 	// instead of starting something the state cannot record.
@@ -138,6 +143,9 @@ func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
 	}
 	if req.Count < 1 || req.Count > d.MaxCount {
 		return Up{}, invalid(fmt.Errorf("%s must be between 1 and %d, got %d", d.CountName, d.MaxCount, req.Count))
+	}
+	if st, err := os.Stat(req.Dir); req.Dir != "" && err == nil && !st.IsDir() {
+		return Up{}, invalid(fmt.Errorf("--dir %s is a file, not a directory: name a directory for the logs (created if missing)", req.Dir))
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()

@@ -34,6 +34,8 @@ func (fleetService) check(_ context.Context, req UpRequest) error {
 	}
 	if jar := WorkerJar(); !exists(jar) {
 		return fmt.Errorf("the Java worker is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", jar)
+	} else if err := checkJarPath(jar); err != nil {
+		return fmt.Errorf("the Java worker: %w", err)
 	}
 	return nil
 }

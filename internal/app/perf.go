@@ -67,6 +67,11 @@ func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer
 	if err := preflightPerf(ctx, req); err != nil {
 		return nil, err
 	}
+	if len(req.Bootstrap) > 0 {
+		if err := Reachable(ctx, req.Bootstrap); err != nil {
+			return nil, fmt.Errorf("--bootstrap-server: %w", err)
+		}
+	}
 	tgt, err := perfTarget(ctx, req, log)
 	if err != nil {
 		return nil, err
@@ -96,6 +101,11 @@ func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer
 func preflightPerf(ctx context.Context, req PerfRequest) error {
 	if err := maven.CheckCacheDir(); err != nil {
 		return invalid(err)
+	}
+	if driver.NeedsWorker(req.Client) {
+		if err := checkJarPath(WorkerJar()); err != nil {
+			return invalid(fmt.Errorf("client %s needs the Java worker: %w", req.Client, err))
+		}
 	}
 	if err := driver.Resolve(ctx, req.Client); err != nil {
 		var re *driver.ReleaseError

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
@@ -115,8 +116,9 @@ var roundsKeys = []string{"trials:", "precision:", "budget:", "lives:", "warmup:
 // warnDiffer warns when dir's experiment.yaml differs from first's in a
 // line other than a rounds setting, naming the first such line.
 func warnDiffer(first, dir string, warn io.Writer) {
-	a, errA := os.ReadFile(filepath.Join(first, results.ExperimentFile))
-	b, errB := os.ReadFile(filepath.Join(dir, results.ExperimentFile))
+	// never a FIFO; a file that cannot be read is refused by ReadRun
+	a, errA := inputfile.ReadMax(filepath.Join(first, results.ExperimentFile), maxRunFile)
+	b, errB := inputfile.ReadMax(filepath.Join(dir, results.ExperimentFile), maxRunFile)
 	if errA != nil || errB != nil {
 		return
 	}

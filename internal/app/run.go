@@ -8,11 +8,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/lab"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -37,6 +41,10 @@ type RunRequest struct {
 	// Advise asks for advice (`prodlab advise`): the experiment must have
 	// an advise: section.
 	Advise bool
+	// Current is advise's --current file ("": none), set as
+	// advise.current once the experiment is known to have an advise:
+	// section (the key alone would make one of the default space).
+	Current string
 }
 
 // Plan is a checked run: everything that can be refused was refused
@@ -53,12 +61,9 @@ type Plan struct {
 // PlanRun loads, expands and checks the experiment and the request, and
 // resolves the Kafka and client versions it names.
 func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
-	exp, err := spec.Load(req.Experiment, req.Sets)
+	exp, err := loadExperiment(req)
 	if err != nil {
-		return nil, invalid(err)
-	}
-	if req.Advise && !exp.Advise.On {
-		return nil, invalid(fmt.Errorf("%s has no advise: section: add one (docs/advice.md) naming the SLO and the settings to search, e.g.\n  advise:\n    slo: {p99.ms: 50}\n    space: {linger.ms: [0, 5, 20], batch.size: [16384, 65536]}", req.Experiment))
+		return nil, err
 	}
 	scs, err := lab.Plan(exp)
 	if err != nil {
@@ -91,11 +96,57 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	return p, nil
 }
 
+// loadExperiment loads the request's experiment with its --set values;
+// for advice, it must have an advise: section before --current is added
+// (advise.current alone would search the default space).
+func loadExperiment(req RunRequest) (*spec.Experiment, error) {
+	exp, err := spec.Load(req.Experiment, req.Sets)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := noSecretInSpace(exp); err != nil {
+		return nil, invalid(err)
+	}
+	if req.Advise && !exp.Advise.On {
+		return nil, invalid(fmt.Errorf("%s has no advise: section: add one (docs/advice.md) naming the SLO and the settings to search, e.g.\n  advise:\n    slo: {p99.ms: 50}\n    space: {linger.ms: [0, 5, 20], batch.size: [16384, 65536]}", req.Experiment))
+	}
+	if req.Current == "" {
+		return exp, nil
+	}
+	if exp, err = spec.Load(req.Experiment, append(slices.Clip(req.Sets), "advise.current="+req.Current)); err != nil {
+		return nil, invalid(err)
+	}
+	return exp, nil
+}
+
+// noSecretInSpace refuses an advise.space axis of a secret
+// (sasl.jaas.config, a password): each candidate is named by its
+// settings, and that name is printed and saved (the dry-run's table,
+// results.jsonl, plan.json, the report), so a secret there would be
+// shown; nor is a credential a tuning choice. The message never shows
+// the values.
+func noSecretInSpace(exp *spec.Experiment) error {
+	where := exp.File
+	if where == "" {
+		where = exp.Name
+	}
+	for _, ax := range exp.Advise.Space {
+		if secret.IsKey(ax.Key) {
+			return fmt.Errorf("%s: advise.space.%s holds a secret: the search compares producer tuning, and each candidate's settings are shown and saved; set security in cluster.security (or producer:, which is kept out of every table), and drop %s from the space",
+				where, ax.Key, ax.Key)
+		}
+	}
+	return nil
+}
+
 // RunAnswer is what a run left: its directory and the records of every
 // trial (those of a resumed run's earlier sessions included).
 type RunAnswer struct {
 	Dir     string
 	Records []results.Record
+	// Interrupted is true when an interrupt left trials unrun (a signal
+	// after the last trial finished leaves the run complete).
+	Interrupted bool
 }
 
 // Run prepares the run directory (refusing one that holds another run,
@@ -129,7 +180,7 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 	if sum == nil {
 		return nil, err
 	}
-	return &RunAnswer{Dir: dir, Records: sum.Records}, err
+	return &RunAnswer{Dir: dir, Records: sum.Records, Interrupted: sum.Stopped}, err
 }
 
 // previousRecords reads what the run in dir recorded before, when resuming
@@ -175,15 +226,74 @@ func ReadRun(dir string, warn io.Writer) ([]results.Record, error) {
 // readRun is ReadRun without the refusal of a run with no record; it
 // returns how many lines it skipped (each warned of on warn).
 func readRun(dir string, warn io.Writer) ([]results.Record, int, error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, 0, invalid(fmt.Errorf("%s is a file, not a run directory: give the directory that holds %s", dir, results.ResultsFile))
+	}
 	recs, skipped, err := results.ReadAll(dir)
 	if err != nil {
 		return nil, 0, invalid(err) // it names the file: "read results: open …"
 	}
 	path := filepath.Join(dir, results.ResultsFile)
+	if err := results.CheckSchemas(path, skipped); err != nil {
+		return nil, 0, invalid(err)
+	}
+	if err := checkRunFiles(dir); err != nil {
+		return nil, 0, err
+	}
 	for _, s := range skipped {
 		fmt.Fprintf(warn, "prodlab: warning: %s: skipped %s\n", path, s)
 	}
 	return recs, len(skipped), nil
+}
+
+// checkRunFiles refuses (InputError) a run directory whose plan.json or
+// environment.json is damaged, a FIFO or a device, or whose
+// experiment.yaml is one of those, before anything is rendered from it:
+// all three are read to render runs.
+func checkRunFiles(dir string) error {
+	if _, _, err := results.ReadPlan(dir); err != nil {
+		return invalid(err)
+	}
+	if _, _, err := results.ReadEnvironment(dir); err != nil {
+		return invalid(err)
+	}
+	// experiment.yaml, read by report --html and by a report over runs
+	_, err := inputfile.ReadMax(filepath.Join(dir, results.ExperimentFile), maxRunFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return invalid(err)
+	}
+	return nil
+}
+
+// checkJarPath refuses a worker jar path that exists but cannot be one on
+// a Java class path: a directory, a FIFO or a device (java would start
+// and fail with a stack trace), or a path holding the class path
+// separator, which splits it in two.
+func checkJarPath(jar string) error {
+	name := jar
+	if env := os.Getenv(workerJarEnv); env != "" {
+		name = workerJarEnv + "=" + env
+	}
+	if strings.ContainsRune(jar, os.PathListSeparator) {
+		return fmt.Errorf("%s holds %q, which splits a Java class path: point %s at a jar whose path has none", name, os.PathListSeparator, workerJarEnv)
+	}
+	if st, err := os.Stat(jar); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a jar file (%s): point %s at prodlab-worker.jar", name, fileKind(st.Mode()), workerJarEnv)
+	}
+	return nil
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // plural is one when n is 1, else many.
@@ -203,6 +313,9 @@ func checkWorkerJar(scs []spec.Scenario, jar string) error {
 		}
 		if _, err := os.Stat(jar); err != nil {
 			return fmt.Errorf("client %s needs the Java worker, which is not at %s: build it with 'make build' (or point PRODLAB_WORKER_JAR at it)", sc.Exp.Client, jar)
+		}
+		if err := checkJarPath(jar); err != nil {
+			return invalid(fmt.Errorf("client %s needs the Java worker: %w", sc.Exp.Client, err))
 		}
 		return nil
 	}

@@ -10,9 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 )
+
+// maxRunFile bounds the files of a run directory read whole
+// (experiment.yaml): far above what a run writes.
+const maxRunFile = 64 << 20
 
 // prepareRunDir returns the run directory for exp, created and writable,
 // before anything starts. Without --out it is a fresh
@@ -50,6 +55,9 @@ func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
 		}
 		return nil
 	}
+	if err := checkDirPath(out); err != nil {
+		return invalid(err)
+	}
 	held := holdsRun(out)
 	switch {
 	case held && !resume:
@@ -67,6 +75,23 @@ func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
 	return nil
 }
 
+// checkDirPath refuses an --out that names a file, or lies under one: it
+// could never become the run directory, and --dry-run must say so as
+// the run would. What does not exist yet is created by the run.
+func checkDirPath(out string) error {
+	for p := filepath.Clean(out); ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && !st.IsDir() && p == filepath.Clean(out):
+			return fmt.Errorf("--out %s is a file, not a directory: name a directory (created if missing)", out)
+		case err == nil && !st.IsDir():
+			return fmt.Errorf("--out %s lies under %s, which is a file, not a directory: name a directory (created if missing)", out, p)
+		case err == nil || p == filepath.Dir(p):
+			return nil
+		}
+	}
+}
+
 // holdsRun reports whether dir already holds a run's files.
 func holdsRun(dir string) bool {
 	for _, f := range []string{results.ExperimentFile, results.ResultsFile} {
@@ -80,7 +105,7 @@ func holdsRun(dir string) bool {
 // sameExperiment checks that the run in dir was of exp as now resolved:
 // resuming must not append another experiment's trials.
 func sameExperiment(dir string, exp *spec.Experiment) error {
-	saved, err := os.ReadFile(filepath.Join(dir, results.ExperimentFile))
+	saved, err := inputfile.ReadMax(filepath.Join(dir, results.ExperimentFile), maxRunFile) // never a FIFO
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}

@@ -44,8 +44,8 @@ func TestPrepareRunDir(t *testing.T) {
 		{"resume a run of lives", heldLives, lives, true, "--resume cannot continue a run of lives: 3 yet"},
 		{"resume nothing", filepath.Join(tmp, "none"), exp, true, "holds no run"},
 		{"resume without --out", "", exp, true, "name the directory"},
-		{"a file", filepath.Join(tmp, "file"), exp, false, "cannot create"},
-		{"under a file", filepath.Join(tmp, "file", "x"), exp, false, "cannot create"},
+		{"a file", filepath.Join(tmp, "file"), exp, false, "is a file, not a directory"},
+		{"under a file", filepath.Join(tmp, "file", "x"), exp, false, "which is a file, not a directory"},
 		{"proc", "/proc/prodlab-test", exp, false, "cannot create"},
 	}
 	for _, c := range cases {

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -52,9 +55,10 @@ expect.`,
   prodlab advise ./workload.yaml --out results/adv --resume`,
 		Args: argsUsage(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			if current != "" {
-				f.sets = append(f.sets, "advise.current="+current)
+			if c.Flags().Changed("current") && strings.TrimSpace(current) == "" {
+				return usage(errors.New("--current is empty: give your producer .properties file, or leave the flag out to judge against the client's defaults"))
 			}
+			f.current = current
 			return runExperiment(c, args[0], f)
 		},
 	}

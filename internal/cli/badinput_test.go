@@ -14,6 +14,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/results"
 )
 
 // badInput is one input prodlab must refuse before anything starts.
@@ -35,7 +36,16 @@ type badInput struct {
 	// each test run), so they get mavenLimit instead of badInputLimit:
 	// still nothing starts.
 	maven bool
+	// runFiles are written into the saved run "{run}" names (a file's
+	// content, or fifoFile for a FIFO), over its valid files.
+	runFiles map[string]string
+	// env are environment variables set for the row; "{tmp}" in a value
+	// is the row's temporary directory.
+	env map[string]string
 }
+
+// fifoFile, as a runFiles content, makes the file a FIFO.
+const fifoFile = "\x00fifo"
 
 // The harness's guards. An input that is wrongly accepted must fail fast
 // and visibly, never start a cluster:
@@ -88,6 +98,9 @@ func TestBadInput(t *testing.T) {
 // checkBadInput runs one row and checks its outcome.
 func checkBadInput(t *testing.T, r badInput) {
 	dir := t.TempDir()
+	for k, v := range r.env {
+		t.Setenv(k, strings.ReplaceAll(v, "{tmp}", dir))
+	}
 	out := filepath.Join(dir, "run")
 	args := guardArgs(r, expandArgs(t, r, dir), out)
 	resultsBefore := exists("results")
@@ -175,11 +188,63 @@ func expandArgs(t *testing.T, r badInput, dir string) []string {
 			t.Fatal(err)
 		}
 	}
+	saved := filepath.Join(dir, "saved")
+	if slices.ContainsFunc(r.args, func(a string) bool { return strings.Contains(a, "{run}") }) {
+		writeSavedRun(t, saved, r.runFiles)
+	}
 	args := make([]string, len(r.args))
 	for i, a := range r.args {
-		args[i] = strings.NewReplacer("{prevrun}", filepath.Join(dir, "prevrun"), "{fifo}", fifo).Replace(expandPaths(a, exp, td))
+		args[i] = strings.NewReplacer("{prevrun}", filepath.Join(dir, "prevrun"), "{fifo}", fifo, "{run}", saved).Replace(expandPaths(a, exp, td))
 	}
 	return args
+}
+
+// writeSavedRun writes a finished run of two scenarios into dir, with a
+// valid plan.json and environment.json, then files over them.
+func writeSavedRun(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := results.Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		for _, id := range []string{"linger.ms=0", "linger.ms=5"} {
+			rec := results.Record{Schema: results.Schema, Run: "saved", ScenarioID: id, Scenario: map[string]any{"linger.ms": id[len("linger.ms="):]},
+				ScenarioKeys: []string{"linger.ms"}, Trial: i, Status: results.StatusOK,
+				Records: results.Records{Sent: 1000, Acked: 1000}, Throughput: results.Throughput{RecordsPerS: float64(1000 + i)}}
+			if err := w.Append(rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	plan := results.Plan{Level: 0.95, Margin: 0.05, Comparisons: []results.PlannedComparison{{Question: "linger", Baseline: "linger.ms=0", Candidate: "linger.ms=5"}}}
+	if err := results.WritePlan(dir, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteEnvironment(dir, results.Environment{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if content == fifoFile {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // expandPaths puts the row's experiment file for "{exp}" and the
@@ -232,8 +297,8 @@ func TestBadInputGuards(t *testing.T) {
 		{"valid franz-go run", badInput{args: []string{"run", "batching", "--set", "workload.records=10", "--set", "linger.ms=0", "--set", "compression.type=none"}}, ExitFailure, true},
 		// a valid Java experiment: stops at the missing worker
 		{"valid java run", badInput{args: []string{"run", "record-size"}}, ExitFailure, false},
-		// valid perf flags: the Java worker cannot start
-		{"valid perf", badInput{args: []string{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"}}, ExitFailure, true},
+		// valid perf flags: no broker answers at the guard address
+		{"valid perf", badInput{args: []string{"perf", "--topic", "t", "--num-records", "1", "--record-size", "1"}}, ExitFailure, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -436,6 +501,7 @@ func badInputs(t *testing.T) []badInput {
 	}
 
 	add(honestEdges()...)
+	add(roundTwoRows()...)
 
 	// prodlab run --set: keys and values checked like the file.
 	add(
@@ -766,7 +832,8 @@ func badInputs(t *testing.T) []badInput {
 		perfRow("perf flags", "stray argument", "unexpected argument", "acks=all"),
 		perfRow("perf flags", "config file missing", "--producer.config: producer config: open /nonexistent/client.properties", "--producer.config", "/nonexistent/client.properties"),
 		perfRow("perf flags", "config file is a directory", "--producer.config: producer config: read /tmp: is a directory", "--producer.config", "/tmp"),
-		cmdRow("perf flags", "payload file empty", ExitUsage, "--payload-file /dev/null is empty", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "/dev/null"),
+		cmdRow("perf flags", "payload file empty", ExitUsage, "empty.txt is empty", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "{td}/empty.txt"),
+		cmdRow("perf flags", "payload file /dev/null", ExitUsage, "--payload-file: /dev/null: not a regular file (a character device)", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "/dev/null"),
 		perfRow("perf flags", "record size and payload file", "not both", "--payload-file", "{td}/acks7.properties"),
 		cmdRow("perf flags", "payload kind with payload file", ExitUsage, "cannot be combined with --payload-file", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "{td}/acks7.properties", "--payload", "json"),
 		cmdRow("perf flags", "bad delimiter", ExitUsage, "--payload-delimiter", "perf", "--topic", "t", "--num-records", "1", "--payload-file", "{td}/acks7.properties", "--payload-delimiter", "("),
@@ -824,7 +891,7 @@ func badInputs(t *testing.T) []badInput {
 		cmdRow("report", "two run directories that do not exist", ExitUsage, "read run: stat a: no such file or directory", "report", "a", "b"),
 		cmdRow("report", "missing directory", ExitUsage, "read results", "report", "/nonexistent/run"),
 		cmdRow("report", "directory without results", ExitUsage, "read results", "report", "{td}"),
-		cmdRow("report", "a file instead of a directory", ExitUsage, "read results", "report", "{td}/binary.yaml"),
+		cmdRow("report", "a file instead of a directory", ExitUsage, "binary.yaml is a file, not a run directory", "report", "{td}/binary.yaml"),
 		cmdRow("report", "unknown format", ExitUsage, "unknown format \"pdf\"", "report", "{td}", "--format", "pdf"),
 		cmdRow("report", "html with a value", ExitUsage, "invalid argument", "report", "{td}", "--html=please"),
 		cmdRow("report", "unknown flag", ExitUsage, "unknown flag", "report", "{td}", "--open"),
@@ -1039,5 +1106,83 @@ func TestCacheNotADirectory(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, ExitUsage, want)
 			}
 		})
+	}
+}
+
+// roundTwoRows are the command-side inputs of issue 46's second round of
+// bad input: crafted run directories, perf's payload file and cluster,
+// advise's --current, compare's flags, the environment and --out.
+func roundTwoRows() []badInput {
+	report := func(name, file, content, want string) badInput {
+		return badInput{kind: "run directory", name: name, args: []string{"report", "{run}"}, runFiles: map[string]string{file: content}, code: ExitUsage, want: want}
+	}
+	advise := func(name, body, want string, args ...string) badInput {
+		return badInput{kind: "advise, round 2", name: name, args: append([]string{"advise", "{exp}"}, args...), yaml: javaBase + capacitySteady + body, code: ExitUsage, want: want}
+	}
+	cache := func(r badInput) badInput {
+		r.env = map[string]string{maven.CacheEnv: "{tmp}/cache:b"}
+		return r
+	}
+	worker := func(jar string, r badInput) badInput {
+		r.env = map[string]string{"PRODLAB_WORKER_JAR": jar}
+		return r
+	}
+	space := "advise:\n  space: {linger.ms: [0, 5]}\n"
+	cacheWant := "cache:b holds ':', which splits a Java class path; point " + maven.CacheEnv + " at a directory whose path has none"
+	return []badInput{
+		// Hangs: files that never end, or never open.
+		report("results.jsonl a FIFO", "results.jsonl", fifoFile, "results.jsonl: not a regular file (a FIFO)"),
+		report("plan.json a FIFO", "plan.json", fifoFile, "plan.json: not a regular file (a FIFO)"),
+		report("environment.json a FIFO", "environment.json", fifoFile, "environment.json: not a regular file (a FIFO)"),
+		report("experiment.yaml a FIFO", "experiment.yaml", fifoFile, "experiment.yaml: not a regular file (a FIFO)"),
+		{kind: "run directory", name: "resume with experiment.yaml a FIFO", args: []string{"run", "batching", "--out", "{run}", "--resume"},
+			runFiles: map[string]string{"experiment.yaml": fifoFile}, code: ExitUsage, want: "experiment.yaml: not a regular file (a FIFO)"},
+		{kind: "perf, round 2", name: "--payload-file /dev/zero", args: []string{"perf", "--topic", "t", "--num-records", "10", "--payload-file", "/dev/zero"},
+			code: ExitUsage, want: "--payload-file: /dev/zero: not a regular file (a character device)"},
+		{kind: "perf, round 2", name: "--payload-file a FIFO", args: []string{"perf", "--topic", "t", "--num-records", "10", "--payload-file", "{fifo}"},
+			code: ExitUsage, want: "not a regular file (a FIFO)"},
+		franzFile("perf, round 2", "run: workload.payload file:/dev/zero", "workload: {payload: \"file:/dev/zero\"}\n", "/dev/zero: not a regular file (a character device)"),
+		ownBootstrap(cmdRow("perf, round 2", "a broker that refuses connections", ExitFailure, "no broker answers at 127.0.0.1:1 (127.0.0.1:1: connection refused)",
+			"perf", "--topic", "t", "--num-records", "10", "--record-size", "100", "--bootstrap-server", "127.0.0.1:1")),
+		// A password printed: a secret in advise's space names candidates.
+		hiding("s3cr3t", advise("sasl.jaas.config in the space", "advise:\n  space: {linger.ms: [0, 5], sasl.jaas.config: [\"x required password=s3cr3t;\", \"y\"]}\n",
+			"advise.space.sasl.jaas.config holds a secret", "--dry-run")),
+		// Wrong exits: a damaged plan.json or results.jsonl is input, exit 2.
+		report("plan.json garbage", "plan.json", "garbage\n", "plan.json: not a prodlab plan (invalid JSON at byte 1"),
+		report("plan.json an array", "plan.json", "[1, 2]\n", "plan.json: not a prodlab plan (a JSON array where an object belongs)"),
+		report("plan.json nested 100,000 deep", "plan.json", strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000), "plan.json: not a prodlab plan (nested deeper than a JSON decoder follows)"),
+		report("plan.json empty", "plan.json", "", "plan.json: not a prodlab plan (empty)"),
+		report("plan.json level 5, margin -1", "plan.json", `{"level":5,"margin":-1,"comparisons":[]}`, `plan.json: not a prodlab plan ("level" is 5; a plan's level is in (0, 1), e.g. 0.95 for 95 %)`),
+		report("plan.json margin -1", "plan.json", `{"level":0.95,"margin":-1}`, `("margin" is -1; a plan's margin is in (0, 1), e.g. 0.05 for ±5 %)`),
+		report("plan.json a comparison without a baseline", "plan.json", `{"level":0.95,"margin":0.05,"comparisons":[{"candidate":"linger.ms=5"}]}`, "comparison 1 names no baseline or no candidate"),
+		report("environment.json a string", "environment.json", `"x"`, "environment.json: not a prodlab environment record (a JSON string where an object belongs)"),
+		report("results.jsonl of schema 99", "results.jsonl", `{"schema":99,"run":"x"}`+"\n", "results.jsonl line 1 is a record of schema 99; this prodlab reads schemas 1 to 2"),
+		{kind: "run directory", name: "compare: plan.json an array", args: []string{"compare", "{run}", "--scenarios", "linger.ms=0", "linger.ms=5"},
+			runFiles: map[string]string{"plan.json": "[]"}, code: ExitUsage, want: "plan.json: not a prodlab plan (a JSON array where an object belongs)"},
+		// Accepted and then ignored.
+		advise("--current without an advise: section", "", "has no advise: section", "--current", "{td}/current-ok.properties"),
+		advise("--current setting a key twice", space, "current-twice.properties: line 3 sets acks again (first set on line 1): keep one", "--current", "{td}/current-twice.properties"),
+		advise("--current empty", space, "--current is empty", "--current", ""),
+		advise("--current with a byte order mark", "producer: {acks: all}\n"+space, "the current settings set acks=1, but producer: fixes acks=all", "--current", "{td}/current-bom.properties"),
+		perfRow("perf, round 2", "--producer.config setting a key twice", "line 3 sets acks again (first set on line 1)", "--producer.config", "{td}/current-twice.properties"),
+		cmdRow("compare, round 2", "the same run twice", ExitUsage, "are the same run: compare it with another run", "compare", "{run}", "{run}"),
+		cmdRow("compare, round 2", "--unpaired without --scenarios", ExitUsage, "--unpaired applies to two scenarios of one run, which are paired by round: add --scenarios", "compare", "{run}", "{run}", "--unpaired"),
+		cache(cmdRow("environment", "PRODLAB_CACHE with ':' (run)", ExitUsage, cacheWant, "run", "record-size")),
+		cache(perfRow("environment", "PRODLAB_CACHE with ':' (perf)", cacheWant)),
+		cache(cmdRow("environment", "PRODLAB_CACHE with ':' (cluster up)", ExitUsage, cacheWant, "cluster", "up")),
+		cache(cmdRow("environment", "PRODLAB_CACHE with ':' (trogdor up)", ExitUsage, cacheWant, "trogdor", "up")),
+		{kind: "run flags, round 2", name: "--dry-run --out a regular file", args: []string{"run", "batching", "--dry-run", "--out", "{exp}"}, yaml: "x\n",
+			code: ExitUsage, want: "is a file, not a directory: name a directory (created if missing)"},
+		// Found looking further, category by category.
+		cmdRow("run directory", "report of results.jsonl, not its directory", ExitUsage, "results.jsonl is a file, not a run directory: give the directory that holds results.jsonl", "report", "{run}/results.jsonl"),
+		worker("{tmp}", cmdRow("environment", "PRODLAB_WORKER_JAR a directory (run)", ExitUsage, "is not a jar file (a directory): point PRODLAB_WORKER_JAR at prodlab-worker.jar", "run", "record-size")),
+		worker("{tmp}", perfRow("environment", "PRODLAB_WORKER_JAR a directory (perf)", "is not a jar file (a directory)")),
+		worker("{tmp}/a:b.jar", perfRow("environment", "PRODLAB_WORKER_JAR with ':' (perf)", "a:b.jar holds ':', which splits a Java class path")),
+		cmdRow("cluster, round 2", "up with an empty --kafka", ExitUsage, "--kafka is empty: give a release such as", "cluster", "up", "--kafka", ""),
+		cmdRow("cluster, round 2", "trogdor up with an empty --release", ExitUsage, "--release is empty: give a release such as", "trogdor", "up", "--release", " "),
+		{kind: "cluster, round 2", name: "up with --dir a file", args: []string{"cluster", "up", "--dir", "{exp}"}, yaml: "x\n",
+			code: ExitUsage, want: "exp.yaml is a file, not a directory: name a directory for the logs"},
+		{kind: "run flags, round 2", name: "--out under a regular file", args: []string{"run", "batching", "--out", "{exp}/run"}, yaml: "x\n",
+			code: ExitUsage, want: "exp.yaml, which is a file, not a directory"},
 	}
 }

@@ -111,6 +111,8 @@ func checkVerdictFlags(c *cobra.Command, f *compareFlags) error {
 func compareRequest(args []string, f *compareFlags) (app.CompareRequest, error) {
 	req := app.CompareRequest{Level: f.confidence, Margin: f.equivalence, Unpaired: f.unpaired}
 	switch {
+	case f.unpaired && !f.scenarios:
+		return req, usage(errors.New("--unpaired applies to two scenarios of one run, which are paired by round: add --scenarios (compare RUN_DIR --scenarios ID_A ID_B --unpaired); two runs are always compared unpaired"))
 	case f.scenarios && len(args) != 3:
 		return req, usage(errors.New("--scenarios takes one run directory and two scenario IDs: compare RUN_DIR --scenarios ID_A ID_B"))
 	case f.scenarios:

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,6 +89,9 @@ func newUpCmd(h detachedHelp) *cobra.Command {
 		Short: h.upShort,
 		Args:  argsUsage(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if c.Flags().Changed(h.releaseFlag) && strings.TrimSpace(req.Release) == "" { // else the default would start, unasked
+				return usage(fmt.Errorf("--%s is empty: give a release such as %s, or leave the flag out for that default", h.releaseFlag, h.svc.DefaultRelease))
+			}
 			up, err := h.svc.Up(c.Context(), req)
 			if err != nil {
 				return err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/payload"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -418,7 +419,7 @@ func redactArg(kv string) string {
 // payload per record; prodlab cycles them in order, which is reproducible
 // and uses every payload.
 func splitPayloadFile(path, delimiter string) (string, []int, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadMax(path, payload.MaxFileSize) // never /dev/zero or a FIFO
 	if err != nil {
 		return "", nil, fmt.Errorf("--payload-file: %w", err)
 	}

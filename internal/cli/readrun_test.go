@@ -12,7 +12,7 @@ import (
 
 // corruptRun inserts, as line 2 of dir's results.jsonl, the fragment of a
 // record cut short by a full disk with the next record glued onto it, and a
-// record of a schema this prodlab does not read as line 3.
+// JSON line that is not a record as line 3.
 func corruptRun(t *testing.T, dir string) {
 	t.Helper()
 	path := filepath.Join(dir, results.ResultsFile)
@@ -22,7 +22,7 @@ func corruptRun(t *testing.T, dir string) {
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	fragment := lines[1][:len(lines[1])/2]
-	bad := fragment + lines[1] + `{"schema":99}` + "\n"
+	bad := fragment + lines[1] + `[1,2]` + "\n"
 	out := lines[0] + bad + strings.Join(lines[2:], "")
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestReadRunSkipsBadLines(t *testing.T) {
 				t.Errorf("stdout lacks %q:\n%s", tt.out, out.String())
 			}
 			warns := strings.Split(strings.TrimSpace(errOut.String()), "\n")
-			if len(warns) != 2 || !strings.Contains(warns[0], "skipped line 2 (") || !strings.Contains(warns[1], "skipped line 3 (13 bytes): schema 99") {
+			if len(warns) != 2 || !strings.Contains(warns[0], "skipped line 2 (") || !strings.Contains(warns[1], "skipped line 3 (5 bytes): not a record") {
 				t.Errorf("stderr %q, want one warning for line 2 and one for line 3", errOut.String())
 			}
 		})
@@ -84,7 +84,9 @@ func TestReadRunNoRecord(t *testing.T) {
 		{"blank lines", "\n\n", "results.jsonl is empty"},
 		{"binary", "\x00\x01\x02\xff\xfe\n\x89PNG\r\n\x1a\n", "holds no readable record: 3 lines skipped"},
 		{"torn only", `{"schema":2,"run":"x","tri`, "holds no readable record: 1 line skipped"},
-		{"not records", `{"schema":99}` + "\n" + `[1,2]` + "\n", "holds no readable record: 2 lines skipped"},
+		{"not records", `{"run":"x"}` + "\n" + `[1,2]` + "\n", "holds no readable record: 2 lines skipped"},
+		// A record of another schema is no damage to skip: the run is another prodlab's.
+		{"unknown schema", `{"schema":99}` + "\n", "results.jsonl line 1 is a record of schema 99; this prodlab reads schemas 1 to 2"},
 	}
 	for _, tt := range tests {
 		for _, cmd := range [][]string{{"report"}, {"report", "--format", "json"}, {"compare", "--scenarios", "a", "b"}} {

@@ -32,8 +32,9 @@ type runFlags struct {
 	trogdorNodes      []string
 	trogdorMaxPerNode int
 	// advise is `prodlab advise`: the experiment must have an advise:
-	// section.
-	advise bool
+	// section; current is its --current file.
+	advise  bool
+	current string
 }
 
 func newRunCmd() *cobra.Command {
@@ -127,7 +128,7 @@ func runExperiment(c *cobra.Command, name string, f *runFlags) error {
 	if ans == nil {
 		return err
 	}
-	interrupted := ctx.Err() != nil
+	interrupted := ans.Interrupted
 	if len(ans.Records) > 0 || !interrupted {
 		if rerr := report.WriteRun(ans.Dir, ans.Records, c.OutOrStdout(), f.format, app.SettingNotes); rerr != nil {
 			return rerr
@@ -165,6 +166,7 @@ func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 		KeepTopics: f.keepTopics,
 		Version:    Version,
 		Advise:     f.advise,
+		Current:    f.current,
 	})
 	blameTrogdorFlags(err, sets)
 	return plan, err

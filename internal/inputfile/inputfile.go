@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"syscall"
 )
@@ -34,6 +35,34 @@ func Read(path string) ([]byte, error) {
 
 // ReadMax is Read with a bound of max bytes.
 func ReadMax(path string, max int64) ([]byte, error) {
+	f, err := open(path, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrTooLarge, max)
+	}
+	return data, nil
+}
+
+// Open opens the regular file at path for reading, refusing anything
+// else as Read does but with no bound on its size: for files read as a
+// stream (a run's results.jsonl), which may be large but must never be a
+// FIFO that blocks or a device that never ends.
+func Open(path string) (*os.File, error) {
+	return open(path, math.MaxInt64)
+}
+
+// open opens path for reading once it is known to be a regular file of
+// at most max bytes. It stats before opening and opens without blocking,
+// so that a FIFO swapped in between cannot hang it, then checks again
+// what it opened.
+func open(path string, max int64) (*os.File, error) {
 	st, err := os.Stat(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -49,22 +78,17 @@ func ReadMax(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	st, err = f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat %s: %w", path, err)
+	if err == nil {
+		err = checkRegular(path, st, max)
+	} else {
+		err = fmt.Errorf("stat %s: %w", path, err)
 	}
-	if err := checkRegular(path, st, max); err != nil {
+	if err != nil {
+		_ = f.Close() // read-only: nothing to lose
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrTooLarge, max)
-	}
-	return data, nil
+	return f, nil
 }
 
 // checkRegular refuses a non-regular file or one above max bytes.

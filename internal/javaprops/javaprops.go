@@ -19,22 +19,42 @@ import (
 type File struct {
 	Props map[string]string
 	Lines map[string]int
+	// Repeated are the keys set more than once, in file order: Parse
+	// keeps the last, as Properties.load does; Read refuses them.
+	Repeated []Repeat
 }
+
+// Repeat is a key set again: on line Again, after line First.
+type Repeat struct {
+	Key          string
+	First, Again int
+}
+
+// bom is the UTF-8 byte order mark some editors put before the text.
+var bom = []byte("\xef\xbb\xbf")
 
 // Read reads the properties file at path; hostile files (FIFOs, devices,
 // files too large) are refused by inputfile, and binary ones by the text
-// check, before parsing.
+// check, before parsing. A UTF-8 byte order mark before the text is
+// dropped (it would be read as part of the first key). A key set twice
+// is refused, naming both lines: one of the two settings would be
+// ignored without a word.
 func Read(path string) (File, error) {
 	b, err := inputfile.Read(path)
 	if err != nil {
 		return File{}, err
 	}
+	b = bytes.TrimPrefix(b, bom)
 	if err := checkText(b); err != nil {
 		return File{}, fmt.Errorf("%s: %w", path, err)
 	}
 	f, err := Parse(string(b))
 	if err != nil {
 		return File{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(f.Repeated) > 0 {
+		r := f.Repeated[0]
+		return File{}, fmt.Errorf("%s: line %d sets %s again (first set on line %d): keep one", path, r.Again, r.Key, r.First)
 	}
 	return f, nil
 }
@@ -95,6 +115,9 @@ func Parse(text string) (File, error) {
 		value, err := unescapeJavaProp(rawValue)
 		if err != nil {
 			return File{}, fmt.Errorf("line %d: value of %s: %w", first, key, err)
+		}
+		if line, ok := f.Lines[key]; ok {
+			f.Repeated = append(f.Repeated, Repeat{Key: key, First: line, Again: first})
 		}
 		f.Props[key] = value
 		f.Lines[key] = first

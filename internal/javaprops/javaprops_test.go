@@ -1,6 +1,8 @@
 package javaprops
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,5 +53,40 @@ func TestParseJavaPropertiesErrorsHideValues(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "line 2") || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("error %q should name line 2 and not quote the value", err)
+	}
+}
+
+// TestReadRefusesAndStrips: Read drops a UTF-8 byte order mark (else
+// part of the first key) and refuses a key set twice, naming both lines.
+func TestReadRefusesAndStrips(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       map[string]string
+		wantErr    string
+	}{
+		{"byte order mark", "\ufeffacks=all\nlinger.ms=5\n", map[string]string{"acks": "all", "linger.ms": "5"}, ""},
+		{"key set twice", "acks=all\n# tuned\nlinger.ms=5\nacks=1\n", nil, "line 4 sets acks again (first set on line 1): keep one"},
+		{"escaped key set twice", "a\\=b=1\na\\=b=2\n", nil, "line 2 sets a=b again (first set on line 1)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "p.properties")
+			if err := os.WriteFile(path, []byte(tt.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Read(path)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Read: %v, want an error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(f.Props, tt.want) {
+				t.Errorf("got %q, want %q", f.Props, tt.want)
+			}
+		})
 	}
 }

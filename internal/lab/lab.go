@@ -54,6 +54,10 @@ type Options struct {
 type Summary struct {
 	Trials, Failed, Violated, Interrupted int
 	Records                               []results.Record
+	// Stopped is true when an interrupt (the run's context ending) left
+	// trials unrun; an interrupt that arrives once every trial finished
+	// leaves a complete run (see cutShort).
+	Stopped bool
 }
 
 // ErrTrialsFailed is returned (wrapped) when the run completed but some
@@ -88,6 +92,7 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	defer w.Close() //nolint:errcheck // closed and checked below; this covers early returns
 
 	r := newRunner(ctx, exp, scs, cmps, opts)
+	before := len(r.sum.Records)
 	r.ev = append(r.ev, progressView(progress.New(opts.Log, r.total(len(scs)))), resultsWriter(w, r.logf), collect(&r.sum))
 	if opts.OnEvent != nil {
 		r.ev = append(r.ev, opts.OnEvent)
@@ -103,7 +108,47 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
+	if ctx.Err() != nil {
+		ran, cut := measuredTrials(r.sum.Records[before:])
+		r.sum.Stopped = cutShort(r.measuredPlanned(len(scs)), ran, cut)
+	}
 	return &r.sum, r.outcome(ctx)
+}
+
+// measuredPlanned is how many measured trials this session of the run
+// plans for n scenarios, 0 when a rule decides (see total).
+func (r *runner) measuredPlanned(n int) int {
+	if r.total(n) == 0 {
+		return 0
+	}
+	return max(n*r.exp.Trials*r.exp.ClusterLives()-len(r.finishedBefore), 0)
+}
+
+// measuredTrials counts the measured (not warm-up) trials of recs, and of
+// them those recorded interrupted.
+func measuredTrials(recs []results.Record) (ran, cut int) {
+	for _, rec := range recs {
+		if rec.Warmup {
+			continue
+		}
+		ran++
+		if rec.Status == results.StatusInterrupted {
+			cut++
+		}
+	}
+	return ran, cut
+}
+
+// cutShort reports whether an interrupt cut a run short, from the
+// measured trials it planned for this session (planned, 0 when a rule
+// decides how many: trials, warm-up or lives auto, a capacity or advise
+// search) and the measured trials this session recorded (ran), of which
+// cut were recorded interrupted. A run of a known number of trials that ran them all, none
+// cut, is complete whenever the signal came; one whose rule decides
+// cannot be told complete from its count, and an interrupt stands (a
+// --resume then judges it and stops at once if it was done).
+func cutShort(planned, ran, cut int) bool {
+	return planned == 0 || ran < planned || cut > 0
 }
 
 // writeRunFiles saves what the run sets out to do and where: the resolved
@@ -190,13 +235,13 @@ func (r *runner) total(n int) int {
 	return max(n*(r.exp.Warmup+r.exp.Trials)*r.exp.ClusterLives()-len(r.finishedBefore), 0)
 }
 
-// outcome is the run's error: delivery violated outranks an interrupt,
-// which outranks failed trials.
+// outcome is the run's error: delivery violated outranks an interrupt
+// that stopped the run (Summary.Stopped), which outranks failed trials.
 func (r *runner) outcome(ctx context.Context) error {
 	switch {
 	case r.sum.Violated > 0:
 		return fmt.Errorf("%d of %d trials: %w (see STATUS)", r.sum.Violated, r.sum.Trials, ErrViolated)
-	case ctx.Err() != nil:
+	case r.sum.Stopped:
 		return fmt.Errorf("run interrupted: %w", ctx.Err())
 	case r.sum.Failed > 0:
 		return fmt.Errorf("%d of %d trials: %w", r.sum.Failed, r.sum.Trials, ErrTrialsFailed)

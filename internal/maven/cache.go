@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // CacheEnv names the environment variable that overrides the cache directory.
@@ -49,10 +50,17 @@ func StatePath(name string) string {
 // whose nearest existing part is not a directory ($PRODLAB_CACHE naming
 // a file). Without it the first download would fail minutes in, and its
 // message would blame Maven Central.
+//
+// A path holding the class path separator (':') is refused too: the jars
+// under it would each be split in two on the Java command line.
 func CheckCacheDir() error {
 	dir, err := CacheDir()
 	if err != nil {
 		return err
+	}
+	if strings.ContainsRune(dir, os.PathListSeparator) {
+		return fmt.Errorf("%s=%s holds %q, which splits a Java class path; point %s at a directory whose path has none",
+			CacheEnv, os.Getenv(CacheEnv), os.PathListSeparator, CacheEnv)
 	}
 	for p := dir; ; p = filepath.Dir(p) {
 		st, err := os.Stat(p)

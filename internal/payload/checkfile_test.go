@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // TestCheckFile checks that CheckFile accepts exactly the files New can
@@ -53,10 +56,24 @@ func TestCheckFile(t *testing.T) {
 }
 
 // TestCheckFileDevices checks files that are not regular: /dev/null reads
-// as empty, a missing file is reported as such.
+// as empty, other devices and FIFOs are refused unread (/dev/zero would
+// pass as one endless line and then be read forever), a missing file is
+// reported as such.
 func TestCheckFileDevices(t *testing.T) {
 	if err := CheckFile(os.DevNull); !errors.Is(err, ErrNoLines) {
 		t.Errorf("CheckFile(%s) = %v, want ErrNoLines", os.DevNull, err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/zero", "/dev/urandom", fifo} {
+		if err := CheckFile(path); !errors.Is(err, inputfile.ErrNotRegular) {
+			t.Errorf("CheckFile(%s) = %v, want ErrNotRegular", path, err)
+		}
+		if _, err := New(KindFile+path, 0, 1); !errors.Is(err, inputfile.ErrNotRegular) {
+			t.Errorf("New(file:%s) = %v, want ErrNotRegular", path, err)
+		}
 	}
 	if err := CheckFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("CheckFile(missing) = %v, want ErrNotExist", err)

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // ErrNoLines is the error of a payload file without a non-empty line: it
@@ -25,10 +28,15 @@ type fileGen struct {
 	starts []int
 }
 
+// MaxFileSize is the most bytes a payload file may hold: it is held in
+// memory whole, once per producer. A device (/dev/zero) or a FIFO is
+// refused as well (inputfile), never read.
+const MaxFileSize = 64 << 20
+
 // newFile reads path and indexes its non-empty lines. A line ends at "\n";
 // a "\r" before it belongs to the line ending, not the value.
 func newFile(path string) (*fileGen, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadMax(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("payload file: %w", err)
 	}
@@ -64,16 +72,22 @@ func trimEOL(line []byte) []byte {
 	return bytes.TrimSuffix(line, []byte("\r"))
 }
 
-// CheckFile reports whether path can serve as a file payload: it can be
-// read and holds a non-empty line (else the error wraps ErrNoLines). It
-// reads only up to the first such line, so that experiment validation
-// stays cheap for large files.
+// CheckFile reports whether path can serve as a file payload: a regular
+// file of at most MaxFileSize bytes that holds a non-empty line (else the
+// error wraps ErrNoLines). It reads only up to the first such line, so
+// that experiment validation stays cheap for large files.
 func CheckFile(path string) error {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
+	if errors.Is(err, inputfile.ErrNotRegular) && readsEmpty(path) {
+		return fmt.Errorf("payload file %s: %w", path, ErrNoLines) // /dev/null: the truer reason
+	}
 	if err != nil {
 		return fmt.Errorf("payload file: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
+		return fmt.Errorf("payload file %s: %w: %d bytes, at most %d", path, inputfile.ErrTooLarge, st.Size(), MaxFileSize)
+	}
 	ok, err := hasLine(f)
 	if err != nil {
 		return fmt.Errorf("payload file %s: %w", path, err)
@@ -82,6 +96,23 @@ func CheckFile(path string) error {
 		return fmt.Errorf("payload file %s: %w", path, ErrNoLines)
 	}
 	return nil
+}
+
+// readsEmpty reports whether path is a character device that reads as
+// empty at once (/dev/null), which has no line to send, rather than one
+// that never ends (/dev/zero); either is refused.
+func readsEmpty(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	n, err := f.Read(make([]byte, 1))
+	return n == 0 && errors.Is(err, io.EOF)
 }
 
 // hasLine reports whether r holds a line that is non-empty once its ending

@@ -157,6 +157,6 @@ func WriteAdvice(dir string, a Advice) error { return writeJSONFile(dir, AdviceF
 // ReadAdvice reads dir/advice.json; ok is false, with no error, when the
 // run has none.
 func ReadAdvice(dir string) (a Advice, ok bool, err error) {
-	ok, err = readJSONFile(dir, AdviceFile, &a)
+	ok, err = readJSONFile(dir, AdviceFile, "a prodlab advice record", &a)
 	return a, ok, err
 }

@@ -86,6 +86,6 @@ func WriteCapacity(dir string, cs []Capacity) error {
 // ReadCapacity reads dir/capacity.json; ok is false, with no error, when
 // the run has none.
 func ReadCapacity(dir string) (cs []Capacity, ok bool, err error) {
-	ok, err = readJSONFile(dir, CapacityFile, &cs)
+	ok, err = readJSONFile(dir, CapacityFile, "a prodlab capacity record", &cs)
 	return cs, ok, err
 }

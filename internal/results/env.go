@@ -11,11 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // EnvironmentFile is the run directory's environment.json: the machine and
@@ -83,7 +86,7 @@ func WriteEnvironment(dir string, e Environment) error {
 // ReadEnvironment reads dir/environment.json. ok is false, with no error,
 // when the file does not exist (a run from before prodlab saved one).
 func ReadEnvironment(dir string) (e Environment, ok bool, err error) {
-	ok, err = readJSONFile(dir, EnvironmentFile, &e)
+	ok, err = readJSONFile(dir, EnvironmentFile, "a prodlab environment record", &e)
 	return e, ok, err
 }
 
@@ -120,20 +123,69 @@ func writeJSONFile(dir, name string, v any) error {
 	return nil
 }
 
-// readJSONFile decodes dir/name into v; false when it does not exist.
-func readJSONFile(dir, name string, v any) (bool, error) {
+// maxJSONFile bounds the run directory's JSON files (plan.json,
+// environment.json, ...): far above what a run writes, far below what
+// hurts.
+const maxJSONFile = 64 << 20
+
+// readJSONFile decodes dir/name into v; false when it does not exist. A
+// FIFO, a device or a file above maxJSONFile is refused unread
+// (inputfile), and a file that does not decode as what, in the user's
+// words ("DIR/plan.json: not a prodlab plan (a JSON array where an object
+// belongs)"), never quoting Go's types.
+func readJSONFile(dir, name, what string, v any) (bool, error) {
 	path := filepath.Join(dir, name)
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadMax(path, maxJSONFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", name, err)
+		return false, err // inputfile's errors name the path
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return false, fmt.Errorf("%s: not %s (empty)", path, what)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, fmt.Errorf("%s: not %s (%s)", path, what, jsonReason(err))
 	}
 	return true, nil
+}
+
+// jsonReason says in words why a JSON file did not decode.
+func jsonReason(err error) string {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		if strings.Contains(se.Error(), "exceeded max depth") {
+			return "nested deeper than a JSON decoder follows"
+		}
+		if se.Offset == 0 || strings.Contains(se.Error(), "unexpected end") {
+			return "invalid JSON: " + se.Error()
+		}
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+	}
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		if te.Field == "" {
+			return fmt.Sprintf("a JSON %s where %s belongs", te.Value, jsonKind(te.Type))
+		}
+		return fmt.Sprintf("%q holds a JSON %s where %s belongs", te.Field, te.Value, jsonKind(te.Type))
+	}
+	return err.Error()
+}
+
+// jsonKind names, as JSON does, the value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a number"
 }
 
 // cpuModel returns the first "model name" of /proc/cpuinfo, or "".

@@ -1,5 +1,10 @@
 package results
 
+import (
+	"fmt"
+	"path/filepath"
+)
+
 // PlanFile is the run directory's plan.json: the comparisons the
 // experiment planned, saved when the run starts, for the report's
 // Findings. A run without one has no Findings.
@@ -49,8 +54,36 @@ func WritePlan(dir string, p Plan) error {
 }
 
 // ReadPlan reads dir/plan.json; ok is false, with no error, when the run
-// has none.
+// has none. A plan that does not decode, or whose level or margin no run
+// writes (a level of 5 would be rendered "500 % confidence"), is refused:
+// "DIR/plan.json: not a prodlab plan (…)".
 func ReadPlan(dir string) (p Plan, ok bool, err error) {
-	ok, err = readJSONFile(dir, PlanFile, &p)
-	return p, ok, err
+	const what = "a prodlab plan"
+	if ok, err = readJSONFile(dir, PlanFile, what, &p); err != nil || !ok {
+		return Plan{}, false, err
+	}
+	if why := p.invalid(); why != "" {
+		return Plan{}, false, fmt.Errorf("%s: not %s (%s)", filepath.Join(dir, PlanFile), what, why)
+	}
+	return p, true, nil
+}
+
+// invalid says what no run writes in p, or "". A zero level or margin is
+// a plan that saved none (readers take the defaults); the level, margin
+// and precision saved are each in (0, 1), as the experiment's keys are.
+func (p Plan) invalid() string {
+	for _, f := range []struct {
+		key, eg string
+		v       float64
+	}{{"level", "0.95 for 95 %", p.Level}, {"margin", "0.05 for ±5 %", p.Margin}, {"precision", "0.05 for ±5 %", p.Precision}} {
+		if f.v != 0 && !(f.v > 0 && f.v < 1) {
+			return fmt.Sprintf("%q is %g; a plan's %s is in (0, 1), e.g. %s", f.key, f.v, f.key, f.eg)
+		}
+	}
+	for i, c := range p.Comparisons {
+		if c.Baseline == "" || c.Candidate == "" {
+			return fmt.Sprintf("comparison %d names no baseline or no candidate", i+1)
+		}
+	}
+	return ""
 }

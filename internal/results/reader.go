@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -37,6 +37,35 @@ type Skipped struct {
 	// trace of a write cut short by a crash. Read skips it silently; the
 	// trial it described never finished being recorded.
 	Torn bool
+	// Schema is the schema of a whole record this code does not read
+	// (0 for any other line): not damage but a file of another prodlab,
+	// which callers that render runs refuse (SchemaError).
+	Schema int
+}
+
+// SchemaError is the error of a results file holding a record of a schema
+// this code does not read: rendered without it, the run would look like
+// one that measured less than it did.
+type SchemaError struct {
+	Path   string
+	Line   int
+	Schema int
+}
+
+func (e SchemaError) Error() string {
+	return fmt.Sprintf("%s line %d is a record of schema %d; this prodlab reads schemas %d to %d: use the prodlab that wrote it",
+		e.Path, e.Line, e.Schema, MinSchema, Schema)
+}
+
+// CheckSchemas returns a SchemaError for the first of skipped (lines of
+// path) that is a record of a schema this code does not read, or nil.
+func CheckSchemas(path string, skipped []Skipped) error {
+	for _, s := range skipped {
+		if s.Schema != 0 {
+			return SchemaError{Path: path, Line: s.Line, Schema: s.Schema}
+		}
+	}
+	return nil
 }
 
 // String renders s as "line 2 (2,174 bytes): invalid JSON: …".
@@ -65,7 +94,7 @@ func ReadAll(dir string) ([]Record, []Skipped, error) {
 // is kept. Blank lines are ignored. err is only for a file that cannot be
 // read.
 func ReadFileAll(path string) ([]Record, []Skipped, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path) // a FIFO or a device is refused, never read
 	if err != nil {
 		return nil, nil, fmt.Errorf("read results: %w", err)
 	}
@@ -139,6 +168,9 @@ func decodeLine(n int, body []byte, complete bool) (rec Record, ok bool, skip *S
 			Reason: "the fragment of a write cut short, glued to the whole record after it (kept)"}
 	}
 	s := &Skipped{Line: n, Bytes: len(body), Reason: err.Error()}
+	if se, ok := errors.AsType[schemaError](err); ok {
+		s.Schema = int(se)
+	}
 	if !complete {
 		s.Torn = true
 		s.Reason = "torn last line (no newline; a write cut short by a crash): " + s.Reason
@@ -173,7 +205,14 @@ func decodeRecord(body []byte) (Record, error) {
 		return Record{}, fmt.Errorf("not a record: %w", err)
 	}
 	if rec.Schema < MinSchema || rec.Schema > Schema {
-		return Record{}, fmt.Errorf("schema %d, this prodlab reads schemas %d to %d", rec.Schema, MinSchema, Schema)
+		return Record{}, schemaError(rec.Schema)
 	}
 	return rec, nil
+}
+
+// schemaError is decodeRecord's error for a record of an unknown schema.
+type schemaError int
+
+func (s schemaError) Error() string {
+	return fmt.Sprintf("schema %d, this prodlab reads schemas %d to %d", int(s), MinSchema, Schema)
 }

@@ -235,7 +235,7 @@ func TestReadFileAll(t *testing.T) {
 			[]Skipped{{Line: 1, Bytes: 10, Reason: "invalid JSON: unexpected end"}}},
 		// A record of an unknown schema is skipped, not misread.
 		{"other schema", rec(0) + "\n" + `{"schema":3,"trial":1}` + "\n" + rec(2) + "\n", []int{0, 2},
-			[]Skipped{{Line: 2, Bytes: 22, Reason: "schema 3, this prodlab reads schemas 1 to 2"}}},
+			[]Skipped{{Line: 2, Bytes: 22, Reason: "schema 3, this prodlab reads schemas 1 to 2", Schema: 3}}},
 		// Valid JSON that is not a record.
 		{"not a record", `[1,2]` + "\n" + rec(1) + "\n", []int{1},
 			[]Skipped{{Line: 1, Bytes: 5, Reason: "not a record: json: cannot unmarshal array"}}},

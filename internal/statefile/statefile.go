@@ -41,17 +41,46 @@ func Save(path, what string, v any) error {
 }
 
 // Load reads a file written by Save into v. A missing file gives an error
-// that matches os.ErrNotExist (nothing is up).
+// that matches os.ErrNotExist (nothing is up). A path that is not a
+// regular file (a FIFO would block the read) or a file that does not
+// decode is refused, saying how to recover: Save never leaves either, so
+// something else wrote it.
 func Load(path, what string, v any) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("load %s: %s is not a regular file (%s): %s", what, path, fileKind(st.Mode()), recovery)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("load %s: %w", what, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("load %s %s: %w", what, path, err)
+		why := err.Error()
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			why = "a JSON " + te.Value + " where prodlab writes something else"
+		}
+		return fmt.Errorf("load %s: %s is damaged (%s): %s", what, path, why, recovery)
 	}
 	return nil
 }
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// recovery says what to do about a state file prodlab cannot read.
+const recovery = "prodlab did not write it so; if nothing it started is still running, remove it"
 
 // Lock takes an exclusive flock(2) on path+".lock" without waiting: a
 // second command could only find the first one's work afterwards and

@@ -107,3 +107,41 @@ func TestSaveLoad(t *testing.T) {
 		t.Errorf("Load of a corrupt file = %v, want an error naming it", err)
 	}
 }
+
+// TestLoadRefusesWhatSaveNeverWrites: a FIFO is refused without blocking,
+// and a damaged file is named with how to recover, never with Go's types.
+func TestLoadRefusesWhatSaveNeverWrites(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage, array := filepath.Join(dir, "garbage.json"), filepath.Join(dir, "array.json")
+	for path, data := range map[string]string{garbage: "garbage", array: "[1]"} {
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ name, path, want string }{
+		{"FIFO", fifo, "fifo.json is not a regular file (a FIFO): prodlab did not write it so; if nothing it started is still running, remove it"},
+		{"garbage", garbage, "garbage.json is damaged (invalid character 'g' looking for beginning of value): prodlab did not write it so"},
+		{"array", array, "array.json is damaged (a JSON array where prodlab writes something else)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				var v struct{ X int }
+				done <- Load(tt.path, "cluster state", &v)
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Load: %v, want %q", err, tt.want)
+				}
+			case <-time.After(2 * time.Second):
+				t.Fatal("Load blocked")
+			}
+		})
+	}
+}

@@ -94,11 +94,14 @@ func (o Options) withDefaults() Options {
 func (o Options) invalid() string {
 	switch {
 	case !(o.Level > 0 && o.Level < 1):
-		return fmt.Sprintf("not tested: confidence level %g is not between 0 and 1", o.Level)
+		return fmt.Sprintf("not tested: confidence level %g is outside the open interval (0, 1)", o.Level)
 	case !(o.Margin > 0 && o.Margin < 1):
-		return fmt.Sprintf("not tested: equivalence margin %g is not between 0 and 1", o.Margin)
+		return fmt.Sprintf("not tested: equivalence margin %g is outside the open interval (0, 1)", o.Margin)
 	case !(o.Resolution > 0 && o.Resolution < 1):
-		return fmt.Sprintf("not tested: resolution %g is not between 0 and 1", o.Resolution)
+		// From the data, not a flag: a trial whose count moves by 100 %
+		// with one produce response (one record acknowledged, or one
+		// request) cannot tell any difference.
+		return fmt.Sprintf("not tested: a trial acknowledged too few records to compare (its count resolves only ±%g %%; a comparison needs a resolution finer than ±100 %%)", o.Resolution*100)
 	}
 	return ""
 }

@@ -453,7 +453,9 @@ func TestCompareThresholds(t *testing.T) {
 			"not tested: B's interval is open above: its probes do not yet bound its sustainable rate from above", false},
 		{"both open", edge(a, EdgeAbove), edge(a, EdgeBelow), Options{}, KindNotTested, "not tested: A's interval is open above", false},
 		{"not estimated", a, EstimateThreshold(nil, ThresholdOptions{}), Options{}, KindNotTested, "not tested: B's sustainable rate was not estimated", false},
-		{"bad margin", a, a, Options{Margin: 2}, KindNotTested, "not tested: equivalence margin 2 is not between 0 and 1", false},
+		{"bad margin", a, a, Options{Margin: 2}, KindNotTested, "not tested: equivalence margin 2 is outside the open interval (0, 1)", false},
+		{"bad level", a, a, Options{Level: 1}, KindNotTested, "not tested: confidence level 1 is outside the open interval (0, 1)", false},
+		{"resolution of one record", a, a, Options{Resolution: 1}, KindNotTested, "not tested: a trial acknowledged too few records to compare (its count resolves only ±100 %", false},
 	}
 	for _, tt := range tests {
 		v := CompareThresholds(tt.a, tt.b, tt.o)
