@@ -36,6 +36,10 @@ type Capacity struct {
 	// bound in milliseconds; empty: only keeping up counts.
 	SLO                        map[string]float64
 	KeepUp, Precision, BudgetS float64
+
+	// sectionPos is where the file's capacity: section starts (Line 0
+	// without one): advise: beside it is refused there.
+	sectionPos pos
 }
 
 // capacityFields are the settings of the capacity section; any of them
@@ -130,17 +134,22 @@ func typedDuration(v string) any {
 // burst cannot be one; and the budget must fit the ceiling probe and one
 // more probe of every scenario.
 func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
+	if !e.Capacity.On {
+		return
+	}
 	capAt := e.firstPos("capacity.")
-	if capAt.Line == 0 && e.Advise.On {
+	if e.Advise.On {
 		capAt = e.firstPos("advise")
 	}
 	for _, k := range []string{"trials", "precision", "budget"} {
-		if p, set := e.pos[k]; set && e.Capacity.On {
+		p, set := e.pos[k]
+		switch {
+		case !set:
+		case e.Advise.On:
+			c.add(p.errorf("%s does not apply beside advise, which decides its own probes: drop %s (the search stops at advise.precision or advise.budget)", k, k))
+		default:
 			c.add(p.errorf("%s does not apply to a capacity search, which decides its own probes: drop %s (the search stops at capacity.precision or capacity.budget)", k, k))
 		}
-	}
-	if !e.Capacity.On {
-		return
 	}
 	var rateSet, burst bool
 	probe := 0.0
@@ -156,10 +165,15 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 		if onAxis {
 			at = axis
 		}
-		c.add(at.errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+		if e.Advise.On {
+			c.add(at.errorf("workload.rate cannot be set beside advise objective %s: the search chooses each probe's rate (drop workload.rate, or set advise.objective to one judged at a fixed rate, such as %s)",
+				ObjectiveSustainable, RateObjectives[0]))
+		} else {
+			c.add(at.errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+		}
 	}
 	if burst {
-		c.add(capAt.errorf("a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"))
+		c.add(capAt.errorf("%s probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one", e.searchName()))
 		return
 	}
 	if e.Advise.On {
@@ -169,6 +183,15 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
 	}
 	e.capacityComparisons(c)
+}
+
+// searchName names the search in messages as the file asks for it: "advise"
+// or "a capacity search".
+func (e *Experiment) searchName() string {
+	if e.Advise.On {
+		return "advise"
+	}
+	return "a capacity search"
 }
 
 // capacityComparisons makes compare: entries of a capacity run judge
@@ -245,9 +268,10 @@ func (e *Experiment) posOr(key string, alt pos) pos {
 	return alt
 }
 
-// capacityYAML writes the capacity section (nil without one).
+// capacityYAML writes the capacity section (nil without one, and beside
+// advise, whose section writes them).
 func (e *Experiment) capacityYAML() yaml.MapSlice {
-	if !e.Capacity.On {
+	if !e.Capacity.On || e.Advise.On { // advise writes the search's settings
 		return nil
 	}
 	var slo yaml.MapSlice
