@@ -88,12 +88,12 @@ func TestAdviseRefusals(t *testing.T) {
 			want: []string{"x.yaml:3:1: capacity: and advise: cannot share a file: advise runs its own capacity search of each candidate, and capacity: would be ignored (move its slo, keep.up, precision and budget into advise:, and drop capacity:)"}},
 		// One value in two spellings is one candidate twice.
 		{name: "one value in two spellings",
-			src:  adviseBase + "advise:\n  space: {acks: [all, \"-1\"], linger.ms: [5, 05]}\n",
+			src: adviseBase + "advise:\n  space: {acks: [all, \"-1\"], linger.ms: [5, 05]}\n",
 			want: []string{
 				"x.yaml:4:23: advise.space acks lists one value twice: all and -1 are the same setting (drop one)",
 				"x.yaml:4:45: advise.space linger.ms lists one value twice: 5 and 05 are the same setting (drop one)"}},
 		{name: "acks the idempotence constraint forbids",
-			src:  adviseBase + "producer: {enable.idempotence: true}\nadvise:\n  space: {acks: [0, 1, all]}\n",
+			src: adviseBase + "producer: {enable.idempotence: true}\nadvise:\n  space: {acks: [0, 1, all]}\n",
 			want: []string{
 				"x.yaml:5:18: advise.space acks 0 contradicts the constraint enable.idempotence=true, which requires acks=all: every client refuses that candidate; drop 0, or enable.idempotence from producer:",
 				"x.yaml:5:21: advise.space acks 1 contradicts the constraint enable.idempotence=true, which requires acks=all: every client refuses that candidate; drop 1, or enable.idempotence from producer:"}},
