@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +49,7 @@ var capacityFields = func() []field {
 		key := p.Key
 		fs = append(fs, field{
 			key:       "capacity.slo." + p.Name + ".ms",
-			normalize: positiveNumber("capacity.slo." + p.Name + ".ms"),
+			normalize: sloValue("capacity.slo." + p.Name + ".ms"),
 			assign: func(e *Experiment, v string) {
 				f, _ := strconv.ParseFloat(v, 64)
 				if e.Capacity.SLO == nil {
@@ -66,7 +65,7 @@ var capacityFields = func() []field {
 		field{key: "capacity.keep.up", normalize: keepUp,
 			assign: func(e *Experiment, v string) { e.Capacity.KeepUp, _ = strconv.ParseFloat(v, 64); e.Capacity.On = true },
 			typed:  typedNumber},
-		field{key: "capacity.precision", normalize: openUnit("capacity.precision"),
+		field{key: "capacity.precision", normalize: shareValue("capacity.precision", "relative half-width"),
 			assign: func(e *Experiment, v string) {
 				e.Capacity.Precision, _ = strconv.ParseFloat(v, 64)
 				e.Capacity.On = true
@@ -78,43 +77,34 @@ var capacityFields = func() []field {
 	)
 }()
 
-// positiveNumber accepts a finite number > 0.
-func positiveNumber(key string) func(raw, _ string) (string, error) {
+// sloValue accepts milliseconds in MinSLOMs..MaxSLOMs.
+func sloValue(key string) func(raw, _ string) (string, error) {
 	return func(raw, _ string) (string, error) {
 		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 1) {
-			return "", fmt.Errorf("%s must be a number of milliseconds > 0, got %q", key, raw)
+		if err != nil || !(f >= MinSLOMs && f <= MaxSLOMs) {
+			return "", fmt.Errorf("%s must be a number of milliseconds in %s..%s, got %q", key, fmtNumber(MinSLOMs), fmtNumber(MaxSLOMs), raw)
 		}
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
 	}
 }
 
-// keepUp accepts a share in (0, 1].
+// keepUp accepts a share in [MinKeepUp, 1].
 func keepUp(raw, _ string) (string, error) {
 	f, err := strconv.ParseFloat(raw, 64)
-	if err != nil || !(f > 0 && f <= 1) {
-		return "", fmt.Errorf("capacity.keep.up must be a share of the offered rate in (0, 1], e.g. 0.99, got %q", raw)
+	if err != nil || !(f >= MinKeepUp && f <= 1) {
+		return "", fmt.Errorf("capacity.keep.up must be a share of the offered rate in %g..1, e.g. 0.99, got %q", MinKeepUp, raw)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64), nil
 }
 
-// openUnit accepts a number in (0, 1).
-func openUnit(key string) func(raw, _ string) (string, error) {
-	return func(raw, _ string) (string, error) {
-		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil || !(f > 0 && f < 1) {
-			return "", fmt.Errorf("%s must be a relative half-width in (0, 1), e.g. 0.05 for ±5 %%, got %q", key, raw)
-		}
-		return strconv.FormatFloat(f, 'g', -1, 64), nil
-	}
-}
-
-// budgetValue accepts a duration ("10m", "90s") or seconds, > 0.
+// budgetValue accepts a duration ("10m", "90s") or seconds, in
+// MinBudgetS..MaxBudgetS.
 func budgetValue(key string) func(raw, _ string) (string, error) {
 	return func(raw, _ string) (string, error) {
 		s, err := parseSeconds(raw)
-		if err != nil || s <= 0 {
-			return "", fmt.Errorf("%s must be a duration like 10m, 90s or 1h30m (or seconds), got %q", key, raw)
+		if err != nil || s < MinBudgetS || s > MaxBudgetS {
+			return "", fmt.Errorf("%s must be a duration like 10m, 90s or 1h30m (or seconds), from %s to %s, got %q",
+				key, longDuration(MinBudgetS), longDuration(MaxBudgetS), raw)
 		}
 		return strconv.FormatFloat(s, 'f', -1, 64), nil
 	}

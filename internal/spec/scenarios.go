@@ -163,9 +163,13 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			msg = fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
 		}
 		if msg == "" {
+			msg = faultTimeError(e, f)
+		}
+		if msg == "" {
 			continue
 		}
-		if fromMatrix["cluster.brokers"] || fromMatrix["cluster.zones"] || fromMatrix["faults"] {
+		if fromMatrix["cluster.brokers"] || fromMatrix["cluster.zones"] || fromMatrix["faults"] ||
+			fromMatrix["workload.duration.s"] || fromMatrix["workload.warmup.s"] || fromMatrix["workload.timeout.s"] {
 			msg = fmt.Sprintf("scenario %q: %s", id, msg)
 		}
 		c.add(&Error{File: f.pos.File, Line: f.pos.Line, Col: f.pos.Col, Msg: msg})
@@ -227,4 +231,30 @@ func checkDefaultIdempotence(prod kafkaconf.Producer, k clients.Kind, report rep
 		report(keys, "max.in.flight.requests.per.connection=%d with idempotence (on by default) is not supported by client %s: %s; write enable.idempotence=false to choose another limit",
 			n.V, k.Name, k.CapWhy)
 	}
+}
+
+// faultTimeError is why fault f would never happen in e's trials ("" when
+// it may): its at.ms is past the end of every trial — a steady-state
+// trial's warm-up and window (and the window's catch-up under an SLO), or
+// workload.timeout.s, which ends any trial. The lab cancels a fault not
+// fired when the trial ends.
+func faultTimeError(e *Experiment, f Fault) string {
+	if f.AtMs <= 0 {
+		return ""
+	}
+	w := e.Workload
+	if w.DurationS > 0 {
+		end, what := w.WarmupS+w.DurationS, fmt.Sprintf("workload.warmup.s %g + workload.duration.s %g", w.WarmupS, w.DurationS)
+		if e.WarmupCatchesUp() {
+			end, what = end+w.DurationS, what+" + a window's catch-up under the SLO"
+		}
+		if f.AtMs >= end*1000 {
+			return fmt.Sprintf("fault %s at.ms %g comes after the trial ends (%s = %s): it would never happen; set at.ms below %.0f", f.Type, f.AtMs, what, longDuration(end), end*1000)
+		}
+		return ""
+	}
+	if f.AtMs >= w.TimeoutS*1000 {
+		return fmt.Sprintf("fault %s at.ms %g comes after workload.timeout.s (%g) ends every trial: it would never happen; set at.ms below %.0f", f.Type, f.AtMs, w.TimeoutS, w.TimeoutS*1000)
+	}
+	return ""
 }
