@@ -231,16 +231,40 @@ func (e *Experiment) firstPos(prefix string) pos {
 	return best
 }
 
+// checkSLOOrder refuses an SLO bound above a higher percentile's: p50
+// never exceeds p99, so the lower percentile's bound would never decide.
+func (e *Experiment) checkSLOOrder(c *collector) {
+	prefix := "capacity.slo."
+	if e.Advise.On {
+		prefix = "advise.slo."
+	}
+	qs := summary.SLOPercentiles
+	for i, lo := range qs {
+		for _, hi := range qs[i+1:] {
+			a, okA := e.Capacity.SLO[lo.Key]
+			b, okB := e.Capacity.SLO[hi.Key]
+			if okA && okB && a > b {
+				c.add(e.posOr("capacity.slo."+lo.Name+".ms", pos{File: e.File}).errorf("%s%s.ms %g is above %s%s.ms %g, and %s never exceeds %s: its bound would never decide (lower it to at most %g, or drop it)",
+					prefix, lo.Name, a, prefix, hi.Name, b, lo.Name, hi.Name, b))
+				break
+			}
+		}
+	}
+}
+
 // rateAxis is where the matrix sets workload.rate (an axis, or a map
 // value's key), even to 0: a capacity search would silently override it.
-func (e *Experiment) rateAxis() (pos, bool) {
+func (e *Experiment) rateAxis() (pos, bool) { return e.axisPos("workload.rate") }
+
+// axisPos is where the matrix sets key (an axis, or a map value's key).
+func (e *Experiment) axisPos(key string) (pos, bool) {
 	for _, a := range e.Matrix {
-		if a.canonical == "workload.rate" {
+		if a.canonical == key {
 			return a.pos, true
 		}
 		for _, v := range a.Values {
-			if _, ok := v.Set["workload.rate"]; ok {
-				if p, ok := v.keyPos["workload.rate"]; ok {
+			if _, ok := v.Set[key]; ok {
+				if p, ok := v.keyPos[key]; ok {
 					return p, true
 				}
 				return a.pos, true

@@ -62,6 +62,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 			e.checkAdviseBudget(scs, p.c)
 		}
 		e.checkSustainableMetric(p.c)
+		e.checkSLOOrder(p.c)
 		e.checkDuet(scs, p.c)
 		e.checkLives(scs, p.c)
 		if len(p.c.errs) == 0 {

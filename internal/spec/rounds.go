@@ -191,6 +191,10 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 	if iv := e.TimelineIntervalMs; iv != 0 && (iv < MinTimelineIntervalMs || iv > MaxTimelineIntervalMs) {
 		report([]string{"timeline.interval.ms"},
 			"timeline.interval.ms must be 0 (automatic) or in %d..%d, got %g", MinTimelineIntervalMs, MaxTimelineIntervalMs, iv)
+	} else if trial := w.WarmupS + w.DurationS; iv != 0 && w.DurationS > 0 && iv >= trial*1000 {
+		report([]string{"timeline.interval.ms", "workload.duration.s", "workload.warmup.s"},
+			"timeline.interval.ms %g is as long as the trial (workload.warmup.s + workload.duration.s = %s) or longer: its timeline would hold no point; use at most %.0f, or 0 (automatic)",
+			iv, longDuration(trial), trial*1000/2)
 	}
 }
 
