@@ -154,7 +154,7 @@ func (p *fileParser) advise(e *Experiment, n ast.Node) {
 		case "objective":
 			p.setScalar(e, "advise.objective", kpos, mv.Value)
 		case "keep.up", "precision", "budget":
-			p.setScalar(e, "capacity."+key, kpos, mv.Value)
+			p.setScalarAs(e, "capacity."+key, "advise."+key, kpos, mv.Value)
 		case "slo":
 			p.adviseSLO(e, mv.Value)
 		case "space":
@@ -189,7 +189,7 @@ func (p *fileParser) adviseSLO(e *Experiment, n ast.Node) {
 				key, strings.Join(valid, ", "), didYouMean(key, valid)))
 			continue
 		}
-		p.setScalar(e, "capacity.slo."+key, kpos, mv.Value)
+		p.setScalarAs(e, "capacity.slo."+key, "advise.slo."+key, kpos, mv.Value)
 	}
 }
 
@@ -214,6 +214,7 @@ func (p *fileParser) adviseSpace(e *Experiment, kpos pos, n ast.Node) {
 			continue
 		}
 		ax := SpaceAxis{Key: key, pos: at}
+		seen := map[string]string{} // producerValue → the value as first written
 		for _, it := range items {
 			raw, ok := p.value(it, isList(producerPrefix+key), "a value of advise.space "+key)
 			if !ok {
@@ -224,10 +225,15 @@ func (p *fileParser) adviseSpace(e *Experiment, kpos pos, n ast.Node) {
 				p.c.add(p.at(it).errorf("%v", err))
 				continue
 			}
-			if slices.Contains(ax.Values, v) {
-				p.c.add(p.at(it).errorf("advise.space %s lists %s twice", key, v))
+			if first, dup := seen[producerValue(key, v)]; dup {
+				if first == v {
+					p.c.add(p.at(it).errorf("advise.space %s lists %s twice", key, v))
+				} else {
+					p.c.add(p.at(it).errorf("advise.space %s lists one value twice: %s and %s are the same setting (drop one)", key, first, v))
+				}
 				continue
 			}
+			seen[producerValue(key, v)] = v
 			ax.Values = append(ax.Values, v)
 			ax.valuePos = append(ax.valuePos, p.at(it))
 		}
@@ -315,6 +321,10 @@ func (e *Experiment) adviseCandidates(c *collector) {
 		return
 	}
 	at := e.firstPos("advise")
+	if cp := e.Capacity.sectionPos; cp.Line > 0 {
+		c.add(cp.errorf("capacity: and advise: cannot share a file: advise runs its own capacity search of each candidate, and capacity: would be ignored (move its slo, keep.up, precision and budget into advise:, and drop capacity:)"))
+		return
+	}
 	if a.Objective == "" {
 		a.Objective = ObjectiveSustainable
 	}
@@ -337,6 +347,9 @@ func (e *Experiment) adviseCandidates(c *collector) {
 		}
 		a.Space = e.defaultSpace()
 	}
+	if !e.checkCandidateCount(c) {
+		return
+	}
 	e.readCurrent(c)
 	for _, ax := range a.Space {
 		if p, fixed := e.pos[producerPrefix+ax.Key]; fixed {
@@ -355,6 +368,7 @@ func (e *Experiment) adviseCandidates(c *collector) {
 		}
 	}
 	e.checkSpaceIdempotence(c)
+	e.checkSpaceAcks(c)
 	if len(c.errs) > 0 {
 		return
 	}
@@ -430,6 +444,76 @@ func (e *Experiment) checkSpaceIdempotence(c *collector) {
 			}
 		}
 	}
+}
+
+// checkCandidateCount refuses a space whose candidates (every combination
+// of its values, with the defaults and the current settings) pass
+// MaxScenarios, at advise.space, before they are built: ten settings of
+// ten values are ten billion candidates, which would fill the memory.
+func (e *Experiment) checkCandidateCount(c *collector) bool {
+	a := &e.Advise
+	n := 1
+	for _, ax := range a.Space {
+		n = min(n*len(ax.Values), MaxScenarios*MaxScenarios)
+	}
+	n++ // the defaults
+	if a.Current != nil || a.CurrentFile != "" {
+		n++
+	}
+	if n <= MaxScenarios {
+		return true
+	}
+	c.add(a.spacePos.errorf("advise.space makes %s candidates (every combination of its values, and the defaults and current settings), more than the limit of %d; drop values or settings from advise.space",
+		countText(n, MaxScenarios*MaxScenarios), MaxScenarios))
+	return false
+}
+
+// checkSpaceAcks refuses space values that contradict idempotence where
+// the constraints or the space fix it on: acks 0 or 1 in the space under
+// enable.idempotence: true in producer:, enable.idempotence true in the
+// space under acks 0 or 1 in producer:, or both in the space, crossed.
+// Every client refuses such a candidate (the Java client when it starts):
+// it would fail in the middle of the race.
+func (e *Experiment) checkSpaceAcks(c *collector) {
+	prod := e.Settings()
+	acks, idem := e.spaceAxis(kafkaconf.Acks), e.spaceAxis(kafkaconf.EnableIdempotence)
+	idemOn := prod.EnableIdempotence.Set && prod.EnableIdempotence.V
+	switch {
+	case acks != nil && idemOn:
+		for i, v := range acks.Values {
+			if producerValue(kafkaconf.Acks, v) != "all" {
+				c.add(acks.valuePos[i].errorf("advise.space acks %s contradicts the constraint enable.idempotence=true, which requires acks=all: every client refuses that candidate; drop %s, or enable.idempotence from producer:", v, v))
+			}
+		}
+	case idem != nil && !prod.AcksAll():
+		for i, v := range idem.Values {
+			if producerValue(kafkaconf.EnableIdempotence, v) == "true" {
+				c.add(idem.valuePos[i].errorf("advise.space enable.idempotence %s contradicts the constraint acks=%s: idempotence requires acks=all, and every client refuses that candidate; drop %s, or acks from producer:", v, prod.Acks.V, v))
+			}
+		}
+	case acks != nil && idem != nil:
+		for i, v := range idem.Values {
+			if producerValue(kafkaconf.EnableIdempotence, v) != "true" {
+				continue
+			}
+			for _, a := range acks.Values {
+				if producerValue(kafkaconf.Acks, a) != "all" {
+					c.add(idem.valuePos[i].errorf("advise.space crosses enable.idempotence %s with acks %s, a candidate every client refuses (idempotence requires acks=all): search one of them, or fix the other in producer:", v, a))
+					return
+				}
+			}
+		}
+	}
+}
+
+// spaceAxis is the space's axis of the producer setting key, or nil.
+func (e *Experiment) spaceAxis(key string) *SpaceAxis {
+	for i := range e.Advise.Space {
+		if e.Advise.Space[i].Key == key {
+			return &e.Advise.Space[i]
+		}
+	}
+	return nil
 }
 
 // candidateAxis is the generated axis: current (when given), defaults,
@@ -547,20 +631,24 @@ func (e *Experiment) adviseYAML() yaml.MapSlice {
 		}
 		space = append(space, yaml.MapItem{Key: s.Key, Value: vs})
 	}
-	if a.RateObjective() { // no capacity section carries them
-		var slo yaml.MapSlice
-		for _, p := range summary.SLOPercentiles {
-			if v, ok := e.Capacity.SLO[p.Key]; ok {
-				slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
-			}
+	// The search's settings are advise's own: a capacity section beside
+	// it is refused.
+	var slo yaml.MapSlice
+	for _, p := range summary.SLOPercentiles {
+		if v, ok := e.Capacity.SLO[p.Key]; ok {
+			slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
 		}
-		if len(slo) > 0 {
-			out = append(out, yaml.MapItem{Key: "slo", Value: slo})
-		}
-		out = append(out, yaml.MapItem{Key: "keep.up", Value: number(e.Capacity.KeepUp)},
-			yaml.MapItem{Key: "precision", Value: number(e.Precision)},
-			yaml.MapItem{Key: "budget", Value: fmtSeconds(e.BudgetS)})
 	}
+	if len(slo) > 0 {
+		out = append(out, yaml.MapItem{Key: "slo", Value: slo})
+	}
+	precision, budget := e.Capacity.Precision, e.Capacity.BudgetS
+	if a.RateObjective() { // rounds at the rate: the run's own
+		precision, budget = e.Precision, e.BudgetS
+	}
+	out = append(out, yaml.MapItem{Key: "keep.up", Value: number(e.Capacity.KeepUp)},
+		yaml.MapItem{Key: "precision", Value: number(precision)},
+		yaml.MapItem{Key: "budget", Value: fmtSeconds(budget)})
 	out = append(out, yaml.MapItem{Key: "space", Value: space})
 	switch {
 	case a.CurrentFile != "":

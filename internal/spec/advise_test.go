@@ -75,13 +75,66 @@ func TestAdviseRefusals(t *testing.T) {
 			want: []string{"x.yaml:4:11: advise plans its own comparisons (the pick against your current settings and the defaults): drop compare"}},
 		{name: "a burst",
 			src:  "name: x\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
-			want: []string{"x.yaml:2:1: a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"}},
+			want: []string{"x.yaml:2:1: advise probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"}},
 		{name: "advise key by --set without an advise section",
 			src: adviseBase + "capacity: {slo: {p99.ms: 50}}\n", sets: []string{"advise.precision=0.03"},
 			want: []string{"--set advise.precision=0.03: advise.precision: the experiment has no advise section (capacity.precision sets a capacity search's)"}},
 		{name: "a fixed rate",
 			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1, rate: 100}\nadvise:\n  space:\n    linger.ms: [0, 5]\n",
-			want: []string{"x.yaml:2:40: workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"}},
+			want: []string{"x.yaml:2:40: workload.rate cannot be set beside advise objective sustainable.rate: the search chooses each probe's rate (drop workload.rate, or set advise.objective to one judged at a fixed rate, such as cpu.total)"}},
+		// Issue 46: a capacity section beside advise was silently ignored.
+		{name: "capacity beside it",
+			src:  adviseBase + "capacity: {slo: {p99.ms: 100}}\nadvise:\n  space: {linger.ms: [0, 5]}\n",
+			want: []string{"x.yaml:3:1: capacity: and advise: cannot share a file: advise runs its own capacity search of each candidate, and capacity: would be ignored (move its slo, keep.up, precision and budget into advise:, and drop capacity:)"}},
+		// One value in two spellings is one candidate twice.
+		{name: "one value in two spellings",
+			src: adviseBase + "advise:\n  space: {acks: [all, \"-1\"], linger.ms: [5, 05]}\n",
+			want: []string{
+				"x.yaml:4:23: advise.space acks lists one value twice: all and -1 are the same setting (drop one)",
+				"x.yaml:4:45: advise.space linger.ms lists one value twice: 5 and 05 are the same setting (drop one)"}},
+		{name: "acks the idempotence constraint forbids",
+			src: adviseBase + "producer: {enable.idempotence: true}\nadvise:\n  space: {acks: [0, 1, all]}\n",
+			want: []string{
+				"x.yaml:5:18: advise.space acks 0 contradicts the constraint enable.idempotence=true, which requires acks=all: every client refuses that candidate; drop 0, or enable.idempotence from producer:",
+				"x.yaml:5:21: advise.space acks 1 contradicts the constraint enable.idempotence=true, which requires acks=all: every client refuses that candidate; drop 1, or enable.idempotence from producer:"}},
+		{name: "idempotence the acks constraint forbids",
+			src:  adviseBase + "producer: {acks: 1}\nadvise:\n  space: {enable.idempotence: [true, false]}\n",
+			want: []string{"x.yaml:5:32: advise.space enable.idempotence true contradicts the constraint acks=1: idempotence requires acks=all, and every client refuses that candidate; drop true, or acks from producer:"}},
+		{name: "idempotence crossed with acks 0",
+			src:  adviseBase + "advise:\n  space: {acks: [0, all], enable.idempotence: [true, false]}\n",
+			want: []string{"x.yaml:4:48: advise.space crosses enable.idempotence true with acks 0, a candidate every client refuses (idempotence requires acks=all): search one of them, or fix the other in producer:"}},
+		// Ten settings of ten values are ten billion candidates: refused
+		// before they are built (they filled 23 GB of memory).
+		{name: "a space of too many candidates",
+			src: adviseBase + "advise:\n  space:\n" + func() string {
+				var b strings.Builder
+				for _, k := range []string{"linger.ms", "batch.size", "buffer.memory", "delivery.timeout.ms", "request.timeout.ms", "max.block.ms", "metadata.max.age.ms", "send.buffer.bytes", "receive.buffer.bytes", "retry.backoff.ms"} {
+					b.WriteString("    " + k + ": [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000]\n")
+				}
+				return b.String()
+			}(),
+			want: []string{"x.yaml:4:3: advise.space makes over 1000000 candidates (every combination of its values, and the defaults and current settings), more than the limit of 1000; drop values or settings from advise.space"}},
+		{name: "a space just over the limit",
+			src:  adviseBase + "advise:\n  space:\n    linger.ms: [0,1,2,3,4,5,6,7,8,9,10]\n    batch.size: [1,2,3,4,5,6,7,8,9,10,11]\n    buffer.memory: [1,2,3,4,5,6,7,8,9,10,11]\n",
+			want: []string{"x.yaml:4:3: advise.space makes 1332 candidates (every combination of its values, and the defaults and current settings), more than the limit of 1000; drop values or settings from advise.space"}},
+		// Messages name the section the user wrote, not the capacity
+		// search advise runs.
+		{name: "advise settings named as written",
+			src: adviseBase + "advise:\n  budget: soon\n  precision: 2\n  keep.up: 0\n  slo: {p99.ms: -1}\n",
+			want: []string{
+				`x.yaml:4:11: advise.budget must be a duration like 10m, 90s or 1h30m (or seconds), from 1s to 7 days, got "soon"`,
+				`x.yaml:5:14: advise.precision must be a relative half-width in 0.001..1 (1 excluded), e.g. 0.05 for ±5 %, got "2"`,
+				`x.yaml:6:12: advise.keep.up must be a share of the offered rate in 0.5..1, e.g. 0.99, got "0"`,
+				`x.yaml:7:17: advise.slo.p99.ms must be a number of milliseconds in 0.01..3600000, got "-1"`}},
+		{name: "advise setting by --set named as written",
+			src: adviseBase + "advise: {}\n", sets: []string{"advise.precision=2"},
+			want: []string{`--set advise.precision=2: advise.precision must be a relative half-width in 0.001..1 (1 excluded), e.g. 0.05 for ±5 %, got "2"`}},
+		{name: "trials beside it",
+			src:  adviseBase + "trials: 5\nadvise:\n  space: {linger.ms: [0, 5]}\n",
+			want: []string{"x.yaml:3:1: trials does not apply beside advise, which decides its own probes: drop trials (the search stops at advise.precision or advise.budget)"}},
+		{name: "a duet",
+			src:  adviseBase + "schedule: duet\nadvise:\n  space: {linger.ms: [0, 5]}\n",
+			want: []string{"x.yaml:3:1: schedule: duet pairs fixed trials round by round; advise races its candidates on one cluster (drop schedule)"}},
 	})
 }
 

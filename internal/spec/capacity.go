@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +35,10 @@ type Capacity struct {
 	// bound in milliseconds; empty: only keeping up counts.
 	SLO                        map[string]float64
 	KeepUp, Precision, BudgetS float64
+
+	// sectionPos is where the file's capacity: section starts (Line 0
+	// without one): advise: beside it is refused there.
+	sectionPos pos
 }
 
 // capacityFields are the settings of the capacity section; any of them
@@ -46,7 +49,7 @@ var capacityFields = func() []field {
 		key := p.Key
 		fs = append(fs, field{
 			key:       "capacity.slo." + p.Name + ".ms",
-			normalize: positiveNumber("capacity.slo." + p.Name + ".ms"),
+			normalize: sloValue("capacity.slo." + p.Name + ".ms"),
 			assign: func(e *Experiment, v string) {
 				f, _ := strconv.ParseFloat(v, 64)
 				if e.Capacity.SLO == nil {
@@ -62,7 +65,7 @@ var capacityFields = func() []field {
 		field{key: "capacity.keep.up", normalize: keepUp,
 			assign: func(e *Experiment, v string) { e.Capacity.KeepUp, _ = strconv.ParseFloat(v, 64); e.Capacity.On = true },
 			typed:  typedNumber},
-		field{key: "capacity.precision", normalize: openUnit("capacity.precision"),
+		field{key: "capacity.precision", normalize: shareValue("capacity.precision", "relative half-width"),
 			assign: func(e *Experiment, v string) {
 				e.Capacity.Precision, _ = strconv.ParseFloat(v, 64)
 				e.Capacity.On = true
@@ -74,43 +77,34 @@ var capacityFields = func() []field {
 	)
 }()
 
-// positiveNumber accepts a finite number > 0.
-func positiveNumber(key string) func(raw, _ string) (string, error) {
+// sloValue accepts milliseconds in MinSLOMs..MaxSLOMs.
+func sloValue(key string) func(raw, _ string) (string, error) {
 	return func(raw, _ string) (string, error) {
 		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 1) {
-			return "", fmt.Errorf("%s must be a number of milliseconds > 0, got %q", key, raw)
+		if err != nil || !(f >= MinSLOMs && f <= MaxSLOMs) {
+			return "", fmt.Errorf("%s must be a number of milliseconds in %s..%s, got %q", key, fmtNumber(MinSLOMs), fmtNumber(MaxSLOMs), raw)
 		}
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
 	}
 }
 
-// keepUp accepts a share in (0, 1].
+// keepUp accepts a share in [MinKeepUp, 1].
 func keepUp(raw, _ string) (string, error) {
 	f, err := strconv.ParseFloat(raw, 64)
-	if err != nil || !(f > 0 && f <= 1) {
-		return "", fmt.Errorf("capacity.keep.up must be a share of the offered rate in (0, 1], e.g. 0.99, got %q", raw)
+	if err != nil || !(f >= MinKeepUp && f <= 1) {
+		return "", fmt.Errorf("capacity.keep.up must be a share of the offered rate in %g..1, e.g. 0.99, got %q", MinKeepUp, raw)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64), nil
 }
 
-// openUnit accepts a number in (0, 1).
-func openUnit(key string) func(raw, _ string) (string, error) {
-	return func(raw, _ string) (string, error) {
-		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil || !(f > 0 && f < 1) {
-			return "", fmt.Errorf("%s must be a relative half-width in (0, 1), e.g. 0.05 for ±5 %%, got %q", key, raw)
-		}
-		return strconv.FormatFloat(f, 'g', -1, 64), nil
-	}
-}
-
-// budgetValue accepts a duration ("10m", "90s") or seconds, > 0.
+// budgetValue accepts a duration ("10m", "90s") or seconds, in
+// MinBudgetS..MaxBudgetS.
 func budgetValue(key string) func(raw, _ string) (string, error) {
 	return func(raw, _ string) (string, error) {
 		s, err := parseSeconds(raw)
-		if err != nil || s <= 0 {
-			return "", fmt.Errorf("%s must be a duration like 10m, 90s or 1h30m (or seconds), got %q", key, raw)
+		if err != nil || s < MinBudgetS || s > MaxBudgetS {
+			return "", fmt.Errorf("%s must be a duration like 10m, 90s or 1h30m (or seconds), from %s to %s, got %q",
+				key, longDuration(MinBudgetS), longDuration(MaxBudgetS), raw)
 		}
 		return strconv.FormatFloat(s, 'f', -1, 64), nil
 	}
@@ -130,17 +124,22 @@ func typedDuration(v string) any {
 // burst cannot be one; and the budget must fit the ceiling probe and one
 // more probe of every scenario.
 func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
+	if !e.Capacity.On {
+		return
+	}
 	capAt := e.firstPos("capacity.")
-	if capAt.Line == 0 && e.Advise.On {
+	if e.Advise.On {
 		capAt = e.firstPos("advise")
 	}
 	for _, k := range []string{"trials", "precision", "budget"} {
-		if p, set := e.pos[k]; set && e.Capacity.On {
+		p, set := e.pos[k]
+		switch {
+		case !set:
+		case e.Advise.On:
+			c.add(p.errorf("%s does not apply beside advise, which decides its own probes: drop %s (the search stops at advise.precision or advise.budget)", k, k))
+		default:
 			c.add(p.errorf("%s does not apply to a capacity search, which decides its own probes: drop %s (the search stops at capacity.precision or capacity.budget)", k, k))
 		}
-	}
-	if !e.Capacity.On {
-		return
 	}
 	var rateSet, burst bool
 	probe := 0.0
@@ -156,10 +155,15 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 		if onAxis {
 			at = axis
 		}
-		c.add(at.errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+		if e.Advise.On {
+			c.add(at.errorf("workload.rate cannot be set beside advise objective %s: the search chooses each probe's rate (drop workload.rate, or set advise.objective to one judged at a fixed rate, such as %s)",
+				ObjectiveSustainable, RateObjectives[0]))
+		} else {
+			c.add(at.errorf("workload.rate cannot be set with a capacity section: the search chooses each probe's rate (drop workload.rate, or drop capacity to measure at a fixed rate)"))
+		}
 	}
 	if burst {
-		c.add(capAt.errorf("a capacity search probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one"))
+		c.add(capAt.errorf("%s probes steady-state windows: set workload.duration.s (e.g. 3) and workload.warmup.s (e.g. 1); a burst of workload.records cannot be one", e.searchName()))
 		return
 	}
 	if e.Advise.On {
@@ -169,6 +173,15 @@ func (e *Experiment) checkCapacity(scs []Scenario, c *collector) {
 			fmtSeconds(e.Capacity.BudgetS), len(scs), fmtSeconds(need)))
 	}
 	e.capacityComparisons(c)
+}
+
+// searchName names the search in messages as the file asks for it: "advise"
+// or "a capacity search".
+func (e *Experiment) searchName() string {
+	if e.Advise.On {
+		return "advise"
+	}
+	return "a capacity search"
 }
 
 // capacityComparisons makes compare: entries of a capacity run judge
@@ -218,16 +231,40 @@ func (e *Experiment) firstPos(prefix string) pos {
 	return best
 }
 
+// checkSLOOrder refuses an SLO bound above a higher percentile's: p50
+// never exceeds p99, so the lower percentile's bound would never decide.
+func (e *Experiment) checkSLOOrder(c *collector) {
+	prefix := "capacity.slo."
+	if e.Advise.On {
+		prefix = "advise.slo."
+	}
+	qs := summary.SLOPercentiles
+	for i, lo := range qs {
+		for _, hi := range qs[i+1:] {
+			a, okA := e.Capacity.SLO[lo.Key]
+			b, okB := e.Capacity.SLO[hi.Key]
+			if okA && okB && a > b {
+				c.add(e.posOr("capacity.slo."+lo.Name+".ms", pos{File: e.File}).errorf("%s%s.ms %g is above %s%s.ms %g, and %s never exceeds %s: its bound would never decide (lower it to at most %g, or drop it)",
+					prefix, lo.Name, a, prefix, hi.Name, b, lo.Name, hi.Name, b))
+				break
+			}
+		}
+	}
+}
+
 // rateAxis is where the matrix sets workload.rate (an axis, or a map
 // value's key), even to 0: a capacity search would silently override it.
-func (e *Experiment) rateAxis() (pos, bool) {
+func (e *Experiment) rateAxis() (pos, bool) { return e.axisPos("workload.rate") }
+
+// axisPos is where the matrix sets key (an axis, or a map value's key).
+func (e *Experiment) axisPos(key string) (pos, bool) {
 	for _, a := range e.Matrix {
-		if a.canonical == "workload.rate" {
+		if a.canonical == key {
 			return a.pos, true
 		}
 		for _, v := range a.Values {
-			if _, ok := v.Set["workload.rate"]; ok {
-				if p, ok := v.keyPos["workload.rate"]; ok {
+			if _, ok := v.Set[key]; ok {
+				if p, ok := v.keyPos[key]; ok {
 					return p, true
 				}
 				return a.pos, true
@@ -245,9 +282,10 @@ func (e *Experiment) posOr(key string, alt pos) pos {
 	return alt
 }
 
-// capacityYAML writes the capacity section (nil without one).
+// capacityYAML writes the capacity section (nil without one, and beside
+// advise, whose section writes them).
 func (e *Experiment) capacityYAML() yaml.MapSlice {
-	if !e.Capacity.On {
+	if !e.Capacity.On || e.Advise.On { // advise writes the search's settings
 		return nil
 	}
 	var slo yaml.MapSlice

@@ -32,6 +32,50 @@ const (
 	DefaultTimeoutS = 600
 	// MaxDelayMs bounds added network delays (rtt, jitter).
 	MaxDelayMs = 10_000
+	// MinDelayMs is the smallest added delay other than 0: the proxies
+	// delay by whole nanoseconds, so a smaller one would silently be none.
+	MinDelayMs = 0.001
+	// MinRate and MaxRate bound workload.rate other than 0 (as fast as
+	// possible), in records/s: below one record a second a producer
+	// benchmark measures nothing, and above 100 million the pacer's
+	// interval (10 ns a record) is below what it can keep.
+	MinRate = 1
+	MaxRate = 100_000_000
+	// MinBandwidthMbit and MaxBandwidthMbit bound added bandwidth limits
+	// other than 0 (unlimited): 1 kbit/s, below which no batch crosses
+	// within a request timeout, to 1 Tbit/s, beyond any link the proxies
+	// forward.
+	MinBandwidthMbit = 0.001
+	MaxBandwidthMbit = 1_000_000
+	// MinTimeoutS and MaxTimeoutS bound workload.timeout.s: a trial of
+	// under a second cannot start its producer, and one of more than a
+	// week is past MaxPlannedDuration.
+	MinTimeoutS = 1
+	MaxTimeoutS = 7 * 86_400
+	// MinWindowS is the shortest workload.duration.s and workload.warmup.s
+	// other than 0: a shorter window holds a timeline point or two.
+	MinWindowS = 0.1
+	// MinBudgetS and MaxBudgetS bound budget, capacity.budget and
+	// advise.budget: a second is less than one trial, and a week is
+	// MaxPlannedDuration.
+	MinBudgetS = 1
+	MaxBudgetS = 7 * 86_400
+	// MinShare bounds precision, equivalence, capacity.precision and
+	// advise.precision from below (±0.1 %): finer than that no run here
+	// resolves, and the budget, not the precision, would end it.
+	MinShare = 0.001
+	// MinSLOMs and MaxSLOMs bound an SLO percentile's milliseconds
+	// (capacity.slo, advise.slo): latency is timed to the microsecond, and
+	// an SLO of more than an hour bounds nothing a trial can show.
+	MinSLOMs = 0.01
+	MaxSLOMs = 3_600_000
+	// MinKeepUp is the lowest capacity.keep.up (advise.keep.up): below
+	// half, a producer sending half of what is offered would keep up.
+	MinKeepUp = 0.5
+	// MaxFaultMs bounds a fault's at.ms and delay.ms (one day, the longest
+	// trial); MinFaultDelayMs is the shortest delay.ms other than 0.
+	MaxFaultMs      = MaxDurationS * 1000
+	MinFaultDelayMs = 1
 	// DefaultTrials is the number of measured trials per scenario.
 	DefaultTrials = 1
 	// MaxScenarios bounds the matrix cross product: each scenario runs

@@ -73,7 +73,10 @@ func (e *Experiment) checkDuet(scs []Scenario, c *collector) {
 		return
 	}
 	at := e.posOr("schedule", pos{File: e.File})
-	if e.Capacity.On {
+	switch {
+	case e.Advise.On:
+		c.add(at.errorf("schedule: duet pairs fixed trials round by round; advise races its candidates on one cluster (drop schedule)"))
+	case e.Capacity.On:
 		c.add(at.errorf("schedule: duet pairs fixed trials round by round; a capacity search chooses each scenario's probes apart (drop schedule, or drop capacity)"))
 	}
 	seen := map[string]bool{}

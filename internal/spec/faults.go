@@ -230,11 +230,17 @@ func faultInt(key, raw string) (int, error) {
 	return int(n), nil
 }
 
-// faultMs reads a non-negative duration in milliseconds.
+// faultMs reads a duration in milliseconds, 0..MaxFaultMs; a delay.ms
+// other than 0 is at least MinFaultDelayMs (the lab would read a delay
+// that rounds to no time as none given, and use the default).
 func faultMs(key, raw string) (float64, error) {
 	f, err := strconv.ParseFloat(raw, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return 0, fmt.Errorf("fault %s must be a number ≥ 0, got %q", key, raw)
+	bad := err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > MaxFaultMs
+	if key == "delay.ms" && (bad || f > 0 && f < MinFaultDelayMs) {
+		return 0, fmt.Errorf("fault delay.ms must be 0 or a number of milliseconds in %d..%d, got %q", MinFaultDelayMs, MaxFaultMs, raw)
+	}
+	if bad {
+		return 0, fmt.Errorf("fault %s must be a number of milliseconds in 0..%d, got %q", key, MaxFaultMs, raw)
 	}
 	return f, nil
 }

@@ -53,10 +53,10 @@ var settingFields = []field{
 	int64Field("workload.records", 1, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.Records }),
 	intField("workload.record.size", 1, MaxRecordSize, func(e *Experiment) *int { return &e.Workload.RecordSize }),
 	stringField("workload.payload", checkPayload, func(e *Experiment) *string { return &e.Workload.Payload }),
-	floatField("workload.rate", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Workload.Rate }),
-	floatField("workload.timeout.s", 0, math.Inf(1), true, func(e *Experiment) *float64 { return &e.Workload.TimeoutS }),
-	floatField("workload.duration.s", 0, MaxDurationS, false, func(e *Experiment) *float64 { return &e.Workload.DurationS }),
-	floatField("workload.warmup.s", 0, MaxDurationS, false, func(e *Experiment) *float64 { return &e.Workload.WarmupS }),
+	zeroOrField("workload.rate", "as fast as possible", "records/s", MinRate, MaxRate, func(e *Experiment) *float64 { return &e.Workload.Rate }),
+	floatField("workload.timeout.s", MinTimeoutS, MaxTimeoutS, false, func(e *Experiment) *float64 { return &e.Workload.TimeoutS }),
+	zeroOrField("workload.duration.s", "a burst of workload.records", "seconds", MinWindowS, MaxDurationS, func(e *Experiment) *float64 { return &e.Workload.DurationS }),
+	zeroOrField("workload.warmup.s", "none", "seconds", MinWindowS, MaxDurationS, func(e *Experiment) *float64 { return &e.Workload.WarmupS }),
 	int64Field("workload.warmup.records", 0, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.WarmupRecords }),
 	keySpaceFields[0], keySpaceFields[1], keySpaceFields[2], keySpaceFields[3],
 	producersFields[0], producersFields[1],
@@ -65,10 +65,10 @@ var settingFields = []field{
 	zoneFields[0], zoneFields[1], zoneFields[2], zoneFields[3], zoneFields[4], zoneFields[5],
 	floatField("timeline.interval.ms", 0, MaxTimelineIntervalMs, false, func(e *Experiment) *float64 { return &e.TimelineIntervalMs }),
 	stringField("client", checkClient, func(e *Experiment) *string { return &e.Client }),
-	floatField("network.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.RTTMs }),
-	floatField("network.jitter.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.JitterMs }),
-	floatField("network.bandwidth", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Network.BandwidthMbit }),
-	floatField("network.replication.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.ReplicationRTTMs }),
+	delayField("network.rtt.ms", func(e *Experiment) *float64 { return &e.Network.RTTMs }),
+	delayField("network.jitter.ms", func(e *Experiment) *float64 { return &e.Network.JitterMs }),
+	bandwidthField("network.bandwidth", func(e *Experiment) *float64 { return &e.Network.BandwidthMbit }),
+	delayField("network.replication.rtt.ms", func(e *Experiment) *float64 { return &e.Network.ReplicationRTTMs }),
 	intField("network.cut.every", 0, math.MaxInt32, func(e *Experiment) *int { return &e.Network.CutEvery }),
 	boolField("network.proxy", func(e *Experiment) *bool { return &e.Network.Proxy }),
 	boolField("audit", func(e *Experiment) *bool { return &e.Audit }),
@@ -314,6 +314,7 @@ func parseInt(s string) (int64, error) {
 }
 
 // floatField is a fixed numeric setting in lo..hi; openLo excludes lo.
+// Infinity is refused even where hi is: no setting means it.
 func floatField(key string, lo, hi float64, openLo bool, get func(*Experiment) *float64) field {
 	var want string
 	switch {
@@ -322,13 +323,13 @@ func floatField(key string, lo, hi float64, openLo bool, get func(*Experiment) *
 	case math.IsInf(hi, 1):
 		want = fmt.Sprintf("≥ %g", lo)
 	default:
-		want = fmt.Sprintf("in %g..%g", lo, hi)
+		want = fmt.Sprintf("in %s..%s", fmtNumber(lo), fmtNumber(hi))
 	}
 	return field{
 		key: key,
 		normalize: func(raw, _ string) (string, error) {
 			f, err := strconv.ParseFloat(raw, 64)
-			if err != nil || math.IsNaN(f) || f < lo || f > hi || (openLo && f == lo) {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < lo || f > hi || (openLo && f == lo) {
 				return "", fmt.Errorf("%s must be a number %s, got %q", key, want, raw)
 			}
 			return strconv.FormatFloat(f, 'g', -1, 64), nil
@@ -337,6 +338,39 @@ func floatField(key string, lo, hi float64, openLo bool, get func(*Experiment) *
 		typed:  func(v string) any { f, _ := strconv.ParseFloat(v, 64); return number(f) },
 	}
 }
+
+// zeroOrField is a fixed numeric setting that is 0, meaning zero (what
+// 0 does, for messages), or a number of unit in lo..hi: a value between 0 and lo would
+// round to nothing or stand for no sensible setting, and one above hi is
+// past what prodlab can carry out.
+func zeroOrField(key, zero, unit string, lo, hi float64, get func(*Experiment) *float64) field {
+	f := floatField(key, 0, hi, false, get)
+	norm := f.normalize
+	f.normalize = func(raw, dir string) (string, error) {
+		v, err := norm(raw, dir)
+		if n, _ := strconv.ParseFloat(v, 64); err != nil || (n != 0 && n < lo) {
+			return "", fmt.Errorf("%s must be 0 (%s) or a number of %s in %s..%s, got %q", key, zero, unit, fmtNumber(lo), fmtNumber(hi), raw)
+		}
+		return v, nil
+	}
+	return f
+}
+
+// delayField is an added network delay in milliseconds: 0, or in
+// MinDelayMs..MaxDelayMs.
+func delayField(key string, get func(*Experiment) *float64) field {
+	return zeroOrField(key, "none", "milliseconds", MinDelayMs, MaxDelayMs, get)
+}
+
+// bandwidthField is an added bandwidth limit in Mbit/s: 0 (unlimited),
+// or in MinBandwidthMbit..MaxBandwidthMbit.
+func bandwidthField(key string, get func(*Experiment) *float64) field {
+	return zeroOrField(key, "unlimited", "Mbit/s", MinBandwidthMbit, MaxBandwidthMbit, get)
+}
+
+// fmtNumber writes a bound for messages without an exponent
+// (100000000, 0.001).
+func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // boolField is a fixed true/false setting.
 func boolField(key string, get func(*Experiment) *bool) field {

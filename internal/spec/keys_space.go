@@ -63,6 +63,7 @@ func checkKeyDistribution(raw, _ string) (string, error) {
 // one scenario: a key size too short to tell its keys apart.
 func checkKeys(e *Experiment, report func(keys []string, format string, args ...any)) {
 	ks := e.Workload.Keys
+	checkUnusedKeySettings(ks, report)
 	if !ks.Keyed() {
 		return
 	}
@@ -70,6 +71,35 @@ func checkKeys(e *Experiment, report func(keys []string, format string, args ...
 		report([]string{"workload.keys.size", "workload.keys.count"},
 			"workload.keys.size %d is too short for %d keys: keys are the key index in decimal, padded to the size, so it must be at least %d",
 			ks.Size, ks.Count, d)
+	}
+}
+
+// checkUnusedKeySettings refuses key settings the space's distribution
+// does not use, written with other than their defaults: count and size of
+// keyless records, and zipf.exponent of any distribution but zipf. They
+// were accepted and then ignored.
+func checkUnusedKeySettings(ks keys.Space, report reportFunc) {
+	def := defaultKeySpace()
+	unused := []struct {
+		key   string
+		moved bool
+		keyed bool // used by every keyed distribution
+	}{
+		{"count", ks.Count != def.Count, true},
+		{"size", ks.Size != def.Size, true},
+		{"zipf.exponent", ks.Exponent != def.Exponent, false},
+	}
+	for _, u := range unused {
+		if !u.moved || (u.keyed && ks.Keyed()) || (!u.keyed && ks.Distribution == keys.Zipf) {
+			continue
+		}
+		uses := "a keyed distribution (" + strings.Join(keys.Distributions[1:], ", ") + ")"
+		if !u.keyed {
+			uses = "distribution " + keys.Zipf
+		}
+		report([]string{"workload.keys." + u.key, "workload.keys.distribution"},
+			"workload.keys.%s applies to %s, but workload.keys.distribution is %s: it would be ignored (set the distribution, or drop %s)",
+			u.key, uses, ks.Distribution, u.key)
 	}
 }
 

@@ -85,7 +85,7 @@ func TestKeySpaceYAML(t *testing.T) {
 	for _, src := range []string{
 		"name: x\n",
 		"name: x\nworkload: {keys: {distribution: zipf, count: 50, size: 3, zipf.exponent: 1.5}}\n",
-		"name: x\nworkload: {keys: {count: 7}}\n",
+		"name: x\nworkload: {keys: {distribution: uniform, count: 7}}\n",
 	} {
 		e, back, out := roundTrip(t, src)
 		if back.Workload.Keys != e.Workload.Keys {

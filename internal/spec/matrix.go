@@ -232,7 +232,11 @@ func setString(set map[string]string) string {
 	keys := slices.Sorted(maps.Keys(set))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + "=" + set[k]
+		v := set[k]
+		if name, ok := strings.CutPrefix(k, producerPrefix); ok {
+			v = producerValue(name, v) // acks -1 and all are one setting
+		}
+		parts[i] = k + "=" + v
 	}
 	return strings.Join(parts, ",")
 }

@@ -62,6 +62,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 			e.checkAdviseBudget(scs, p.c)
 		}
 		e.checkSustainableMetric(p.c)
+		e.checkSLOOrder(p.c)
 		e.checkDuet(scs, p.c)
 		e.checkLives(scs, p.c)
 		if len(p.c.errs) == 0 {
@@ -116,8 +117,10 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 			p.compare(e, mv.Value)
 		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor", "capacity":
 			p.section(e, key, mv.Value)
-			// capacity: {} asks for a search on keeping up alone.
-			e.Capacity.On = e.Capacity.On || key == "capacity"
+			if key == "capacity" {
+				// capacity: {} asks for a search on keeping up alone.
+				e.Capacity.On, e.Capacity.sectionPos = true, kpos
+			}
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())
 		case "faults":
@@ -307,17 +310,34 @@ func (p *fileParser) value(n ast.Node, list bool, what string) (string, bool) {
 
 // setScalar checks and stores one setting written in the file.
 func (p *fileParser) setScalar(e *Experiment, canonical string, kpos pos, n ast.Node) {
-	raw, ok := p.value(n, isList(canonical), canonical)
+	p.setScalarAs(e, canonical, canonical, kpos, n)
+}
+
+// setScalarAs is setScalar for a setting the file writes under another
+// key than its canonical one (advise.budget sets capacity.budget): its
+// messages name the key as written.
+func (p *fileParser) setScalarAs(e *Experiment, canonical, written string, kpos pos, n ast.Node) {
+	raw, ok := p.value(n, isList(canonical), written)
 	if !ok {
 		return
 	}
 	v, err := normalize(canonical, raw, e.dir)
 	if err != nil {
-		p.c.add(p.at(n).errorf("%v", err))
+		p.c.add(p.at(n).errorf("%s", renameKey(err, canonical, written)))
 		return
 	}
 	assign(e, canonical, v)
 	e.pos[canonical] = kpos
+}
+
+// renameKey is err's message with the canonical key a setting's check
+// names replaced by the key the user wrote (advise.precision for
+// capacity.precision), so that the message points at what is in the file.
+func renameKey(err error, canonical, written string) string {
+	if canonical == written {
+		return err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), canonical, written)
 }
 
 // isList reports whether a producer or topic setting is a Kafka list.

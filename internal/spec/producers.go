@@ -18,14 +18,27 @@ var producersFields = []field{
 	boolField("workload.consumer", func(e *Experiment) *bool { return &e.Workload.Consumer }),
 }
 
-// checkProducers refuses a burst with fewer records than producers: some
-// producer would have nothing to send.
+// checkProducers refuses a burst with fewer records than producers, and
+// a steady-state window in which a producer's share of workload.rate
+// offers less than one record: some producer would have nothing to send.
 func checkProducers(e *Experiment, report func(keys []string, format string, args ...any)) {
 	w := e.Workload
 	if w.Producers > 1 && w.DurationS <= 0 && w.Records < int64(w.Producers) {
 		report([]string{"workload.records", "workload.producers"},
 			"workload.records %d is fewer than workload.producers %d: every producer needs at least one record", w.Records, w.Producers)
 	}
+	n := float64(max(1, w.Producers))
+	if w.Rate <= 0 || w.DurationS <= 0 || w.Rate/n*w.DurationS >= 1 {
+		return
+	}
+	keys := []string{"workload.rate", "workload.producers", "workload.duration.s"}
+	if n == 1 {
+		report(keys, "workload.rate %g records/s offers %.3g records in the %g s window (workload.duration.s): the producer would send nothing measured; raise the rate to at least %.3g, or the window to at least %.3g s",
+			w.Rate, w.Rate*w.DurationS, w.DurationS, 1/w.DurationS, 1/w.Rate)
+		return
+	}
+	report(keys, "workload.rate %g records/s over workload.producers %d is %.3g records/s each, %.3g records in the %g s window (workload.duration.s): producers would send nothing measured; raise the rate to at least %.3g, the window to at least %.3g s, or use fewer producers",
+		w.Rate, w.Producers, w.Rate/n, w.Rate/n*w.DurationS, w.DurationS, n/w.DurationS, n/w.Rate)
 }
 
 // producersYAML is workload.producers and workload.consumer as YAML()

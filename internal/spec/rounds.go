@@ -48,26 +48,37 @@ const autoWord = "auto"
 var roundFields = []field{
 	autoOrIntField("trials", 1, MaxRounds, "", func(e *Experiment, auto bool, n int) { e.TrialsAuto, e.Trials = auto, n }),
 	autoOrIntField("warmup", 0, MaxRounds, " rounds", func(e *Experiment, auto bool, n int) { e.WarmupAuto, e.Warmup = auto, n }),
-	floatField("warmup.max.s", 0, MaxDurationS, true, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
-	floatField("precision", 0, 1, true, func(e *Experiment) *float64 { return &e.Precision }),
-	floatField("equivalence", 0, 1, true, func(e *Experiment) *float64 { return &e.Equivalence }),
+	floatField("warmup.max.s", 1, MaxDurationS, false, func(e *Experiment) *float64 { return &e.WarmupMaxS }),
+	shareField("precision", "relative half-width", func(e *Experiment) *float64 { return &e.Precision }),
+	shareField("equivalence", "relative margin", func(e *Experiment) *float64 { return &e.Equivalence }),
 	autoOrIntField("lives", 1, MaxLives, "", func(e *Experiment, auto bool, n int) { e.LivesAuto, e.Lives = auto, n }),
 	stringField("schedule", checkSchedule, func(e *Experiment) *string { return &e.Schedule }),
 	{
-		key: "budget",
-		normalize: func(raw, _ string) (string, error) {
-			s, err := parseSeconds(raw)
-			if err != nil || s <= 0 {
-				return "", fmt.Errorf("budget must be a duration like 10m, 90s or 1h30m (or seconds), got %q", raw)
-			}
-			return strconv.FormatFloat(s, 'f', -1, 64), nil
-		},
-		assign: func(e *Experiment, v string) { e.BudgetS, _ = strconv.ParseFloat(v, 64) },
-		typed: func(v string) any {
-			s, _ := strconv.ParseFloat(v, 64)
-			return (time.Duration(s * float64(time.Second))).String()
-		},
+		key:       "budget",
+		normalize: budgetValue("budget"),
+		assign:    func(e *Experiment, v string) { e.BudgetS, _ = strconv.ParseFloat(v, 64) },
+		typed:     typedDuration,
 	},
+}
+
+// shareField is a relative half-width or margin in MinShare..1 (1
+// excluded): precision, equivalence.
+func shareField(key, what string, get func(*Experiment) *float64) field {
+	f := floatField(key, 0, 1, true, get)
+	f.normalize = shareValue(key, what)
+	return f
+}
+
+// shareValue accepts a relative half-width or margin (what) in
+// [MinShare, 1).
+func shareValue(key, what string) func(raw, _ string) (string, error) {
+	return func(raw, _ string) (string, error) {
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil || !(f >= MinShare && f < 1) {
+			return "", fmt.Errorf("%s must be a %s in %s..1 (1 excluded), e.g. 0.05 for ±5 %%, got %q", key, what, fmtNumber(MinShare), raw)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	}
 }
 
 // autoOrIntField is a setting that takes an integer in lo..hi or "auto"
@@ -172,10 +183,28 @@ func checkWorkloadTime(e *Experiment, report func(keys []string, format string, 
 		report([]string{"workload.timeout.s", "workload.duration.s", "workload.warmup.s"},
 			"workload.timeout.s (%g) must exceed %s (%g)", w.TimeoutS, what, need)
 	}
+	if need := float64(w.Records+w.WarmupRecords) / w.Rate; w.DurationS <= 0 && w.Rate > 0 && need >= w.TimeoutS {
+		report([]string{"workload.timeout.s", "workload.records", "workload.rate"},
+			"workload.records %d%s at workload.rate %g records/s take %s, and workload.timeout.s (%g) ends the trial before: every trial would time out; raise workload.timeout.s above %.0f, raise the rate, or send fewer records",
+			w.Records, warmupRecordsText(w), w.Rate, longDuration(need), w.TimeoutS, need)
+	}
 	if iv := e.TimelineIntervalMs; iv != 0 && (iv < MinTimelineIntervalMs || iv > MaxTimelineIntervalMs) {
 		report([]string{"timeline.interval.ms"},
 			"timeline.interval.ms must be 0 (automatic) or in %d..%d, got %g", MinTimelineIntervalMs, MaxTimelineIntervalMs, iv)
+	} else if trial := w.WarmupS + w.DurationS; iv != 0 && w.DurationS > 0 && iv >= trial*1000 {
+		report([]string{"timeline.interval.ms", "workload.duration.s", "workload.warmup.s"},
+			"timeline.interval.ms %g is as long as the trial (workload.warmup.s + workload.duration.s = %s) or longer: its timeline would hold no point; use at most %.0f, or 0 (automatic)",
+			iv, longDuration(trial), trial*1000/2)
 	}
+}
+
+// warmupRecordsText is " and workload.warmup.records N" when w warms up
+// by count, for messages about the records a trial sends.
+func warmupRecordsText(w Workload) string {
+	if w.WarmupRecords == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and workload.warmup.records %d", w.WarmupRecords)
 }
 
 // checkWarmup reports a warm-up that contradicts the trial it precedes: a

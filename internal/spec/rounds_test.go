@@ -22,9 +22,9 @@ func TestRoundsValidation(t *testing.T) {
 			`x.yaml:4:1: budget applies to trials: auto or lives: auto, but trials is 3 (set trials: auto or lives: auto, or drop budget)`,
 		}},
 		// precision is a fraction in (0, 1].
-		{"precision range", "name: x\ntrials: auto\nprecision: 0\n", []string{`x.yaml:3:12: precision must be a number in 0..1, got "0"`}},
+		{"precision range", "name: x\ntrials: auto\nprecision: 0\n", []string{`x.yaml:3:12: precision must be a relative half-width in 0.001..1 (1 excluded), e.g. 0.05 for ±5 %, got "0"`}},
 		// A budget must be a duration.
-		{"budget text", "name: x\ntrials: auto\nbudget: soon\n", []string{`x.yaml:3:9: budget must be a duration like 10m, 90s or 1h30m (or seconds), got "soon"`}},
+		{"budget text", "name: x\ntrials: auto\nbudget: soon\n", []string{`x.yaml:3:9: budget must be a duration like 10m, 90s or 1h30m (or seconds), from 1s to 7 days, got "soon"`}},
 		// A budget that cannot fit one round of steady-state trials.
 		{"budget too small", "name: x\ntrials: auto\nbudget: 20s\nworkload: {duration.s: 10, warmup.s: 2}\nmatrix:\n  linger.ms: [0, 5]\n", []string{
 			`x.yaml:3:1: budget 20s cannot fit one round: 2 scenarios × (warm-up + duration) take 24s`,

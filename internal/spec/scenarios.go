@@ -147,6 +147,15 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		report([]string{"network.zones.rtt.ms", "network.zones.jitter.ms", "network.zones.bandwidth", "cluster.zones"},
 			"network.zones needs a cluster in zones (cluster.zones 2 or 3): with one zone no path crosses zones and the setting would do nothing")
 	}
+	if e.ClientZone != "" && !e.Cluster.HasZones() && !fromMatrix["cluster.zones"] {
+		report([]string{"client.zone", "cluster.zones"},
+			"client.zone needs a cluster in zones (cluster.zones 2 or 3): with one zone the client is in it, and the setting would do nothing")
+	}
+	if set := e.expectSet(); len(set) > 0 && !e.Audit && !fromMatrix["audit"] {
+		verb := map[bool]string{true: "applies", false: "apply"}[len(set) == 1]
+		report(set, "%s %s to the audit's findings, but audit is false: nothing is audited, and it would be ignored (set audit: true, or drop expect)", strings.Join(set, " and "), verb)
+	}
+	checkCutEvery(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},
 			"replication.factor %d exceeds brokers %d (must be in 1..brokers)", e.Topic.ReplicationFactor, e.Cluster.Brokers)
@@ -163,9 +172,13 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			msg = fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
 		}
 		if msg == "" {
+			msg = faultNeverError(e, f)
+		}
+		if msg == "" {
 			continue
 		}
-		if fromMatrix["cluster.brokers"] || fromMatrix["cluster.zones"] || fromMatrix["faults"] {
+		if fromMatrix["cluster.brokers"] || fromMatrix["cluster.zones"] || fromMatrix["faults"] ||
+			fromMatrix["workload.duration.s"] || fromMatrix["workload.warmup.s"] || fromMatrix["workload.timeout.s"] {
 			msg = fmt.Sprintf("scenario %q: %s", id, msg)
 		}
 		c.add(&Error{File: f.pos.File, Line: f.pos.Line, Col: f.pos.Col, Msg: msg})
@@ -227,4 +240,69 @@ func checkDefaultIdempotence(prod kafkaconf.Producer, k clients.Kind, report rep
 		report(keys, "max.in.flight.requests.per.connection=%d with idempotence (on by default) is not supported by client %s: %s; write enable.idempotence=false to choose another limit",
 			n.V, k.Name, k.CapWhy)
 	}
+}
+
+// faultNeverError is why fault f would never happen in e's trials ("" when
+// it may): its at.ms is past the end of every trial — a steady-state
+// trial's warm-up and window (and the window's catch-up under an SLO), or
+// workload.timeout.s, which ends any trial (the lab cancels a fault not
+// fired when the trial ends) — or it cuts after more produce requests
+// than a burst makes.
+func faultNeverError(e *Experiment, f Fault) string {
+	w := e.Workload
+	if most := burstRequests(w); f.Every > 0 && most > 0 && int64(f.Every) > most {
+		return fmt.Sprintf("fault %s every %d is more produce requests than a burst of %d records makes (a request carries at least one): it would never cut; use at most %d",
+			f.Type, f.Every, most, most)
+	}
+	if f.AtMs <= 0 {
+		return ""
+	}
+	if w.DurationS > 0 {
+		end, what := w.WarmupS+w.DurationS, fmt.Sprintf("workload.warmup.s %g + workload.duration.s %g", w.WarmupS, w.DurationS)
+		if e.WarmupCatchesUp() {
+			end, what = end+w.DurationS, what+" + a window's catch-up under the SLO"
+		}
+		if f.AtMs >= end*1000 {
+			return fmt.Sprintf("fault %s at.ms %g comes after the trial ends (%s = %s): it would never happen; set at.ms below %.0f", f.Type, f.AtMs, what, longDuration(end), end*1000)
+		}
+		return ""
+	}
+	if f.AtMs >= w.TimeoutS*1000 {
+		return fmt.Sprintf("fault %s at.ms %g comes after workload.timeout.s (%g) ends every trial: it would never happen; set at.ms below %.0f", f.Type, f.AtMs, w.TimeoutS, w.TimeoutS*1000)
+	}
+	return ""
+}
+
+// burstRequests is the most produce requests a burst of w can make, one
+// record each; 0 for steady-state trials, whose count is not known.
+func burstRequests(w Workload) int64 {
+	if w.DurationS > 0 {
+		return 0
+	}
+	return w.Records + w.WarmupRecords
+}
+
+// checkCutEvery refuses network.cut.every past the produce requests a
+// burst makes: the proxies would never cut.
+func checkCutEvery(e *Experiment, report reportFunc) {
+	every := int64(e.Network.CutEvery)
+	if most := burstRequests(e.Workload); every > 0 && most > 0 && every > most {
+		report([]string{"network.cut.every", "workload.records"},
+			"network.cut.every %d is more produce requests than a burst of %d records makes (a request carries at least one): it would never cut; use at most %d",
+			every, most, most)
+	}
+}
+
+// expectSet lists the expect.* keys set to true.
+func (e *Experiment) expectSet() []string {
+	var out []string
+	for _, x := range []struct {
+		key string
+		on  bool
+	}{{"expect.lost", e.Expect.Lost}, {"expect.duplicates", e.Expect.Duplicates}, {"expect.reordered", e.Expect.Reordered}, {"expect.phantom", e.Expect.Phantom}} {
+		if x.on {
+			out = append(out, x.key)
+		}
+	}
+	return out
 }

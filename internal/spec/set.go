@@ -62,7 +62,7 @@ func applySets(e *Experiment, sets []string, c *collector) {
 		}
 		v, err := normalize(canonical, raw, "")
 		if err != nil {
-			c.add(at.errorf("%v", err))
+			c.add(at.errorf("%s", renameKey(err, canonical, written(key, canonical))))
 			continue
 		}
 		if overrideAxis(e, canonical, raw, v, at, c) {
@@ -71,6 +71,16 @@ func applySets(e *Experiment, sets []string, c *collector) {
 		assign(e, canonical, v)
 		e.pos[canonical] = at
 	}
+}
+
+// written is the key a --set's message names: an advise key as the user
+// wrote it (advise.precision, which sets capacity.precision), else the
+// canonical key, as before.
+func written(key, canonical string) string {
+	if _, isAlias := adviseAlias(key); isAlias {
+		return key
+	}
+	return canonical
 }
 
 // aliasAt is an advise key given by --set (adviseAlias), and where.

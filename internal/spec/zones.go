@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -29,9 +28,9 @@ func ZoneNames(n int) []string {
 // them, and where the client runs.
 var zoneFields = []field{
 	intField("cluster.zones", 1, MaxZones, func(e *Experiment) *int { return &e.Cluster.Zones }),
-	floatField("network.zones.rtt.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.Zones.RTTMs }),
-	floatField("network.zones.jitter.ms", 0, MaxDelayMs, false, func(e *Experiment) *float64 { return &e.Network.Zones.JitterMs }),
-	floatField("network.zones.bandwidth", 0, math.Inf(1), false, func(e *Experiment) *float64 { return &e.Network.Zones.BandwidthMbit }),
+	delayField("network.zones.rtt.ms", func(e *Experiment) *float64 { return &e.Network.Zones.RTTMs }),
+	delayField("network.zones.jitter.ms", func(e *Experiment) *float64 { return &e.Network.Zones.JitterMs }),
+	bandwidthField("network.zones.bandwidth", func(e *Experiment) *float64 { return &e.Network.Zones.BandwidthMbit }),
 	stringField("client.zone", checkZoneName("client.zone"), func(e *Experiment) *string { return &e.ClientZone }),
 	stringField("topic.leader.zone", checkZoneName("topic.leader.zone"), func(e *Experiment) *string { return &e.Topic.LeaderZone }),
 }
