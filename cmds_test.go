@@ -89,8 +89,6 @@ var placeholders = map[string]string{
 var fixtureFiles = map[string]string{
 	"my.yaml":             "my.yaml",
 	"my-experiment.yaml":  "my.yaml",
-	"workload.yaml":       "workload.yaml",
-	"my-workload.yaml":    "workload.yaml",
 	"producer.properties": "producer.properties",
 	"client.properties":   "client.properties",
 	"events.txt":          "events.txt",
@@ -415,9 +413,10 @@ func helpCommands(t *testing.T, sb *sandbox) ([]docCommand, []string) {
 			problems = append(problems, fmt.Sprintf("prodlab %s --help exits %d:\n%s", strings.Join(path, " "), res.code, res.output))
 			return
 		}
-		where := strings.Join(append(append([]string{"prodlab"}, path...), "--help"), " ")
+		help := strings.Join(append(append([]string{"prodlab"}, path...), "--help"), " ")
 		examples, subs := helpSections(res.output)
-		for i := 0; i < len(examples); i++ {
+		for i, n := 0, 1; i < len(examples); i, n = i+1, n+1 {
+			where := fmt.Sprintf("%s, example %d", help, n)
 			text, next := joinContinued(examples, i, strings.TrimSpace(examples[i]))
 			i = next
 			if !isProdlab(text) {
@@ -585,7 +584,8 @@ func stubBuilds(dir string) error {
 }
 
 // fillWorkDir lays out the directory the commands run in: the fixtures
-// under the docs' names and the recorded runs under results/ (run links
+// and the pages' <!-- file: NAME --> blocks under the docs' names, and
+// the recorded runs under results/ (run links
 // the repository's bench/ and experiments/ into each copy).
 func fillWorkDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -597,6 +597,19 @@ func fillWorkDir(dir string) error {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		return err
+	}
+	files, err := pageFiles(append([]string{"README.md"}, pages...))
+	if err != nil {
+		return err
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.text), 0o644); err != nil {
 			return err
 		}
 	}
@@ -614,14 +627,24 @@ type result struct {
 // which holds the runs a --resume continues when args has --resume.
 func (sb *sandbox) run(t *testing.T, args []string, redirect string) result {
 	t.Helper()
+	return sb.runIn(t, args, redirect, func(dir string) error {
+		if slices.Contains(args, "--resume") {
+			return writeInterruptedRuns(dir)
+		}
+		return nil
+	})
+}
+
+// runIn runs prodlab with args in a fresh copy of the work directory,
+// prepared by prepare.
+func (sb *sandbox) runIn(t *testing.T, args []string, redirect string, prepare func(dir string) error) result {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(sb.template)); err != nil {
 		t.Fatal(err)
 	}
-	if slices.Contains(args, "--resume") {
-		if err := writeInterruptedRuns(dir); err != nil {
-			t.Fatal(err)
-		}
+	if err := prepare(dir); err != nil {
+		t.Fatal(err)
 	}
 	for _, d := range []string{"bench", "experiments"} {
 		if err := os.Symlink(filepath.Join(sb.repo, d), filepath.Join(dir, d)); err != nil {
