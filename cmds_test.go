@@ -149,10 +149,9 @@ func TestDocCommands(t *testing.T) {
 			}
 			t.Run(c.where, func(t *testing.T) {
 				t.Parallel()
-				stubbed := runDocCommand(t, sb, c, r)
-				if stubbed != "" {
+				for _, why := range runDocCommand(t, sb, c, r) {
 					mu.Lock()
-					notRun[stubbed] = append(notRun[stubbed], c.where)
+					notRun[why] = append(notRun[why], c.where)
 					mu.Unlock()
 				}
 			})
@@ -174,7 +173,7 @@ func TestDocCommands(t *testing.T) {
 
 // runDocCommand runs c in a sandbox of its own as r says, and reports
 // the stub it needed ("" for none).
-func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stubbed string) {
+func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stubbed []string) {
 	args := slices.Clone(c.words[1:])
 	for i, w := range args {
 		if v, ok := placeholders[w]; ok {
@@ -204,15 +203,7 @@ func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stub
 			t.Errorf("%s\nprints no line %q as the page shows; it printed:\n%s", shown, line, res.output)
 		}
 	}
-	for _, call := range res.jvm {
-		if !isAgentCheck(call) {
-			t.Errorf("%s\nstarted %q: it must start no JVM and download nothing", shown, call)
-		}
-	}
-	if len(res.jvm) > 0 {
-		return "the KIP-1269 agent's release check (a JVM, even in a dry run) answered by a stub"
-	}
-	return ""
+	return checkCalls(t, shown, res.calls)
 }
 
 // docPages are README.md and docs/*.md.
@@ -456,15 +447,34 @@ func helpSections(help string) (examples, subs []string) {
 	return examples, subs
 }
 
-// isAgentCheck reports whether a recorded java call is the KIP-1269
-// agent's release check, the one JVM a dry run starts by design.
-func isAgentCheck(call string) bool {
-	return strings.HasPrefix(call, "java ") && strings.Contains(call, "dev.prodlab.agent.Agent")
+// stubs are the calls a dry run makes that the sandbox answers with a
+// stub, with why; every other java or mvn call fails the command.
+var stubs = []struct{ call, reason string }{
+	{"java .*dev\\.prodlab\\.agent\\.Agent", "the KIP-1269 agent's release check (a JVM, even in a dry run) answered by a stub"},
+	{"prodlab-librdkafka check$", "the librdkafka worker's settings check (a cgo build) answered by a stub"},
+}
+
+// checkCalls fails t for every recorded call no stub answers, and
+// returns the reasons of those one did.
+func checkCalls(t *testing.T, shown string, calls []string) (stubbed []string) {
+	t.Helper()
+	for _, call := range calls {
+		i := slices.IndexFunc(stubs, func(s struct{ call, reason string }) bool {
+			return regexp.MustCompile(s.call).MatchString(call)
+		})
+		if i < 0 {
+			t.Errorf("%s\nstarted %q: it must start no JVM and download nothing", shown, call)
+		} else if !slices.Contains(stubbed, stubs[i].reason) {
+			stubbed = append(stubbed, stubs[i].reason)
+		}
+	}
+	return stubbed
 }
 
 // sandbox is where the commands run: a prodlab binary, the fixtures, a
 // cache and a PATH that starts no JVM.
 type sandbox struct {
+	root     string // removed by TestMain
 	bin      string
 	template string // copied for each command
 	repo     string // bench/ and experiments/ are linked from here
@@ -476,6 +486,15 @@ var (
 	theSandbox  *sandbox
 	sandboxErr  error
 )
+
+// TestMain removes the sandbox after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if theSandbox != nil {
+		os.RemoveAll(theSandbox.root)
+	}
+	os.Exit(code)
+}
 
 // newSandbox builds prodlab and the sandbox once per test binary.
 func newSandbox(t *testing.T) *sandbox {
@@ -492,7 +511,7 @@ func buildSandbox() (*sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb := &sandbox{bin: filepath.Join(root, "prodlab"), template: filepath.Join(root, "work")}
+	sb := &sandbox{root: root, bin: filepath.Join(root, "prodlab"), template: filepath.Join(root, "work")}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
@@ -527,14 +546,14 @@ func buildSandbox() (*sandbox, error) {
 }
 
 // fakeTools writes java and mvn that record each call in
-// $PRODLAB_TEST_JVM_LOG and fail; java answers the KIP-1269 agent's
-// release check.
+// $PRODLAB_TEST_CALLS and fail, but for the KIP-1269 agent's release
+// check, which java answers (stubs).
 func fakeTools(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for _, tool := range []string{"java", "mvn"} {
-		script := "#!/bin/sh\necho \"" + tool + " $*\" >> \"$PRODLAB_TEST_JVM_LOG\"\n"
+		script := "#!/bin/sh\necho \"" + tool + " $*\" >> \"$PRODLAB_TEST_CALLS\"\n"
 		if tool == "java" {
 			script += "case \"$*\" in *dev.prodlab.agent.Agent*) exit 0;; esac\n"
 		}
@@ -569,18 +588,21 @@ func seedCache(dir string) error {
 	return nil
 }
 
-// stubBuilds stands in for what `make build` builds: a dry run only
-// checks that they are there.
+// stubBuilds stands in for what `make build` builds: a dry run checks
+// that the jars are there, and asks the librdkafka worker to check the
+// settings, which the stub accepts as they are (stubs).
 func stubBuilds(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, f := range []string{"prodlab-worker.jar", "prodlab-agent.jar", "prodlab-librdkafka"} {
-		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o755); err != nil {
+	for _, f := range []string{"prodlab-worker.jar", "prodlab-agent.jar"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
 			return err
 		}
 	}
-	return nil
+	worker := "#!/bin/sh\necho \"prodlab-librdkafka $*\" >> \"$PRODLAB_TEST_CALLS\"\n" +
+		"[ \"$*\" = check ] || exit 1\ncat >/dev/null\necho '{}'\n"
+	return os.WriteFile(filepath.Join(dir, "prodlab-librdkafka"), []byte(worker), 0o755)
 }
 
 // fillWorkDir lays out the directory the commands run in: the fixtures
@@ -616,11 +638,16 @@ func fillWorkDir(dir string) error {
 	return writeRecordedRuns(filepath.Join(dir, "results"))
 }
 
+// lowMemory is what a dry run says when the machine has too little
+// memory free for the clusters it would start: a busy machine, not a
+// wrong command.
+const lowMemory = "do not fit in this machine's memory"
+
 // result is what a command did.
 type result struct {
 	code   int
 	output string   // stdout and stderr
-	jvm    []string // the java and mvn calls it made
+	calls  []string // the java, mvn and librdkafka worker calls it made
 }
 
 // run runs prodlab with args in a fresh copy of the work directory,
@@ -651,10 +678,10 @@ func (sb *sandbox) runIn(t *testing.T, args []string, redirect string, prepare f
 			t.Fatal(err)
 		}
 	}
-	jvmLog := filepath.Join(dir, ".jvm.log")
+	callLog := filepath.Join(dir, ".calls.log")
 	cmd := exec.Command(sb.bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(slices.Clone(sb.env), "PRODLAB_TEST_JVM_LOG="+jvmLog)
+	cmd.Env = append(slices.Clone(sb.env), "PRODLAB_TEST_CALLS="+callLog)
 	var out bytes.Buffer
 	cmd.Stderr = &out
 	cmd.Stdout = &out
@@ -673,8 +700,41 @@ func (sb *sandbox) runIn(t *testing.T, args []string, redirect string, prepare f
 	} else if err != nil {
 		t.Fatalf("prodlab %s: %v", strings.Join(args, " "), err)
 	}
-	if data, err := os.ReadFile(jvmLog); err == nil {
-		res.jvm = strings.Split(strings.TrimSpace(string(data)), "\n")
+	if data, err := os.ReadFile(callLog); err == nil {
+		res.calls = strings.Split(strings.TrimSpace(string(data)), "\n")
+	}
+	if strings.Contains(res.output, lowMemory) {
+		t.Skipf("prodlab %s: the machine has too little memory free for a dry run's check: %s", strings.Join(args, " "), firstLine(res.output))
 	}
 	return res
+}
+
+// TestBuiltinsTrials: `prodlab run NAME --set trials=5 --dry-run` is
+// accepted for every built-in experiment but the capacity searches,
+// which decide their own probes and say so (issue 46).
+func TestBuiltinsTrials(t *testing.T) {
+	sb := newSandbox(t)
+	files, err := filepath.Glob(filepath.Join("experiments", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no built-in experiments (%v)", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, says := 0, ""
+			if regexp.MustCompile(`(?m)^capacity:`).Match(data) {
+				want, says = 2, "trials does not apply to a capacity search"
+			}
+			res := sb.run(t, []string{"run", name, "--set", "trials=5", "--dry-run"}, "")
+			if res.code != want || !strings.Contains(res.output, says) {
+				t.Errorf("prodlab run %s --set trials=5 --dry-run exits %d, want %d (saying %q):\n%s", name, res.code, want, says, res.output)
+			}
+			checkCalls(t, "prodlab run "+name+" --dry-run", res.calls)
+		})
+	}
 }

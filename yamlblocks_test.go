@@ -75,11 +75,7 @@ func TestDocYAML(t *testing.T) {
 			default:
 				t.Errorf("%s: yaml block is not a complete experiment (%s); mark it <!-- fragment of: BASE -->", b.where, firstLine(res.output))
 			}
-			for _, call := range res.jvm {
-				if !isAgentCheck(call) {
-					t.Errorf("%s: the dry run started %q", b.where, call)
-				}
-			}
+			checkCalls(t, b.where, res.calls)
 		})
 	}
 	t.Logf("%d yaml blocks; not experiments: %s", len(blocks), strings.Join(skipped, ", "))
