@@ -63,7 +63,7 @@ var commandRules = []commandRule{
 	{match: hasWord("--trogdor"), notRun: "--trogdor URL: even a dry run asks the fleet's coordinator for its agents; internal/lab's and internal/trogdor's tests run fleets"},
 	{match: subcommand("trogdor", "up"), notRun: "trogdor up starts a coordinator and agents (JVMs) and has no --dry-run; internal/cli's trogdor tests run it"},
 	{match: subcommand("cluster", "up"), notRun: "cluster up starts brokers (JVMs) and has no --dry-run; internal/cli's cluster tests run it"},
-	{match: subcommand("perf"), notRun: "perf starts a cluster or connects to one and has no --dry-run; internal/cli's perf tests check its flags"},
+	{match: subcommand("perf"), dryRun: true},
 	{match: subcommand("run"), dryRun: true},
 	{match: subcommand("advise"), dryRun: true},
 	{match: subcommand("cluster", "status"), want: 1, why: "no cluster is up in the sandbox"},
