@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -67,6 +70,9 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 				return err
 			}
 			defer plan.cleanup()
+			if f.dryRun {
+				return perfDryRun(plan.redact.writer(c.OutOrStdout()), plan)
+			}
 			return plan.redact.err(run(c, plan))
 		},
 	}
@@ -88,6 +94,7 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 	fl.IntVar(&f.partitions, "partitions", 1, "partitions of the topic when prodlab creates it")
 	fl.StringVar(&f.payload, "payload", "text", "generated values with --record-size: text (random A-Z, as perf-test), random or json")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "bound on each trial (warm-up and measured)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "check the command line and producer properties, print what would run, and start nothing")
 	return c
 }
 
@@ -102,5 +109,17 @@ func runPerf(c *cobra.Command, p *perfPlan) error {
 	if ans != nil && p.printMetrics {
 		report.PerfMetrics(out, ans.Metrics)
 	}
+	return err
+}
+
+// perfDryRun prints what a checked perf command would run: nothing
+// starts, and the client's release is checked only when it runs.
+func perfDryRun(w io.Writer, p *perfPlan) error {
+	target := "an embedded 1-broker cluster"
+	if p.bootstrap != nil {
+		target = strings.Join(p.bootstrap, ",")
+	}
+	_, err := fmt.Fprintf(w, "dry run of perf: %d records (%d warm-up) to %s on %s with %s; producer properties: %s; nothing started\n",
+		p.records, p.warmup, p.topic, target, p.client, app.DescribeProps(p.props))
 	return err
 }

@@ -45,6 +45,7 @@ type perfFlags struct {
 	partitions int
 	payload    string
 	timeout    time.Duration
+	dryRun     bool
 }
 
 // Defaults of perf-test's behaviour that perf reproduces.
