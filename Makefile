@@ -13,7 +13,7 @@ EXPERIMENT ?= batching
 # netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 25m
 
-.PHONY: help build run test test-go test-java bench lint clean gen-librdkafka
+.PHONY: help build run test test-fast test-go test-java bench lint clean gen-librdkafka
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -43,7 +43,14 @@ bin/prodlab-agent.jar: $(AGENT_SRC)
 run: build ## run the default experiment (EXPERIMENT=batching) on an embedded cluster
 	./bin/prodlab run $(EXPERIMENT)
 
-test: build test-go test-java ## build everything and run all tests
+test: build test-go test-java ## build everything and run all tests (what CI runs)
+
+# The edit-test loop: every test that starts no broker, JVM, Trogdor or
+# browser (-short skips those), packages in parallel, plus vet and gofmt.
+test-fast: ## vet, gofmt and the tests that start nothing (go test -short), in parallel
+	$(GO) vet ./...
+	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) test -short -count=1 ./...
 
 test-go:
 	$(GO) vet ./...

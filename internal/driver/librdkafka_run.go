@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -94,6 +95,18 @@ type rdRun struct {
 	// headerBytes sums the header keys and values handed over, for the
 	// uncompressed size (rdUncompressed).
 	headerBytes int64
+	// clientErr is the error event the client reported last, or the first
+	// refusing one (a failed authentication, a TLS handshake): why a
+	// connection does not come up.
+	clientErr atomic.Pointer[kafka.Error]
+}
+
+// refusing are the client errors that no retry cures: ready stops at once
+// on them (librdkafka itself retries them forever).
+var refusing = map[kafka.ErrorCode]bool{
+	kafka.ErrAuthentication:           true,
+	kafka.ErrSaslAuthenticationFailed: true,
+	kafka.ErrSsl:                      true,
 }
 
 // rdRecord is what a delivery report needs of a record, carried as the
@@ -149,10 +162,15 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 	return rr, nil
 }
 
-// ready waits until the topic's metadata is loaded, or ctx ends.
+// ready waits until the topic's metadata is loaded, the client reports an
+// error no retry cures (refusing), or ctx ends; the error names the
+// client's own reason when it gave one.
 func (rr *rdRun) ready(ctx context.Context) error {
 	var last error
 	for ctx.Err() == nil {
+		if ce := rr.clientErr.Load(); ce != nil && refusing[ce.Code()] {
+			return fmt.Errorf("connect to %v: %v", rr.t.Bootstrap, *ce)
+		}
 		md, err := rr.p.GetMetadata(&rr.topic, false, 5000)
 		if err == nil {
 			if tm, ok := md.Topics[rr.topic]; ok && tm.Error.Code() == kafka.ErrNoError && len(tm.Partitions) > 0 {
@@ -166,6 +184,9 @@ func (rr *rdRun) ready(ctx context.Context) error {
 		case <-ctx.Done():
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+	if ce := rr.clientErr.Load(); ce != nil {
+		last = fmt.Errorf("%v; the client reported: %v", last, *ce)
 	}
 	return fmt.Errorf("connect to %s: %v (%w)", rr.topic, last, ctx.Err())
 }
@@ -189,6 +210,12 @@ func (rr *rdRun) readEvents() {
 			rr.pool.Put(r)
 		case *kafka.Stats:
 			rr.stats.add(e.String())
+		case kafka.Error:
+			// A refusing error outranks what follows from it ("1/1
+			// brokers are down" after a failed authentication).
+			if prev := rr.clientErr.Load(); prev == nil || !refusing[prev.Code()] {
+				rr.clientErr.Store(&e)
+			}
 		}
 	}
 }

@@ -39,7 +39,7 @@ workload: {duration.s: 0.6, warmup.s: 0.2, record.size: 200, payload: random}
 client: franz-go
 producer: {acks: all, linger.ms: 5, compression.type: none, max.buffered.records: 20000}
 trials: auto
-precision: 0.05
+precision: 0.10
 equivalence: 0.15
 budget: 100s
 matrix:
@@ -65,7 +65,7 @@ func TestAAEquivalent(t *testing.T) {
 			continue
 		}
 		measured++
-		if r.Precision == nil || r.Precision.Target != 0.05 {
+		if r.Precision == nil || r.Precision.Target != 0.10 {
 			t.Errorf("trial %s/%d: precision %+v, want the target recorded", r.ScenarioID, r.Trial, r.Precision)
 		}
 		if r.Timeline == nil || len(r.Timeline.Points) < 5 || r.Steady == nil || r.CPU == nil || r.CPU.ClientS <= 0 {

@@ -262,6 +262,7 @@ func TestCapacitySearchResumes(t *testing.T) {
 // records.
 func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.Record {
 	t.Helper()
+	c := needCluster(t) // before planning: a plan checks the clients' workers
 	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +271,7 @@ func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: needCluster(t).Bootstrap(), Log: &log}); err != nil {
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Log: &log}); err != nil {
 		t.Fatalf("run: %v\n%s", err, log.String())
 	}
 	t.Logf("run log:\n%s", log.String())

@@ -43,13 +43,14 @@ network: {rtt.ms: 40}
 }
 
 // TestBrokerFaultsAudited pauses and kills the broker of an embedded
-// cluster during a trial: every fault is logged, every broker comes back,
-// and the audit shows an idempotent producer lost and duplicated nothing.
+// cluster during a trial, with the Java client and with librdkafka: every
+// fault is logged, every broker comes back, and the audit shows an
+// idempotent producer lost and duplicated nothing.
 func TestBrokerFaultsAudited(t *testing.T) {
 	recs, err := runYAML(t, `
 name: faults
 workload: {records: 16000, record.size: 200, payload: random, rate: 4000}
-client: java
+matrix: {client: [java, librdkafka]}
 producer: {acks: all, enable.idempotence: true, linger.ms: 5}
 faults:
   - {type: broker.pause, broker: 1, at.ms: 300, delay.ms: 700}
@@ -58,18 +59,24 @@ faults:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := recs[0]
-	checkAudit(t, r, 16000)
-	checkIntended(t, r)
-	checkCPUSets(t, r, true) // cluster.cpus: auto splits an embedded cluster's
-	checkRepinned(t, r)
-	kinds := eventKinds(r)
-	for _, want := range []string{"broker.pause", "broker.kill", "recovered"} {
-		if !strings.Contains(kinds, want) {
-			t.Errorf("events %s lack %s", kinds, want)
-		}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want one per client", len(recs))
 	}
-	checkKillGap(t, r)
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) {
+			checkAudit(t, r, 16000)
+			checkIntended(t, r)
+			checkCPUSets(t, r, true) // cluster.cpus: auto splits an embedded cluster's
+			checkRepinned(t, r)
+			kinds := eventKinds(r)
+			for _, want := range []string{"broker.pause", "broker.kill", "recovered"} {
+				if !strings.Contains(kinds, want) {
+					t.Errorf("events %s lack %s", kinds, want)
+				}
+			}
+			checkKillGap(t, r)
+		})
+	}
 }
 
 // checkRepinned: the broker broker.kill restarted runs on the brokers'

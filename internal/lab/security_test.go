@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/testjar"
@@ -132,6 +134,52 @@ func TestSecurityBootstrap(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkCleanRecords(t, recs, 2000)
+		})
+	}
+	t.Run("wrong password, each client directly", func(t *testing.T) { wrongPasswordEveryClient(t, c) })
+}
+
+// wrongPasswordEveryClient is the conformance suite's authentication
+// failure (issue 45), on the SCRAM-over-TLS cluster c: each client kind,
+// given a wrong password and run directly (no preflight to refuse it
+// first), fails within a minute with an error or failed records that say
+// authentication failed, and never shows the password.
+func wrongPasswordEveryClient(t *testing.T, c *cluster.Cluster) {
+	props := maps.Clone(c.ClientProps())
+	props["acks"] = "all"
+	props["sasl.jaas.config"] = fmt.Sprintf(`org.apache.kafka.common.security.scram.ScramLoginModule required username="%s" password="Xq7-not-it";`, cluster.ScramUser)
+	testjar.LibrdkafkaWorker(t)
+	for _, k := range clients.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			d, err := driver.New(ctx, k.Name, c.Version(), workerJarForTest(t), t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = d.Close() }()
+			start := time.Now()
+			res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: "wrong-password", Records: 10, RecordSize: 10,
+				Payload: "random", Timeout: 20 * time.Second, Props: props})
+			took := time.Since(start)
+			msg := ""
+			if err != nil {
+				msg = err.Error()
+			} else if res != nil {
+				msg = fmt.Sprint(res.Errors)
+			}
+			t.Logf("%s after %s: %q", k.Name, took.Round(time.Millisecond), msg)
+			switch {
+			case err == nil && (res == nil || res.Failed == 0):
+				t.Errorf("wrong password: result %+v and no error, want an error or failed records", res)
+			case !strings.Contains(strings.ToLower(msg), "authentication"):
+				t.Errorf("wrong password: %q does not say authentication failed", msg)
+			case strings.Contains(msg, "Xq7-not-it"):
+				t.Errorf("the password is in the error")
+			}
+			if took > time.Minute {
+				t.Errorf("a wrong password took %s to fail", took)
+			}
 		})
 	}
 }

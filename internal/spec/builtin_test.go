@@ -36,11 +36,11 @@ func TestBuiltins(t *testing.T) {
 				t.Errorf("Scenarios: %v", err)
 			}
 			// The README's advice, --set trials=5 --set warmup=1, works on
-			// every built-in study with rounds; a capacity search decides
-			// its own probes and refuses trials, saying so.
+			// every built-in study with rounds; a capacity search or an
+			// advisor decides its own probes and refuses trials, saying so.
 			_, err = Parse(f, data, []string{"trials=5", "warmup=1"})
-			if e.Capacity.On {
-				if err == nil || !strings.Contains(err.Error(), "trials does not apply to a capacity search") {
+			if e.Capacity.On || e.Advise.On {
+				if err == nil || !strings.Contains(err.Error(), "trials does not apply") {
 					t.Errorf("--set trials=5 on a capacity search: %v", err)
 				}
 			} else if err != nil {
