@@ -12,6 +12,7 @@
 //	benchtool rankcheck ADVISE_DIR CAPACITY_DIR  # the pick against a capacity run's best of the same space
 //	benchtool rejudge RUN_DIR...     # recorded probes judged again by today's rule, and the rates that follow
 //	benchtool resample [-precision P] [-max-rounds N] RUN_DIR...  # how often a stopping target decides each comparison, from its recorded rounds
+//	benchtool studies bench/studies   # docs/studies.md from the built-in experiments and their kept runs
 package main
 
 import (
@@ -43,7 +44,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR | lives [-k K] RUN_DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR | lives [-k K] RUN_DIR | studies DIR (each takes several arguments)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -66,6 +67,11 @@ func run(args []string) error {
 		return resample(args[1:], os.Stdout)
 	case "lives":
 		return lives(args[1:], os.Stdout)
+	case "studies":
+		if len(args) != 2 {
+			return errors.New("studies: give the directory of kept runs (bench/studies)")
+		}
+		return studies(args[1], os.Stdout)
 	case "classpath":
 		if len(args) < 2 {
 			return errors.New("classpath: give group:artifact:version")

@@ -36,14 +36,17 @@ const (
 	forestUntested = "untested"
 )
 
-// forestStates maps each verdict kind to its row state; a kind not listed
-// is untested.
-var forestStates = map[string]string{
-	stats.KindFaster: forestDecided, stats.KindSlower: forestDecided,
-	stats.KindLower: forestDecided, stats.KindHigher: forestDecided,
-	stats.KindEquivalent:   forestDecided,
-	stats.KindInconclusive: forestOpen,
-	stats.KindNotTested:    forestUntested,
+// forestState is a verdict kind's row state: decided when the verdict
+// answers its question (stats.Decides), open when inconclusive, else
+// untested.
+func forestState(kind string) string {
+	switch {
+	case stats.Decides(kind):
+		return forestDecided
+	case kind == stats.KindInconclusive:
+		return forestOpen
+	}
+	return forestUntested
 }
 
 // forest is the findings picture's geometry: the axis and the rows, each
@@ -153,10 +156,7 @@ func (f *forest) group(fs []Finding, labels []string, margin float64) {
 // row places finding fd, number n, on the axis.
 func (f *forest) row(n int, fd Finding, label string, margin float64) forestRow {
 	v := fd.Verdict
-	state, ok := forestStates[fd.Kind]
-	if !ok {
-		state = forestUntested
-	}
+	state := forestState(fd.Kind)
 	r := forestRow{N: n, Label: label, State: state, Verdict: verdictWord(fd, state),
 		Tip: fmt.Sprintf("%d. %s: %s", n, orQuestion(fd), fd.Sentence),
 		Est: math.NaN(), From: math.NaN(), To: math.NaN(),

@@ -32,6 +32,17 @@ const (
 	KindNotTested = "not tested"
 )
 
+// Decides reports whether a verdict of kind answers its question: a
+// difference either way or equivalence; inconclusive and not tested leave
+// it open.
+func Decides(kind string) bool {
+	switch kind {
+	case KindFaster, KindSlower, KindLower, KindHigher, KindEquivalent:
+		return true
+	}
+	return false
+}
+
 // DefaultMargin is the equivalence margin of Options: two setups whose
 // means are shown to be within ±5 % of each other are "equivalent". It
 // matches DefaultPrecision, the half-width the lab's rounds aim for, so a

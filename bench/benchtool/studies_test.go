@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/stats"
+)
+
+// TestStudiesDoc: docs/studies.md is what the kept runs under
+// bench/studies give (make studies-doc writes it), and it names every
+// built-in experiment.
+func TestStudiesDoc(t *testing.T) {
+	var got bytes.Buffer
+	if err := studies(filepath.Join("..", "studies"), &got); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "studies.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("docs/studies.md differs from what bench/studies/ gives: run make studies-doc")
+	}
+	bs, err := spec.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs {
+		if !bytes.Contains(want, []byte("\n## "+b.Name+"\n")) {
+			t.Errorf("docs/studies.md has no section for built-in %s", b.Name)
+		}
+	}
+}
+
+// TestStudyStatus: a study's answers read decided or open in words, open
+// ones with the rounds their verdict needs.
+func TestStudyStatus(t *testing.T) {
+	tests := []struct {
+		kind  string
+		more  int
+		want  string
+	}{
+		{stats.KindFaster, 0, "decided"},
+		{stats.KindLower, 0, "decided"},
+		{stats.KindEquivalent, 0, "decided"},
+		{stats.KindInconclusive, 444, "open: about 444 more rounds"},
+		{stats.KindNotTested, 0, "open: not tested"},
+	}
+	for _, tt := range tests {
+		f := report.Finding{Kind: tt.kind, Verdict: stats.Verdict{Kind: tt.kind, MoreRounds: tt.more}}
+		if got := status(f); got != tt.want {
+			t.Errorf("%s (%d more): %q, want %q", tt.kind, tt.more, got, tt.want)
+		}
+	}
+	var b bytes.Buffer
+	writeStudy(&b, keptStudy{Builtin: spec.Builtin{Name: "x", Description: "d"}})
+	if !strings.Contains(b.String(), "No kept run yet") {
+		t.Errorf("a study without a kept run:\n%s", b.String())
+	}
+}
