@@ -13,7 +13,7 @@ EXPERIMENT ?= batching
 # netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 25m
 
-.PHONY: help build run test test-fast test-go test-java bench lint clean gen-librdkafka studies-doc
+.PHONY: help build run test test-fast test-go test-java bench lint clean gen-librdkafka studies-doc screenshot
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -31,6 +31,9 @@ bin/prodlab-librdkafka: $(shell find cmd/prodlab-librdkafka internal -type f) go
 
 studies-doc: ## rewrite docs/studies.md from the built-in experiments and the runs kept under bench/studies
 	$(GO) run ./bench/benchtool studies bench/studies > docs/studies.md.tmp && mv docs/studies.md.tmp docs/studies.md
+
+screenshot: bin/prodlab ## docs/img/report.png: report.html of the run kept in docs/img/run, by headless Chromium
+	scripts/screenshot.sh
 
 gen-librdkafka: bin/prodlab-librdkafka ## rewrite librdkafka's property table from the bundled library
 	./bin/prodlab-librdkafka properties > internal/kafkaconf/librdkafka_properties.tsv

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
 		return k, err
 	}
 	for _, c := range e.Compare {
-		if c.Published != "" {
+		if c.Published != "" && !slices.Contains(k.published, c.Published) {
 			k.published = append(k.published, c.Published)
 		}
 	}

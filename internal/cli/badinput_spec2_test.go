@@ -34,7 +34,7 @@ func specRound2Rows() []badInput {
 		runFile("round 2: faults", "fault after the trial ends", steady+"faults: [{type: broker.pause, at.ms: 60000}]\n", "fault broker.pause at.ms 60000 comes after the trial ends"),
 		runFile("round 2: ignored", "acks all and -1 in a matrix", "matrix: {acks: [all, \"-1\"]}\n", `value "-1" of matrix axis "acks" repeats the settings of another value`),
 		runFile("round 2: ignored", "client.zone without zones", "client.zone: a\n", "client.zone needs a cluster in zones"),
-		runFile("round 2: ignored", "expect without audit", "expect: {lost: true}\n", "expect.lost applies to the audit's findings, but audit is false"),
+		runFile("round 2: ignored", "expect without audit", "expect: {lost: true}\n", "expect.lost applies to the audit's findings, but nothing is audited"),
 		runFile("round 2: ignored", "zipf exponent of a uniform space", "workload: {keys: {distribution: uniform, zipf.exponent: 2}}\n", "workload.keys.zipf.exponent applies to distribution zipf"),
 		runFile("round 2: ignored", "timeline interval past the trial", steady+"timeline: {interval.ms: 60000}\n", "timeline.interval.ms 60000 is as long as the trial"),
 		runFile("round 2: ignored", "cut.every past a burst", "workload: {records: 100}\nnetwork: {cut.every: 1000}\n", "network.cut.every 1000 is more produce requests than a burst of 100 records makes"),

@@ -86,12 +86,6 @@ func proxyFigures(n *results.Network, st netem.Stats) {
 	n.BytesUp, n.BytesDown = float64(st.BytesUp), float64(st.BytesDown)
 }
 
-// hasFaults reports whether a scenario injects any fault, which turns the
-// delivery audit on.
-func hasFaults(e spec.Experiment) bool {
-	return len(e.Faults) > 0 || e.Network.CutEvery > 0
-}
-
 // zoneNames are the zones of a cluster shape; nil without zones.
 func zoneNames(c spec.Cluster) []string {
 	if !c.HasZones() {

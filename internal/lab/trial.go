@@ -133,7 +133,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 	}
 	tr.dt = x.driverTrial(sc, n, warm, topic, tr.bootstrap)
 	tr.dt.Props = driver.WithConnection(tr.dt.Props, tgt.conn.props)
-	if e.Audit || hasFaults(e) {
+	if e.Audited() {
 		tr.dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
 	}
 	res, runErr := x.runMeasured(ctx, &rec, tr)

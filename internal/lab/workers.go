@@ -16,7 +16,7 @@ func workerClasses(scs []spec.Scenario, cmps []spec.Comparison) map[string]strin
 	class := make(map[string]string, len(scs))
 	for _, sc := range scs {
 		kind := "clean"
-		if hasFaults(sc.Exp) {
+		if sc.Exp.InjectsFaults() {
 			kind = "faults"
 		}
 		class[sc.ID] = sc.Exp.Cluster.Key() + "|" + kind

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -14,13 +16,31 @@ import (
 
 // freeClosedAddr returns a loopback address nothing listens on.
 func freeClosedAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	t.Helper()
+	// A port outside the kernel's ephemeral range: dialing a closed port
+	// inside it can pick that very port as the source and connect to
+	// itself (TCP self-connect), which once made a dead broker answer
+	// (TestDialError read until its timeout).
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				low = n
+			}
+		}
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
+	for range 100 {
+		port := 1024 + rand.IntN(max(1, low-1024))
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue // taken: try another
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		return addr
+	}
+	t.Fatalf("no free port below the ephemeral range (%d)", low)
+	return ""
 }
 
 // TestListen: loopback only, and a taken fixed port falls back to a free one.

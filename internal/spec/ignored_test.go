@@ -69,6 +69,9 @@ func TestInRange(t *testing.T) {
 		{"zeros", "name: x\nworkload: {rate: 0, duration.s: 0, warmup.s: 0}\nnetwork: {rtt.ms: 0, bandwidth: 0}\n"},
 		{"capacity bounds", "name: x\nworkload: {duration.s: 2, warmup.s: 1}\ncapacity: {slo: {p50.ms: 0.01, p99.ms: 3600000}, keep.up: 0.5, precision: 0.001, budget: 168h}\n"},
 		{"fault delays", "name: x\nworkload: {duration.s: 2, warmup.s: 1}\nfaults: [{type: broker.kill, at.ms: 0, delay.ms: 1}, {type: broker.pause, at.ms: 2999, delay.ms: 86400000}]\n"},
+		// A fault turns the audit on, so expect: applies without audit: true.
+		{"expect beside a fault", "name: x\nfaults: [{type: connection.cut, every: 5}]\nexpect: {duplicates: true}\n"},
+		{"expect beside network.cut.every", "name: x\nnetwork: {cut.every: 5}\nexpect: {duplicates: true}\n"},
 	})
 }
 
@@ -112,7 +115,7 @@ func TestIgnoredRefused(t *testing.T) {
 			want: []string{"x.yaml:2:1: client.zone needs a cluster in zones (cluster.zones 2 or 3): with one zone the client is in it, and the setting would do nothing"}},
 		{name: "expect without audit",
 			src:  "name: x\nexpect: {lost: true, duplicates: true}\n",
-			want: []string{"x.yaml:2:10: expect.lost and expect.duplicates apply to the audit's findings, but audit is false: nothing is audited, and it would be ignored (set audit: true, or drop expect)"}},
+			want: []string{"x.yaml:2:10: expect.lost and expect.duplicates apply to the audit's findings, but nothing is audited (audit is false and no fault is injected), and it would be ignored (set audit: true, or drop expect)"}},
 		{name: "zipf exponent of a uniform space",
 			src:  "name: x\nworkload: {keys: {distribution: uniform, zipf.exponent: 2}}\n",
 			want: []string{"x.yaml:2:42: workload.keys.zipf.exponent applies to distribution zipf, but workload.keys.distribution is uniform: it would be ignored (set the distribution, or drop zipf.exponent)"}},

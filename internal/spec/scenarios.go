@@ -151,9 +151,9 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		report([]string{"client.zone", "cluster.zones"},
 			"client.zone needs a cluster in zones (cluster.zones 2 or 3): with one zone the client is in it, and the setting would do nothing")
 	}
-	if set := e.expectSet(); len(set) > 0 && !e.Audit && !fromMatrix["audit"] {
+	if set := e.expectSet(); len(set) > 0 && !e.Audited() && !fromMatrix["audit"] {
 		verb := map[bool]string{true: "applies", false: "apply"}[len(set) == 1]
-		report(set, "%s %s to the audit's findings, but audit is false: nothing is audited, and it would be ignored (set audit: true, or drop expect)", strings.Join(set, " and "), verb)
+		report(set, "%s %s to the audit's findings, but nothing is audited (audit is false and no fault is injected), and it would be ignored (set audit: true, or drop expect)", strings.Join(set, " and "), verb)
 	}
 	checkCutEvery(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
@@ -292,6 +292,14 @@ func checkCutEvery(e *Experiment, report reportFunc) {
 			every, most, most)
 	}
 }
+
+// InjectsFaults reports whether the experiment injects any fault (faults:
+// or network.cut.every), which turns the delivery audit on.
+func (e *Experiment) InjectsFaults() bool { return len(e.Faults) > 0 || e.Network.CutEvery > 0 }
+
+// Audited reports whether each trial's topic is audited: audit: true, or
+// any fault injected.
+func (e *Experiment) Audited() bool { return e.Audit || e.InjectsFaults() }
 
 // expectSet lists the expect.* keys set to true.
 func (e *Experiment) expectSet() []string {
