@@ -42,9 +42,9 @@ func TestStudiesDoc(t *testing.T) {
 // ones with the rounds their verdict needs.
 func TestStudyStatus(t *testing.T) {
 	tests := []struct {
-		kind  string
-		more  int
-		want  string
+		kind string
+		more int
+		want string
 	}{
 		{stats.KindFaster, 0, "decided"},
 		{stats.KindLower, 0, "decided"},
