@@ -40,6 +40,10 @@ var Metrics = []Metric{
 		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
 	{"disk", "disk", "bytes", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.DiskBytes },
 		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
+	// Bytes on disk per record the topic holds: disk compared across
+	// steady-state windows, where each scenario writes as many records as
+	// its throughput allows (disk alone would rank the faster one worse).
+	{"disk.per_record", "disk per record", "bytes", stats.LowerIsBetter, nil, diskPerRecord},
 	// A metric whose Of is nil is summarised from its Trial values: one
 	// entry here is all a figure both clients measure needs.
 	{"p50.intended", "latency p50 from the intended send time", "ms", stats.LowerIsBetter, nil,
@@ -143,6 +147,19 @@ func MetricKeys() []string {
 
 // recordsPerBatch is a record's records per batch, NaN when the client
 // counted no batches.
+// diskPerRecord is the topic's bytes on disk over the records it holds
+// (the measured window's and the in-trial warm-up's, acknowledged).
+func diskPerRecord(r *results.Record) float64 {
+	n := r.Records.Acked
+	if r.WarmupRecords != nil {
+		n += r.WarmupRecords.Acked
+	}
+	if r.DiskBytes <= 0 || n <= 0 {
+		return math.NaN()
+	}
+	return float64(r.DiskBytes) / float64(n)
+}
+
 func recordsPerBatch(r *results.Record) float64 {
 	if r.RecordsPerBatch <= 0 {
 		return math.NaN()

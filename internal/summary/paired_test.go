@@ -180,3 +180,34 @@ func TestResolution(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskPerRecord: bytes on disk per record the topic holds, warm-up
+// records included; a trial without a size or records has none.
+func TestDiskPerRecord(t *testing.T) {
+	tests := []struct {
+		name        string
+		disk        int64
+		acked, warm int64
+		want        float64
+	}{
+		{"window only", 1000, 10, 0, 100},
+		{"with warm-up", 1500, 10, 5, 100},
+		{"no size", 0, 10, 0, math.NaN()},
+		{"no records", 1000, 0, 0, math.NaN()},
+	}
+	m, ok := MetricByKey("disk.per_record")
+	if !ok {
+		t.Fatal("disk.per_record is not registered")
+	}
+	for _, tt := range tests {
+		r := results.Record{DiskBytes: tt.disk}
+		r.Records.Acked = tt.acked
+		if tt.warm > 0 {
+			r.WarmupRecords = &results.Records{Acked: tt.warm}
+		}
+		got := m.Trial(&r)
+		if got != tt.want && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
