@@ -278,22 +278,9 @@ func checkJarPath(jar string) error {
 		return fmt.Errorf("%s holds %q, which splits a Java class path: point %s at a jar whose path has none", name, os.PathListSeparator, workerJarEnv)
 	}
 	if st, err := os.Stat(jar); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a jar file (%s): point %s at prodlab-worker.jar", name, fileKind(st.Mode()), workerJarEnv)
+		return fmt.Errorf("%s is not a jar file (%s): point %s at prodlab-worker.jar", name, inputfile.Kind(st.Mode()), workerJarEnv)
 	}
 	return nil
-}
-
-// fileKind names a file type that is not a regular file.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // plural is one when n is 1, else many.

@@ -97,16 +97,19 @@ func checkRegular(path string, st fs.FileInfo, max int64) error {
 	case st.IsDir():
 		return fmt.Errorf("read %s: is a directory", path)
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s: %w (%s); give a file", path, ErrNotRegular, kind(st.Mode()))
+		return fmt.Errorf("%s: %w (%s); give a file", path, ErrNotRegular, Kind(st.Mode()))
 	case st.Size() > max:
 		return fmt.Errorf("%s: %w: %d bytes, at most %d", path, ErrTooLarge, st.Size(), max)
 	}
 	return nil
 }
 
-// kind names a non-regular file's type for messages.
-func kind(m fs.FileMode) string {
+// Kind names a file type that is not a regular file, for messages that
+// refuse one ("a FIFO", "a directory"): the one place that names them.
+func Kind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"
 	case m&fs.ModeCharDevice != 0:

@@ -1,7 +1,8 @@
 // Package statefile keeps the state of something prodlab left running
 // between commands (`prodlab cluster up`, `prodlab trogdor up`): a JSON file
 // written atomically, and an exclusive lock beside it so that two commands
-// never race on it. It imports nothing of prodlab.
+// never race on it. Of prodlab it imports only inputfile (the names of
+// file types it refuses).
 package statefile
 
 import (
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/prodlab/prodlab/internal/inputfile"
 )
 
 // ErrLocked is returned (wrapped) by Lock when another process holds the
@@ -47,7 +50,7 @@ func Save(path, what string, v any) error {
 // something else wrote it.
 func Load(path, what string, v any) error {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("load %s: %s is not a regular file (%s): %s", what, path, fileKind(st.Mode()), recovery)
+		return fmt.Errorf("load %s: %s is not a regular file (%s): %s", what, path, inputfile.Kind(st.Mode()), recovery)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -62,21 +65,6 @@ func Load(path, what string, v any) error {
 		return fmt.Errorf("load %s: %s is damaged (%s): %s", what, path, why, recovery)
 	}
 	return nil
-}
-
-// fileKind names a file type that is not a regular file.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
 }
 
 // recovery says what to do about a state file prodlab cannot read.
