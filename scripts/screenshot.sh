@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/img/report.png: the first screen of report.html for the small real
 # run kept in docs/img/run (bench/RESULTS.md says which run and command),
-# rendered again by this prodlab (`prodlab report`) and photographed by
+# rendered again by this prodlab (`prodlab report --html`) and photographed by
 # headless Chromium (scripts/install-test-deps.sh installs Debian's).
 # Run by `make screenshot`; nothing outlives it.
 set -euo pipefail
@@ -18,7 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 cp -r "$run" "$tmp/run"
-./bin/prodlab report "$tmp/run" > /dev/null
+./bin/prodlab report "$tmp/run" --html > /dev/null
 setsid "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --user-data-dir="$tmp/profile" --hide-scrollbars --window-size=1280,1500 \
