@@ -3,12 +3,12 @@ package prodlab_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -514,10 +514,10 @@ func buildSandbox() (*sandbox, error) {
 	sb := &sandbox{root: root, bin: filepath.Join(root, "prodlab"), template: filepath.Join(root, "work")}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return nil, fmt.Errorf("the go tool is not on PATH: %w", err)
 	}
 	if out, err := exec.Command(goTool, "build", "-o", sb.bin, "./cmd/prodlab").CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build ./cmd/prodlab: %v\n%s", err, out)
+		return nil, fmt.Errorf("go build ./cmd/prodlab: %w\n%s", err, out)
 	}
 	if sb.repo, err = os.Getwd(); err != nil {
 		return nil, err
@@ -695,7 +695,7 @@ func (sb *sandbox) runIn(t *testing.T, args []string, redirect string, prepare f
 	}
 	err := cmd.Run()
 	res := result{output: out.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		res.code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("prodlab %s: %v", strings.Join(args, " "), err)

@@ -492,8 +492,8 @@ func holdsNumber(text, n string) bool {
 		}
 		i += from
 		end := i + len(n)
-		before := i == 0 || !(isDigit(text[i-1]) || text[i-1] == '.' && i > 1 && isDigit(text[i-2]))
-		after := end == len(text) || !(isDigit(text[end]) || text[end] == '.' && end+1 < len(text) && isDigit(text[end+1]))
+		before := i == 0 || (!isDigit(text[i-1]) && (text[i-1] != '.' || i <= 1 || !isDigit(text[i-2])))
+		after := end == len(text) || (!isDigit(text[end]) && (text[end] != '.' || end+1 >= len(text) || !isDigit(text[end+1])))
 		if before && after {
 			return true
 		}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -249,8 +248,8 @@ func codeNames(file string, line int, cell string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		n, ok := strings.CutPrefix(f, "`")
-		if n, ok = strings.CutSuffix(n, "`"); !ok || n == "" || strings.Contains(n, "`") {
+		n, _ := strings.CutPrefix(f, "`")
+		if n, ok := strings.CutSuffix(n, "`"); !ok || n == "" || strings.Contains(n, "`") {
 			return nil, fmt.Errorf("%s:%d: %q is not a `package` name in backquotes", file, line, f)
 		}
 		names = append(names, n)
@@ -263,7 +262,7 @@ func codeNames(file string, line int, cell string) ([]string, error) {
 func moduleImports() (map[string][]string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return nil, fmt.Errorf("the go tool is not on PATH: %w", err)
 	}
 	cmd := exec.Command(goTool, "list", "-tags", "librdkafka", "-json=ImportPath,Imports,GoFiles,CgoFiles", "./...")
 	// With cgo off, files that import "C" would drop out of the list.
@@ -272,7 +271,7 @@ func moduleImports() (map[string][]string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %v: %s", err, stderr.String())
+		return nil, fmt.Errorf("go list: %w: %s", err, stderr.String())
 	}
 	imports := map[string][]string{}
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -88,8 +88,11 @@ func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
 		return k, fmt.Errorf("%s: %w", filepath.Join(run, studyRecordFile), err)
 	}
 	env, ok, err := results.ReadEnvironment(run)
-	if err != nil || !ok {
-		return k, fmt.Errorf("%s: environment.json: %v (kept: %v)", run, err, ok)
+	if err != nil {
+		return k, fmt.Errorf("%s: %w", run, err)
+	}
+	if !ok {
+		return k, fmt.Errorf("%s: no environment.json beside %s", run, studyRecordFile)
 	}
 	k.env = env
 	data, err = os.ReadFile(filepath.Join(run, results.FindingsFile))

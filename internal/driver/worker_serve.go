@@ -56,17 +56,20 @@ func (w WorkerService) Serve(in io.Reader, out io.Writer) error {
 	}()
 	br := bufio.NewReaderSize(in, 64<<10)
 	var readErr error
+read:
 	for {
 		line, err := br.ReadBytes('\n')
 		if strings.TrimSpace(string(line)) != "" {
 			var req javaRequest
-			if jerr := json.Unmarshal(line, &req); jerr != nil || req.Op == "" {
+			jerr := json.Unmarshal(line, &req)
+			switch {
+			case jerr != nil || req.Op == "":
 				s.write(javaMessage{Op: "error", Error: fmt.Sprintf("not a request: %.200q", line)})
-			} else if req.Op == "cancel" {
+			case req.Op == "cancel":
 				s.cancelRun()
-			} else if req.Op == "exit" {
-				break
-			} else {
+			case req.Op == "exit":
+				break read
+			default:
 				queue <- req
 			}
 		}

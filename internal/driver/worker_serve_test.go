@@ -61,7 +61,7 @@ func converse(t *testing.T, svc WorkerService) *conversation {
 		_ = pr.Close() // a later write fails instead of blocking
 		c.done <- err
 	}()
-	t.Cleanup(func() { _ = pw.Close(); c.wait() })
+	t.Cleanup(func() { _ = pw.Close(); _ = c.wait() })
 	return c
 }
 

@@ -53,7 +53,7 @@ func (p Producer) Idempotent(byDefault bool) bool {
 	if p.EnableIdempotence.Set {
 		return p.EnableIdempotence.V
 	}
-	return byDefault && p.AcksAll() && !(p.MaxInFlight.Set && p.MaxInFlight.V > IdempotentMaxInFlight)
+	return byDefault && p.AcksAll() && (!p.MaxInFlight.Set || p.MaxInFlight.V <= IdempotentMaxInFlight)
 }
 
 // AcksAll says whether the producer waits for all in-sync replicas: acks
