@@ -248,8 +248,9 @@ func codeNames(file string, line int, cell string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		n, _ := strings.CutPrefix(f, "`")
-		if n, ok := strings.CutSuffix(n, "`"); !ok || n == "" || strings.Contains(n, "`") {
+		n, pre := strings.CutPrefix(f, "`")
+		n, suf := strings.CutSuffix(n, "`")
+		if !pre || !suf || n == "" || strings.Contains(n, "`") {
 			return nil, fmt.Errorf("%s:%d: %q is not a `package` name in backquotes", file, line, f)
 		}
 		names = append(names, n)
