@@ -89,6 +89,7 @@ var placeholders = map[string]string{
 var fixtureFiles = map[string]string{
 	"my.yaml":             "my.yaml",
 	"my-experiment.yaml":  "my.yaml",
+	"workload.yaml":       "workload.yaml",
 	"producer.properties": "producer.properties",
 	"client.properties":   "client.properties",
 	"events.txt":          "events.txt",
