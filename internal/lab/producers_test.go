@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,8 +14,8 @@ import (
 // client kind on the shared broker, at a steady 5,000 records/s in total, with the end-to-end consumer on and every
 // record audited: two producers are audited clean (each its own
 // sequence), each producer reports its own throughput, and end-to-end
-// latency is at least send→ack latency up to p95 (allowing the
-// histograms' 0.1 % precision; see checkE2E for the tail), with the
+// latency at the median is no lower than send→ack latency
+// beyond the ack's own observation delay (see judgeE2E), with the
 // consumer's lag on the timeline. A warm-up round keeps the worker JVM's
 // first trial out.
 func TestProducersEndToEnd(t *testing.T) {
@@ -85,26 +86,13 @@ func checkE2E(t *testing.T, r results.Record) {
 	if e2e.TotalCount() != r.Records.Acked {
 		t.Errorf("%s: %d end-to-end latencies, want one per measured record (%d)", r.ScenarioID, e2e.TotalCount(), r.Records.Acked)
 	}
-	// At the median a consumer cannot see records sooner than the
-	// producer sees them acknowledged. Above it, it can: the broker
-	// answers the fetch and the produce request at once (acks=all on one
-	// replica), and the producer observes its ack on its client's I/O
-	// thread, which a GC pause or a burst of callbacks delays while
-	// prodlab's consumer records at once. Measured in Java trials: p99
-	// 26.5 ms end-to-end against 28.3 ms send→ack, and p95 13.9 ms against
-	// 14.3 ms (make test at 9fe5bb3). librdkafka hands its delivery reports
-	// over through its own queue and confluent-kafka-go's poller goroutine,
-	// in batches (p90 9.2 ms end-to-end against 9.3 ms send→ack at 5,000
-	// records/s). So p50 is judged, for every client, and the rest logged.
-	const judgeUpTo = 50.0
 	for _, q := range []float64{50, 90, 95, 99, 99.9, 100} {
 		a, b := ack.ValueAtQuantile(q), e2e.ValueAtQuantile(q)
-		switch {
-		case q > judgeUpTo:
-			t.Logf("%s: p%v end-to-end %d µs, send→ack %d µs", r.ScenarioID, q, b, a)
-		case float64(b) < float64(a)*(1-0.001):
-			t.Errorf("%s: p%v end-to-end %d µs < send→ack %d µs", r.ScenarioID, q, b, a)
+		if msg := judgeE2E(q, a, b); msg != "" {
+			t.Errorf("%s: %s", r.ScenarioID, msg)
+			continue
 		}
+		t.Logf("%s: p%v end-to-end %d µs, send→ack %d µs", r.ScenarioID, q, b, a)
 	}
 	lags := 0
 	for _, p := range r.Timeline.Points {
@@ -114,5 +102,53 @@ func checkE2E(t *testing.T, r results.Record) {
 	}
 	if lags == 0 {
 		t.Errorf("%s: no timeline point has the consumer's lag", r.ScenarioID)
+	}
+}
+
+// e2eSlackUs is how far below send→ack the median end-to-end latency may
+// fall. A consumer cannot see a record before the broker acknowledges it,
+// but the producer observes the ack later than the broker sends it: on
+// its client's I/O thread (Java, franz-go) or, for librdkafka, through its
+// delivery-report queue and confluent-kafka-go's poller goroutine, in
+// batches, while prodlab's consumer records at once. At 5,000 records/s
+// that made librdkafka's p50 end-to-end 12 µs below its send→ack (4455
+// against 4467 µs, CI of stop 50), and franz-go's 324 µs above it. One
+// millisecond is a quarter of the median here, so an end-to-end clock
+// that lost the produce leg (about 3 ms of the 4) still fails.
+const e2eSlackUs = 1000
+
+// judgeE2E says what is wrong with one quantile's end-to-end latency b
+// against its send→ack latency a (both µs), or "" when nothing is. Only
+// the median is judged: above it a GC pause or a burst of callbacks on
+// the producer's side delays the observed ack while the consumer records
+// at once (Java p99 26.5 ms end-to-end against 28.3 ms send→ack at
+// 9fe5bb3; librdkafka p99.9 11.3 against 24.8 ms at stop 50).
+func judgeE2E(q float64, a, b int64) string {
+	if q > 50 || b >= a-e2eSlackUs {
+		return ""
+	}
+	return fmt.Sprintf("p%v end-to-end %d µs is more than %d µs below send→ack %d µs", q, b, e2eSlackUs, a)
+}
+
+// TestJudgeE2E proves checkE2E's judgement can fail: an end-to-end median
+// well below send→ack fails, the CI figures that once flaked pass, and
+// the tail is never judged.
+func TestJudgeE2E(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		q    float64
+		a, b int64
+		fail bool
+	}{
+		{"librdkafka at stop 50", 50, 4467, 4455, false},
+		{"franz-go above", 50, 3983, 4307, false},
+		{"exactly the slack below", 50, 4467, 3467, false},
+		{"lost the produce leg", 50, 4467, 1200, true},
+		{"a microsecond past the slack", 50, 4467, 3466, true},
+		{"tail not judged", 99.9, 24783, 11327, false},
+	} {
+		if got := judgeE2E(c.q, c.a, c.b) != ""; got != c.fail {
+			t.Errorf("%s: fails %v, want %v", c.name, got, c.fail)
+		}
 	}
 }
