@@ -277,3 +277,39 @@ func TestSetTrialsOverAuto(t *testing.T) {
 		})
 	}
 }
+
+// TestSetTrialsOverSearch: --set trials=N on a capacity search or an
+// advisor, which decide their own probes, is ignored with one note; the
+// same key written in the file, or a --set precision, is still refused.
+func TestSetTrialsOverSearch(t *testing.T) {
+	const capacity = "name: x\nworkload: {duration.s: 3, warmup.s: 1, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n"
+	const advise = "name: x\nworkload: {duration.s: 3, warmup.s: 1, timeout.s: 20, rate: 1000}\nadvise: {objective: p99.intended}\n"
+	for _, tc := range []struct {
+		name, src string
+		sets      []string
+		wantErr   string
+		wantNote  string
+	}{
+		{name: "capacity", src: capacity, sets: []string{"trials=5"}, wantNote: "--set trials=5 is ignored: a capacity search decides its own probes and stops at capacity.precision or capacity.budget"},
+		{name: "capacity auto", src: capacity, sets: []string{"trials=auto"}, wantNote: "--set trials=auto is ignored"},
+		{name: "advise", src: advise, sets: []string{"trials=5"}, wantNote: "--set trials=5 is ignored: advise decides its own probes and stops at advise.precision or advise.budget"},
+		{name: "capacity, trials in the file", src: capacity + "trials: 5\n", wantErr: "trials does not apply to a capacity search"},
+		{name: "capacity, a set precision", src: capacity, sets: []string{"trials=5", "precision=0.03"}, wantErr: "precision does not apply to a capacity search"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := Parse("x.yaml", []byte(tc.src), tc.sets)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if note := strings.Join(e.Notes, "\n"); !strings.Contains(note, tc.wantNote) {
+				t.Errorf("notes %q, want %q", note, tc.wantNote)
+			}
+		})
+	}
+}

@@ -155,6 +155,9 @@ func setLabel(a *Axis, canonical, raw, v string) string {
 // file's warmup.max.s. Notes says what was dropped, in one line each. A
 // setting given by --set itself is kept, and refused as before.
 func (e *Experiment) dropAutoSettings(fileTrialsAuto, fileWarmupAuto bool) {
+	if (e.Capacity.On || e.Advise.On) && e.setByFlag("trials") {
+		e.ignoreTrialsFlag()
+	}
 	if fileTrialsAuto && !e.TrialsAuto && !e.LivesAuto && !e.Capacity.On && e.setByFlag("trials") {
 		if dropped := e.dropFileKeys("precision", "budget"); len(dropped) > 0 {
 			e.Precision, e.BudgetS = DefaultPrecision, DefaultBudgetS
@@ -171,6 +174,25 @@ func (e *Experiment) dropAutoSettings(fileTrialsAuto, fileWarmupAuto bool) {
 			e.Notes = append(e.Notes, fmt.Sprintf("--set warmup=%d replaces the file's warmup: auto: its warmup.max.s, which applies to warmup: auto only, is dropped", e.Warmup))
 		}
 	}
+}
+
+// ignoreTrialsFlag forgets a --set trials=N given to a capacity search or
+// an advisor, which decide their own probes, with a note saying so: the
+// README's --set trials=5 then runs every built-in study (issue 46). In
+// the file itself trials stays refused there (checkCapacity).
+func (e *Experiment) ignoreTrialsFlag() {
+	n := e.Trials
+	delete(e.pos, "trials")
+	e.Trials, e.TrialsAuto = DefaultTrials, false
+	name, stop := "a capacity search", "capacity.precision or capacity.budget"
+	if e.Advise.On {
+		name, stop = "advise", "advise.precision or advise.budget"
+	}
+	if n == 0 {
+		e.Notes = append(e.Notes, fmt.Sprintf("--set trials=auto is ignored: %s decides its own probes and stops at %s", name, stop))
+		return
+	}
+	e.Notes = append(e.Notes, fmt.Sprintf("--set trials=%d is ignored: %s decides its own probes and stops at %s", n, name, stop))
 }
 
 // setByFlag says whether key's value came from --set.
