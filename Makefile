@@ -12,6 +12,9 @@ EXPERIMENT ?= batching
 # Packages run one at a time (-p 1): integration tests start JVMs and the
 # netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 25m
+# make test lists the tests slower than this (gotestsum, a go.mod tool), so
+# that CI's log says where the suite's time goes.
+SLOW_TEST ?= 15s
 
 .PHONY: help build run test test-fast test-go test-java bench lint clean gen-librdkafka studies-doc screenshot
 
@@ -62,7 +65,9 @@ test-go:
 	$(GO) vet ./...
 	CGO_ENABLED=1 $(GO) vet -tags librdkafka ./internal/driver ./cmd/prodlab-librdkafka
 	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./...
+	@mkdir -p bin; status=0; PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka \
+		$(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test.json -- -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./... || status=$$?; \
+		echo "tests over $(SLOW_TEST):"; $(GO) tool gotestsum tool slowest --jsonfile bin/test.json --threshold $(SLOW_TEST); exit $$status
 	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver
 
 test-java:
