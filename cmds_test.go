@@ -204,7 +204,7 @@ func TestDocCommands(t *testing.T) {
 }
 
 // runDocCommand runs c in a sandbox of its own as r says, and reports
-// the stub it needed ("" for none).
+// the stubs it needed (a stub coordinator, the calls stubs answered).
 func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stubbed []string) {
 	args := slices.Clone(c.words[1:])
 	for i, w := range args {
