@@ -3,8 +3,11 @@ package prodlab_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
 // Every command shown runs in a test (issue 46): each prodlab command in a
@@ -30,7 +35,9 @@ import (
 // cache whose Kafka releases resolve without Maven (stub jars), and a PATH
 // whose java and mvn only record that they were called: a dry run must
 // start no JVM and download nothing. The one JVM a dry run needs, the
-// KIP-1269 agent's release check, is answered by the stub and listed.
+// KIP-1269 agent's release check, is answered by the stub and listed; so
+// are the Trogdor coordinators a --trogdor URL names, which a dry run
+// probes for their agents (stubCoordinator).
 
 // docCommand is a command as a page or a --help shows it.
 type docCommand struct {
@@ -55,14 +62,19 @@ type commandRule struct {
 	want   int    // the exit code the sandbox gives, when the page states none
 	why    string // why want is not 0
 	notRun string
+	// swap replaces words before the placeholders do, for commands whose
+	// stand-ins differ from the usual ones.
+	swap map[string]string
 }
 
 // commandRules: the first rule that matches a command decides; a command
 // no rule matches fails the test.
 var commandRules = []commandRule{
-	{match: hasWord("--trogdor"), notRun: "--trogdor URL: even a dry run asks the fleet's coordinator for its agents; internal/lab's and internal/trogdor's tests run fleets"},
-	{match: subcommand("trogdor", "up"), notRun: "trogdor up starts a coordinator and agents (JVMs) and has no --dry-run; internal/cli's trogdor tests run it"},
-	{match: subcommand("cluster", "up"), notRun: "cluster up starts brokers (JVMs) and has no --dry-run; internal/cli's cluster tests run it"},
+	// A fleet's agents run the Java client only (docs/distributed.md), so
+	// there the reader's experiment is a Java one.
+	{match: hasWord("--trogdor"), dryRun: true, swap: map[string]string{"EXP": "producers", "./my.yaml": "./my-java.yaml"}},
+	{match: subcommand("trogdor", "up"), dryRun: true},
+	{match: subcommand("cluster", "up"), dryRun: true},
 	{match: subcommand("perf"), dryRun: true},
 	{match: subcommand("run"), dryRun: true},
 	{match: subcommand("advise"), dryRun: true},
@@ -84,11 +96,30 @@ var placeholders = map[string]string{
 	"$(prodlab trogdor status --url)":       "http://127.0.0.1:8889",
 }
 
+// stubFleets are the Trogdor coordinators the docs name, with the fleet
+// each stands for: the sandbox answers each with a stub on 127.0.0.1
+// (stubCoordinator) and gives the command the stub's URL instead.
+var stubFleets = map[string]stubFleet{
+	// `prodlab trogdor up --agents 2` (and a port-forwarded coordinator).
+	"http://127.0.0.1:8889": {agents: []string{"agent-1", "agent-2"}, host: func(string) string { return "127.0.0.1" }},
+	"http://coord:8889":     {agents: []string{"load-1", "load-2"}, host: exampleHost},
+	// deploy/trogdor/trogdor.json.example's fleet.
+	"http://control.example.net:8889": {agents: []string{"load-1", "load-2", "load-3"}, host: exampleHost},
+}
+
+// exampleHost is the host name of a load host of the docs' fleets.
+func exampleHost(agent string) string { return agent + ".example.net" }
+
+// stubbedFleet is the reason listed for a command run against a stub
+// coordinator.
+const stubbedFleet = "--trogdor URL: the coordinator a dry run probes for its agents answered by a stub on 127.0.0.1 (status, the probe task, its agents' answers)"
+
 // fixtureFiles are the files the docs name, with the fixture under
 // testdata/cmds that stands in for each in the sandbox.
 var fixtureFiles = map[string]string{
 	"my.yaml":             "my.yaml",
 	"my-experiment.yaml":  "my.yaml",
+	"my-java.yaml":        "my-java.yaml",
 	"workload.yaml":       "workload.yaml",
 	"producer.properties": "producer.properties",
 	"client.properties":   "client.properties",
@@ -96,7 +127,7 @@ var fixtureFiles = map[string]string{
 }
 
 // maxNotRun bounds the not-run list: it must stay short.
-const maxNotRun = 4
+const maxNotRun = 2
 
 func hasWord(w string) func([]string) bool {
 	return func(words []string) bool { return slices.Contains(words, w) }
@@ -173,12 +204,18 @@ func TestDocCommands(t *testing.T) {
 }
 
 // runDocCommand runs c in a sandbox of its own as r says, and reports
-// the stub it needed ("" for none).
+// the stubs it needed (a stub coordinator, the calls stubs answered).
 func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stubbed []string) {
 	args := slices.Clone(c.words[1:])
 	for i, w := range args {
-		if v, ok := placeholders[w]; ok {
+		if v, ok := r.swap[w]; ok {
 			args[i] = v
+		} else if v, ok := placeholders[w]; ok {
+			args[i] = v
+		}
+		if u, ok := sb.coordinators[args[i]]; ok {
+			args[i] = u
+			stubbed = append(stubbed, stubbedFleet)
 		}
 	}
 	if r.dryRun && !slices.Contains(args, "--dry-run") {
@@ -204,7 +241,12 @@ func runDocCommand(t *testing.T, sb *sandbox, c docCommand, r commandRule) (stub
 			t.Errorf("%s\nprints no line %q as the page shows; it printed:\n%s", shown, line, res.output)
 		}
 	}
-	return checkCalls(t, shown, res.calls)
+	for _, why := range checkCalls(t, shown, res.calls) {
+		if !slices.Contains(stubbed, why) {
+			stubbed = append(stubbed, why)
+		}
+	}
+	return stubbed
 }
 
 // docPages are README.md and docs/*.md.
@@ -480,6 +522,10 @@ type sandbox struct {
 	template string // copied for each command
 	repo     string // bench/ and experiments/ are linked from here
 	env      []string
+	// coordinators maps the coordinator URLs of stubFleets to their
+	// stubs' URLs; the stubs are closed by TestMain.
+	coordinators map[string]string
+	stubs        []*httptest.Server
 }
 
 var (
@@ -492,6 +538,9 @@ var (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if theSandbox != nil {
+		for _, s := range theSandbox.stubs {
+			s.Close()
+		}
 		os.RemoveAll(theSandbox.root)
 	}
 	os.Exit(code)
@@ -543,7 +592,69 @@ func buildSandbox() (*sandbox, error) {
 		"PRODLAB_AGENT_JAR=" + filepath.Join(root, "build", "prodlab-agent.jar"),
 		"PRODLAB_LIBRDKAFKA_WORKER=" + filepath.Join(root, "build", "prodlab-librdkafka"),
 	}
+	sb.coordinators = map[string]string{}
+	for url, f := range stubFleets {
+		s := httptest.NewServer(stubCoordinator(f))
+		sb.stubs = append(sb.stubs, s)
+		sb.coordinators[url] = s.URL
+	}
 	return sb, nil
+}
+
+// stubFleet is a Trogdor fleet a stub coordinator stands for: its agents'
+// names and the host of each.
+type stubFleet struct {
+	agents []string
+	host   func(agent string) string
+}
+
+// stubCoordinator answers what a dry run asks a Trogdor coordinator
+// (trogdor.Probe): its status, then a probe task, created, read until
+// done with every agent's answer (a prodlab worker jar on kafka-clients
+// 4.3.1, trogdor up's release), stopped and destroyed. Any other request,
+// a produce task above all, is refused (400), so the command fails.
+func stubCoordinator(f stubFleet) http.Handler {
+	var created sync.Map // task id → true
+	mux := http.NewServeMux()
+	answer := func(w http.ResponseWriter, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	mux.HandleFunc("GET /coordinator/status", func(w http.ResponseWriter, _ *http.Request) {
+		answer(w, map[string]any{"serverStartMs": 1764000000000})
+	})
+	mux.HandleFunc("POST /coordinator/task/create", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID   string `json:"id"`
+			Spec struct {
+				Class string `json:"class"`
+			} `json:"spec"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Spec.Class != trogdor.ProbeClass {
+			http.Error(w, "stub coordinator: a dry run creates no task but the probe", http.StatusBadRequest)
+			return
+		}
+		created.Store(req.ID, true)
+		answer(w, map[string]any{})
+	})
+	mux.HandleFunc("GET /coordinator/tasks/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := created.Load(r.PathValue("id")); !ok {
+			http.Error(w, "stub coordinator: no such task", http.StatusNotFound)
+			return
+		}
+		status := map[string]trogdor.AgentInfo{}
+		for _, a := range f.agents {
+			status[a] = trogdor.AgentInfo{Node: a, Hostname: f.host(a), Agents: f.agents,
+				KafkaClients: trogdor.DefaultRelease, Java: "21.0.5", TaskAPI: trogdor.TaskAPI}
+		}
+		answer(w, map[string]any{"state": "DONE", "spec": map[string]any{"class": trogdor.ProbeClass}, "status": status})
+	})
+	mux.HandleFunc("PUT /coordinator/task/stop", func(w http.ResponseWriter, _ *http.Request) { answer(w, map[string]any{}) })
+	mux.HandleFunc("DELETE /coordinator/tasks", func(w http.ResponseWriter, _ *http.Request) { answer(w, map[string]any{}) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "stub coordinator: a dry run does not ask "+r.Method+" "+r.URL.Path, http.StatusBadRequest)
+	})
+	return mux
 }
 
 // fakeTools writes java and mvn that record each call in

@@ -43,6 +43,8 @@ type service interface {
 	check(ctx context.Context, req UpRequest) error
 	// start starts it detached and records its state at path.
 	start(ctx context.Context, path string, req UpRequest) (Up, error)
+	// plan says in a few lines what start would start, starting nothing.
+	plan(ctx context.Context, path string, req UpRequest) ([]string, error)
 	status(ctx context.Context, path string) (*Status, error)
 }
 
@@ -138,24 +140,53 @@ func (d Detached) Up(ctx context.Context, req UpRequest) (Up, error) {
 		return Up{}, err
 	}
 	defer unlock()
-	if addr, ok := d.running(path); ok {
-		return Up{}, invalid(fmt.Errorf("a %s is already up at %s (run 'prodlab %s down' first)", d.Noun, addr, d.Command))
-	}
-	if req.Count < 1 || req.Count > d.MaxCount {
-		return Up{}, invalid(fmt.Errorf("%s must be between 1 and %d, got %d", d.CountName, d.MaxCount, req.Count))
-	}
-	if st, err := os.Stat(req.Dir); req.Dir != "" && err == nil && !st.IsDir() {
-		return Up{}, invalid(fmt.Errorf("--dir %s is a file, not a directory: name a directory for the logs (created if missing)", req.Dir))
-	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
+	if req, err = d.check(ctx, path, req); err != nil {
+		return Up{}, err
+	}
+	return d.svc.start(ctx, path, req)
+}
+
+// DryRun refuses what Up refuses, the same way, and says in a few lines
+// what Up would start (`up --dry-run`). It starts nothing and writes no
+// state; it takes no lock either, since it records nothing an `up` in
+// progress could lose.
+func (d Detached) DryRun(ctx context.Context, req UpRequest) ([]string, error) {
+	if err := maven.CheckCacheDir(); err != nil {
+		return nil, invalid(err)
+	}
+	path := d.svc.statePath()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	req, err := d.check(ctx, path, req)
+	if err != nil {
+		return nil, err
+	}
+	return d.svc.plan(ctx, path, req)
+}
+
+// check refuses (InputError) a request Up cannot start: a second service
+// (recorded at path and running), a count out of range, a --dir that is a
+// file, what the service's own check refuses. It fills in the default
+// directory: a fresh one beside the state file, named by the time.
+func (d Detached) check(ctx context.Context, path string, req UpRequest) (UpRequest, error) {
+	if addr, ok := d.running(path); ok {
+		return req, invalid(fmt.Errorf("a %s is already up at %s (run 'prodlab %s down' first)", d.Noun, addr, d.Command))
+	}
+	if req.Count < 1 || req.Count > d.MaxCount {
+		return req, invalid(fmt.Errorf("%s must be between 1 and %d, got %d", d.CountName, d.MaxCount, req.Count))
+	}
+	if st, err := os.Stat(req.Dir); req.Dir != "" && err == nil && !st.IsDir() {
+		return req, invalid(fmt.Errorf("--dir %s is a file, not a directory: name a directory for the logs (created if missing)", req.Dir))
+	}
 	if err := d.svc.check(ctx, req); err != nil {
-		return Up{}, invalid(err)
+		return req, invalid(err)
 	}
 	if req.Dir == "" {
 		req.Dir = filepath.Join(filepath.Dir(path), d.Command+"-"+time.Now().Format("20060102-150405"))
 	}
-	return d.svc.start(ctx, path, req)
+	return req, nil
 }
 
 // Status reads the recorded service and asks its processes (and, for a

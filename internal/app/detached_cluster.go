@@ -50,6 +50,29 @@ func (clusterService) start(ctx context.Context, path string, req UpRequest) (Up
 	}, nil
 }
 
+// plan names the release, the brokers, their ports, heap and security,
+// and where the logs and the state would go.
+func (clusterService) plan(ctx context.Context, path string, req UpRequest) ([]string, error) {
+	p, err := cluster.Plan(ctx, cluster.Config{Brokers: req.Count, Kafka: req.Release, Dir: req.Dir, Detached: true})
+	if err != nil {
+		return nil, err
+	}
+	kafka := "Kafka " + p.Version
+	switch {
+	case p.Version == "":
+		kafka = "the Kafka distribution " + p.Kafka + " (version unknown)"
+	case p.Kafka != p.Version:
+		kafka += " from " + p.Kafka
+	}
+	return []string{
+		fmt.Sprintf("would start %s: %d broker(s), each also a KRaft controller (combined mode), on 127.0.0.1", kafka, p.Brokers),
+		fmt.Sprintf("ports: %d per broker (client, controller, inter-broker), picked free as it starts; client listener %s", p.PortsPerNode, cluster.SecurityPlaintext),
+		fmt.Sprintf("heap: %d MiB per broker, sized from the memory available now", p.Heap>>20),
+		"data and logs: " + p.Dir,
+		"state: " + path + " (not written by a dry run)",
+	}, nil
+}
+
 func (clusterService) status(_ context.Context, path string) (*Status, error) {
 	s, err := cluster.LoadState(path)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/trogdor"
@@ -52,6 +53,26 @@ func (fleetService) start(ctx context.Context, path string, req UpRequest) (Up, 
 	return Up{
 		Address: f.URL(),
 		Note:    fmt.Sprintf("Trogdor %s: coordinator and %d agent(s) up; config and logs in %s", f.Release, req.Count, req.Dir),
+	}, nil
+}
+
+// plan names the release (and whether it is in the cache), the nodes,
+// the worker jar, and where the logs and the state would go.
+func (fleetService) plan(_ context.Context, path string, req UpRequest) ([]string, error) {
+	p, err := trogdor.Plan(trogdor.Config{Agents: req.Count, Release: req.Release, WorkerJar: WorkerJar(), Dir: req.Dir, Detached: true})
+	if err != nil {
+		return nil, err
+	}
+	release := "in the cache"
+	if !p.Cached {
+		release = "not in the cache: mvn downloads it as it starts"
+	}
+	return []string{
+		fmt.Sprintf("would start Trogdor %s (%s): a %s and %d agent(s) (%s) on %s", p.Release, release, p.Coordinator, len(p.Agents), strings.Join(p.Agents, ", "), trogdor.Loopback),
+		fmt.Sprintf("ports: %d, one per node, picked free as it starts; the coordinator's URL is printed then", len(p.Agents)+1),
+		"worker jar (on every daemon's class path): " + p.WorkerJar,
+		"config and logs: " + p.Dir,
+		"state: " + path + " (not written by a dry run)",
 	}, nil
 }
 

@@ -24,13 +24,15 @@ type detachedHelp struct {
 	releaseDefault           string
 	dirHelp                  string
 	addressFlag, addressHelp string
+	dryRunHelp               string
 }
 
 // clusterHelp is `prodlab cluster`.
 var clusterHelp = detachedHelp{
 	svc:   app.Cluster,
 	short: "Keep an embedded Kafka cluster running between runs (up, status, down)",
-	example: `  prodlab cluster up --brokers 3
+	example: `  prodlab cluster up --brokers 3 --dry-run   # what it would start; starts nothing
+  prodlab cluster up --brokers 3
   prodlab run batching --bootstrap "$(prodlab cluster status --bootstrap)"
   prodlab cluster down`,
 	upShort:     "Start a detached embedded cluster on 127.0.0.1 and print its bootstrap address",
@@ -42,6 +44,7 @@ var clusterHelp = detachedHelp{
 	releaseHelp: "Kafka release (default " + app.Cluster.DefaultRelease + ") or a local distribution directory",
 	dirHelp:     "directory for broker data and logs",
 	addressFlag: "bootstrap", addressHelp: "print only the bootstrap address",
+	dryRunHelp: "check the flags as up does (resolving the release: one not yet in the cache is downloaded) and print what would start (brokers, ports, heap, directory); start and record nothing",
 }
 
 // trogdorHelp is `prodlab trogdor`: a local Trogdor fleet (Apache Kafka's
@@ -55,7 +58,8 @@ on 127.0.0.1, trogdor from Maven Central with prodlab's worker jar on their
 class path. prodlab run --trogdor URL then runs every trial as one Trogdor
 task over the agents (docs/distributed.md; a fleet of your own hosts works
 the same way).`,
-	example: `  prodlab trogdor up --agents 2
+	example: `  prodlab trogdor up --agents 2 --dry-run   # what it would start; starts nothing
+  prodlab trogdor up --agents 2
   prodlab run producers --trogdor "$(prodlab trogdor status --url)"
   prodlab trogdor status
   prodlab trogdor down`,
@@ -68,6 +72,7 @@ the same way).`,
 	releaseHelp: "trogdor release from Maven Central (its kafka-clients is the agents' client)",
 	dirHelp:     "directory for the fleet's config file and logs",
 	addressFlag: "url", addressHelp: "print only the coordinator's URL",
+	dryRunHelp: "check the flags as up does and print what would start (release, agents, ports, directory); start, download and record nothing",
 }
 
 func newClusterCmd() *cobra.Command { return newDetachedCmd(clusterHelp) }
@@ -84,6 +89,7 @@ func newDetachedCmd(h detachedHelp) *cobra.Command {
 
 func newUpCmd(h detachedHelp) *cobra.Command {
 	var req app.UpRequest
+	var dryRun bool
 	c := &cobra.Command{
 		Use:   "up",
 		Short: h.upShort,
@@ -91,6 +97,14 @@ func newUpCmd(h detachedHelp) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if c.Flags().Changed(h.releaseFlag) && strings.TrimSpace(req.Release) == "" { // else the default would start, unasked
 				return usage(fmt.Errorf("--%s is empty: give a release such as %s, or leave the flag out for that default", h.releaseFlag, h.svc.DefaultRelease))
+			}
+			if dryRun {
+				plan, err := h.svc.DryRun(c.Context(), req)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(c.OutOrStdout(), strings.Join(plan, "\n"))
+				return nil
 			}
 			up, err := h.svc.Up(c.Context(), req)
 			if err != nil {
@@ -104,6 +118,7 @@ func newUpCmd(h detachedHelp) *cobra.Command {
 	c.Flags().IntVar(&req.Count, h.countFlag, h.countDefault, h.countHelp)
 	c.Flags().StringVar(&req.Release, h.releaseFlag, h.releaseDefault, h.releaseHelp)
 	c.Flags().StringVar(&req.Dir, "dir", "", h.dirHelp)
+	c.Flags().BoolVar(&dryRun, "dry-run", false, h.dryRunHelp)
 	return c
 }
 

@@ -105,10 +105,7 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 		}
 	}
 	total := c.cfg.Brokers + c.cfg.Controllers
-	per := 2 + max(len(c.cfg.Zones), 1) // client, controller, inter-broker per zone
-	if c.cfg.Advertise != nil {
-		per++ // DIRECT
-	}
+	per := c.cfg.portsPerNode()
 	ports, err := pickPorts(per * total)
 	if err != nil {
 		return err

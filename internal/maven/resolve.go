@@ -90,6 +90,26 @@ func Resolve(ctx context.Context, key string, artifacts ...string) ([]string, er
 	return jars, nil
 }
 
+// Cached reports whether Resolve would find key's artifacts in the cache
+// (and so run no mvn), for a dry run that says what a start would
+// download.
+func Cached(key string, artifacts ...string) bool {
+	coords := make([]coordinate, len(artifacts))
+	for i, a := range artifacts {
+		c, err := parseCoordinate(a)
+		if err != nil {
+			return false
+		}
+		coords[i] = c
+	}
+	cache, err := CacheDir()
+	if err != nil || validateKey(key) != nil {
+		return false
+	}
+	_, ok := cached(filepath.Join(cache, "maven", key), coords)
+	return ok
+}
+
 // describe names the artifacts for error messages.
 func describe(coords []coordinate) string {
 	names := make([]string, len(coords))

@@ -126,6 +126,34 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// Planned is what Start would start for a config, worked out without
+// starting it: for `prodlab trogdor up --dry-run`.
+type Planned struct {
+	// Config is checked, with the release and an absolute Dir filled in.
+	Config
+	// Coordinator and Agents are the nodes' names; Start picks their
+	// ports free on Loopback when it starts them.
+	Coordinator string
+	Agents      []string
+	// Cached reports whether the release's jars are in prodlab's cache;
+	// otherwise Start downloads them (mvn).
+	Cached bool
+}
+
+// Plan checks cfg as Start does and names what Start would start,
+// without resolving, writing or starting anything.
+func Plan(cfg Config) (Planned, error) {
+	if err := cfg.check(); err != nil {
+		return Planned{}, err
+	}
+	key, coords := artifacts(cfg.Release)
+	p := Planned{Config: cfg, Coordinator: CoordinatorName, Cached: maven.Cached(key, coords...)}
+	for i := 1; i <= cfg.Agents; i++ {
+		p.Agents = append(p.Agents, AgentName(i))
+	}
+	return p, nil
+}
+
 // CheckRelease refuses a trogdor release prodlab's task cannot run on,
 // for a local fleet and for the agents of any fleet: not a release
 // number, or older than 3.0, the oldest whose task API the task is built
@@ -141,10 +169,17 @@ func CheckRelease(release string) error {
 	return nil
 }
 
+// artifacts are the cache key and the Maven artifacts of a trogdor
+// release's daemons.
+func artifacts(release string) (key string, coords []string) {
+	return "trogdor-" + release, []string{"org.apache.kafka:trogdor:" + release, slf4jSimple}
+}
+
 // classPath is the trogdor release's jars (resolved and cached), then the
 // worker jar.
 func classPath(ctx context.Context, cfg Config) (string, error) {
-	jars, err := maven.Resolve(ctx, "trogdor-"+cfg.Release, "org.apache.kafka:trogdor:"+cfg.Release, slf4jSimple)
+	key, coords := artifacts(cfg.Release)
+	jars, err := maven.Resolve(ctx, key, coords...)
 	if err != nil {
 		return "", fmt.Errorf("resolve trogdor %s: %w", cfg.Release, err)
 	}
