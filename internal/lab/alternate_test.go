@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -70,13 +71,20 @@ func TestWithinClusters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &runner{exp: exp, cmps: cmps}
+			var log []string
+			r := &runner{exp: exp, cmps: cmps, ev: events{func(ev Event) { log = append(log, ev.Line) }}}
 			gs := groupByCluster(scs)
 			if len(gs) != 2 {
 				t.Fatalf("%d groups, want 2", len(gs))
 			}
 			if got := r.withinClusters(gs); got != tc.want {
 				t.Errorf("withinClusters = %v, want %v (%d comparisons)", got, tc.want, len(cmps))
+			}
+			// Within clusters, the run does not alternate and says why.
+			if tc.want {
+				if r.alternates(gs) || !strings.Contains(strings.Join(log, "\n"), "every comparison is between scenarios of one cluster") {
+					t.Errorf("alternates, or the log does not say why not: %q", log)
+				}
 			}
 		})
 	}

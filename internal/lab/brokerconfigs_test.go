@@ -138,64 +138,6 @@ func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
 	}
 }
 
-// TestTwoClustersTurns runs two clusters of two scenarios each in
-// alternating rounds: two clusters reverse their order, so a cluster's
-// turn can be two rounds, and every turn must open with a different
-// scenario from the cluster's turn before it (lab/turns.go), warm-up turns
-// included; each cluster still runs every trial.
-func TestTwoClustersTurns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two Kafka clusters")
-	}
-	src := "name: turns\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 1\ntrials: 3\n" +
-		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\n"
-	exp, scs := planYAML(t, "turns.yaml", src)
-	_, recs, _ := runEmbedded(t, exp, scs, 4*time.Minute)
-	if len(recs) != 16 {
-		t.Fatalf("%d records, want 16", len(recs))
-	}
-	opened := map[string][]string{} // cluster → the scenario opening each of its turns
-	long := 0                       // turns of more than one round
-	for _, b := range clusterBlocks(t, recs) {
-		opened[b.cluster] = append(opened[b.cluster], b.opener)
-		if b.trials > 2 {
-			long++
-		}
-	}
-	if long == 0 {
-		t.Fatalf("no turn of two rounds: the test does not test turns")
-	}
-	for c, o := range opened {
-		for i := 1; i < len(o); i++ {
-			if o[i] == o[i-1] {
-				t.Errorf("cluster %s: turns %d and %d both open with %s (%v)", c, i-1, i, o[i], o)
-			}
-		}
-	}
-}
-
-// TestClustersInTurn: when every comparison stays within a cluster (acks
-// compared on each of two broker settings), the clusters do not
-// alternate: each runs all its rounds in turn, and the log says why.
-func TestClustersInTurn(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two Kafka clusters")
-	}
-	src := "name: inturn\nclient: franz-go\nworkload: {records: 2000, record.size: 100}\nwarmup: 0\ntrials: 2\n" +
-		"matrix:\n  cluster.configs.num.network.threads: [3, 5]\n  acks: [\"1\", all]\ncompare: [{axis: acks}]\n"
-	exp, scs := planYAML(t, "inturn.yaml", src)
-	_, recs, log := runEmbedded(t, exp, scs, 3*time.Minute)
-	if len(recs) != 8 {
-		t.Fatalf("%d records, want 8", len(recs))
-	}
-	if bs := clusterBlocks(t, recs); len(bs) != 2 {
-		t.Errorf("clusters ran in %d blocks %v, want each once, all its rounds in turn", len(bs), bs)
-	}
-	if !strings.Contains(log, "every comparison is between scenarios of one cluster") {
-		t.Errorf("the log does not say why the clusters ran in turn:\n%s", log)
-	}
-}
-
 // block is a run of consecutive trials on one cluster (named by its
 // num.network.threads): its opening scenario and its number of trials.
 type block struct {

@@ -64,7 +64,9 @@ func TestLivesAuto(t *testing.T) {
 
 // TestLivesTwoClusters: lives run outermost — in each life every cluster
 // in turn — so two clusters' lives interleave (A B A B) rather than one's
-// lives all running before the other's.
+// lives all running before the other's. (When clusters alternate or run
+// in turn is TestWithinClusters' and TestTurns', without clusters; the
+// alternating wiring is TestBrokerVersionsAndSettingsSideBySide's.)
 func TestLivesTwoClusters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two Kafka clusters twice")
