@@ -301,12 +301,58 @@ func (v *view) findingsText(b *strings.Builder) {
 // finding could be decided.
 func (v *view) hints() []string {
 	var hs []string
-	for _, h := range []string{v.duetHint(), v.precisionHint()} {
+	for _, h := range []string{v.openHint(), v.duetHint(), v.precisionHint()} {
 		if h != "" {
 			hs = append(hs, h)
 		}
 	}
 	return hs
+}
+
+// openHint says in one line how many answers stay open and why: their
+// intervals were still wider than the margin when the run stopped, and
+// how many more rounds the nearest and the farthest would need at the
+// spread seen. "" when every finding is decided.
+func (v *view) openHint() string {
+	open, lo, hi := 0, -1, -1
+	for _, f := range v.findings {
+		if f.Kind != stats.KindInconclusive {
+			continue
+		}
+		open++
+		if n := f.Verdict.MoreRounds; n > 0 {
+			lo, hi = minPositive(lo, n), max(hi, n)
+		}
+	}
+	if open == 0 {
+		return ""
+	}
+	rounds := func(n int) string {
+		if n == 1 {
+			return "1 more round"
+		}
+		return fmt.Sprintf("%d more rounds", n)
+	}
+	it, are, its, is := "them", "are", "their intervals", "are"
+	if open == 1 {
+		it, are, its, is = "it", "is", "its interval", "is"
+	}
+	need := "how many more rounds would decide " + it + " cannot be estimated"
+	switch {
+	case lo > 0 && lo == hi:
+		need = fmt.Sprintf("about %s would decide %s at the spread seen", rounds(lo), it)
+	case lo > 0:
+		need = fmt.Sprintf("at the spread seen the nearest needs about %s, the farthest about %s", rounds(lo), rounds(hi))
+	}
+	return fmt.Sprintf("Open: %d of %d answers %s inconclusive (%s %s still wider than the equivalence margin when the run stopped); %s.", open, len(v.findings), are, its, is, need)
+}
+
+// minPositive is the smaller of a and b, where a < 0 means none yet.
+func minPositive(a, b int) int {
+	if a < 0 || b < a {
+		return b
+	}
+	return a
 }
 
 // duetHint suggests schedule: duet when the run could have used it

@@ -362,3 +362,28 @@ func TestPrecisionHint(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenHint: the one line under the Findings that says how many
+// answers stay open and how many rounds they would need.
+func TestOpenHint(t *testing.T) {
+	open := func(n int) Finding {
+		return Finding{Kind: stats.KindInconclusive, Verdict: stats.Verdict{MoreRounds: n}}
+	}
+	decided := Finding{Kind: stats.KindFaster}
+	for _, tc := range []struct {
+		name string
+		fs   []Finding
+		want string
+	}{
+		{"all decided", []Finding{decided, decided}, ""},
+		{"one open", []Finding{decided, open(14)}, "Open: 1 of 2 answers is inconclusive (its interval is still wider than the equivalence margin when the run stopped); about 14 more rounds would decide it at the spread seen."},
+		{"several open", []Finding{open(3), decided, open(444), open(-1)}, "Open: 3 of 4 answers are inconclusive (their intervals are still wider than the equivalence margin when the run stopped); at the spread seen the nearest needs about 3 more rounds, the farthest about 444 more rounds."},
+		{"none estimable", []Finding{open(-1)}, "Open: 1 of 1 answers is inconclusive (its interval is still wider than the equivalence margin when the run stopped); how many more rounds would decide it cannot be estimated."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (&view{findings: tc.fs}).openHint(); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
