@@ -40,7 +40,14 @@ type keptStudy struct {
 	rec       studyRecord
 	env       results.Environment
 	findings  []report.Finding
+	// audit is each scenario's delivery audit, from the kept table.txt,
+	// for a study that declares no comparisons: its answer is the audit.
+	audit [][]string
 }
+
+// auditColumns are the results table's columns a study without
+// comparisons is answered by, in the order the page shows them.
+var auditColumns = []string{"SCENARIO", "TRIALS", "SENT", "LOST", "DUP", "REORD", "PHANTOM", "STATUS"}
 
 // studies writes docs/studies.md from the built-in experiments and the runs
 // kept under dir (bench/studies/NAME/): per study, its question, the
@@ -106,7 +113,70 @@ func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
 		return k, fmt.Errorf("%s: %w", filepath.Join(run, results.FindingsFile), err)
 	}
 	k.findings, k.kept = f.Findings, true
+	if len(k.findings) == 0 {
+		table, err := os.ReadFile(filepath.Join(run, "table.txt"))
+		if err != nil {
+			return k, fmt.Errorf("%s declares no comparisons and has no table.txt to show its audit: %w", run, err)
+		}
+		if k.audit, err = auditRows(string(table)); err != nil {
+			return k, fmt.Errorf("%s: %w", filepath.Join(run, "table.txt"), err)
+		}
+	}
 	return k, nil
+}
+
+// auditRows reads auditColumns from the first block of a results table
+// (report's fixed-width text: a header line, then a row per scenario, up
+// to the first blank line), cutting each row at its header's column
+// starts. The last column (STATUS) runs to the line's end.
+func auditRows(table string) ([][]string, error) {
+	lines := strings.Split(table, "\n")
+	header := []rune(lines[0])
+	starts := map[string]int{}
+	var order []int
+	for i := 0; i < len(header); {
+		for i < len(header) && header[i] == ' ' {
+			i++
+		}
+		j := strings.Index(string(header[i:]), "  ")
+		if j < 0 {
+			j = len(string(header[i:]))
+		}
+		n := len([]rune(string(header[i:])[:j])) // runes, not bytes: "±" is two bytes
+		if name := strings.TrimSpace(string(header[i : i+n])); name != "" {
+			starts[name] = i
+			order = append(order, i)
+		}
+		i += n
+	}
+	var rows [][]string
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		line := []rune(l)
+		var row []string
+		for _, c := range auditColumns {
+			st, ok := starts[c]
+			if !ok {
+				return nil, fmt.Errorf("no %s column in the table's header", c)
+			}
+			e := len(line)
+			if i := slices.Index(order, st); c != "STATUS" && i+1 < len(order) && order[i+1] < e {
+				e = order[i+1]
+			}
+			if st >= e {
+				row = append(row, "")
+				continue
+			}
+			row = append(row, strings.TrimSpace(string(line[st:e])))
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no scenario rows")
+	}
+	return rows, nil
 }
 
 // writeStudies renders the page.
@@ -156,10 +226,29 @@ func writeStudy(w io.Writer, k keptStudy) {
 	if t, err := time.Parse(time.RFC3339, started); err == nil {
 		started = t.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	fmt.Fprintf(w, "Kept run ([bench/studies/%s/](../bench/studies/%s/)): `%s`, prodlab %s, started %s, %s on %d cores (%s, %.0f GiB), Kafka %s. %d of %d answers decided.\n\n",
-		k.Name, k.Name, k.rec.Command, k.env.Prodlab, started, wall(k.rec.WallS), k.env.Cores, k.env.CPU, float64(k.env.MemoryBytes)/(1<<30), strings.Join(k.env.Kafka, ", "), decided, len(k.findings))
+	answered := fmt.Sprintf("%d of %d answers decided.", decided, len(k.findings))
+	if len(k.findings) == 0 {
+		answered = "It declares no comparisons."
+	}
+	fmt.Fprintf(w, "Kept run ([bench/studies/%s/](../bench/studies/%s/)): `%s`, prodlab %s, started %s, %s on %d cores (%s, %.0f GiB), Kafka %s. %s\n\n",
+		k.Name, k.Name, k.rec.Command, k.env.Prodlab, started, wall(k.rec.WallS), k.env.Cores, k.env.CPU, float64(k.env.MemoryBytes)/(1<<30), strings.Join(k.env.Kafka, ", "), answered)
 	if k.rec.Note != "" {
 		fmt.Fprintf(w, "%s\n\n", k.rec.Note)
+	}
+	if len(k.findings) == 0 && len(k.audit) > 0 {
+		fmt.Fprintln(w, "Its answer is each scenario's delivery audit (from the kept table.txt; LOST, DUP, REORD and PHANTOM summed over the trials):")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| "+strings.Join(auditColumns, " | ")+" |")
+		fmt.Fprintln(w, "|---"+strings.Repeat("|---", len(auditColumns)-1)+"|")
+		for _, r := range k.audit {
+			cells := make([]string, len(r))
+			for i, c := range r {
+				cells[i] = cell(c)
+			}
+			fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
+		}
+		fmt.Fprintln(w)
+		return
 	}
 	fmt.Fprintln(w, "| # | question | prodlab's answer | status |")
 	fmt.Fprintln(w, "|---:|---|---|---|")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,29 @@ func TestStudyStatus(t *testing.T) {
 	writeStudy(&b, keptStudy{Builtin: spec.Builtin{Name: "x", Description: "d"}})
 	if !strings.Contains(b.String(), "No kept run yet") {
 		t.Errorf("a study without a kept run:\n%s", b.String())
+	}
+}
+
+// TestAuditRows reads the audit columns of a results table, whose values
+// hold two-byte runes ("±") and whose STATUS runs to the line's end, and
+// refuses a table without them.
+func TestAuditRows(t *testing.T) {
+	const table = "SCENARIO   TRIALS  SENT   MSG/S      LOST  DUP  REORD  PHANTOM  STATUS\n" +
+		"a=1        5       2,000  1,833 ± 4  36    0    142    0        ok\n" +
+		"a=all      5       1,998  1,625 ± 6  0     2    0      0        1 of 5 trials VIOLATED: delivery violated\n" +
+		"\n! a=1: not steady\n"
+	got, err := auditRows(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"a=1", "5", "2,000", "36", "0", "142", "0", "ok"},
+		{"a=all", "5", "1,998", "0", "2", "0", "0", "1 of 5 trials VIOLATED: delivery violated"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, err := auditRows("SCENARIO  TRIALS\nx  1\n"); err == nil || !strings.Contains(err.Error(), "no SENT column") {
+		t.Errorf("a table without the audit columns: %v", err)
 	}
 }
