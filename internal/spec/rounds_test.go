@@ -257,15 +257,9 @@ func TestSetTrialsOverAuto(t *testing.T) {
 		{name: "trials=5 and precision", sets: []string{"trials=5", "precision=0.03"}, wantErr: "precision applies to trials: auto"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := Parse("x.yaml", []byte(src), tc.sets)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			e, ok := parseOrRefused(t, src, tc.sets, tc.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if e.TrialsAuto != tc.wantAuto || (!tc.wantAuto && e.Trials != tc.wantTrial) {
 				t.Errorf("trials auto %v n %d, want auto %v n %d", e.TrialsAuto, e.Trials, tc.wantAuto, tc.wantTrial)
@@ -297,19 +291,31 @@ func TestSetTrialsOverSearch(t *testing.T) {
 		{name: "capacity, a set precision", src: capacity, sets: []string{"trials=5", "precision=0.03"}, wantErr: "precision does not apply to a capacity search"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := Parse("x.yaml", []byte(tc.src), tc.sets)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			e, ok := parseOrRefused(t, tc.src, tc.sets, tc.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if note := strings.Join(e.Notes, "\n"); !strings.Contains(note, tc.wantNote) {
 				t.Errorf("notes %q, want %q", note, tc.wantNote)
 			}
 		})
 	}
+}
+
+// parseOrRefused parses src with sets: with wantErr set it fails the test
+// unless the parse is refused saying so, and reports false; otherwise it
+// fails on any error and returns the experiment.
+func parseOrRefused(t *testing.T, src string, sets []string, wantErr string) (*Experiment, bool) {
+	t.Helper()
+	e, err := Parse("x.yaml", []byte(src), sets)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return nil, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, true
 }
