@@ -54,7 +54,31 @@ compare:
 // with rounds until precise: the verdict must be "equivalent" (an A/A pair
 // is how the lab calibrates itself), every measured record carries the
 // stopping rule's state, steady-state trials have timelines and CPU.
+//
+// A calibrated lab still calls an A/A pair faster or slower in up to 5 %
+// of runs (the 95 % level): CI at 6aaabdf drew one, "faster by 10.5 %
+// [+0.1 %, +22.0 %]". So a false claim gets one more independent run,
+// and the test fails when that one is not "equivalent" either: two false
+// claims in a row has a chance of at most 0.25 % if the level holds.
 func TestAAEquivalent(t *testing.T) {
+	for run := 1; run <= 2; run++ {
+		f := aaRun(t)
+		if f.Kind == stats.KindEquivalent {
+			return
+		}
+		if run == 1 && (f.Kind == stats.KindFaster || f.Kind == stats.KindSlower) {
+			t.Logf("A/A run 1 made the false claim a 95 %% level allows 1 run in 20: %s; running again", f.Sentence)
+			continue
+		}
+		t.Errorf("A/A verdict %q in run %d: %s", f.Kind, run, f.Sentence)
+		return
+	}
+}
+
+// aaRun runs aaSrc once on the shared broker, checks what every measured
+// record must carry, and returns its one finding.
+func aaRun(t *testing.T) report.Finding {
+	t.Helper()
 	recs, err := runYAML(t, aaSrc, true)
 	if err != nil {
 		t.Fatal(err)
@@ -86,9 +110,7 @@ func TestAAEquivalent(t *testing.T) {
 	if len(fs) != 1 {
 		t.Fatalf("findings %+v, want one", fs)
 	}
-	if fs[0].Kind != stats.KindEquivalent {
-		t.Errorf("A/A verdict %q: %s", fs[0].Kind, fs[0].Sentence)
-	}
+	return fs[0]
 }
 
 // TestSureEffect: one request in flight against five at an emulated 20 ms
