@@ -40,25 +40,10 @@ const tailLines = 30
 // key but other artifacts resolve again. Concurrent callers, in this process
 // or others, serialize on a file lock on the key's directory.
 func Resolve(ctx context.Context, key string, artifacts ...string) ([]string, error) {
-	if err := validateKey(key); err != nil {
-		return nil, err
-	}
-	if len(artifacts) == 0 {
-		return nil, fmt.Errorf("resolve %s: no artifacts given", key)
-	}
-	coords := make([]coordinate, len(artifacts))
-	for i, a := range artifacts {
-		c, err := parseCoordinate(a)
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", key, err)
-		}
-		coords[i] = c
-	}
-	cache, err := CacheDir()
+	dir, coords, err := target(key, artifacts)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(cache, "maven", key)
 	if jars, ok := cached(dir, coords); ok {
 		return jars, nil
 	}
@@ -94,20 +79,36 @@ func Resolve(ctx context.Context, key string, artifacts ...string) ([]string, er
 // (and so run no mvn), for a dry run that says what a start would
 // download.
 func Cached(key string, artifacts ...string) bool {
-	coords := make([]coordinate, len(artifacts))
+	dir, coords, err := target(key, artifacts)
+	if err != nil {
+		return false
+	}
+	_, ok := cached(dir, coords)
+	return ok
+}
+
+// target checks key and parses the artifacts, and names the cache
+// directory their jars go to: what Resolve and Cached both start from.
+func target(key string, artifacts []string) (dir string, coords []coordinate, err error) {
+	if err := validateKey(key); err != nil {
+		return "", nil, err
+	}
+	if len(artifacts) == 0 {
+		return "", nil, fmt.Errorf("resolve %s: no artifacts given", key)
+	}
+	coords = make([]coordinate, len(artifacts))
 	for i, a := range artifacts {
 		c, err := parseCoordinate(a)
 		if err != nil {
-			return false
+			return "", nil, fmt.Errorf("resolve %s: %w", key, err)
 		}
 		coords[i] = c
 	}
 	cache, err := CacheDir()
-	if err != nil || validateKey(key) != nil {
-		return false
+	if err != nil {
+		return "", nil, err
 	}
-	_, ok := cached(filepath.Join(cache, "maven", key), coords)
-	return ok
+	return filepath.Join(cache, "maven", key), coords, nil
 }
 
 // describe names the artifacts for error messages.
