@@ -9,12 +9,16 @@ WORKER_SRC := $(shell find java/worker/src/main java/worker/pom.xml -type f 2>/d
 AGENT_JAR := java/agent/target/prodlab-agent.jar
 AGENT_SRC := $(shell find java/agent/src/main java/agent/pom.xml -type f 2>/dev/null)
 EXPERIMENT ?= batching
-# Packages run one at a time (-p 1): integration tests start JVMs and the
-# netem timing tests need the cores; 2 cores shared by both would flake.
 GOTEST_TIMEOUT ?= 25m
 # make test lists the tests slower than this (gotestsum, a go.mod tool), so
 # that CI's log says where the suite's time goes.
 SLOW_TEST ?= 15s
+# make test's two tiers (internal/testtier): the packages holding tests that
+# judge timings or measured figures run those alone, one package at a
+# time; then every test that only checks behaviour runs side by side,
+# SHARED_P packages and SHARED_P tests of a package at once.
+QUIET_PKGS = ./internal/lab ./internal/driver ./internal/netem
+SHARED_P ?= 2
 
 .PHONY: help build run test test-fast test-go test-java bench lint clean gen-librdkafka studies-doc screenshot
 
@@ -65,8 +69,12 @@ test-go:
 	$(GO) vet ./...
 	CGO_ENABLED=1 $(GO) vet -tags librdkafka ./internal/driver ./cmd/prodlab-librdkafka
 	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	@mkdir -p bin; status=0; PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka \
-		$(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test.json -- -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) ./... || status=$$?; \
+	@mkdir -p bin; status=0; export PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka; \
+		echo "quiet tier (alone, one package at a time): $(QUIET_PKGS)"; \
+		PRODLAB_TEST_TIER=quiet $(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test-quiet.json -- -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) $(QUIET_PKGS) || status=$$?; \
+		echo "shared tier (side by side: -p $(SHARED_P), -parallel $(SHARED_P)): ./..."; \
+		PRODLAB_TEST_TIER=shared $(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test-shared.json -- -p $(SHARED_P) -parallel $(SHARED_P) -count=1 -timeout $(GOTEST_TIMEOUT) ./... || status=$$?; \
+		cat bin/test-quiet.json bin/test-shared.json > bin/test.json; \
 		echo "tests over $(SLOW_TEST):"; $(GO) tool gotestsum tool slowest --jsonfile bin/test.json --threshold $(SLOW_TEST); exit $$status
 	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prodlab/prodlab/internal/keys"
 	"github.com/prodlab/prodlab/internal/payload"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // The conformance suite: one table of scripted trials, run against every
@@ -256,6 +257,7 @@ func readTopic(ctx context.Context, t *testing.T, topic string, n int) []readRec
 
 // TestConformance runs the table against every client kind.
 func TestConformance(t *testing.T) {
+	testtier.Shared(t)
 	c, _ := sharedBroker(t)
 	for _, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
@@ -289,6 +291,7 @@ func TestConformance(t *testing.T) {
 // trial against a broker that is not there fails within its timeout with
 // an error, not a hang.
 func TestConformanceErrors(t *testing.T) {
+	testtier.Shared(t)
 	sharedBroker(t)
 	for _, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
@@ -330,6 +333,7 @@ func TestConformanceErrors(t *testing.T) {
 // TestConformanceCancel: a trial cancelled mid-run (Ctrl-C) returns
 // promptly on every client, and the driver serves the next trial.
 func TestConformanceCancel(t *testing.T) {
+	testtier.Shared(t)
 	c, _ := sharedBroker(t)
 	for i, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestFranzRunTrials runs warm-up, steady-state and audited trials on one
@@ -14,6 +15,7 @@ import (
 //
 //	flock /tmp/prodlab-brokers.lock go test -count=1 -run TestFranzRunTrials ./internal/driver
 func TestFranzRunTrials(t *testing.T) {
+	testtier.Quiet(t)
 	if testing.Short() {
 		t.Skip("starts a real Kafka broker")
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 const (
@@ -79,6 +81,7 @@ func TestLogLinesCountsExistingFile(t *testing.T) {
 // only times out ("not present in metadata"); the client's own WARN lines
 // say why, and the trial's errors quote them with the log file.
 func TestJavaFailureQuotesClientLog(t *testing.T) {
+	testtier.Shared(t)
 	j := startJavaDriver(t, "4.4.0")
 	c, _ := sharedBroker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // Steady-state trials, in-trial warm-up, timelines and the worker's CPU
@@ -202,6 +204,7 @@ func checkTimeline(t *testing.T, res *Result, interval time.Duration) {
 }
 
 func TestJavaWorkerSteadyState(t *testing.T) {
+	testtier.Quiet(t)
 	j := startJavaDriver(t, "4.3.0")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

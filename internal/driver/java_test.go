@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // readJavaTestdata reads testdata/java/name, trimmed of its trailing newline.
@@ -292,6 +294,7 @@ func startJavaDriver(t *testing.T, version string) *Java {
 }
 
 func TestJavaWorkerConfigError(t *testing.T) {
+	testtier.Shared(t)
 	j := startJavaDriver(t, "4.3.0")
 	if j.Client() != "kafka-clients 4.3.0" {
 		t.Errorf("client = %q", j.Client())
@@ -323,6 +326,7 @@ func TestJavaWorkerConfigError(t *testing.T) {
 }
 
 func TestJavaWorkerProduces(t *testing.T) {
+	testtier.Shared(t)
 	j := startJavaDriver(t, "4.3.0")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

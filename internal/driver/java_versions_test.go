@@ -12,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/secret"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // javaTestReleases span the kafka-clients releases prodlab supports: the
@@ -54,6 +55,7 @@ func TestMissingPasswords(t *testing.T) {
 // release types as PASSWORD is in secret.JavaPasswords (and so masked by
 // secret.IsKey). It reads each release's ConfigDef through the worker.
 func TestJavaPasswordsCoverConfigDef(t *testing.T) {
+	testtier.Shared(t)
 	jar := buildWorker(t)
 	for _, v := range javaTestReleases {
 		t.Run(v, func(t *testing.T) {
@@ -89,6 +91,7 @@ var slf4jNoBinding = regexp.MustCompile(`SLF4J: (Failed to load class|No SLF4J p
 // and log through its SLF4J binding (no "no binder" lines, the client's
 // INFO lines present).
 func TestJavaClientReleases(t *testing.T) {
+	testtier.Shared(t)
 	c, _ := sharedBroker(t)
 	for _, v := range javaTestReleases {
 		t.Run(v, func(t *testing.T) {
@@ -138,6 +141,7 @@ func checkWorkerLog(t *testing.T, path, version string) {
 // StaticLoggerBinder): kafka-clients 4.4.0 with its slf4j-api swapped for
 // 2.0.17 logs the same.
 func TestJavaWorkerLogsWithSLF4J2(t *testing.T) {
+	testtier.Shared(t)
 	jar := buildWorker(t)
 	c, _ := sharedBroker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

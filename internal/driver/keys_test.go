@@ -9,6 +9,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/keys"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestJavaRunRequestKeys checks the run request carries a keyed space and
@@ -58,6 +59,7 @@ func TestJavaRunRequestKeys(t *testing.T) {
 // a check that the keys and the partitioning match across clients. A
 // uniform space spreads records evenly; a Zipf space makes a hot partition.
 func TestKeyedTrials(t *testing.T) {
+	testtier.Shared(t)
 	c, _ := sharedBroker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestTwoProducers runs a trial with two producer instances with each
@@ -15,6 +16,7 @@ import (
 // merged histogram holds every record, and each producer reports its own
 // throughput. A warm-up and a timeline are on, so their merge is exercised.
 func TestTwoProducers(t *testing.T) {
+	testtier.Shared(t)
 	c, _ := sharedBroker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

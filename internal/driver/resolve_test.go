@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // fakeMavenRepo serves a kafka-clients maven-metadata.xml listing versions
@@ -110,6 +111,7 @@ func TestResolveAll(t *testing.T) {
 
 // TestResolveRealMaven asks Maven Central itself (no broker, no worker).
 func TestResolveRealMaven(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("asks the Maven repository")
 	}

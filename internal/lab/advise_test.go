@@ -13,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // raceWorlds are simulated candidates: the current settings and the
@@ -136,6 +137,7 @@ func TestAdvisorHalving(t *testing.T) {
 // a verdict, and the run directory gets advice.json and
 // advice.properties with the pick's settings and the constraints.
 func TestAdvisePipe(t *testing.T) {
+	testtier.Quiet(t)
 	dir := t.TempDir()
 	runTestdata(t, "advise.yaml", dir, 4*time.Minute)
 	adv, ok, err := results.ReadAdvice(dir)
@@ -191,6 +193,7 @@ func (w lapsing) record(t trialSpec) results.Record {
 // runs until every candidate is known within ±5 %. 12 races here
 // (PRODLAB_ADVISE_AA=N runs N and prints the tally, for bench/RESULTS.md).
 func TestAdvisorAA(t *testing.T) {
+	testtier.Shared(t)
 	races := 12
 	if n, err := strconv.Atoi(os.Getenv("PRODLAB_ADVISE_AA")); err == nil && n > 0 {
 		races = n
@@ -244,6 +247,7 @@ func TestAdvisorAA(t *testing.T) {
 // must be picked, held the load, be decided lower than the current
 // settings on the objective, and come with a CPU verdict beside it.
 func TestAdviseRate(t *testing.T) {
+	testtier.Quiet(t)
 	dir := t.TempDir()
 	runTestdata(t, "advise-rate.yaml", dir, 3*time.Minute)
 	adv, ok, err := results.ReadAdvice(dir)

@@ -12,6 +12,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // findings judges a run's planned comparisons as the report does.
@@ -61,6 +62,7 @@ compare:
 // and the test fails when that one is not "equivalent" either: two false
 // claims in a row has a chance of at most 0.25 % if the level holds.
 func TestAAEquivalent(t *testing.T) {
+	testtier.Quiet(t)
 	for run := 1; run <= 2; run++ {
 		f := aaRun(t)
 		if f.Kind == stats.KindEquivalent {
@@ -117,6 +119,7 @@ func aaRun(t *testing.T) report.Finding {
 // round trip must come out "slower", with an interval wholly below zero —
 // proof that the verdict can say slower, and says it the right way round.
 func TestSureEffect(t *testing.T) {
+	testtier.Quiet(t)
 	src, err := os.ReadFile("testdata/effect.yaml")
 	if err != nil {
 		t.Fatal(err)

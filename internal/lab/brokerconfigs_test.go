@@ -11,6 +11,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestGroupByClusterSettings checks that scenarios differing in broker
@@ -91,6 +92,7 @@ func TestCheckClustersRefuses(t *testing.T) {
 // clusters' rounds alternate, warm-up rounds too: warming them one after
 // the other would leave the first idle until the last is warm.
 func TestBrokerVersionsAndSettingsSideBySide(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("starts four Kafka clusters")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestJudgeProbe judges one trial of a capacity search by keep-up, steady
@@ -290,6 +291,7 @@ func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.
 // fails, an estimate near what the unthrottled probe achieved (the pipe's
 // capacity), and capacity.json; five in flight is decided faster than one.
 func TestCapacityPipe(t *testing.T) {
+	testtier.Quiet(t)
 	dir := os.Getenv("PRODLAB_KEEP_CAPACITY_DIR") // to look at the probes afterwards
 	if dir == "" {
 		dir = t.TempDir()

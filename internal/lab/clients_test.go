@@ -9,6 +9,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // runYAML plans and runs an experiment against the shared broker (or an
@@ -41,6 +42,7 @@ func runYAML(t *testing.T, src string, bootstrap bool) ([]results.Record, error)
 // each must deliver every record once, with latency, a timeline and CPU
 // per MB, and report figures of the same order.
 func TestEveryClientComparable(t *testing.T) {
+	testtier.Shared(t)
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: clients
@@ -103,6 +105,7 @@ matrix:
 // with acks=1; that scenario is recorded as failed in the client's own
 // words and the rest of the matrix runs.
 func TestJavaRejectionIsAFailedScenario(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: rejected
 workload: {records: 2000, record.size: 200, payload: random}
@@ -130,6 +133,7 @@ matrix:
 // transaction.duration.ms; the commits are counted and every record of the
 // committed transactions is in the topic exactly once.
 func TestJavaTransactions(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: txn
 workload: {records: 3000, record.size: 200, payload: random, rate: 3000}

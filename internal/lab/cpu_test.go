@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestParseStatCPU reads utime + stime from /proc stat lines, including a
@@ -34,6 +36,7 @@ func TestParseStatCPU(t *testing.T) {
 // TestCPUOfThisProcess checks both readers agree with a burned second of
 // CPU within a generous tolerance (clock ticks are 10 ms).
 func TestCPUOfThisProcess(t *testing.T) {
+	testtier.Quiet(t)
 	b0, err := pidCPU(os.Getpid())
 	if err != nil {
 		t.Skip("no /proc:", err)

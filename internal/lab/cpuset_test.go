@@ -13,6 +13,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 func TestCPUList(t *testing.T) {
@@ -133,6 +134,7 @@ func allowedList(t *testing.T, pid int) string {
 // brokers and the client had, the trial is ok, prodlab has every CPU back
 // afterwards, and the run leaves nothing in /dev/shm.
 func TestSplitCPUsInMemory(t *testing.T) {
+	testtier.Quiet(t)
 	sets, err := planCPUSets()
 	if err != nil {
 		t.Skip(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestDuetPlace checks that arms sharing a cluster shape meet every
@@ -138,6 +139,7 @@ func TestUnshareClientCPU(t *testing.T) {
 // arms of one shape meet every pairing of cluster and half in 4 rounds,
 // and the workers' CPU stays in the records (each is its own process).
 func TestDuetRun(t *testing.T) {
+	testtier.Quiet(t)
 	if _, _, err := duetHalves(); err != nil {
 		t.Skip(err)
 	}

@@ -6,12 +6,14 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestNetworkThroughProxies runs against an existing cluster (--bootstrap)
 // behind delaying proxies: the proxies must rewrite metadata so that every
 // produce request crosses them, and see the round trip they add.
 func TestNetworkThroughProxies(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: rtt
 workload: {records: 3000, record.size: 1000, payload: random}
@@ -47,6 +49,7 @@ network: {rtt.ms: 40}
 // fault is logged, every broker comes back, and the audit shows an
 // idempotent producer lost and duplicated nothing.
 func TestBrokerFaultsAudited(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: faults
 workload: {records: 16000, record.size: 200, payload: random, rate: 4000}
@@ -132,6 +135,7 @@ func checkKillGap(t *testing.T, r results.Record) {
 // and cuts the client's connections through the proxies, with the Java
 // client and with librdkafka (idempotent: every record once, in order).
 func TestLeaderShutdownAndCutsAudited(t *testing.T) {
+	testtier.Shared(t)
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: shutdown
@@ -186,6 +190,7 @@ func eventKinds(r results.Record) string {
 // with acks=all every acknowledgement waits for a follower's fetch, so the
 // added replication round trip shows in the producer's latency.
 func TestReplicationRTT(t *testing.T) {
+	testtier.Quiet(t)
 	recs, err := runYAML(t, `
 name: replication-rtt
 cluster: {brokers: 2}
@@ -221,6 +226,7 @@ matrix:
 // network.proxy=false connects straight to the brokers while its neighbour
 // goes through the proxies, so one interleaved run compares the two paths.
 func TestProxiedAndDirectInOneRun(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: paths
 workload: {records: 20000, record.size: 500, payload: random}

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestInterruptWhileBrokerDown interrupts a run while a killed broker is
 // down for 30 s: the run must end promptly (not wait to restart the
 // broker), and the trial under way is recorded as interrupted.
 func TestInterruptWhileBrokerDown(t *testing.T) {
+	testtier.Shared(t)
 	needCluster(t) // integration test; this one starts its own cluster
 	exp, scs := planYAML(t, "interrupt.yaml", `
 name: interrupt

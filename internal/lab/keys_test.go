@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestKeyedAudited runs keyless and Zipf-keyed trials with both clients on
@@ -11,6 +12,7 @@ import (
 // keys, and each record says how its records spread over the partitions
 // (a Zipf space makes a hot partition).
 func TestKeyedAudited(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: keyed
 topic: {partitions: 6}

@@ -12,6 +12,7 @@ import (
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestCheckExternalKIP1269: any kip1269 key is refused on --bootstrap
@@ -45,6 +46,7 @@ func TestCheckExternalKIP1269(t *testing.T) {
 // succeeds, the audit is clean, the proxies saw more than 5 requests in
 // flight on one connection, and the record says it was emulated.
 func TestKIP1269LiftedAudited(t *testing.T) {
+	testtier.Shared(t)
 	needCluster(t) // skips in -short mode, before looking for jars
 	if _, err := os.Stat(driver.AgentJar(workerJarForTest(t))); err != nil {
 		t.Fatalf("prodlab's agent is not built (make bin/prodlab-agent.jar): %v", err)
@@ -107,6 +109,7 @@ func runYAMLDir(t *testing.T, src string) ([]results.Record, string, error) {
 // TestKIP1269StockClientRefuses is the check able to fail: without the
 // agent, the same producer settings are refused by the Java client itself.
 func TestKIP1269StockClientRefuses(t *testing.T) {
+	testtier.Shared(t)
 	recs, _ := runYAML(t, `
 name: kip1269-stock
 workload: {records: 100, record.size: 100, payload: random}
@@ -131,6 +134,7 @@ producer: {acks: all, enable.idempotence: true, max.in.flight.requests.per.conne
 // do is logged as found, not judged: the test checks only that the trial
 // ran to an outcome, audited when it succeeded, and carries its label.
 func TestKIP1269Retain5UnderCuts(t *testing.T) {
+	testtier.Shared(t)
 	recs, _, err := runYAMLDir(t, `
 name: kip1269-r5
 topic: {partitions: 1}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 const twoByTwo = `
@@ -28,6 +29,7 @@ matrix:
 // TestRunTwoByTwo runs a 2×2 matrix on a real broker and checks the figures
 // that must hold whatever the machine's speed.
 func TestRunTwoByTwo(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	exp, scs := planYAML(t, "lab-test.yaml", twoByTwo)
 	dir := t.TempDir()

@@ -11,6 +11,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestLivesAuto runs lives: auto on a real 1-broker cluster with a budget
@@ -21,6 +22,7 @@ import (
 // the Findings judge the comparison over the lives. (lives: N, whose
 // rounds restart from 0 in each life, is TestLivesTwoClusters.)
 func TestLivesAuto(t *testing.T) {
+	testtier.Quiet(t)
 	if testing.Short() {
 		t.Skip("starts a Kafka cluster several times")
 	}
@@ -68,6 +70,7 @@ func TestLivesAuto(t *testing.T) {
 // in turn is TestWithinClusters' and TestTurns', without clusters; the
 // alternating wiring is TestBrokerVersionsAndSettingsSideBySide's.)
 func TestLivesTwoClusters(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("starts two Kafka clusters twice")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestProxyFigures: the proxies' figures land in results.jsonl under the
@@ -70,6 +71,7 @@ matrix:
 // (their figures are in its record), the no-fault one reaches the brokers'
 // DIRECT listeners and has none.
 func TestUnimpairedScenarioGoesDirect(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: direct
 workload: {records: 3000, record.size: 100, payload: random}

@@ -8,6 +8,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestProducersEndToEnd runs one and two producer instances with every
@@ -19,6 +20,7 @@ import (
 // consumer's lag on the timeline. A warm-up round keeps the worker JVM's
 // first trial out.
 func TestProducersEndToEnd(t *testing.T) {
+	testtier.Quiet(t)
 	const n = 10000
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestResume continues a run that stopped after three of its four measured
 // trials, one of them interrupted: only the interrupted trial and the one
 // never started run again, and the summary covers all four.
 func TestResume(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	exp, scs := planYAML(t, "resume.yaml", `
 name: resume

@@ -15,6 +15,7 @@ import (
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // checkCleanRecords fails the test unless every measured record is ok,
@@ -43,6 +44,7 @@ func checkCleanRecords(t *testing.T, recs []results.Record, want int64) map[stri
 // every record delivered and audited clean, the client's security
 // settings recorded but not its secrets.
 func TestSecurityEveryClient(t *testing.T) {
+	testtier.Shared(t)
 	needCluster(t)
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
@@ -87,6 +89,7 @@ matrix:
 // produce and prodlab's admin client and audit log in with the same
 // properties. A wrong password is refused before any trial, naming SASL.
 func TestSecurityBootstrap(t *testing.T) {
+	testtier.Shared(t)
 	needCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

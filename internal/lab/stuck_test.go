@@ -5,11 +5,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestWatchStuck: a driver that outlives its timeout gets the goroutines
 // logged once; one that returns in time gets nothing.
 func TestWatchStuck(t *testing.T) {
+	testtier.Quiet(t)
 	tests := []struct {
 		name   string
 		runFor time.Duration

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestTargetExternal: a Target on an existing cluster (the shared broker)
@@ -15,6 +17,7 @@ import (
 // creating it, caches one driver per client, and leaves a shared driver
 // cache open when it closes.
 func TestTargetExternal(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -115,6 +118,7 @@ func TestTargetSkipConnect(t *testing.T) {
 // data directories (a long run filled a 252 GB disk with deleted topics'
 // files) and keeps the broker logs; KeepData keeps both.
 func TestTargetRemovesData(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("integration test: starts a broker")
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/testtier"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -30,6 +31,7 @@ func TestTopicFiles(t *testing.T) {
 // its log directory within topicGoneWait, and the wait sees it go; the
 // wait is not met trivially (the files were there first).
 func TestAwaitTopicGone(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	adm, err := cluster.NewAdmin(c.Bootstrap())
 	if err != nil {

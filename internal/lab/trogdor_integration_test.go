@@ -12,6 +12,7 @@ import (
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -23,6 +24,7 @@ import (
 // stopping the task on the agents; and an agent killed mid-trial failing
 // the trial with that node's reason, the other node's figures kept.
 func TestTrogdor(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()

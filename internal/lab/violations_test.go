@@ -8,6 +8,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 func TestCheckDelivery(t *testing.T) {
@@ -56,6 +57,7 @@ func TestCheckDelivery(t *testing.T) {
 // returns ErrViolated (exit 3); declared with expect.duplicates the trial is
 // ok and the counts stay in the record.
 func TestDuplicatesViolate(t *testing.T) {
+	testtier.Shared(t)
 	recs, err := runYAML(t, `
 name: dups
 workload: {records: 4000, record.size: 100, payload: random}

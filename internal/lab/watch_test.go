@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // twoSteady is two scenarios of 6-second steady trials on the lab's own
@@ -110,6 +111,7 @@ func brokerPid(dir string) int {
 // second death loses the cluster, which stops the group and records the
 // scenario that did not run.
 func TestBrokerDeath(t *testing.T) {
+	testtier.Shared(t)
 	needCluster(t) // an integration test: not in -short mode
 	exp, scs := planYAML(t, "death.yaml", twoSteady)
 	dir := t.TempDir()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/testjar"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestZoneOutage runs a cluster in three zones, 2 ms apart, and cuts zone
@@ -18,6 +19,7 @@ import (
 // isolated broker's partition moves to another zone (the outage took
 // effect), and the audit finds nothing lost or duplicated.
 func TestZoneOutage(t *testing.T) {
+	testtier.Quiet(t)
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: zone-outage

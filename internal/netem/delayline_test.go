@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // roundTrip writes n bytes and reads them back, returning the elapsed time.
@@ -28,6 +30,7 @@ func roundTrip(t *testing.T, c io.ReadWriter, n int) time.Duration {
 // to an echo server: the median must be within ±(1 ms + 3 %) of the
 // configured RTT, and no sample may be shorter than RTT minus that tolerance.
 func TestDelayAccuracy(t *testing.T) {
+	testtier.Quiet(t)
 	echo := startEcho(t)
 	for _, rtt := range []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond} {
 		t.Run(rtt.String(), func(t *testing.T) {
@@ -60,6 +63,7 @@ func TestDelayAccuracy(t *testing.T) {
 // TestPipelining sends 5 requests back to back at RTT 100 ms: a delay line
 // returns all 5 echoes after about one RTT, a stop-and-wait proxy after 5.
 func TestPipelining(t *testing.T) {
+	testtier.Quiet(t)
 	const rtt = 100 * time.Millisecond
 	p := startProxy(t, startEcho(t), Config{RTT: rtt})
 	c := dial(t, p.Addr())
@@ -93,6 +97,7 @@ func TestPipelining(t *testing.T) {
 // busy 2-core machine only ever lengthens a round trip (a CI run saw one
 // at 43.8 ms), while a jitter that exceeds its bound puts many out.
 func TestJitterKeepsOrder(t *testing.T) {
+	testtier.Quiet(t)
 	const rtt, jitter = 20 * time.Millisecond, 8 * time.Millisecond
 	p := startProxy(t, startEcho(t), Config{RTT: rtt, Jitter: jitter})
 	c := dial(t, p.Addr())
@@ -141,6 +146,7 @@ func TestJitterKeepsOrder(t *testing.T) {
 // TestBandwidth pushes 4 MiB through an 80 Mbit/s proxy: it must take
 // 4 MiB·8/80e6 ≈ 0.419 s ± 15 %.
 func TestBandwidth(t *testing.T) {
+	testtier.Quiet(t)
 	const size = 4 << 20
 	const mbit = 80.0
 	var got atomic.Int64

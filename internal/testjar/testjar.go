@@ -62,8 +62,9 @@ var (
 // client librdkafka: $PRODLAB_LIBRDKAFKA_WORKER (set by make test), else
 // the module's bin/prodlab-librdkafka built on first use (go build with
 // cgo and the build tag librdkafka); it fails the test when that is
-// impossible. It also sets $PRODLAB_LIBRDKAFKA_WORKER, so that drivers
-// started by the test find it.
+// impossible. It also sets $PRODLAB_LIBRDKAFKA_WORKER for the whole test
+// process (os.Setenv, once: t.Setenv would forbid t.Parallel), so that
+// drivers started by the test find it.
 func LibrdkafkaWorker(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("PRODLAB_LIBRDKAFKA_WORKER"); p != "" {
@@ -78,11 +79,12 @@ func LibrdkafkaWorker(t testing.TB) string {
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			rdErr = &buildError{err, out}
+			return
 		}
+		rdErr = os.Setenv("PRODLAB_LIBRDKAFKA_WORKER", rdPath)
 	})
 	if rdErr != nil {
 		t.Fatal(rdErr)
 	}
-	t.Setenv("PRODLAB_LIBRDKAFKA_WORKER", rdPath)
 	return rdPath
 }
