@@ -71,9 +71,9 @@ test-go:
 	@unformatted=$$(gofmt -l cmd internal experiments bench deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	@mkdir -p bin; status=0; export PRODLAB_WORKER_JAR=$(CURDIR)/bin/prodlab-worker.jar PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka; \
 		echo "quiet tier (alone, one package at a time): $(QUIET_PKGS)"; \
-		PRODLAB_TEST_TIER=quiet $(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test-quiet.json -- -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) $(QUIET_PKGS) || status=$$?; \
+		PRODLAB_TEST_TIER=quiet $(GO) tool gotestsum --format pkgname-and-test-fails --hide-summary skipped --jsonfile bin/test-quiet.json -- -p 1 -count=1 -timeout $(GOTEST_TIMEOUT) $(QUIET_PKGS) || status=$$?; \
 		echo "shared tier (side by side: -p $(SHARED_P), -parallel $(SHARED_P)): ./..."; \
-		PRODLAB_TEST_TIER=shared $(GO) tool gotestsum --format pkgname-and-test-fails --jsonfile bin/test-shared.json -- -p $(SHARED_P) -parallel $(SHARED_P) -count=1 -timeout $(GOTEST_TIMEOUT) ./... || status=$$?; \
+		PRODLAB_TEST_TIER=shared $(GO) tool gotestsum --format pkgname-and-test-fails --hide-summary skipped --jsonfile bin/test-shared.json -- -p $(SHARED_P) -parallel $(SHARED_P) -count=1 -timeout $(GOTEST_TIMEOUT) ./... || status=$$?; \
 		cat bin/test-quiet.json bin/test-shared.json > bin/test.json; \
 		echo "tests over $(SLOW_TEST):"; $(GO) tool gotestsum tool slowest --jsonfile bin/test.json --threshold $(SLOW_TEST); exit $$status
 	CGO_ENABLED=1 PRODLAB_LIBRDKAFKA_WORKER=$(CURDIR)/bin/prodlab-librdkafka $(GO) test -tags librdkafka -count=1 -run 'Librdkafka' ./internal/driver

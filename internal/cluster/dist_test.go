@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/maven"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestLocalDistribution starts a broker from a local Kafka distribution
 // directory (cluster.kafka: /path), as a user would with a build of a branch
 // under review: here a libs/ directory made of the release's own jars.
 func TestLocalDistribution(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("starts a real Kafka broker")
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // readyBound is the generous readiness bound the integration tests assert;
@@ -113,6 +114,7 @@ func procState(pid int) string {
 // TestThreeNodes starts one 3-node cluster and shares it between the
 // checks that need several brokers.
 func TestThreeNodes(t *testing.T) {
+	testtier.Shared(t)
 	c := startCluster(t, Config{
 		Brokers: 3,
 		// Fence a dead broker within a few seconds, so that the kill test
@@ -237,6 +239,7 @@ func TestThreeNodes(t *testing.T) {
 // external cluster and through a state file, and stops it from the state,
 // as `prodlab cluster up`, `status` and `down` do.
 func TestOneNodeDetached(t *testing.T) {
+	testtier.Shared(t)
 	c := startCluster(t, Config{Brokers: 1, Detached: true})
 	b := c.Brokers()[0]
 	if slices.Contains(proc.Registered(), b.PID) {
@@ -310,6 +313,7 @@ func TestStartFailureCarriesLogTail(t *testing.T) {
 // the brokers' log.dirs live there, in the cluster's own directory, and
 // Stop removes it (even though the cluster's data was not removed).
 func TestDataRootInMemory(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("starts real Kafka brokers")
 	}
@@ -337,6 +341,7 @@ func TestDataRootInMemory(t *testing.T) {
 // bootstraps from DirectBootstrap must still produce, which it can only do
 // if the DIRECT listener's metadata names the DIRECT addresses.
 func TestDirectListener(t *testing.T) {
+	testtier.Shared(t)
 	dead, err := freePorts(1)
 	if err != nil {
 		t.Fatal(err)

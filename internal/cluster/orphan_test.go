@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // Environment of the child role of TestNoOrphanJVM.
@@ -56,6 +57,7 @@ func TestOrphanChild(t *testing.T) {
 // TestNoOrphanJVM runs TestOrphanChild as a separate process, ends it in
 // each way prodlab can end, and checks that its broker JVM dies too.
 func TestNoOrphanJVM(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("starts real Kafka brokers")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/prodlab/prodlab/internal/secret"
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // parseChain decodes every CERTIFICATE block of a PEM chain.
@@ -148,6 +149,7 @@ func TestSecureBrokerProps(t *testing.T) {
 // with the cluster's own client options, and shows that a client without
 // them, or with a wrong SCRAM password, is refused with a clear error.
 func TestSecureClusters(t *testing.T) {
+	testtier.Shared(t)
 	for _, mode := range []string{SecuritySSL, SecuritySASLSSL, SecuritySASLPlaintext} {
 		t.Run(mode, func(t *testing.T) {
 			c := startCluster(t, Config{Brokers: 1, Security: mode})

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // workerJarForTest returns the worker jar the broker-config checks need,
@@ -29,6 +31,7 @@ func workerJarForTest(t *testing.T) string {
 // extra properties and checks that the broker itself reports them in
 // DescribeConfigs, with a value differing from prodlab's default.
 func TestBrokerConfigsApplied(t *testing.T) {
+	testtier.Shared(t)
 	extra := map[string]string{"num.network.threads": "5", "log.flush.interval.messages": "1000"}
 	c := startCluster(t, Config{Brokers: 1, ExtraProps: extra})
 	adm, err := NewAdmin(c.Bootstrap())
@@ -66,6 +69,7 @@ func TestBrokerConfigsApplied(t *testing.T) {
 // came from the memory rule. One broker, not three: replication across
 // brokers is TestThreeNodes', and each broker JVM costs the suite seconds.
 func TestSeparateControllers(t *testing.T) {
+	testtier.Shared(t)
 	c := startCluster(t, Config{Brokers: 1, Controllers: 3})
 	if n := len(c.Brokers()); n != 1 {
 		t.Fatalf("%d brokers, want 1", n)
@@ -112,6 +116,7 @@ func TestSeparateControllers(t *testing.T) {
 // through the worker and a local distribution directory, and checks a few
 // names each must (and must not) define.
 func TestBrokerConfigDefReleases(t *testing.T) {
+	testtier.Shared(t)
 	if testing.Short() {
 		t.Skip("runs a JVM on the broker's jars")
 	}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // fakeBroker returns a cluster of one node whose "JVM" is a shell script:
@@ -46,6 +48,7 @@ func fakeBroker(t *testing.T, body string) *Cluster {
 // and log tail as the cause; an exit prodlab asked for (Kill, Shutdown,
 // Stop) is not reported.
 func TestWatchReportsUnexpectedExits(t *testing.T) {
+	testtier.Shared(t)
 	cases := []struct {
 		name   string
 		body   string                 // the fake broker's script after its log lines
@@ -151,6 +154,7 @@ func TestLastLinesOfReadsTheEnd(t *testing.T) {
 // once, and RestartExited brings it back with its data, ready for
 // clients, with the watch rearmed.
 func TestRestartExited(t *testing.T) {
+	testtier.Shared(t)
 	c := startCluster(t, Config{Brokers: 1})
 	ctx, stop := c.Watch(context.Background())
 	defer stop()

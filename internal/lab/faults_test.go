@@ -49,7 +49,7 @@ network: {rtt.ms: 40}
 // fault is logged, every broker comes back, and the audit shows an
 // idempotent producer lost and duplicated nothing.
 func TestBrokerFaultsAudited(t *testing.T) {
-	testtier.Shared(t)
+	testtier.Quiet(t) // cluster.cpus: auto pins prodlab's own process: a test beside it would take its split
 	recs, err := runYAML(t, `
 name: faults
 workload: {records: 16000, record.size: 200, payload: random, rate: 4000}

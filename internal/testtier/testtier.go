@@ -34,10 +34,16 @@ func Quiet(t testing.TB) {
 	}
 }
 
+// ParallelTB is what Shared needs of a test: *testing.T.
+type ParallelTB interface {
+	testing.TB
+	Parallel()
+}
+
 // Shared marks a test that checks behaviour only (records delivered,
 // audits, errors, processes): it is skipped in the quiet tier and
 // otherwise runs in parallel with the other shared tests.
-func Shared(t *testing.T) {
+func Shared(t ParallelTB) {
 	t.Helper()
 	if tier(t) == QuietTier {
 		t.Skipf("checks behaviour only: runs in the shared tier (%s=%s)", Env, SharedTier)
