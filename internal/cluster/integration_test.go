@@ -400,3 +400,21 @@ func TestStartRetriesOnBindError(t *testing.T) {
 		t.Error("broker log does not show the first attempt's bind error")
 	}
 }
+
+// TestBrokerJVMOpts: the options of PRODLAB_BROKER_JVM_OPTS reach the
+// broker's JVM, after prodlab's own (so they can override them). Not in
+// parallel: it sets the environment every broker start reads.
+func TestBrokerJVMOpts(t *testing.T) {
+	t.Setenv(BrokerJVMOptsEnv, " -XX:TieredStopAtLevel=1   -Dprodlab.jvmopts.test=1 ")
+	c := startCluster(t, Config{Brokers: 1})
+	pid, _ := c.nodes[0].state()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Split(string(b), "\x00")
+	own, added := slices.Index(args, "-XX:+UseG1GC"), slices.Index(args, "-Dprodlab.jvmopts.test=1")
+	if own < 0 || added < 0 || added < own || !slices.Contains(args, "-XX:TieredStopAtLevel=1") {
+		t.Errorf("broker command line %q: want prodlab's options, then -XX:TieredStopAtLevel=1 -Dprodlab.jvmopts.test=1", args)
+	}
+}

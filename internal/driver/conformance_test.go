@@ -70,6 +70,9 @@ type conformanceCase struct {
 	// readBack).
 	check    func(t *testing.T, k clients.Kind, tr Trial, res *Result, read []readRecord)
 	readBack bool
+	// timing marks a case whose checks hold a rate or a clock to a
+	// tolerance: TestConformanceTiming runs it, in the quiet tier.
+	timing bool
 }
 
 // conformanceCases is the table every client runs.
@@ -163,7 +166,8 @@ var conformanceCases = []conformanceCase{
 		// A steady window at a fixed rate: the rate is kept within 1 % over
 		// the window, the timeline is cut at its interval, and latency from
 		// the intended send time is measured.
-		name: "rate accuracy and timeline cuts",
+		name:   "rate accuracy and timeline cuts",
+		timing: true,
 		// Records caps the window (the lab always sets one).
 		trial: Trial{Records: 1 << 30, Duration: 3 * time.Second, Warmup: time.Second, Rate: 2000, RecordSize: 100, Payload: "json", Seed: 5, Tag: "c4", TimelineInterval: 500 * time.Millisecond},
 		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
@@ -194,7 +198,8 @@ var conformanceCases = []conformanceCase{
 		// The warm-up's catch-up (a capacity probe's): past its time the
 		// warm-up runs on while the producer is behind its schedule, at
 		// most CatchUpMax more, and the window that follows keeps the rate.
-		name: "catch-up after the warm-up",
+		name:   "catch-up after the warm-up",
+		timing: true,
 		trial: Trial{Records: 1 << 30, Duration: 2 * time.Second, Warmup: time.Second, CatchUp: 20 * time.Millisecond, CatchUpMax: 2 * time.Second,
 			Rate: 3000, RecordSize: 100, Payload: "random", Seed: 9, Tag: "c5"},
 		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
@@ -255,14 +260,31 @@ func readTopic(ctx context.Context, t *testing.T, topic string, n int) []readRec
 	return out
 }
 
-// TestConformance runs the table against every client kind.
+// TestConformance runs the table's behaviour cases against every client
+// kind, beside other tests.
 func TestConformance(t *testing.T) {
 	testtier.Shared(t)
+	runConformance(t, false)
+}
+
+// TestConformanceTiming runs the table's timing cases (a rate within 1 %,
+// timeline points within 50 ms) against every client kind, alone.
+func TestConformanceTiming(t *testing.T) {
+	testtier.Quiet(t)
+	runConformance(t, true)
+}
+
+// runConformance runs the cases whose timing flag is timing against every
+// client kind, on the package's broker.
+func runConformance(t *testing.T, timing bool) {
 	c, _ := sharedBroker(t)
 	for _, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			d := conformanceDriver(t, k.Name)
 			for i, tc := range conformanceCases {
+				if tc.timing != timing {
+					continue
+				}
 				t.Run(tc.name, func(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 					defer cancel()
@@ -291,7 +313,7 @@ func TestConformance(t *testing.T) {
 // trial against a broker that is not there fails within its timeout with
 // an error, not a hang.
 func TestConformanceErrors(t *testing.T) {
-	testtier.Shared(t)
+	testtier.Quiet(t) // bounded in time; and TestConformance's drivers are not to be shared mid-trial
 	sharedBroker(t)
 	for _, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
@@ -333,7 +355,7 @@ func TestConformanceErrors(t *testing.T) {
 // TestConformanceCancel: a trial cancelled mid-run (Ctrl-C) returns
 // promptly on every client, and the driver serves the next trial.
 func TestConformanceCancel(t *testing.T) {
-	testtier.Shared(t)
+	testtier.Quiet(t) // promptness is timed; and TestConformance's drivers are not to be shared mid-trial
 	c, _ := sharedBroker(t)
 	for i, k := range clients.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {

@@ -180,6 +180,7 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 	}
 	env := results.GatherEnvironment(ctx, opts.Version)
 	env.Kafka, env.Clients = versions(scs, opts)
+	env.JVMOpts = jvmOpts()
 	if err := results.WriteEnvironment(opts.Dir, env); err != nil {
 		return fmt.Errorf("write environment: %w", err)
 	}

@@ -156,3 +156,20 @@ func versions(scs []spec.Scenario, opts Options) (kafka, clients []string) {
 	}
 	return kafka, clients
 }
+
+// jvmOpts are the JVM options added through the environment to the
+// brokers and the Java worker, for the run's environment.json (nil when
+// none are).
+func jvmOpts() map[string]string {
+	out := map[string]string{}
+	if o := cluster.BrokerJVMOpts(); o != "" {
+		out["broker"] = o
+	}
+	if o := driver.WorkerJVMOpts(); o != "" {
+		out["worker"] = o
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,9 +1,12 @@
 package lab
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -89,5 +92,25 @@ func TestProblemsOncePerDistinct(t *testing.T) {
 	var none problems
 	if none.err(3) != nil {
 		t.Error("no problems gave an error")
+	}
+}
+
+// TestJVMOpts: the JVM options added through the environment are
+// recorded by role, trimmed, and not at all when none are set.
+func TestJVMOpts(t *testing.T) {
+	cases := []struct {
+		broker, worker string
+		want           map[string]string
+	}{
+		{"", "", nil},
+		{" -XX:TieredStopAtLevel=1 ", "", map[string]string{"broker": "-XX:TieredStopAtLevel=1"}},
+		{"-Xmx2g", "-Xmx1g  -Dx=1", map[string]string{"broker": "-Xmx2g", "worker": "-Xmx1g -Dx=1"}},
+	}
+	for _, tc := range cases {
+		t.Setenv(cluster.BrokerJVMOptsEnv, tc.broker)
+		t.Setenv(driver.WorkerJVMOptsEnv, tc.worker)
+		if got := jvmOpts(); !maps.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("broker %q worker %q: %v, want %v", tc.broker, tc.worker, got, tc.want)
+		}
 	}
 }

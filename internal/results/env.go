@@ -46,6 +46,11 @@ type Environment struct {
 	// the records name the versions actually used).
 	Kafka   []string `json:"kafka,omitempty"`
 	Clients []string `json:"clients,omitempty"`
+	// JVMOpts are the options a user added to prodlab's JVMs through the
+	// environment ("broker", "worker": cluster.BrokerJVMOptsEnv,
+	// driver.WorkerJVMOptsEnv), filled in by the caller: they change
+	// what the brokers and the Java client cost.
+	JVMOpts map[string]string `json:"jvm_opts,omitempty"`
 	// Prodlab is prodlab's version (cli.Version), Commit the VCS revision
 	// it was built from (with "+dirty" when the tree was modified).
 	Prodlab string `json:"prodlab,omitempty"`
