@@ -40,7 +40,7 @@ workload: {duration.s: 0.6, warmup.s: 0.2, record.size: 200, payload: random}
 client: franz-go
 producer: {acks: all, linger.ms: 5, compression.type: none, max.buffered.records: 20000}
 trials: auto
-precision: 0.10
+precision: 0.08
 equivalence: 0.15
 budget: 100s
 matrix:
@@ -58,9 +58,14 @@ compare:
 //
 // A calibrated lab still calls an A/A pair faster or slower in up to 5 %
 // of runs (the 95 % level): CI at 6aaabdf drew one, "faster by 10.5 %
-// [+0.1 %, +22.0 %]". So a false claim gets one more independent run,
-// and the test fails when that one is not "equivalent" either: two false
-// claims in a row has a chance of at most 0.25 % if the level holds.
+// [+0.1 %, +22.0 %]". And the rule stops once the interval is within the
+// precision, so "equivalent" needs the estimate within margin − precision
+// of zero: at precision ±10 % that was 5 %, and c0aebe1's run stopped at
+// +8.9 % [−1.6 %, +19.4 %], honestly inconclusive. At ±8 % it needs 7 %
+// (about 1.7 standard errors). So a first run that is not "equivalent"
+// gets one more independent run, and the test fails when that one is not
+// either: a miscalibrated lab still fails, a calibrated one about once in
+// a hundred runs or fewer.
 func TestAAEquivalent(t *testing.T) {
 	testtier.Quiet(t)
 	for run := 1; run <= 2; run++ {
@@ -68,8 +73,8 @@ func TestAAEquivalent(t *testing.T) {
 		if f.Kind == stats.KindEquivalent {
 			return
 		}
-		if run == 1 && (f.Kind == stats.KindFaster || f.Kind == stats.KindSlower) {
-			t.Logf("A/A run 1 made the false claim a 95 %% level allows 1 run in 20: %s; running again", f.Sentence)
+		if run == 1 {
+			t.Logf("A/A run 1 is %s, which a calibrated lab draws now and then: %s; running again", f.Kind, f.Sentence)
 			continue
 		}
 		t.Errorf("A/A verdict %q in run %d: %s", f.Kind, run, f.Sentence)
@@ -91,7 +96,7 @@ func aaRun(t *testing.T) report.Finding {
 			continue
 		}
 		measured++
-		if r.Precision == nil || r.Precision.Target != 0.10 {
+		if r.Precision == nil || r.Precision.Target != 0.08 {
 			t.Errorf("trial %s/%d: precision %+v, want the target recorded", r.ScenarioID, r.Trial, r.Precision)
 		}
 		if r.Timeline == nil || len(r.Timeline.Points) < 5 || r.Steady == nil || r.CPU == nil || r.CPU.ClientS <= 0 {
