@@ -31,8 +31,8 @@ const BrokerMainClass = "kafka.Kafka"
 // with -XX:TieredStopAtLevel=1, which halves a start's CPU.
 const BrokerJVMOptsEnv = "PRODLAB_BROKER_JVM_OPTS"
 
-// BrokerJVMOpts returns the options of BrokerJVMOptsEnv ("" when unset).
-func BrokerJVMOpts() string { return strings.Join(strings.Fields(os.Getenv(BrokerJVMOptsEnv)), " ") }
+// BrokerJVMOpts returns the options of BrokerJVMOptsEnv (none when unset).
+func BrokerJVMOpts() []string { return strings.Fields(os.Getenv(BrokerJVMOptsEnv)) }
 
 // brokerJVMArgs are the GC settings of every broker JVM; the heap is sized
 // per cluster from the machine's memory (memory.go, node.heap).
@@ -176,7 +176,7 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 		return fmt.Errorf("start node %d: already running", n.spec.ID)
 	}
 	args := append(heapArgs(cmp.Or(n.heap, maxHeap)), brokerJVMArgs...)
-	args = append(args, strings.Fields(BrokerJVMOpts())...)
+	args = append(args, BrokerJVMOpts()...)
 	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
 	args = append(args, n.jvmExtra...)
 	args = append(args, "-cp", d.classpath, BrokerMainClass, n.config)

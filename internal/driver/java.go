@@ -103,8 +103,8 @@ func NewJava(ctx context.Context, version, workerJar, logDir string) (*Java, err
 // them (environment.json).
 const WorkerJVMOptsEnv = "PRODLAB_WORKER_JVM_OPTS"
 
-// WorkerJVMOpts returns the options of WorkerJVMOptsEnv ("" when unset).
-func WorkerJVMOpts() string { return strings.Join(strings.Fields(os.Getenv(WorkerJVMOptsEnv)), " ") }
+// WorkerJVMOpts returns the options of WorkerJVMOptsEnv (none when unset).
+func WorkerJVMOpts() []string { return strings.Fields(os.Getenv(WorkerJVMOptsEnv)) }
 
 // startJava starts the worker with the given class path and says hello.
 func startJava(ctx context.Context, version string, classpath []string, logDir string) (*Java, error) {
@@ -114,7 +114,7 @@ func startJava(ctx context.Context, version string, classpath []string, logDir s
 // startJavaWith is startJava with extra JVM options (prodlab's agent, see
 // java_agent.go) and the name of the worker's log in logDir.
 func startJavaWith(ctx context.Context, version string, classpath []string, logDir string, jvm []string, logName string) (*Java, error) {
-	args := strings.Fields(WorkerJVMOpts())
+	args := WorkerJVMOpts()
 	args = append(args, jvm...)
 	args = append(args, "-cp", strings.Join(classpath, string(os.PathListSeparator)), WorkerMainClass)
 	cmd := exec.Command("java", args...)

@@ -162,11 +162,10 @@ func versions(scs []spec.Scenario, opts Options) (kafka, clients []string) {
 // none are).
 func jvmOpts() map[string]string {
 	out := map[string]string{}
-	if o := cluster.BrokerJVMOpts(); o != "" {
-		out["broker"] = o
-	}
-	if o := driver.WorkerJVMOpts(); o != "" {
-		out["worker"] = o
+	for role, opts := range map[string][]string{"broker": cluster.BrokerJVMOpts(), "worker": driver.WorkerJVMOpts()} {
+		if len(opts) > 0 {
+			out[role] = strings.Join(opts, " ")
+		}
 	}
 	if len(out) == 0 {
 		return nil
