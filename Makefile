@@ -8,7 +8,7 @@ WORKER_JAR := java/worker/target/prodlab-worker.jar
 WORKER_SRC := $(shell find java/worker/src/main java/worker/pom.xml -type f 2>/dev/null)
 AGENT_JAR := java/agent/target/prodlab-agent.jar
 AGENT_SRC := $(shell find java/agent/src/main java/agent/pom.xml -type f 2>/dev/null)
-EXPERIMENT ?= batching
+EXPERIMENT ?= compression
 GOTEST_TIMEOUT ?= 25m
 # make test lists the tests slower than this (gotestsum, a go.mod tool), so
 # that CI's log says where the suite's time goes.
@@ -60,7 +60,7 @@ bin/prodlab-worker.jar: $(WORKER_SRC)
 bin/prodlab-agent.jar: $(AGENT_SRC)
 	$(MVN) -f java/agent/pom.xml package -DskipTests && mkdir -p bin && cp $(AGENT_JAR) $@
 
-run: build ## run the default experiment (EXPERIMENT=batching) on an embedded cluster
+run: build ## run the default experiment (EXPERIMENT=compression) on an embedded cluster
 	./bin/prodlab run $(EXPERIMENT)
 
 test: build test-go test-java ## build everything and run all tests (what CI runs)

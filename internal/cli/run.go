@@ -41,7 +41,7 @@ func newRunCmd() *cobra.Command {
 	f := &runFlags{}
 	c := &cobra.Command{
 		Use:   "run [EXPERIMENT]",
-		Short: "Run an experiment (a built-in name or a YAML file; default: batching)",
+		Short: "Run an experiment (a built-in name or a YAML file; default: compression)",
 		Long: `Run an experiment: start an embedded Kafka cluster (or use --bootstrap), warm
 it up, run rounds of every scenario of its matrix in alternating order, append
 each trial to results.jsonl in the run directory as soon as it finishes, and
@@ -71,7 +71,7 @@ Exit codes: 0 every trial ok (or its audit found only what the experiment's
 expect: declares), 1 a trial or the run failed or was interrupted, 2 bad
 usage or input (nothing started), 3 an audit found lost, duplicated,
 reordered or phantom records the experiment does not expect.`,
-		Example: `  prodlab run                                  # experiments/batching.yaml
+		Example: `  prodlab run                                  # experiments/compression.yaml
   prodlab run batching --set workload.records=10000
   prodlab run batching --set linger.ms=5 --set compression.type=zstd
   prodlab run replication --set budget=20m --set precision=0.03
@@ -83,7 +83,7 @@ reordered or phantom records the experiment does not expect.`,
   prodlab run producers --trogdor http://127.0.0.1:8889   # producers on a Trogdor fleet's agents`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			name := "batching"
+			name := "compression"
 			if len(args) == 1 {
 				name = args[0]
 			}
