@@ -7,6 +7,8 @@
 // build it with `make build` (go build -tags librdkafka).
 //
 //	prodlab-librdkafka serve        serve the worker protocol (the default)
+//	prodlab-librdkafka trogdor      run one trial as a Trogdor
+//	                                ExternalCommandSpec task's command
 //	prodlab-librdkafka check        read a librdkafka configuration (JSON) on
 //	                                stdin; print the resolved one, or
 //	                                librdkafka's refusal on stderr and exit 2
@@ -20,11 +22,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
@@ -60,6 +65,14 @@ func run(args []string) int {
 			return 1
 		}
 		return 0
+	case cmd == "trogdor":
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		if err := driver.LibrdkafkaService().ServeTrogdor(ctx, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "prodlab-librdkafka:", err)
+			return 1
+		}
+		return 0
 	case cmd == "check":
 		in, err := io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
 		if err != nil {
@@ -85,6 +98,6 @@ func run(args []string) int {
 		fmt.Println(driver.LibrdkafkaVersion())
 		return 0
 	}
-	fmt.Fprintf(os.Stderr, "prodlab-librdkafka: unknown command %q (want serve, check, properties or version)\n", cmd)
+	fmt.Fprintf(os.Stderr, "prodlab-librdkafka: unknown command %q (want serve, trogdor, check, properties or version)\n", cmd)
 	return 2
 }

@@ -106,7 +106,7 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(), newAdviseCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
-	root.AddCommand(newTrogdorCmd())
+	root.AddCommand(newTrogdorCmd(), newWorkerCmd())
 	requireSubcommand(root)
 	return root
 }

@@ -49,9 +49,16 @@ type Kind struct {
 	// payload's exact bytes for a seed; the Java worker writes its own
 	// (docs/worker-protocol.md, "Payloads").
 	GoWorkload bool
-	// OnTrogdor says Trogdor agents can run the kind: they run their own
-	// kafka-clients, so only the Java client.
+	// OnTrogdor says Trogdor agents can run the kind: the Java client as
+	// prodlab's task in the agents' own JVM (their kafka-clients), the
+	// others as FleetWorker.
 	OnTrogdor bool
+	// FleetWorker is the command that runs the kind's trials on a Trogdor
+	// agent through Trogdor's ExternalCommandSpec (docs/distributed.md):
+	// the worker executable's file name, looked for in the agent's worker
+	// directory, then its arguments. Nil for a kind the agents run in their
+	// own JVM (java).
+	FleetWorker []string
 	// RecordLimit is the producer setting (Java property name) that bounds
 	// the size of one record: max.request.size for kafka-clients, and
 	// batch.size for franz-go, whose driver maps it to the batch limit
@@ -94,6 +101,8 @@ const LibrdkafkaRelease = "2.11.1"
 // is one entry here and its driver's registration (driver/factory.go).
 var kinds = []Kind{
 	{Name: Franz, Doc: "franz-go (github.com/twmb/franz-go), in process", InProcess: true, GoWorkload: true,
+		OnTrogdor:             true,
+		FleetWorker:           []string{"prodlab", "worker", Franz, "trogdor"},
 		CapWhy:                "franz-go's idempotent producer fixes 5 requests in flight itself, and no agent reaches it",
 		RecordLimit:           "batch.size",
 		IdempotentMaxInFlight: 5,
@@ -111,6 +120,8 @@ var kinds = []Kind{
 		Defaults:              kafkaconf.JavaDefaults},
 	{Name: Librdkafka, Bundled: LibrdkafkaRelease, GoWorkload: true,
 		Doc:                   "librdkafka " + LibrdkafkaRelease + " (the C client under confluent-kafka-python, -dotnet, -go and Confluent's JavaScript client), in a worker process",
+		OnTrogdor:             true,
+		FleetWorker:           []string{"prodlab-librdkafka", "trogdor"},
 		RecordLimit:           "message.max.bytes",
 		IdempotentMaxInFlight: 5,
 		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.LibrdkafkaDefaults }},

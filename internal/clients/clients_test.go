@@ -40,13 +40,14 @@ func TestCapabilities(t *testing.T) {
 		recordLimit             string
 		maxInFlight             int
 	}{
-		{name: Franz, capWhy: true, recordLimit: "batch.size", maxInFlight: 5, txns: true},
+		{name: Franz, trogdor: true, capWhy: true, recordLimit: "batch.size", maxInFlight: 5, txns: true},
 		{name: Java, liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
 		{name: "java@3.9.1", liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
 		// librdkafka allows 1 to 5 in flight under idempotence (no fixed cap
-		// to explain), runs on no Trogdor agent and no transactions yet.
-		{name: Librdkafka, recordLimit: "message.max.bytes", maxInFlight: 5},
-		{name: "librdkafka@" + LibrdkafkaRelease, recordLimit: "message.max.bytes", maxInFlight: 5},
+		// to explain), runs on Trogdor agents as its worker, and no
+		// transactions yet.
+		{name: Librdkafka, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5},
+		{name: "librdkafka@" + LibrdkafkaRelease, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5},
 	} {
 		c, err := Parse(tc.name)
 		if err != nil {
@@ -89,5 +90,19 @@ func TestBundledRelease(t *testing.T) {
 	_, err = Parse("librdkafka@2.3.0")
 	if err == nil || !strings.Contains(err.Error(), "bundles librdkafka "+LibrdkafkaRelease) {
 		t.Errorf("another release: %v, want a refusal naming %s", err, LibrdkafkaRelease)
+	}
+}
+
+// TestFleetWorkers: every kind Trogdor agents run outside their own JVM
+// names its worker command, executable first; the Java kind runs in the
+// agents' JVM and names none.
+func TestFleetWorkers(t *testing.T) {
+	for _, k := range Kinds() {
+		switch {
+		case k.Name == Java && k.FleetWorker != nil:
+			t.Errorf("java has a fleet worker %v: the agents run it in their JVM", k.FleetWorker)
+		case k.Name != Java && k.OnTrogdor && (len(k.FleetWorker) < 2 || !strings.HasPrefix(k.FleetWorker[0], "prodlab")):
+			t.Errorf("%s: fleet worker %v, want a prodlab executable and its arguments", k.Name, k.FleetWorker)
+		}
 	}
 }

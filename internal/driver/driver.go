@@ -145,6 +145,10 @@ type Result struct {
 	// several (Trial.Producers > 1); the fields above are their merge and
 	// Acks is nil (each producer has its own).
 	Producers []ProducerResult
+	// CPU is the CPU time a Trogdor node reported for its share (its
+	// worker process, or its agent's JVM during the trial); 0 elsewhere,
+	// where the lab reads the client's process itself.
+	CPU time.Duration
 }
 
 // AuditSent is the number of sequence numbers the trial handed out,

@@ -60,6 +60,23 @@ func FranzVersion() string {
 	return "unknown"
 }
 
+// FranzService is franz-go as a protocol worker of its own, for a Trogdor
+// agent's ExternalCommandSpec task (prodlab worker franz-go trogdor):
+// locally franz-go runs in prodlab's process.
+func FranzService() WorkerService {
+	return WorkerService{Client: "franz-go " + FranzVersion(), Run: NewFranz().Run}
+}
+
+// BuiltinWorker is the worker service prodlab's own binary serves for a
+// client (`prodlab worker CLIENT`): franz-go's; no other kind's library is
+// in it.
+func BuiltinWorker(client string) (WorkerService, bool) {
+	if client == clients.Franz {
+		return FranzService(), true
+	}
+	return WorkerService{}, false
+}
+
 // Run implements Driver. Records are produced asynchronously through one
 // client, in one stream: the warm-up records first (Trial.WarmupRecords,
 // Trial.Warmup), then the measured ones (Trial.Records, or Trial.Duration),

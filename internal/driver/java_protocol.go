@@ -106,6 +106,10 @@ type javaMessage struct {
 	// Producers holds each producer's result, in order, when the request
 	// had producers.
 	Producers []*javaMessage `json:"producers"`
+	// CPUNs is the CPU time of the process that ran the trial on a Trogdor
+	// agent (user + system): the external worker's whole life, or the
+	// agent JVM's during the trial; 0 when not measured.
+	CPUNs int64 `json:"cpu_ns,omitempty"`
 }
 
 // javaPoint is one timeline point of a result: counts of its interval only.

@@ -30,7 +30,13 @@ func LibrdkafkaVersion() string {
 // ServeLibrdkafka serves the worker protocol with librdkafka (the worker's
 // main loop).
 func ServeLibrdkafka(in io.Reader, out io.Writer) error {
-	return WorkerService{Client: "librdkafka " + LibrdkafkaVersion(), Run: RunLibrdkafka}.Serve(in, out)
+	return LibrdkafkaService().Serve(in, out)
+}
+
+// LibrdkafkaService is the librdkafka worker's service: served as a
+// protocol worker, or as a Trogdor task's command (ServeTrogdor).
+func LibrdkafkaService() WorkerService {
+	return WorkerService{Client: "librdkafka " + LibrdkafkaVersion(), Run: RunLibrdkafka}
 }
 
 // LibrdkafkaCheck resolves a configuration given as JSON (the worker's

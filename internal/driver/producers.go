@@ -31,6 +31,9 @@ type ProducerResult struct {
 	Acks *AckLog
 	// Node is the Trogdor agent that ran it; "" for a local trial.
 	Node string
+	// CPU is the CPU time of the process that ran it on its node (shared
+	// by a node's producers); 0 when not measured (a local trial).
+	CPU time.Duration
 }
 
 // AuditSent is the number of sequence numbers the producer handed out.

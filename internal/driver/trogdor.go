@@ -36,14 +36,25 @@ const (
 	trogdorStopWait = 15 * time.Second
 )
 
-// Trogdor runs trials on a Trogdor fleet's agents. Its client is the
-// kafka-clients of the agents (Release).
+// Trogdor runs trials on a Trogdor fleet's agents: with the kafka-clients
+// of the agents (Release) in their own JVMs, or, for another client kind
+// (ForClient), with that kind's worker as each node's ExternalCommandSpec
+// task (trogdor_external.go).
 type Trogdor struct {
 	c     *trogdor.Client
 	nodes []string
 	// release is the agents' kafka-clients release (their trogdor's).
 	release string
 	seq     atomic.Int64
+	// client is the kind run by an external worker; "" for the Java
+	// client in the agents' JVMs.
+	client string
+	// commands are the external worker's command on each node.
+	commands map[string][]string
+	// cpu is the nodes' CPU time summed over every trial whose nodes all
+	// reported theirs; cpuGap says the last trial's did not.
+	cpu    atomic.Int64
+	cpuGap atomic.Bool
 }
 
 // NewTrogdor is the driver of the fleet at c whose agents nodes (probed:
@@ -52,12 +63,28 @@ func NewTrogdor(c *trogdor.Client, nodes []string, release string) *Trogdor {
 	return &Trogdor{c: c, nodes: append([]string(nil), nodes...), release: release}
 }
 
+// ForClient is the driver of the same fleet and nodes for client, a kind
+// whose trials run as its worker's command on each node (commands, by
+// node: clients.Kind.FleetWorker in the agent's worker directory).
+func (d *Trogdor) ForClient(client string, commands map[string][]string) *Trogdor {
+	return &Trogdor{c: d.c, nodes: d.nodes, release: d.release, client: client, commands: commands}
+}
+
 // Coordinator is the fleet's coordinator, for tasks other than trials.
 func (d *Trogdor) Coordinator() *trogdor.Client { return d.c }
 
 // Name is the agents' client, with the nodes it runs on.
 func (d *Trogdor) Name() string {
-	return clients.Java + "@" + d.release + " on trogdor " + strings.Join(d.nodes, ",")
+	return d.Client() + " on trogdor " + strings.Join(d.nodes, ",")
+}
+
+// Client is the client the nodes run: java@RELEASE (the agents'), or the
+// external worker's kind.
+func (d *Trogdor) Client() string {
+	if d.client != "" {
+		return d.client
+	}
+	return clients.Java + "@" + d.release
 }
 
 // Release is the agents' kafka-clients release.
@@ -66,16 +93,39 @@ func (d *Trogdor) Release() string { return d.release }
 // Nodes are the agents every trial runs on.
 func (d *Trogdor) Nodes() []string { return append([]string(nil), d.nodes...) }
 
-// Check applies the Java client's checks: the agents run kafka-clients.
+// Check applies the client's own checks (the Java client's: the agents
+// run kafka-clients).
 func (d *Trogdor) Check(props map[string]string) error {
-	return CheckJava(clients.Java+"@"+d.release, props)
+	if d.client != "" {
+		return Check(d.client, props)
+	}
+	return CheckJava(d.Client(), props)
 }
 
-// CPUTime says the client's CPU is not known here: it is spent in the
-// agents' JVMs, on other hosts, and prodlab's own process would pass for
-// it (the lab then records no CPU for the trial rather than a false 0).
+// CPUTime is the CPU time the nodes have reported for the trials so far,
+// summed (cpu_ns in each node's result: its worker process, or its
+// agent's JVM during the trial), read by the lab before and after a trial.
+// After a trial in which a node reported none it fails once, so that the
+// lab records no CPU for that trial rather than a share of it.
 func (d *Trogdor) CPUTime() (time.Duration, error) {
-	return 0, errors.New("the client runs on Trogdor agents: its CPU is not measured")
+	if d.cpuGap.Swap(false) {
+		return 0, errors.New("a Trogdor node did not report its CPU time for the trial")
+	}
+	return time.Duration(d.cpu.Load()), nil
+}
+
+// countCPU adds a finished trial's nodes' CPU (nil parts are nodes without
+// a result) and clears the gap Run set, unless a node did not report it.
+func (d *Trogdor) countCPU(parts []*Result) {
+	var sum time.Duration
+	for _, p := range parts {
+		if p == nil || p.CPU <= 0 {
+			return
+		}
+		sum += p.CPU
+	}
+	d.cpu.Add(int64(sum))
+	d.cpuGap.Store(false)
 }
 
 // Close has nothing to release: the fleet is the user's.
@@ -86,6 +136,7 @@ func (d *Trogdor) Close() error { return nil }
 // trial with that node's reason; the other nodes' results are returned
 // with the error. Cancelling ctx stops the task on every node.
 func (d *Trogdor) Run(ctx context.Context, t Trial) (*Result, error) {
+	d.cpuGap.Store(true) // until every node's CPU is counted (countCPU)
 	if err := d.Check(t.Props); err != nil {
 		return nil, err
 	}
@@ -94,7 +145,7 @@ func (d *Trogdor) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	shares := nodeTrials(t, d.nodes)
 	id := fmt.Sprintf("prodlab-%s-%d-%s", t.Topic, d.seq.Add(1), strconv.FormatInt(time.Now().UnixNano(), 36))
-	if err := d.c.CreateTask(ctx, id, d.taskSpec(t, shares)); err != nil {
+	if err := d.create(ctx, id, t, shares); err != nil {
 		return nil, fmt.Errorf("trogdor: create the trial's task: %w", err)
 	}
 	task, err := d.wait(ctx, id, t)
@@ -103,6 +154,24 @@ func (d *Trogdor) Run(ctx context.Context, t Trial) (*Result, error) {
 		return nil, err
 	}
 	return d.collect(id, task, shares)
+}
+
+// create creates the trial's task: one ProduceTaskSpec over the nodes, or
+// an external worker's task on each node.
+func (d *Trogdor) create(ctx context.Context, id string, t Trial, shares []Trial) error {
+	if d.client != "" {
+		return d.createExternal(ctx, id, t, shares)
+	}
+	return d.c.CreateTask(ctx, id, d.taskSpec(t, shares))
+}
+
+// poll reads the trial's task as one: for external workers, their tasks
+// combined (combineTasks).
+func (d *Trogdor) poll(ctx context.Context, id string) (trogdor.Task, error) {
+	if d.client != "" {
+		return d.pollExternal(ctx, id)
+	}
+	return d.c.Task(ctx, id)
 }
 
 // taskSpec is the ProduceTaskSpec of a trial: one start time for every
@@ -180,7 +249,7 @@ func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, e
 	var seen trogdor.Task // the task as last polled
 	var pollErr error     // the last poll's error; nil once a poll answers
 	for {
-		task, err := d.c.Task(ctx, id)
+		task, err := d.poll(ctx, id)
 		pollErr = err
 		if err == nil {
 			if task.Done() {
@@ -279,17 +348,41 @@ func (d *Trogdor) observe(task trogdor.Task, prog *progressFan) int {
 func (d *Trogdor) stop(id string, wait time.Duration) (trogdor.Task, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := d.c.StopTask(ctx, id); err != nil {
-		return trogdor.Task{}, err
+	var errs []error
+	for _, tid := range d.taskIDs(id) {
+		if err := d.c.StopTask(ctx, tid); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return d.c.WaitTask(ctx, id, trogdorPoll)
+	if len(errs) == len(d.taskIDs(id)) {
+		return trogdor.Task{}, errors.Join(errs...)
+	}
+	tick := time.NewTicker(trogdorPoll)
+	defer tick.Stop()
+	for {
+		task, err := d.poll(ctx, id)
+		if err == nil && task.Done() {
+			return task, nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return trogdor.Task{}, err
+			}
+			return task, ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
-// forget destroys task id, so that the fleet does not keep every trial.
+// forget destroys the trial's tasks, so that the fleet does not keep
+// every trial.
 func (d *Trogdor) forget(ctx context.Context, id string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	_ = d.c.DestroyTask(ctx, id)
+	for _, tid := range d.taskIDs(id) {
+		_ = d.c.DestroyTask(ctx, tid)
+	}
 }
 
 // silentNodes names the nodes of a task that have no result.
@@ -325,6 +418,7 @@ func (d *Trogdor) collect(id string, task trogdor.Task, shares []Trial) (*Result
 	if len(errs) == 0 && task.Error != "" { // the coordinator's word, when no node said why
 		errs = append(errs, errors.New(task.Error))
 	}
+	d.countCPU(parts)
 	res := mergeNodes(d.nodes, shares, parts)
 	if len(errs) > 0 {
 		return res, fmt.Errorf("trogdor task %s: %w", id, errors.Join(errs...))
@@ -346,10 +440,16 @@ func nodeResult(status json.RawMessage, share Trial) (*Result, error) {
 	if m.Op != "result" {
 		return nil, fmt.Errorf("no result; its last status was %q after %s (%d sent, %d acked)", m.Op, time.Duration(m.ElapsedNs).Round(time.Millisecond), m.Sent, m.Acked)
 	}
+	var res *Result
 	if producerCount(share) > 1 {
-		return m.toSharedResult(share)
+		res, err = m.toSharedResult(share)
+	} else {
+		res, err = m.toResult(share)
 	}
-	return m.toResult(share)
+	if res != nil {
+		res.CPU = time.Duration(m.CPUNs)
+	}
+	return res, err
 }
 
 // mergeNodes merges the nodes' results (nil for a node without one) like a
@@ -361,13 +461,16 @@ func mergeNodes(nodes []string, shares []Trial, parts []*Result) *Result {
 	for i, p := range parts {
 		if p != nil && len(p.Producers) > 0 {
 			for _, pr := range p.Producers {
-				pr.Node = nodes[i]
+				pr.Node, pr.CPU = nodes[i], p.CPU
 				producers = append(producers, pr)
 			}
 			continue
 		}
 		pr := res.Producers[i]
 		pr.Node = nodes[i]
+		if p != nil {
+			pr.CPU = p.CPU
+		}
 		producers = append(producers, pr)
 	}
 	res.Producers = producers

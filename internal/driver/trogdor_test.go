@@ -191,3 +191,38 @@ func TestTrogdorStopOr(t *testing.T) {
 		t.Errorf("silent node: %v", err)
 	}
 }
+
+// TestTrogdorCPU: the nodes' CPU times add up to the driver's CPU time,
+// read before and after a trial; a trial in which a node reported none
+// (or that never got to collect) reads as an error once, not as a share;
+// and each producer carries its node's time.
+func TestTrogdorCPU(t *testing.T) {
+	d := NewTrogdor(nil, []string{"a", "b"}, "4.3.1")
+	cpu := func() time.Duration {
+		t.Helper()
+		c, err := d.CPUTime()
+		if err != nil {
+			t.Fatalf("CPU time: %v", err)
+		}
+		return c
+	}
+	before := cpu()
+	d.cpuGap.Store(true) // as Run does
+	d.countCPU([]*Result{{CPU: 2 * time.Second}, {CPU: time.Second}})
+	if got := cpu() - before; got != 3*time.Second {
+		t.Errorf("trial CPU %s, want 3s", got)
+	}
+	d.cpuGap.Store(true)
+	d.countCPU([]*Result{{CPU: time.Second}, nil})
+	if _, err := d.CPUTime(); err == nil {
+		t.Error("a trial with a silent node read as a CPU time")
+	}
+	if got := cpu(); got != 3*time.Second {
+		t.Errorf("after the gap %s, want the 3s counted before", got)
+	}
+	nodes := []string{"a", "b"}
+	res := mergeNodes(nodes, nodeTrials(Trial{Records: 10}, nodes), []*Result{{Acked: 5, CPU: time.Second, Latency: NewLatencyHistogram()}, {Acked: 5, CPU: 2 * time.Second, Latency: NewLatencyHistogram()}})
+	if res.Producers[0].CPU != time.Second || res.Producers[1].CPU != 2*time.Second {
+		t.Errorf("producers %+v: want each node's CPU", res.Producers)
+	}
+}

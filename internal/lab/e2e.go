@@ -93,6 +93,7 @@ func fillProducers(rec *results.Record, res *driver.Result) {
 			RecordsPerS: p.RecordsPerS(),
 			ElapsedS:    p.Elapsed.Seconds(),
 			Node:        p.Node,
+			NodeCPUS:    p.CPU.Seconds(),
 		})
 	}
 }

@@ -37,7 +37,8 @@ func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment, class string
 		if err := t.Recover(ctx); err != nil {
 			return nil, err
 		}
-		return t.watch("trogdor "+e.Trogdor.Key(), d.Trogdor), nil
+		dc := d.DriverOf(e.Client)
+		return t.watch("trogdor "+e.Trogdor.Key()+" "+dc.Client(), dc), nil
 	}
 	if !e.KIP1269LiftClientCap {
 		return t.driverOf(ctx, e.Client, class)

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
@@ -31,6 +33,49 @@ type Fleets map[string]*Fleet
 type Fleet struct {
 	*driver.Trogdor
 	hosts map[string]string
+	// agents are the probed agents' answers, by name: where each keeps
+	// the worker executables of the clients other than Java.
+	agents map[string]trogdor.AgentInfo
+	// byClient are the drivers of the other clients on this fleet
+	// (DriverOf), made once.
+	mu       sync.Mutex
+	byClient map[string]*driver.Trogdor
+}
+
+// DriverOf is the fleet's driver for a client: the agents' Java client in
+// their JVMs, or the kind's fleet worker (clients.Kind.FleetWorker) in
+// each node's worker directory, run by Trogdor's ExternalCommandSpec.
+func (f *Fleet) DriverOf(client string) *driver.Trogdor {
+	c, err := clients.Parse(client)
+	if err != nil || len(c.Kind.FleetWorker) == 0 {
+		return f.Trogdor
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d, ok := f.byClient[c.Kind.Name]; ok {
+		return d
+	}
+	commands := map[string][]string{}
+	for _, n := range f.Nodes() {
+		if cmd, ok := fleetCommand(f.agents[n], c.Kind); ok {
+			commands[n] = cmd
+		}
+	}
+	if f.byClient == nil {
+		f.byClient = map[string]*driver.Trogdor{}
+	}
+	d := f.ForClient(c.Kind.Name, commands)
+	f.byClient[c.Kind.Name] = d
+	return d
+}
+
+// fleetCommand is kind's worker command on agent a, when a has its
+// executable in its worker directory.
+func fleetCommand(a trogdor.AgentInfo, kind clients.Kind) ([]string, bool) {
+	if len(kind.FleetWorker) == 0 || a.WorkerDir == "" || !slices.Contains(a.Executables, kind.FleetWorker[0]) {
+		return nil, false
+	}
+	return append([]string{filepath.Join(a.WorkerDir, kind.FleetWorker[0])}, kind.FleetWorker[1:]...), true
 }
 
 // For is the fleet of a scenario's trogdor settings, nil for a local
@@ -88,6 +133,7 @@ func PlanTrogdor(ctx context.Context, scs []spec.Scenario, bootstrap []string) (
 		}
 		if d := fleets[t.Key()]; d != nil {
 			checkTrogdorScenario(sc, d.Release(), len(d.Nodes()), t.MaxProducersPerNode, &p)
+			checkFleetWorkers(sc, d, &p)
 		}
 	}
 	if err := errors.Join(append(errs, p.err(len(scs)))...); err != nil {
@@ -127,7 +173,7 @@ func planFleet(ctx context.Context, t spec.Trogdor, probed map[string]trogdor.Pr
 	for n, a := range fleet.Answered {
 		hosts[n] = a.Hostname
 	}
-	return &Fleet{Trogdor: driver.NewTrogdor(c, nodes, release), hosts: hosts}, nil
+	return &Fleet{Trogdor: driver.NewTrogdor(c, nodes, release), hosts: hosts, agents: fleet.Answered}, nil
 }
 
 // chooseAgents picks the agents trials run on (every one that answered when
@@ -187,8 +233,8 @@ func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode in
 	case err != nil:
 		// Refused by the spec already.
 	case !c.Kind.OnTrogdor:
-		p.add(fmt.Sprintf("client %s: Trogdor agents run the Java client (kafka-clients %s); use client java", e.Client, release), label(sc))
-	case c.Version != "" && c.Version != release:
+		p.add(fmt.Sprintf("client %s: Trogdor agents do not run it; use client java (kafka-clients %s)%s", e.Client, release, fleetKinds()), label(sc))
+	case len(c.Kind.FleetWorker) == 0 && c.Version != "" && c.Version != release:
 		p.add(fmt.Sprintf("client %s: the Trogdor agents run kafka-clients %s (their trogdor release); use client java or java@%s", e.Client, release, release), label(sc))
 	}
 	if e.Cluster.CPUs == spec.CPUsSplit {
@@ -200,6 +246,42 @@ func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode in
 	total := max(e.Workload.Producers, 1, nodes)
 	if per := (total + nodes - 1) / nodes; maxPerNode > 0 && per > maxPerNode {
 		p.add(fmt.Sprintf("workload.producers %d over %d agents puts %d on one agent, above trogdor.max.producers.per.node %d", total, nodes, per, maxPerNode), label(sc))
+	}
+}
+
+// fleetKinds lists, for a message, the kinds the agents run as workers.
+func fleetKinds() string {
+	var names []string
+	for _, k := range clients.Kinds() {
+		if k.OnTrogdor && len(k.FleetWorker) > 0 {
+			names = append(names, k.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " or " + strings.Join(names, ", ")
+}
+
+// checkFleetWorkers refuses a scenario whose client runs as a fleet worker
+// when one of its agents lacks the worker's executable, naming the agent,
+// the client and where the agent looked.
+func checkFleetWorkers(sc spec.Scenario, f *Fleet, p *problems) {
+	c, err := clients.Parse(sc.Exp.Client)
+	if err != nil || !c.Kind.OnTrogdor || len(c.Kind.FleetWorker) == 0 {
+		return
+	}
+	exe := c.Kind.FleetWorker[0]
+	for _, n := range f.Nodes() {
+		a := f.agents[n]
+		if _, ok := fleetCommand(a, c.Kind); ok {
+			continue
+		}
+		where := "its agent jar reports no worker directory (an older prodlab-worker.jar: put this prodlab's on its class path)"
+		if a.WorkerDir != "" {
+			where = fmt.Sprintf("no executable %s in its worker directory %s ($PRODLAB_WORKER_DIR, else prodlab-worker.jar's directory): ship %s there beside the jar", exe, a.WorkerDir, exe)
+		}
+		p.add(fmt.Sprintf("client %s: agent %s has no %s worker: %s", sc.Exp.Client, n, c.Kind.Name, where), label(sc))
 	}
 }
 

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/testjar"
 	"github.com/prodlab/prodlab/internal/testtier"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
@@ -28,7 +30,7 @@ func TestTrogdor(t *testing.T) {
 	c := needCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	f, err := trogdor.Start(ctx, trogdor.Config{Agents: 2, WorkerJar: workerJarForTest(t), Dir: t.TempDir()})
+	f, err := trogdor.Start(ctx, trogdor.Config{Agents: 2, WorkerJar: workerJarForTest(t), WorkerDir: testjar.FleetWorkerDir(t), Dir: t.TempDir()})
 	if err != nil {
 		t.Fatalf("start fleet: %v", err)
 	}
@@ -39,6 +41,9 @@ func TestTrogdor(t *testing.T) {
 	})
 	t.Run("2 producers on 2 agents, audited", func(t *testing.T) {
 		testTrogdorRun(ctx, t, f, c)
+	})
+	t.Run("franz-go and librdkafka on 2 agents, audited", func(t *testing.T) {
+		testTrogdorWorkers(ctx, t, f, c)
 	})
 	t.Run("broker.pause through Trogdor", func(t *testing.T) {
 		testTrogdorPause(ctx, t, f, c)
@@ -67,7 +72,6 @@ func testTrogdorRefusals(ctx context.Context, t *testing.T, f *trogdor.Fleet, c 
 	}{
 		{"unreachable coordinator", "trogdor: {coordinator: http://127.0.0.1:1}\n", "trogdor coordinator http://127.0.0.1:1"},
 		{"unknown node", "trogdor: {coordinator: " + f.URL() + ", nodes: agent-9}\n", `node "agent-9" is not an agent of this fleet; its agents: agent-1, agent-2`},
-		{"franz-go", fleet + "client: franz-go\n", "Trogdor agents run the Java client (kafka-clients " + trogdor.DefaultRelease + ")"},
 		{"client release", fleet + "client: java@3.9.1\n", "the Trogdor agents run kafka-clients " + trogdor.DefaultRelease},
 		{"KIP-1269 client agent", fleet + "kip1269: {lift.client.cap: true}\n", "Trogdor agents are already running"},
 		{"per-node limit", "trogdor: {coordinator: " + f.URL() + ", max.producers.per.node: 2}\nmatrix: {workload.producers: [4, 6]}\n",
@@ -101,20 +105,7 @@ func testTrogdorRun(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *clus
 	if r.Status != results.StatusOK || r.Records.Acked != 6000 || r.Records.Failed != 0 {
 		t.Fatalf("record %s: %d acked, %d failed: %s", r.Status, r.Records.Acked, r.Records.Failed, r.Error)
 	}
-	if r.CPU != nil {
-		t.Errorf("client CPU %+v recorded for producers that ran on agents", r.CPU)
-	}
-	checkAudit(t, r, 6000)
-	var sum int64
-	for i, p := range r.Producers {
-		if want := trogdor.AgentName(i + 1); p.Node != want || p.Records.Acked != 3000 {
-			t.Errorf("producer %d: node %q, %d acked; want %s, 3000", i, p.Node, p.Records.Acked, want)
-		}
-		sum += p.Records.Acked
-	}
-	if len(r.Producers) != 2 || sum != r.Records.Acked {
-		t.Errorf("%d producers acking %d in all, the record %d", len(r.Producers), sum, r.Records.Acked)
-	}
+	checkFleetRecord(t, r, 6000)
 
 	// The merged histogram holds every node's records (the record keeps
 	// percentiles only, so ask the driver itself).
@@ -129,6 +120,54 @@ func testTrogdorRun(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *clus
 	}
 	if res.Latency.TotalCount() != nodes || nodes != 4000 {
 		t.Errorf("merged histogram counts %d, the nodes acked %d, want 4000", res.Latency.TotalCount(), nodes)
+	}
+}
+
+// checkFleetRecord checks a trial of one producer on each of 2 agents:
+// every record acknowledged and audited clean, each node's share and CPU
+// time in producers, their CPU summed into the trial's client CPU.
+func checkFleetRecord(t *testing.T, r results.Record, n int64) {
+	t.Helper()
+	if r.Status != results.StatusOK || r.Records.Acked != n || r.Records.Failed != 0 {
+		t.Fatalf("record %s: %d acked, %d failed: %s", r.Status, r.Records.Acked, r.Records.Failed, r.Error)
+	}
+	checkAudit(t, r, n)
+	var sum int64
+	var cpu float64
+	for i, p := range r.Producers {
+		if want := trogdor.AgentName(i + 1); p.Node != want || p.Records.Acked != n/2 {
+			t.Errorf("producer %d: node %q, %d acked; want %s, %d", i, p.Node, p.Records.Acked, want, n/2)
+		}
+		if p.NodeCPUS <= 0 {
+			t.Errorf("producer %d on %s: no CPU time of its node", i, p.Node)
+		}
+		sum += p.Records.Acked
+		cpu += p.NodeCPUS
+	}
+	if len(r.Producers) != 2 || sum != r.Records.Acked {
+		t.Errorf("%d producers acking %d in all, the record %d", len(r.Producers), sum, r.Records.Acked)
+	}
+	if r.CPU == nil || r.CPU.ClientS <= 0 || math.Abs(r.CPU.ClientS-cpu) > 1e-6 || r.CPU.ClientMsPerMB <= 0 {
+		t.Errorf("client CPU %+v: want the nodes' %.3f s, per MB", r.CPU, cpu)
+	}
+}
+
+// testTrogdorWorkers runs franz-go and librdkafka on the fleet (the
+// default: one producer on each agent): each client's worker, from the
+// agents' worker directory, as a Trogdor ExternalCommandSpec task on each
+// node.
+func testTrogdorWorkers(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	recs, _, _ := runOnFleetAll(ctx, t, c, trogdorYAML+"trogdor: {coordinator: "+f.URL()+"}\nmatrix: {client: [franz-go, librdkafka]}\n")
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want one per client", len(recs))
+	}
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) {
+			checkFleetRecord(t, r, 6000)
+			if kind := strings.TrimPrefix(r.ScenarioID, "client="); !strings.HasPrefix(r.Client, kind) {
+				t.Errorf("client %q: want %s's own", r.Client, kind)
+			}
+		})
 	}
 }
 
@@ -270,6 +309,17 @@ func testTrogdorPause(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cl
 // fleets and the scenarios.
 func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (results.Record, Fleets, []spec.Scenario) {
 	t.Helper()
+	recs, fleets, scs := runOnFleetAll(ctx, t, c, src)
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	return recs[0], fleets, scs
+}
+
+// runOnFleetAll runs the experiment src through its fleet against c and
+// returns every record.
+func runOnFleetAll(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) ([]results.Record, Fleets, []spec.Scenario) {
+	t.Helper()
 	exp, scs := planYAML(t, t.Name()+".yaml", src)
 	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
 	if err != nil {
@@ -281,8 +331,8 @@ func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src strin
 		t.Fatalf("run: %v\n%s", err, log.String())
 	}
 	recs, err := results.Read(dir)
-	if err != nil || len(recs) != 1 {
-		t.Fatalf("%d records, err %v", len(recs), err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return recs[0], fleets, scs
+	return recs, fleets, scs
 }

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -75,4 +77,63 @@ func TestFleetAgentsForFaults(t *testing.T) {
 	if got, want := agentHosts(f), "agent-1 on 127.0.0.1, agent-2 on 10.0.0.2, agent-3 on 10.0.0.3"; got != want {
 		t.Errorf("agentHosts = %q, want %q", got, want)
 	}
+}
+
+// TestFleetWorkers: a client other than Java runs on the agents as its
+// fleet worker (clients.Kind.FleetWorker) found in each agent's worker
+// directory; a scenario whose agent lacks it, or whose agent jar reports no
+// worker directory, is refused naming the agent and the client, and the
+// Java client needs none.
+func TestFleetWorkers(t *testing.T) {
+	both := trogdor.AgentInfo{WorkerDir: "/opt/prodlab", Executables: []string{"prodlab", "prodlab-librdkafka"}}
+	onlyProdlab := trogdor.AgentInfo{WorkerDir: "/srv/w", Executables: []string{"prodlab"}}
+	old := trogdor.AgentInfo{}
+	f := &Fleet{Trogdor: driver.NewTrogdor(nil, []string{"agent-1", "agent-2"}, "4.3.1"),
+		agents: map[string]trogdor.AgentInfo{"agent-1": both, "agent-2": onlyProdlab}}
+	for _, tc := range []struct {
+		client string
+		f      *Fleet
+		want   string // a substring of the refusal; "" when accepted
+	}{
+		{"java", f, ""},
+		{"franz-go", f, ""},
+		{"librdkafka", f, "client librdkafka: agent agent-2 has no librdkafka worker: no executable prodlab-librdkafka in its worker directory /srv/w"},
+		{"franz-go", &Fleet{Trogdor: f.Trogdor, agents: map[string]trogdor.AgentInfo{"agent-1": both, "agent-2": old}},
+			"client franz-go: agent agent-2 has no franz-go worker: its agent jar reports no worker directory"},
+	} {
+		t.Run(tc.client+" "+tc.want, func(t *testing.T) {
+			var p problems
+			checkFleetWorkers(spec.Scenario{ID: "s", Exp: spec.Experiment{Client: tc.client}}, tc.f, &p)
+			err := p.err(1)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	d := f.DriverOf("franz-go")
+	if d.Client() != "franz-go" || d != f.DriverOf("franz-go") {
+		t.Errorf("DriverOf(franz-go) = %s, want franz-go's driver, made once", d.Client())
+	}
+	if f.DriverOf("java") != f.Trogdor || f.DriverOf("java@4.3.1") != f.Trogdor {
+		t.Error("the Java client's driver is not the fleet's own")
+	}
+	if cmd, ok := fleetCommand(both, mustKind(t, "librdkafka")); !ok || strings.Join(cmd, " ") != "/opt/prodlab/prodlab-librdkafka trogdor" {
+		t.Errorf("librdkafka's command %q, %v", cmd, ok)
+	}
+}
+
+// mustKind is the client kind of name.
+func mustKind(t *testing.T, name string) clients.Kind {
+	t.Helper()
+	c, err := clients.Parse(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Kind
 }

@@ -11,4 +11,9 @@ type Producer struct {
 	// Node is the Trogdor agent that ran the producer (prodlab run
 	// --trogdor), absent for a local trial.
 	Node string `json:"node,omitempty"`
+	// NodeCPUS is the CPU time, in seconds, of the process that ran the
+	// producer on its Trogdor node (the franz-go or librdkafka worker, or
+	// the agent's JVM during the trial), shared by a node's producers;
+	// absent for a local trial, whose client CPU is the record's cpu.
+	NodeCPUS float64 `json:"node_cpu_s,omitempty"`
 }

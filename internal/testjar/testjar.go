@@ -88,3 +88,30 @@ func LibrdkafkaWorker(t testing.TB) string {
 	}
 	return rdPath
 }
+
+// FleetWorkerDir returns a directory, removed with t, holding the workers
+// a Trogdor agent runs for clients other than Java (clients.Kind
+// FleetWorker): prodlab, built from this module for franz-go, and a link
+// to the librdkafka worker (LibrdkafkaWorker). A local fleet started with
+// it as trogdor.Config.WorkerDir runs this code's workers, not whatever
+// bin/ holds.
+func FleetWorkerDir(t testing.TB) string {
+	t.Helper()
+	rd := LibrdkafkaWorker(t)
+	dir := t.TempDir()
+	_, self, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(self), "..", "..")
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "prodlab"), "./cmd/prodlab")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatal(&buildError{err, out})
+	}
+	abs, err := filepath.Abs(rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(dir, "prodlab-librdkafka")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

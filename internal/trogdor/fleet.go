@@ -46,6 +46,10 @@ type Config struct {
 	Agents    int    // number of agents, 1..MaxAgents
 	Release   string // trogdor release from Maven Central; DefaultRelease when ""
 	WorkerJar string // prodlab's worker jar, put on every daemon's class path
+	// WorkerDir, when set, is the agents' $PRODLAB_WORKER_DIR: where they
+	// find the franz-go and librdkafka workers (prodlab,
+	// prodlab-librdkafka); by default the worker jar's directory.
+	WorkerDir string
 	Dir       string // where the config file and the logs go
 	// Detached starts daemons that outlive prodlab (`trogdor up`); otherwise
 	// they are registered with internal/proc and die with it.
@@ -61,6 +65,7 @@ type Fleet struct {
 	cmds        []*exec.Cmd
 	exited      []chan struct{}
 	detached    bool
+	workerDir   string
 }
 
 // URL is the coordinator's REST base URL.
@@ -196,7 +201,7 @@ func layout(cfg Config) (*Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Fleet{Release: cfg.Release, Dir: cfg.Dir, detached: cfg.Detached,
+	f := &Fleet{Release: cfg.Release, Dir: cfg.Dir, detached: cfg.Detached, workerDir: cfg.WorkerDir,
 		Coordinator: Node{Name: CoordinatorName, Port: ports[0]}}
 	for i := 1; i <= cfg.Agents; i++ {
 		f.Agents = append(f.Agents, Node{Name: AgentName(i), Port: ports[i]})
@@ -241,6 +246,9 @@ func (f *Fleet) startNode(java, classpath, role string, n *Node) error {
 	cmd := exec.Command(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.showDateTime=true",
 		"-cp", classpath, daemonMain, role, f.configPath(), n.Name)
 	cmd.Dir = f.Dir
+	if f.workerDir != "" {
+		cmd.Env = append(os.Environ(), "PRODLAB_WORKER_DIR="+f.workerDir)
+	}
 	cmd.Stdout, cmd.Stderr = log, log
 	start := proc.Start
 	if f.detached {

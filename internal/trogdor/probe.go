@@ -30,6 +30,13 @@ type AgentInfo struct {
 	KafkaClients string   `json:"kafka_clients"`
 	Java         string   `json:"java"`
 	TaskAPI      int      `json:"task_api"`
+	// WorkerDir is where the agent looks for prodlab's worker executables
+	// ($PRODLAB_WORKER_DIR, else the directory of prodlab-worker.jar), and
+	// Executables the prodlab* executables it found there: what the
+	// clients other than Java run as on the agent (clients.Kind
+	// FleetWorker). Empty from an agent jar older than this field.
+	WorkerDir   string   `json:"worker_dir,omitempty"`
+	Executables []string `json:"executables,omitempty"`
 }
 
 // Probed is a probed fleet: the agents that answered, by name, and every

@@ -1,7 +1,10 @@
 package dev.prodlab.worker.trogdor;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.util.Arrays;
 import org.apache.kafka.common.internals.KafkaFutureImpl;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.trogdor.common.Platform;
@@ -26,8 +29,41 @@ final class ProbeTaskWorker implements TaskWorker {
         s.put("kafka_clients", AppInfoParser.getVersion());
         s.put("java", System.getProperty("java.version"));
         s.put("task_api", TASK_API);
+        File dir = workerDir();
+        if (dir != null) {
+            s.put("worker_dir", dir.getAbsolutePath());
+            ArrayNode exes = s.putArray("executables");
+            File[] files = dir.listFiles();
+            if (files != null) {
+                Arrays.stream(files)
+                    .filter(f -> f.getName().startsWith("prodlab") && !f.getName().endsWith(".jar"))
+                    .filter(f -> f.isFile() && f.canExecute())
+                    .map(File::getName)
+                    .sorted()
+                    .forEach(exes::add);
+            }
+        }
         status.update(s);
         done.complete("");
+    }
+
+    /**
+     * Where prodlab's worker executables are on this agent (the franz-go
+     * and librdkafka workers, which Trogdor's ExternalCommandSpec runs):
+     * $PRODLAB_WORKER_DIR, else the directory of the jar holding this
+     * class; null when neither is known.
+     */
+    static File workerDir() {
+        String env = System.getenv("PRODLAB_WORKER_DIR");
+        if (env != null && !env.isEmpty()) {
+            return new File(env);
+        }
+        try {
+            File jar = new File(ProbeTaskWorker.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return jar.isFile() ? jar.getParentFile() : jar;
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     @Override

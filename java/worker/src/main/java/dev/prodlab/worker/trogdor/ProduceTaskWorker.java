@@ -3,6 +3,7 @@ package dev.prodlab.worker.trogdor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.internals.KafkaFutureImpl;
 import org.apache.kafka.trogdor.common.Platform;
@@ -15,7 +16,9 @@ import org.apache.kafka.trogdor.task.WorkerStatusTracker;
  * progress line and the final result line become the worker status (the
  * result as the worker sends it, its histogram in HdrHistogram's compressed
  * base64 encoding). The task is done when the result arrives; a failed
- * trial ends it with the worker's error message.
+ * trial ends it with the worker's error message. The result carries the
+ * agent JVM's CPU time during the trial (cpu_ns), the client's CPU on
+ * this node: the agent itself idles meanwhile.
  */
 final class ProduceTaskWorker implements TaskWorker {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,7 +40,16 @@ final class ProduceTaskWorker implements TaskWorker {
         }
         String node = platform.curNode().name();
         String request = spec.hasOwnRun(node) ? ownRequest(spec.runOf(node)) : runRequest(spec.run(), node);
-        worker = InProcessWorker.start(request, line -> onLine(line, status, done));
+        long cpuStart = processCpuNanos();
+        worker = InProcessWorker.start(request, line -> onLine(line, status, done, cpuStart));
+    }
+
+    /** This JVM's CPU time (user + system) in ns; -1 where the JVM does not tell. */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** The {"op":"run"} line for this node: the spec's request, id 1, the audit tag suffixed with the node. */
@@ -60,8 +72,8 @@ final class ProduceTaskWorker implements TaskWorker {
         return req.toString();
     }
 
-    /** Publishes a worker output line; a result line completes the task. */
-    private static void onLine(String line, WorkerStatusTracker status, KafkaFutureImpl<String> done) {
+    /** Publishes a worker output line; a result line, with the CPU time since cpuStart, completes the task. */
+    private static void onLine(String line, WorkerStatusTracker status, KafkaFutureImpl<String> done, long cpuStart) {
         JsonNode msg;
         try {
             msg = JSON.readTree(line);
@@ -75,6 +87,10 @@ final class ProduceTaskWorker implements TaskWorker {
                 status.update(msg);
                 break;
             case "result":
+                long cpuEnd = processCpuNanos();
+                if (cpuStart >= 0 && cpuEnd >= cpuStart && msg instanceof ObjectNode result) {
+                    result.put("cpu_ns", cpuEnd - cpuStart);
+                }
                 status.update(msg);
                 done.complete(msg.path("ok").asBoolean(false) ? "" : "trial failed: " + msg.path("error").asText("no reason given"));
                 break;
