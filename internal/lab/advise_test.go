@@ -247,7 +247,9 @@ func TestAdvisorAA(t *testing.T) {
 // must be picked, held the load, be decided lower than the current
 // settings on the objective, and come with a CPU verdict beside it.
 func TestAdviseRate(t *testing.T) {
-	testtier.Quiet(t)
+	// Shared: the objective's gap (about 80 ms of lingering at p99) and a
+	// 200 records/s load do not need the machine to themselves.
+	testtier.Shared(t)
 	dir := t.TempDir()
 	runTestdata(t, "advise-rate.yaml", dir, 3*time.Minute)
 	adv, ok, err := results.ReadAdvice(dir)

@@ -145,9 +145,9 @@ func TestSureEffect(t *testing.T) {
 	if !strings.Contains(f.Sentence, "is slower than") {
 		t.Errorf("sentence %q", f.Sentence)
 	}
-	// Each trial ends with its window: 1 s measured after 0.3 s of warm-up,
-	// where a full default buffer (10,000 records at 800 records/s with 1
-	// in flight) would take 12 s to drain.
+	// Each trial ends with its window: 0.5 s measured after 0.2 s of
+	// warm-up, where a full default buffer (10,000 records at 800
+	// records/s with 1 in flight) would take 12 s to drain.
 	if over := medianOverWindow(t, recs); over > 1.5 {
 		t.Errorf("trials outlast warm-up + window by %.1f s (median), want ≤ 1.5 s", over)
 	}

@@ -29,7 +29,7 @@ cluster:
   configs: {broker.heartbeat.interval.ms: 500, broker.session.timeout.ms: 2000, controller.quorum.fetch.timeout.ms: 1000}
 topic: {partitions: 3, replication.factor: 3, configs: {min.insync.replicas: 2}}
 network: {zones: {rtt.ms: 2}}
-workload: {rate: 1000, duration.s: 10, record.size: 200, payload: random}
+workload: {rate: 1000, duration.s: 8, record.size: 200, payload: random}
 producer: {acks: all, enable.idempotence: true, linger.ms: 5}
 faults: [{type: zone.isolate, zone: b, at.ms: 2500, delay.ms: 5000}]
 matrix:
