@@ -43,6 +43,9 @@ type keptStudy struct {
 	// audit is each scenario's delivery audit, from the kept table.txt,
 	// for a study that declares no comparisons: its answer is the audit.
 	audit [][]string
+	// advice is an advise study's answer (its kept advice.json): the
+	// advisor plans its own comparisons, so its findings are empty.
+	advice *results.Advice
 }
 
 // auditColumns are the results table's columns a study without
@@ -113,6 +116,14 @@ func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
 		return k, fmt.Errorf("%s: %w", filepath.Join(run, results.FindingsFile), err)
 	}
 	k.findings, k.kept = f.Findings, true
+	adv, ok, err := results.ReadAdvice(run)
+	if err != nil {
+		return k, fmt.Errorf("%s: %w", run, err)
+	}
+	if ok {
+		k.advice = &adv
+		return k, nil
+	}
 	if len(k.findings) == 0 {
 		table, err := os.ReadFile(filepath.Join(run, "table.txt"))
 		if err != nil {
@@ -227,13 +238,20 @@ func writeStudy(w io.Writer, k keptStudy) {
 		started = t.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	answered := fmt.Sprintf("%d of %d answers decided.", decided, len(k.findings))
-	if len(k.findings) == 0 {
+	switch {
+	case k.advice != nil:
+		answered = "Its answer is advice (advice.json)."
+	case len(k.findings) == 0:
 		answered = "It declares no comparisons."
 	}
 	fmt.Fprintf(w, "Kept run ([bench/studies/%s/](../bench/studies/%s/)): `%s`, prodlab %s, started %s, %s on %d cores (%s, %.0f GiB), Kafka %s. %s\n\n",
 		k.Name, k.Name, k.rec.Command, k.env.Prodlab, started, wall(k.rec.WallS), k.env.Cores, k.env.CPU, float64(k.env.MemoryBytes)/(1<<30), strings.Join(k.env.Kafka, ", "), answered)
 	if k.rec.Note != "" {
 		fmt.Fprintf(w, "%s\n\n", k.rec.Note)
+	}
+	if k.advice != nil {
+		writeAdvice(w, *k.advice)
+		return
 	}
 	if len(k.findings) == 0 && len(k.audit) > 0 {
 		fmt.Fprintln(w, "Its answer is each scenario's delivery audit (from the kept table.txt; LOST, DUP, REORD and PHANTOM summed over the trials):")
@@ -254,6 +272,32 @@ func writeStudy(w io.Writer, k keptStudy) {
 	fmt.Fprintln(w, "|---:|---|---|---|")
 	for i, f := range k.findings {
 		fmt.Fprintf(w, "| %d | %s | %s | %s |\n", i+1, cell(f.Title), cell(f.Sentence), status(f))
+	}
+	fmt.Fprintln(w)
+}
+
+// writeAdvice renders an advise study's answer: the advisor's sentence,
+// whether it recommends the pick, the pick with its sustainable rate (or
+// score), and each verdict against the current settings and the defaults.
+func writeAdvice(w io.Writer, a results.Advice) {
+	rec := "not recommended: no verdict decided it better than the current settings"
+	if a.Recommend {
+		rec = "recommended: a verdict decided it better than the current settings"
+	}
+	fmt.Fprintf(w, "Answer: %s (%s).\n\n", a.Answer, rec)
+	if p := a.Pick; p != nil {
+		switch {
+		case p.Sustainable != nil:
+			s := p.Sustainable
+			fmt.Fprintf(w, "- Pick: `%s`, sustainable %.0f msg/s [%.0f, %.0f]\n", p.ScenarioID, s.RecordsPerS, s.Lo, s.Hi)
+		case p.Score != nil:
+			fmt.Fprintf(w, "- Pick: `%s`, %s %.3g [%.3g, %.3g]\n", p.ScenarioID, p.Score.Metric, p.Score.Mean, p.Score.Lo, p.Score.Hi)
+		default:
+			fmt.Fprintf(w, "- Pick: `%s`\n", p.ScenarioID)
+		}
+	}
+	for _, v := range a.Verdicts {
+		fmt.Fprintf(w, "- Against %s (`%s`), %s: %s\n", v.Against, v.ScenarioID, v.Metric, v.Text)
 	}
 	fmt.Fprintln(w)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/report"
+	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
@@ -87,5 +88,38 @@ func TestAuditRows(t *testing.T) {
 	}
 	if _, err := auditRows("SCENARIO  TRIALS\nx  1\n"); err == nil || !strings.Contains(err.Error(), "no SENT column") {
 		t.Errorf("a table without the audit columns: %v", err)
+	}
+}
+
+// TestWriteAdvice: an advise study's section says the advisor's answer,
+// whether the pick is recommended, the pick with its sustainable rate or
+// its score, and each verdict, naming what it is against.
+func TestWriteAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a    results.Advice
+		want []string
+	}{
+		{"capacity objective", results.Advice{Answer: "use the pick", Recommend: true,
+			Pick:     &results.AdvicePick{ScenarioID: "candidate=a", Sustainable: &results.Sustainable{RecordsPerS: 2500, Lo: 2400, Hi: 2600}},
+			Verdicts: []results.AdviceVerdict{{Against: "current", ScenarioID: "candidate=current", Metric: "sustainable", Text: "faster by 9.0 %"}}},
+			[]string{"Answer: use the pick (recommended: a verdict", "- Pick: `candidate=a`, sustainable 2500 msg/s [2400, 2600]", "- Against current (`candidate=current`), sustainable: faster by 9.0 %"}},
+		{"rate objective, not recommended", results.Advice{Answer: "keep your settings",
+			Pick: &results.AdvicePick{ScenarioID: "candidate=b", Score: &results.AdviceValue{Metric: "p99.intended", Mean: 12.5, Lo: 11, Hi: 14}}},
+			[]string{"(not recommended: no verdict", "- Pick: `candidate=b`, p99.intended 12.5 [11, 14]"}},
+		{"no pick", results.Advice{Answer: "cannot tell yet"}, []string{"Answer: cannot tell yet (not recommended"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			writeAdvice(&b, tc.a)
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("section lacks %q:\n%s", w, b.String())
+				}
+			}
+			if tc.a.Pick == nil && strings.Contains(b.String(), "Pick:") {
+				t.Errorf("a pick shown without one:\n%s", b.String())
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ func (p *Plan) Rows() []PlanRow {
 	for _, sc := range p.Scenarios {
 		client := sc.Exp.Client
 		if d := p.fleets.For(sc.Exp.Trogdor); d != nil {
-			client = d.Name()
+			client = d.DriverOf(sc.Exp.Client).Name()
 		}
 		rows = append(rows, PlanRow{Scenario: orBase(sc.ID), Cluster: clusterText(sc.Exp.Cluster, p.req.Bootstrap), Client: client})
 	}

@@ -410,12 +410,16 @@ func (d *Trogdor) collect(id string, task trogdor.Task, shares []Trial) (*Result
 	parts := make([]*Result, len(d.nodes))
 	var errs []error
 	for i, node := range d.nodes {
-		parts[i], err = nodeResult(statuses[node], shares[i])
+		parts[i], err = nodeResult(statuses[node], shares[i], d.notStarted())
 		if err != nil {
 			errs = append(errs, fmt.Errorf("node %s: %w", node, err))
 		}
 	}
-	if len(errs) == 0 && task.Error != "" { // the coordinator's word, when no node said why
+	// The coordinator's word: for the Java task when no node said why; for
+	// external workers always, since their tasks' errors (the worker could
+	// not start, wrote an error, exited non-zero) name their nodes and are
+	// the only place such a failure is told.
+	if task.Error != "" && (len(errs) == 0 || d.client != "") {
 		errs = append(errs, errors.New(task.Error))
 	}
 	d.countCPU(parts)
@@ -426,12 +430,20 @@ func (d *Trogdor) collect(id string, task trogdor.Task, shares []Trial) (*Result
 	return res, nil
 }
 
+// notStarted says why a node may have no status at all.
+func (d *Trogdor) notStarted() string {
+	if d.client != "" {
+		return "the agent never started the " + d.client + " worker, or it never ran the trial (does the agent's worker directory hold this prodlab's worker, and does it run there?)"
+	}
+	return "the agent never started the trial (is it running, and does its class path hold prodlab-worker.jar?)"
+}
+
 // nodeResult converts one node's final status (the worker's result line)
-// for the node's share; a node that has none, or whose trial failed, is an
-// error with its reason.
-func nodeResult(status json.RawMessage, share Trial) (*Result, error) {
+// for the node's share; a node that has none (notStarted says why it may
+// not), or whose trial failed, is an error with its reason.
+func nodeResult(status json.RawMessage, share Trial, notStarted string) (*Result, error) {
 	if len(status) == 0 {
-		return nil, errors.New("no status: the agent never started the trial (is it running, and does its class path hold prodlab-worker.jar?)")
+		return nil, errors.New("no status: " + notStarted)
 	}
 	m, err := decodeJavaMessage(status)
 	if err != nil {

@@ -42,13 +42,15 @@ func (d *Trogdor) taskIDs(id string) []string {
 // createExternal creates each node's task, all starting at one time; when
 // one cannot be created, those created are stopped and destroyed.
 func (d *Trogdor) createExternal(ctx context.Context, id string, t Trial, shares []Trial) error {
+	for _, node := range d.nodes { // before any task exists
+		if len(d.commands[node]) == 0 {
+			return fmt.Errorf("node %s has no %s worker command", node, d.client)
+		}
+	}
 	start := time.Now().Add(trogdorStartLead).UnixMilli()
 	ids := d.taskIDs(id)
 	for i, node := range d.nodes {
 		cmd := d.commands[node]
-		if len(cmd) == 0 {
-			return fmt.Errorf("node %s has no %s worker command", node, d.client)
-		}
 		spec := map[string]any{
 			"class":                 ExternalCommandClass,
 			"startMs":               start,

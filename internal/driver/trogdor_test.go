@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,7 +75,7 @@ func TestNodeResult(t *testing.T) {
 		{"refused", `{"op":"result","id":1,"ok":false,"error":"Invalid value bogus for configuration acks"}`, "Invalid value bogus", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := nodeResult(json.RawMessage(tc.status), share)
+			res, err := nodeResult(json.RawMessage(tc.status), share, NewTrogdor(nil, nil, "4.3.1").notStarted())
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)
@@ -220,9 +221,58 @@ func TestTrogdorCPU(t *testing.T) {
 	if got := cpu(); got != 3*time.Second {
 		t.Errorf("after the gap %s, want the 3s counted before", got)
 	}
+	// Run marks the trial's CPU unknown until its nodes' is counted: a trial
+	// refused before any task (here by the client's checks: a client no
+	// driver knows) has none.
+	bad := d.ForClient("no-such-client", nil)
+	if _, err := bad.Run(context.Background(), Trial{Records: 1}); err == nil {
+		t.Fatal("a trial of an unknown client ran")
+	}
+	if _, err := bad.CPUTime(); err == nil {
+		t.Error("a trial refused before it ran read as a CPU time")
+	}
+	ext := d.ForClient("franz-go", nil)
+	if !strings.Contains(ext.notStarted(), "franz-go worker") || strings.Contains(ext.notStarted(), "prodlab-worker.jar") {
+		t.Errorf("an external node without a status: %q", ext.notStarted())
+	}
 	nodes := []string{"a", "b"}
 	res := mergeNodes(nodes, nodeTrials(Trial{Records: 10}, nodes), []*Result{{Acked: 5, CPU: time.Second, Latency: NewLatencyHistogram()}, {Acked: 5, CPU: 2 * time.Second, Latency: NewLatencyHistogram()}})
 	if res.Producers[0].CPU != time.Second || res.Producers[1].CPU != 2*time.Second {
 		t.Errorf("producers %+v: want each node's CPU", res.Producers)
+	}
+}
+
+// TestExternalCreatesNothingWithoutCommands: a trial of an external client
+// whose worker one node lacks fails before any task exists, so none is
+// left running on the coordinator; with every node's command, one task per
+// node is created, all with one start time and each with its own node.
+func TestExternalCreatesNothingWithoutCommands(t *testing.T) {
+	var specs []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/coordinator/task/create" {
+			var req struct {
+				Spec map[string]any `json:"spec"`
+			}
+			_ = json.NewDecoder(r.Body).Decode(&req)
+			specs = append(specs, req.Spec)
+			_, _ = w.Write([]byte(`{}`))
+			return
+		}
+		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	d := NewTrogdor(trogdor.NewClient(srv.URL), []string{"a", "b"}, "4.3.1")
+	half := d.ForClient("franz-go", map[string][]string{"a": {"/w/prodlab", "worker", "franz-go", "trogdor"}})
+	err := half.create(context.Background(), "t", Trial{Records: 2, Timeout: time.Minute}, nodeTrials(Trial{Records: 2}, []string{"a", "b"}))
+	if err == nil || !strings.Contains(err.Error(), "node b has no franz-go worker command") || len(specs) != 0 {
+		t.Fatalf("err %v, %d tasks created: want node b named and none created", err, len(specs))
+	}
+	cmd := []string{"/w/prodlab", "worker", "franz-go", "trogdor"}
+	full := d.ForClient("franz-go", map[string][]string{"a": cmd, "b": cmd})
+	if err := full.create(context.Background(), "t", Trial{Records: 2, Timeout: time.Minute}, nodeTrials(Trial{Records: 2}, []string{"a", "b"})); err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) != 2 || specs[0]["startMs"] != specs[1]["startMs"] || specs[0]["commandNode"] != "a" || specs[1]["commandNode"] != "b" || specs[0]["class"] != ExternalCommandClass {
+		t.Errorf("specs %v: want one ExternalCommandSpec per node, one start time", specs)
 	}
 }

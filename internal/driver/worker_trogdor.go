@@ -28,9 +28,12 @@ type trogdorStart struct {
 
 // ServeTrogdor runs the one trial of a Trogdor task and returns when its
 // result is written. Cancelling ctx (the agent's SIGTERM when the task is
-// stopped) or the end of in (the agent is gone) cancels the trial, whose
-// result is still written. The result carries the worker process's CPU
-// time (cpu_ns): the process lives for this one trial.
+// stopped) or the end of in (the agent is gone) cancels the trial. Its
+// result is then still written, but the agent has closed the command's
+// stdout before its SIGTERM: nobody reads it, and the process ends there
+// (SIGPIPE); the node's last status stays its last progress line. The
+// result carries the worker process's CPU time (cpu_ns): the process
+// lives for this one trial.
 func (w WorkerService) ServeTrogdor(ctx context.Context, in io.Reader, out io.Writer) error {
 	status := &trogdorStatus{w: out}
 	br := bufio.NewReaderSize(in, 64<<10)

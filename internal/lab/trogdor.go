@@ -108,8 +108,9 @@ var ProbeWait = 10 * time.Second
 // scenarios against it, before anything starts: each coordinator must
 // answer and know prodlab's tasks, the chosen agents must exist and answer,
 // with prodlab's task API and one kafka-clients release the Java client's
-// checks accept; every scenario must use that client, within its per-node
-// limit; and an embedded cluster, which listens on 127.0.0.1 only, needs
+// checks accept; every scenario must use that client or one whose worker
+// each agent holds (checkFleetWorkers), within its per-node limit; and an
+// embedded cluster, which listens on 127.0.0.1 only, needs
 // agents on this host; faults must be ones the fleet can deliver
 // (checkFleetFaults). bootstrap is the existing cluster (--bootstrap), nil
 // for an embedded one. Nil when no scenario runs on a fleet.
@@ -222,9 +223,10 @@ func chooseAgents(f trogdor.Probed, named []string) ([]string, string, error) {
 	return nodes, release, errors.Join(errs...)
 }
 
-// checkTrogdorScenario refuses what a fleet cannot run for sc: another
-// client than the agents' own kafka-clients, the KIP-1269 client agent
-// (the agents' JVMs are not prodlab's to start), and more producers on one
+// checkTrogdorScenario refuses what a fleet cannot run for sc: a client
+// kind agents do not run (none today: OnTrogdor), another Java release
+// than the agents' own kafka-clients, the KIP-1269 client agent (the
+// agents' JVMs are not prodlab's to start), and more producers on one
 // agent than the stated limit.
 func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode int, p *problems) {
 	e := sc.Exp
