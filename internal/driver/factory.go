@@ -29,6 +29,10 @@ type kind struct {
 	// "explain" of the client's mapping table): an intro line and a note
 	// per setting, "" where there is nothing to say; nil for none.
 	notes func(props map[string]string) (intro string, per map[string]string)
+	// service, for a kind whose library is in prodlab's own binary, is that
+	// library as a protocol worker of its own (`prodlab worker KIND`, what
+	// a Trogdor agent runs); nil for the others.
+	service func() WorkerService
 }
 
 // kinds maps clients.Kind names to their drivers.
@@ -97,6 +101,17 @@ func New(ctx context.Context, client, brokerRelease, workerJar, logDir string) (
 		return nil, err
 	}
 	return k.start(ctx, c.Release(brokerRelease), workerJar, logDir)
+}
+
+// BuiltinWorker is the worker service prodlab's own binary serves for a
+// client (`prodlab worker CLIENT`): a kind that registered one (franz-go);
+// false for a kind whose library is not in this binary.
+func BuiltinWorker(client string) (WorkerService, bool) {
+	_, k, err := lookup(client)
+	if err != nil || k.service == nil {
+		return WorkerService{}, false
+	}
+	return k.service(), true
 }
 
 // SettingNotes explains how the named client's driver applies a file of

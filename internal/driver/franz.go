@@ -20,9 +20,10 @@ func NewFranz() *Franz { return &Franz{} }
 
 func init() {
 	register(clients.Franz, kind{
-		check: func(_ string, props map[string]string) error { return NewFranz().Check(props) },
-		start: func(context.Context, string, string, string) (Driver, error) { return NewFranz(), nil },
-		notes: franzNotes,
+		check:   func(_ string, props map[string]string) error { return NewFranz().Check(props) },
+		start:   func(context.Context, string, string, string) (Driver, error) { return NewFranz(), nil },
+		notes:   franzNotes,
+		service: FranzService,
 	})
 }
 
@@ -65,16 +66,6 @@ func FranzVersion() string {
 // locally franz-go runs in prodlab's process.
 func FranzService() WorkerService {
 	return WorkerService{Client: "franz-go " + FranzVersion(), Run: NewFranz().Run}
-}
-
-// BuiltinWorker is the worker service prodlab's own binary serves for a
-// client (`prodlab worker CLIENT`): franz-go's; no other kind's library is
-// in it.
-func BuiltinWorker(client string) (WorkerService, bool) {
-	if client == clients.Franz {
-		return FranzService(), true
-	}
-	return WorkerService{}, false
 }
 
 // Run implements Driver. Records are produced asynchronously through one

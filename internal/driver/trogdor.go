@@ -357,22 +357,7 @@ func (d *Trogdor) stop(id string, wait time.Duration) (trogdor.Task, error) {
 	if len(errs) == len(d.taskIDs(id)) {
 		return trogdor.Task{}, errors.Join(errs...)
 	}
-	tick := time.NewTicker(trogdorPoll)
-	defer tick.Stop()
-	for {
-		task, err := d.poll(ctx, id)
-		if err == nil && task.Done() {
-			return task, nil
-		}
-		select {
-		case <-ctx.Done():
-			if err != nil {
-				return trogdor.Task{}, err
-			}
-			return task, ctx.Err()
-		case <-tick.C:
-		}
-	}
+	return trogdor.WaitDone(ctx, id, trogdorPoll, func(ctx context.Context) (trogdor.Task, error) { return d.poll(ctx, id) })
 }
 
 // forget destroys the trial's tasks, so that the fleet does not keep

@@ -875,3 +875,16 @@ func TestAckLogRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinWorker: prodlab's own binary serves a worker for the kinds
+// whose library it holds (franz-go) and for no other.
+func TestBuiltinWorker(t *testing.T) {
+	if svc, ok := BuiltinWorker("franz-go"); !ok || svc.Run == nil || !strings.HasPrefix(svc.Client, "franz-go ") {
+		t.Errorf("franz-go: %+v, %v", svc, ok)
+	}
+	for _, c := range []string{"librdkafka", "java", "java@3.9.1", "nope"} {
+		if _, ok := BuiltinWorker(c); ok {
+			t.Errorf("%s: a worker in prodlab's binary", c)
+		}
+	}
+}

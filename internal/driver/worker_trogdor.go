@@ -56,7 +56,7 @@ func (w WorkerService) ServeTrogdor(ctx context.Context, in io.Reader, out io.Wr
 	}()
 	s := &serving{svc: w, out: status}
 	m := s.run(ctx, *start.Workload)
-	if cpu, err := processCPU(); err == nil {
+	if cpu, err := ProcessCPU(); err == nil {
 		m.CPUNs = int64(cpu)
 	}
 	s.write(m)
@@ -88,9 +88,10 @@ func (t *trogdorStatus) fail(err error) error {
 	return err
 }
 
-// processCPU is the CPU time (user + system, every thread) this process
-// has used.
-func processCPU() (time.Duration, error) {
+// ProcessCPU is the CPU time (user + system, every thread) this process
+// has used: an external worker's own, or prodlab's, whose in-process
+// client (franz-go) the lab measures this way.
+func ProcessCPU() (time.Duration, error) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, fmt.Errorf("getrusage: %w", err)

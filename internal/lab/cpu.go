@@ -5,9 +5,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
@@ -79,14 +79,8 @@ func cpuCost(before, after cpuSnapshot, ackedBytes int64) *results.CPU {
 	return c
 }
 
-// selfCPU is prodlab's own user + system time.
-func selfCPU() (time.Duration, error) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, fmt.Errorf("getrusage: %w", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
-}
+// selfCPU is prodlab's own CPU time (driver.ProcessCPU).
+func selfCPU() (time.Duration, error) { return driver.ProcessCPU() }
 
 // pidCPU is a process's user + system time from /proc/<pid>/stat.
 func pidCPU(pid int) (time.Duration, error) {

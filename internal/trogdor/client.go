@@ -97,8 +97,14 @@ func (c *Client) StopTask(ctx context.Context, id string) error {
 
 // WaitTask polls task id every interval until it is done or ctx ends.
 func (c *Client) WaitTask(ctx context.Context, id string, interval time.Duration) (Task, error) {
+	return WaitDone(ctx, id, interval, func(ctx context.Context) (Task, error) { return c.Task(ctx, id) })
+}
+
+// WaitDone calls poll every interval until the task it reads (named id in
+// errors) is done or ctx ends; the task as last read comes back either way.
+func WaitDone(ctx context.Context, id string, interval time.Duration, poll func(context.Context) (Task, error)) (Task, error) {
 	for {
-		t, err := c.Task(ctx, id)
+		t, err := poll(ctx)
 		if err == nil && t.Done() {
 			return t, nil
 		}
