@@ -14,12 +14,15 @@ import (
 // adminRounds is what the lab does around every trial, n times: create a
 // fresh topic and wait until it is served, size it, delete it. It logs the
 // median and maximum round and per-step times, and fails when the median
-// round exceeds maxMedian. Run it alone with
+// round waits out kgo's 5 s minimum metadata age (the bug it guards: a
+// readiness probe that read a broker's cached UNKNOWN_TOPIC_OR_PARTITION).
+// How fast a round is belongs to the benchmarks (bench/gaps-sweep.sh), not
+// here: the shared tier runs it beside other packages' JVMs. Run it alone with
 //
 //	go test -count=1 -v -run 'TestThreeNodes/admin|TestOneNodeDetached' ./internal/cluster
 //
 // (PRODLAB_TRACE_ADMIN=1 adds one line per admin request).
-func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int, maxMedian time.Duration) {
+func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int) {
 	t.Helper()
 	a, err := NewAdmin(bootstrap)
 	if err != nil {
@@ -56,10 +59,14 @@ func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int, maxMed
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", d.Seconds()*1000) }
 	t.Logf("%d admin rounds (%d partitions, rf %d): round median %s max %s; create+served median %s max %s; disk median %s; delete median %s max %s",
 		n, partitions, rf, ms(med(rounds)), ms(mx(rounds)), ms(med(creates)), ms(mx(creates)), ms(med(disks)), ms(med(deletes)), ms(mx(deletes)))
-	if m := med(rounds); m > maxMedian {
-		t.Errorf("median admin round %v, want at most %v", m, maxMedian)
+	if m := med(rounds); m >= staleMetadataWait {
+		t.Errorf("median admin round %v, want under %v (a round that waits out kgo's cached metadata)", m, staleMetadataWait)
 	}
 }
+
+// staleMetadataWait is kgo's 5 s minimum metadata age less a margin: a
+// median round this long means the readiness probe read cached metadata.
+const staleMetadataWait = 4 * time.Second
 
 func TestAdminRequiresBootstrap(t *testing.T) {
 	if _, err := NewAdmin(nil); err == nil {

@@ -154,7 +154,7 @@ func TestThreeNodes(t *testing.T) {
 	// metadata (a broker's early UNKNOWN_TOPIC_OR_PARTITION kept for the
 	// cache's 5 s minimum age).
 	t.Run("admin rounds", func(t *testing.T) {
-		adminRounds(t, c.Bootstrap(), 10, 3, 3, time.Second)
+		adminRounds(t, c.Bootstrap(), 10, 3, 3)
 	})
 
 	t.Run("kill and restart", func(t *testing.T) {
@@ -258,7 +258,7 @@ func TestOneNodeDetached(t *testing.T) {
 		t.Errorf("Connect version guess = %q, want something naming 4.x", ext.Version())
 	}
 	t.Logf("external version guess: %q", ext.Version())
-	adminRounds(t, c.Bootstrap(), 10, 3, 1, time.Second)
+	adminRounds(t, c.Bootstrap(), 10, 3, 1)
 	if err := ext.Kill(1); err == nil || !strings.Contains(err.Error(), "not an embedded cluster") {
 		t.Errorf("Kill on a connected cluster = %v, want a not-embedded error", err)
 	}

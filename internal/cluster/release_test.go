@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"testing"
-	"time"
 
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -18,7 +17,7 @@ func TestReleases(t *testing.T) {
 			if c.Version() != release {
 				t.Errorf("Version() = %q, want %q", c.Version(), release)
 			}
-			adminRounds(t, c.Bootstrap(), 3, 2, 1, time.Second)
+			adminRounds(t, c.Bootstrap(), 3, 2, 1)
 		})
 	}
 }

@@ -182,5 +182,5 @@ func TestRestartExited(t *testing.T) {
 	if c.Pids()[1] == pid {
 		t.Error("the broker has its old pid")
 	}
-	adminRounds(t, c.Bootstrap(), 2, 1, 1, 5*time.Second)
+	adminRounds(t, c.Bootstrap(), 2, 1, 1)
 }
