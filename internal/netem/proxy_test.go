@@ -167,8 +167,10 @@ func TestSetConfigLive(t *testing.T) {
 	}
 	p.SetConfig(Config{})
 	time.Sleep(10 * time.Millisecond)
-	if d := roundTrip(t, c, 10); d > 5*time.Millisecond {
-		t.Errorf("round trip %v after SetConfig(RTT 0) on a live connection, want < 5ms", d)
+	// Half the old RTT: what tells the two settings apart, with room for a
+	// loaded machine (the test runs beside other packages' JVMs).
+	if d := roundTrip(t, c, 10); d > 50*time.Millisecond {
+		t.Errorf("round trip %v after SetConfig(RTT 0) on a live connection, want < 50ms", d)
 	}
 }
 
