@@ -38,8 +38,10 @@ type capacitySearch struct {
 	// issued counts each scenario's measured trials so far, to number the
 	// next one.
 	issued map[string]int
-	// est caches each scenario's estimate until its next probe.
-	est map[string]stats.Threshold
+	// est caches each scenario's estimate until its next probe; post
+	// keeps its posterior, which each probe updates.
+	est  map[string]stats.Threshold
+	post map[string]*summary.ProbeEstimator
 	// out are the scenarios an advisor took out of the race, or the
 	// search gave up on, with why; they get no more probes and the
 	// stopping rule leaves them out.
@@ -64,7 +66,7 @@ const firstProbe = 0.5
 // newCapacitySearch starts g's search with its share of the budget (by its
 // number of scenarios out of nScenarios) and the probes of a resumed run.
 func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
-	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{},
+	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{}, post: map[string]*summary.ProbeEstimator{},
 		out: map[string]string{}, barren: map[string]int{}, roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
 	for _, rec := range prev {
 		if !rec.Warmup && s.member(rec.ScenarioID) {
@@ -101,7 +103,12 @@ func (s *capacitySearch) threshold(id string) stats.Threshold {
 	if t, ok := s.est[id]; ok {
 		return t
 	}
-	t := s.probes(id).Threshold(stats.DefaultConfidence)
+	pe := s.post[id]
+	if pe == nil {
+		pe = &summary.ProbeEstimator{}
+		s.post[id] = pe
+	}
+	t := pe.Threshold(s.probes(id), stats.DefaultConfidence)
 	s.est[id] = t
 	return t
 }

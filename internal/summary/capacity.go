@@ -114,6 +114,31 @@ func (sp ScenarioProbes) Threshold(level float64) stats.Threshold {
 	return stats.EstimateThreshold(sp.Outcomes, sp.Prior(level))
 }
 
+// ProbeEstimator keeps one scenario's posterior between probes: each new
+// outcome is added to it rather than the posterior being rebuilt from the
+// first probe (a search of n probes costs n updates, not n²/2), and it
+// starts over only when the prior moves (a higher ceiling; without one, a
+// wider range of rates). Its estimates equal Threshold's.
+type ProbeEstimator struct {
+	prior stats.ThresholdOptions
+	post  *stats.ThresholdPosterior
+	n     int // outcomes added to post
+}
+
+// Threshold is sp's estimate, sp being what the scenario's earlier calls
+// saw with outcomes appended.
+func (e *ProbeEstimator) Threshold(sp ScenarioProbes, level float64) stats.Threshold {
+	prior := sp.Prior(level)
+	if e.post == nil || prior != e.prior || e.n > len(sp.Outcomes) {
+		e.prior, e.post, e.n = prior, stats.NewThresholdPosterior(prior), 0
+	}
+	for _, q := range sp.Outcomes[e.n:] {
+		e.post.Add(q)
+	}
+	e.n = len(sp.Outcomes)
+	return e.post.Threshold()
+}
+
 // CapacityMet is the capacity search's stopping rule for one scenario: its
 // sustainable rate is bracketed (no open edge), rests on at least
 // stats.DefaultMinPairs probes, and is known within precision. The lab

@@ -2,9 +2,12 @@ package summary
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/stats"
 )
 
 // TestKeepUpResolution: a window resolves achieved ÷ offered to the
@@ -82,4 +85,49 @@ func TestStartLag(t *testing.T) {
 			t.Errorf("achieved %g: misses %v, want %v", tt.achieved, HoldMisses(&r, slo, 0.99), tt.behind)
 		}
 	}
+}
+
+// TestProbeEstimatorMatchesScratch: the estimator kept between probes
+// gives, after every probe, exactly what estimating from all of them does
+// — also when the prior moves under it (a higher ceiling; without one, a
+// rate beyond those probed so far).
+func TestProbeEstimatorMatchesScratch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	outcomes := func(n int) []stats.ProbeOutcome {
+		var out []stats.ProbeOutcome
+		for range n {
+			r := 1000 * math.Exp(rng.NormFloat64())
+			out = append(out, stats.ProbeOutcome{Rate: r, Pass: r < 1000*math.Exp(0.1*rng.NormFloat64())})
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		ceilings []float64 // the ceiling before each probe
+		outs     []stats.ProbeOutcome
+	}{
+		{"a fixed ceiling", slices.Repeat([]float64{2000}, 30), outcomes(30)},
+		{"the ceiling rises after probe 10", append(slices.Repeat([]float64{2000}, 10), slices.Repeat([]float64{3000}, 20)...), outcomes(30)},
+		{"no ceiling: the rates probed set the prior", make([]float64, 30), outcomes(30)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var e ProbeEstimator
+			for n := 1; n <= len(tc.outs); n++ {
+				sp := ScenarioProbes{Ceiling: tc.ceilings[n-1], Outcomes: tc.outs[:n]}
+				got, want := e.Threshold(sp, 0.95), stats.EstimateThreshold(sp.Outcomes, sp.Prior(0.95))
+				if !sameThreshold(got, want) {
+					t.Fatalf("after %d probes: kept %+v, from scratch %+v", n, got, want)
+				}
+			}
+		})
+	}
+}
+
+// sameThreshold compares two estimates field by field, NaN equal to NaN.
+func sameThreshold(a, b stats.Threshold) bool {
+	eq := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+	return eq(a.Estimate, b.Estimate) && eq(a.Lo, b.Lo) && eq(a.Hi, b.Hi) && eq(a.LogMean, b.LogMean) &&
+		eq(a.LogSD, b.LogSD) && eq(a.Spread, b.Spread) && eq(a.SpreadHi, b.SpreadHi) &&
+		a.Probes == b.Probes && a.Passes == b.Passes && a.Edge == b.Edge
 }
