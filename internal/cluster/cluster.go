@@ -24,12 +24,13 @@ type Broker struct {
 type Cluster struct {
 	cfg       Config
 	external  bool
-	bootstrap []string // external clusters only
-	brokers   []Broker // external clusters only
-	version   string   // broker version, "" when unknown
-	java      string   // embedded only
-	dist      dist     // embedded only
-	clusterID string   // embedded only
+	bootstrap []string     // external clusters only
+	brokers   []Broker     // external clusters only
+	version   string       // broker version, "" when unknown
+	java      string       // embedded only
+	dist      dist         // embedded only
+	cds       classArchive // embedded only: dist's class-data archive
+	clusterID string       // embedded only
 	// dataRoot is this cluster's directory under Config.DataRoot; "" when
 	// the data lives under Config.Dir.
 	dataRoot string
@@ -72,7 +73,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{cfg: cfg, java: java, dist: d, version: d.version, heap: heap}
+	c := &Cluster{cfg: cfg, java: java, dist: d, cds: newClassArchive(cfg.ArchiveDir, java, d), version: d.version, heap: heap}
 	if c.sec, err = newSecurity(cfg.Security); err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	}
 	// Controllers first: brokers wait for a quorum to register with.
 	for _, n := range append(append([]*node(nil), c.controllers...), c.nodes...) {
-		if err := n.start(c.java, c.dist, c.cfg.Dir, c.cfg.Detached); err != nil {
+		if err := n.start(c.java, c.dist, c.cds, c.cfg.Dir, c.cfg.Detached); err != nil {
 			return err
 		}
 	}
@@ -235,7 +236,7 @@ func (c *Cluster) formatAll(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = n.format(ctx, c.java, c.dist, c.clusterID, c.sec.formatArgs()...)
+			errs[i] = n.format(ctx, c.java, c.dist, c.cds, c.clusterID, c.sec.formatArgs()...)
 		}()
 	}
 	wg.Wait()

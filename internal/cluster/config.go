@@ -86,6 +86,9 @@ type Config struct {
 	// MemoryRoot for storage: memory. The cluster makes its own directory
 	// there and removes it when it stops, even with its data kept.
 	DataRoot string
+	// ArchiveDir holds the brokers' class-data archives (cds.go);
+	// CacheDir()/cds when empty.
+	ArchiveDir string
 	// ReadyTimeout bounds how long Start and Restart wait for the brokers to
 	// appear in the metadata; default 90s.
 	ReadyTimeout time.Duration

@@ -100,7 +100,7 @@ func (c *Cluster) Restart(ctx context.Context, id int) error {
 	if n.running() {
 		return fmt.Errorf("restart broker %d: still running; Kill or Shutdown it first", id)
 	}
-	if err := n.start(c.java, c.dist, c.cfg.Dir, c.cfg.Detached); err != nil {
+	if err := n.start(c.java, c.dist, c.cds, c.cfg.Dir, c.cfg.Detached); err != nil {
 		return fmt.Errorf("restart broker: %w", err)
 	}
 	var want []int

@@ -131,11 +131,11 @@ func (n *node) redactConfig() error {
 
 // format runs kafka-storage format for the node, with extra arguments
 // (SCRAM users), appending the tool's output to the broker log.
-func (n *node) format(ctx context.Context, java string, d dist, clusterID string, extra ...string) error {
+func (n *node) format(ctx context.Context, java string, d dist, cds classArchive, clusterID string, extra ...string) error {
 	// C1 only: the tool runs for a second, so fast JVM start-up matters more
 	// than peak speed.
-	args := []string{"-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", d.classpath,
-		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", n.config}
+	args := append([]string{"-XX:TieredStopAtLevel=1", "-Xshare:auto"}, cds.useArgs()...)
+	args = append(args, "-cp", d.classpath, "kafka.tools.StorageTool", "format", "-t", clusterID, "-c", n.config)
 	cmd := exec.Command(java, append(args, extra...)...)
 	cmd.Dir = n.dir
 	var out bytes.Buffer
@@ -170,8 +170,10 @@ func runToEnd(ctx context.Context, cmd *exec.Cmd) error {
 }
 
 // start launches the node's broker JVM with its output going to the broker
-// log, and watches for its exit.
-func (n *node) start(java string, d dist, clusterDir string, detached bool) error {
+// log, and watches for its exit. The JVM maps cds's archive, or dumps it
+// when there is none yet (not a detached node, whose exit prodlab does not
+// see, nor one with a Java agent).
+func (n *node) start(java string, d dist, cds classArchive, clusterDir string, detached bool) error {
 	if n.running() {
 		return fmt.Errorf("start node %d: already running", n.spec.ID)
 	}
@@ -179,6 +181,16 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 	args = append(args, BrokerJVMOpts()...)
 	args = append(args, d.loggingArgs(clusterDir, n.spec.ID)...)
 	args = append(args, n.jvmExtra...)
+	var pending string
+	switch {
+	case len(n.jvmExtra) > 0:
+	case detached:
+		args = append(args, cds.useArgs()...)
+	default:
+		var a []string
+		a, pending = cds.brokerArgs()
+		args = append(args, a...)
+	}
 	args = append(args, "-cp", d.classpath, BrokerMainClass, n.config)
 	log, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -210,6 +222,7 @@ func (n *node) start(java string, d dist, clusterDir string, detached bool) erro
 		if !detached {
 			proc.Forget(cmd.Process.Pid)
 		}
+		cds.keep(pending, cmd.ProcessState)
 		n.exited(cmd.Process.Pid, cmd.ProcessState.String())
 		close(done)
 	}()

@@ -30,7 +30,7 @@ func fakeBroker(t *testing.T, body string) *Cluster {
 		t.Fatal(err)
 	}
 	c := &Cluster{cfg: Config{Dir: dir, StopGrace: time.Second}, java: script, dist: dist{classpath: "none"}, nodes: []*node{n}}
-	if err := n.start(c.java, c.dist, dir, false); err != nil {
+	if err := n.start(c.java, c.dist, c.cds, dir, false); err != nil {
 		t.Fatal(err)
 	}
 	c.watchNodes()
