@@ -1,37 +1,51 @@
 package cluster
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/prodlab/prodlab/internal/maven"
 )
 
-// classArchive is a distribution's class-data-sharing archive (a JDK 13+
-// dynamic CDS archive): the classes a broker loads, parsed and verified
-// once and mapped by every later JVM of that distribution. A 1-broker
-// start's CPU fell from 7.23 s to 4.85 s with it (4.18 s to 2.40 s under
-// C1; bench/RESULTS.md §46, bench/cds.sh); it changes how a broker
-// starts, not how it runs.
+// classArchive is a distribution's class-data-sharing archive (AppCDS):
+// the classes a broker loads, parsed and verified once and mapped by every
+// later JVM of that distribution. A 1-broker start's CPU fell from 6.95 s
+// to 4.12 s with it (4.27 s to 2.50 s under C1; bench/RESULTS.md §46,
+// bench/cds.sh); it changes how a broker starts, not how it runs.
 //
-// The first broker of a distribution that finds no archive dumps one when
-// it exits by itself (a SIGTERM is such an exit; a SIGKILL is not), into a
-// file of its own that is then renamed into place, so a JVM never maps a
-// file another is writing. The archive's name hashes the java binary and
-// every jar (path, size, modification time): CDS refuses an archive whose
-// jars changed, and a changed distribution gets a new one.
+// It is made in two steps, neither of them beside a trial. A broker of a
+// distribution without an archive writes the classes it loads to a class
+// list as it loads them (-XX:DumpLoadedClassList, no work at its exit);
+// the list is kept once the broker exits by itself. The next cluster
+// start of that distribution, before any broker starts, dumps the archive
+// from the list (java -Xshare:dump: about 10 s of CPU, once) into a file
+// of its own, renamed into place, so a JVM never maps a file another is
+// writing. The names hash the java binary and every jar (path, size,
+// modification time): CDS refuses an archive whose jars changed, and a
+// changed distribution gets new ones.
 type classArchive struct {
-	path string // "" when brokers run without one
+	path string // the archive; "" when brokers run without one
 }
 
 // cdsOptions are the JVM options that mean the user runs CDS their own way
 // (BrokerJVMOptsEnv); prodlab then leaves it to them.
-var cdsOptions = []string{"-Xshare", "SharedArchiveFile", "ArchiveClassesAtExit"}
+var cdsOptions = []string{"-Xshare", "SharedArchiveFile", "ArchiveClassesAtExit", "DumpLoadedClassList", "SharedClassListFile"}
+
+// archiveDumpTimeout bounds the archive's dump; a dump that takes longer is
+// abandoned and the brokers start without an archive.
+const archiveDumpTimeout = 3 * time.Minute
+
+// staleDumpLock is how old another process's dump lock may be before it
+// counts as left by a process that died.
+const staleDumpLock = 5 * time.Minute
 
 // newClassArchive names java and d's archive in dir (the cache's cds
 // directory when empty); none when the user's JVM options handle CDS or
@@ -79,10 +93,10 @@ func archiveKey(java, classpath string) (string, error) {
 		files = append(files, e)
 	}
 	h := sha256.New()
-	for _, f := range files {
+	for i, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
-			if f == files[1] && os.IsNotExist(err) { // a JDK laid out otherwise
+			if i == 1 && os.IsNotExist(err) { // a JDK laid out otherwise
 				continue
 			}
 			return "", err
@@ -93,49 +107,107 @@ func archiveKey(java, classpath string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
+// list is where the class list the archive is dumped from is kept.
+func (a classArchive) list() string { return strings.TrimSuffix(a.path, ".jsa") + ".classlist" }
+
+// nonEmpty reports whether path is a regular file with something in it.
+func nonEmpty(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+}
+
 // useArgs are the options of a JVM that maps the archive; none before one
 // was made.
 func (a classArchive) useArgs() []string {
-	if a.path == "" {
-		return nil
-	}
-	if fi, err := os.Stat(a.path); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+	if a.path == "" || !nonEmpty(a.path) {
 		return nil
 	}
 	return []string{"-XX:SharedArchiveFile=" + a.path}
 }
 
-// brokerArgs are a broker JVM's options: the archive's when it exists,
-// else a dump at exit into pending, a file of this JVM's own that keep
-// moves into place.
+// brokerArgs are a broker JVM's options: the archive's when it exists;
+// else, when no class list is kept yet either, a class list written as
+// the broker loads classes into pending, a file of this JVM's own that
+// keep moves into place.
 func (a classArchive) brokerArgs() (args []string, pending string) {
-	if use := a.useArgs(); use != nil || a.path == "" {
+	if use := a.useArgs(); use != nil || a.path == "" || nonEmpty(a.list()) {
 		return use, ""
 	}
 	if err := os.MkdirAll(filepath.Dir(a.path), 0o755); err != nil {
 		return nil, ""
 	}
-	f, err := os.CreateTemp(filepath.Dir(a.path), filepath.Base(a.path)+".*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(a.path), filepath.Base(a.list())+".*.tmp")
 	if err != nil {
 		return nil, ""
 	}
 	pending = f.Name()
 	_ = f.Close()
-	_ = os.Remove(pending) // the JVM writes it at exit
-	return []string{"-XX:ArchiveClassesAtExit=" + pending}, pending
+	return []string{"-XX:DumpLoadedClassList=" + pending}, pending
 }
 
-// keep moves the archive a JVM dumped into place when the JVM exited by
-// itself (it writes the archive whole before it exits), and removes it
-// otherwise: a JVM killed while dumping leaves a part.
+// keep moves the class list a broker wrote into place when the broker
+// exited by itself (the JVM has written it whole), and removes it
+// otherwise: a JVM killed mid-line leaves a part.
 func (a classArchive) keep(pending string, st *os.ProcessState) {
 	if pending == "" {
 		return
 	}
-	if st != nil && st.Exited() {
-		if fi, err := os.Stat(pending); err == nil && fi.Size() > 0 && os.Rename(pending, a.path) == nil {
-			return
-		}
+	if st != nil && st.Exited() && nonEmpty(pending) && os.Rename(pending, a.list()) == nil {
+		return
 	}
 	_ = os.Remove(pending)
+}
+
+// dump makes the archive from the kept class list when there is a list
+// and no archive, before any broker of the cluster starts. One process
+// dumps at a time (a lock file beside the archive); the others start
+// their brokers without an archive meanwhile. A dump that fails removes
+// the list, so that a later broker writes a new one. It returns how long
+// the dump took, 0 when there was none.
+func (a classArchive) dump(ctx context.Context, java, classpath string) (time.Duration, error) {
+	if a.path == "" || nonEmpty(a.path) || !nonEmpty(a.list()) {
+		return 0, nil
+	}
+	lock := a.path + ".lock"
+	if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) > staleDumpLock {
+		_ = os.Remove(lock)
+	}
+	l, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 0, nil // another process dumps it
+	}
+	_ = l.Close()
+	defer os.Remove(lock)
+	f, err := os.CreateTemp(filepath.Dir(a.path), filepath.Base(a.path)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("class-data archive: %w", err)
+	}
+	tmp := f.Name()
+	_ = f.Close()
+	defer os.Remove(tmp) // renamed away on success
+	ctx, cancel := context.WithTimeout(ctx, archiveDumpTimeout)
+	defer cancel()
+	start := time.Now()
+	cmd := exec.Command(java, "-Xshare:dump", "-XX:SharedClassListFile="+a.list(), "-XX:SharedArchiveFile="+tmp, "-cp", classpath)
+	out, err := runCapture(ctx, cmd)
+	if err == nil && !nonEmpty(tmp) {
+		err = fmt.Errorf("no archive written")
+	}
+	if err == nil {
+		err = os.Rename(tmp, a.path)
+	}
+	if err != nil {
+		_ = os.Remove(a.list())
+		return 0, fmt.Errorf("class-data archive from %s: %w\n%s", a.list(), err, indent(lastLines(out, logTailLines)))
+	}
+	return time.Since(start), nil
+}
+
+// runCapture runs cmd through the proc registry (runToEnd) and returns its
+// combined output.
+func runCapture(ctx context.Context, cmd *exec.Cmd) (string, error) {
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := runToEnd(ctx, cmd)
+	return out.String(), err
 }

@@ -30,7 +30,9 @@ type Cluster struct {
 	java      string       // embedded only
 	dist      dist         // embedded only
 	cds       classArchive // embedded only: dist's class-data archive
-	clusterID string       // embedded only
+	// archiveNote says what Start did about the archive ("" for nothing).
+	archiveNote string
+	clusterID   string // embedded only
 	// dataRoot is this cluster's directory under Config.DataRoot; "" when
 	// the data lives under Config.Dir.
 	dataRoot string
@@ -77,6 +79,12 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	if c.sec, err = newSecurity(cfg.Security); err != nil {
 		return nil, err
 	}
+	switch took, err := c.cds.dump(ctx, java, d.classpath); {
+	case err != nil:
+		c.archiveNote = fmt.Sprintf("brokers start without a class-data archive: %v", err)
+	case took > 0:
+		c.archiveNote = fmt.Sprintf("wrote the brokers' class-data archive for this release in %.1fs (once: later starts map it)", took.Seconds())
+	}
 	for attempt := 1; ; attempt++ {
 		err = c.startOnce(ctx)
 		if err == nil {
@@ -89,6 +97,10 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 	}
 }
+
+// ArchiveNote says what Start did about the brokers' class-data archive
+// (cds.go): wrote it, or could not; "" when it did nothing.
+func (c *Cluster) ArchiveNote() string { return c.archiveNote }
 
 // startOnce is one attempt of Start with fresh ports, id and storage.
 func (c *Cluster) startOnce(ctx context.Context) error {

@@ -345,18 +345,27 @@ func TestCatchUp(t *testing.T) {
 		name      string
 		e         *spec.Experiment
 		lag, most time.Duration
+		held      time.Duration // how much longer every producer's warm-up lasts
 	}{
-		{"probe", exp(1000, 3, map[string]float64{"p99": 100, "p50": 20}), 10 * time.Millisecond, 3 * time.Second},
-		{"ceiling probe", exp(0, 3, map[string]float64{"p99": 100}), 0, 0},
-		{"burst", exp(1000, 0, map[string]float64{"p99": 100}), 0, 0},
-		{"no SLO", exp(1000, 3, nil), 0, 0},
-		{"several producers", producers, 0, 0},
-		{"a Trogdor fleet", fleet, 0, 0},
-		{"no timed warm-up", untimed, 0, 0},
+		{"probe", exp(1000, 3, map[string]float64{"p99": 100, "p50": 20}), 10 * time.Millisecond, 3 * time.Second, 0},
+		{"ceiling probe", exp(0, 3, map[string]float64{"p99": 100}), 0, 0, 0},
+		{"burst", exp(1000, 0, map[string]float64{"p99": 100}), 0, 0, 0},
+		{"no SLO", exp(1000, 3, nil), 0, 0, 0},
+		// Held together: each producer and node the whole window more, so
+		// the merged window begins at the same moment on all of them.
+		{"several producers", producers, 0, 0, 3 * time.Second},
+		{"a Trogdor fleet", fleet, 0, 0, 3 * time.Second},
+		{"no timed warm-up", untimed, 0, 0, 0},
 	} {
 		lag, most := catchUp(tt.e)
 		if lag != tt.lag || most != tt.most {
 			t.Errorf("%s: catchUp = %v, %v; want %v, %v", tt.name, lag, most, tt.lag, tt.most)
+		}
+		if held := heldLonger(tt.e); held != tt.held {
+			t.Errorf("%s: heldLonger = %v, want %v", tt.name, held, tt.held)
+		}
+		if got, want := (&executor{}).driverTrial(spec.Scenario{Exp: *tt.e}, 1, false, "t", nil).Warmup, seconds(tt.e.Workload.WarmupS)+tt.held; got != want {
+			t.Errorf("%s: the driver's warm-up %v, want %v", tt.name, got, want)
 		}
 	}
 }

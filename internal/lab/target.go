@@ -262,6 +262,9 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	if t.links != nil {
 		t.links.started(c)
 	}
+	if note := c.ArchiveNote(); note != "" {
+		t.cfg.Logf("%s", note)
+	}
 	t.cfg.Logf("cluster ready in %.1fs: %s", time.Since(t0).Seconds(), strings.Join(c.Bootstrap(), ","))
 	return nil
 }

@@ -188,6 +188,7 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 		},
 	}
 	tr.CatchUp, tr.CatchUpMax = catchUp(&e)
+	tr.Warmup += heldLonger(&e)
 	return tr
 }
 
@@ -199,11 +200,23 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 // more window's length. Zero for every other trial
 // (spec.Experiment.WarmupCatchesUp, which also sizes workload.timeout.s).
 func catchUp(e *spec.Experiment) (lag, most time.Duration) {
-	if e.Workload.Rate <= 0 || !e.WarmupCatchesUp() {
+	if e.Workload.Rate <= 0 || !e.WarmupCatchesUp() || e.WarmupHeldTogether() {
 		return 0, 0
 	}
 	tightest := summary.TightestSLO(e.Capacity.SLO)
 	return time.Duration(tightest / 2 * float64(time.Millisecond)), seconds(e.Workload.DurationS)
+}
+
+// heldLonger is how much longer than workload.warmup.s the warm-up of a
+// rate-limited trial whose producers are held together lasts
+// (spec.Experiment.WarmupHeldTogether): the one more window the catch-up
+// may take, on every producer and node alike, so that the merged window
+// begins at the same moment everywhere. Zero for every other trial.
+func heldLonger(e *spec.Experiment) time.Duration {
+	if e.Workload.Rate <= 0 || !e.WarmupHeldTogether() {
+		return 0
+	}
+	return seconds(e.Workload.DurationS)
 }
 
 // trialRun is one trial underway: the session it runs on, its scenario's

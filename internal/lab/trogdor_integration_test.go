@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
@@ -44,6 +46,9 @@ func TestTrogdor(t *testing.T) {
 	})
 	t.Run("franz-go and librdkafka on 2 agents, audited", func(t *testing.T) {
 		testTrogdorWorkers(ctx, t, f, c)
+	})
+	t.Run("capacity search on 2 agents, java and franz-go", func(t *testing.T) {
+		testTrogdorCapacity(ctx, t, f, c)
 	})
 	t.Run("broker.pause through Trogdor", func(t *testing.T) {
 		testTrogdorPause(ctx, t, f, c)
@@ -149,6 +154,68 @@ func checkFleetRecord(t *testing.T, r results.Record, n int64) {
 	}
 	if r.CPU == nil || r.CPU.ClientS <= 0 || math.Abs(r.CPU.ClientS-cpu) > 1e-6 || r.CPU.ClientMsPerMB <= 0 {
 		t.Errorf("client CPU %+v: want the nodes' %.3f s, per MB", r.CPU, cpu)
+	}
+}
+
+// testTrogdorCapacity searches the sustainable rate of java and franz-go
+// on the fleet, behind an emulated 20 ms pipe with one request in flight
+// (a knee the pipe sets, as in TestCapacityPipe): the offered rate split
+// over the two agents, every producer's warm-up held the same extra window
+// so that the merged window begins together. Each search must end
+// bracketed, with its interval, on probes that passed and failed.
+func testTrogdorCapacity(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	src := `
+name: fleet-capacity
+topic: {partitions: 1}
+workload: {duration.s: 0.5, warmup.s: 0.3, record.size: 1000, payload: random}
+producer: {acks: all, enable.idempotence: false, linger.ms: 0, batch.size: 16384, compression.type: none, max.in.flight.requests.per.connection: 1}
+network: {rtt.ms: 20}
+capacity: {slo: {p99.ms: 1000}, precision: 0.3, budget: 60s}
+matrix: {client: [java, franz-go]}
+trogdor: {coordinator: ` + f.URL() + "}\n"
+	exp, scs := planYAML(t, t.Name()+".yaml", src)
+	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var log strings.Builder
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Fleets: fleets, WorkerJar: workerJarForTest(t), Log: &log}); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	if i := strings.LastIndex(log.String(), "capacity "); i >= 0 {
+		t.Logf("the search's last line: %s", strings.SplitN(log.String()[i:], "\n", 2)[0])
+	}
+	recs, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	caps, ok, err := results.ReadCapacity(dir)
+	if err != nil || !ok || len(caps) != 2 {
+		t.Fatalf("capacity.json: %v, %v, %+v\n%s", ok, err, caps, log.String())
+	}
+	for _, cp := range caps {
+		s := cp.Sustainable
+		t.Logf("%s: ceiling %.0f, %d probes, %d passed, sustainable %.0f [%.0f, %.0f]", cp.ScenarioID, cp.CeilingRecordsPerS, cp.Probes, cp.Passes, s.RecordsPerS, s.Lo, s.Hi)
+		if cp.Passes == 0 || cp.Passes == cp.Probes || s.Edge != "" || !(s.Lo > 0 && s.Lo <= s.RecordsPerS && s.RecordsPerS <= s.Hi) {
+			t.Errorf("%s: %d probes, %d passed, sustainable %+v: want a bracketed rate with its interval\n%s", cp.ScenarioID, cp.Probes, cp.Passes, s, log.String())
+		}
+	}
+	for _, r := range recs {
+		if r.Load == nil || r.Load.OfferedRecordsPerS <= 0 || r.Warmup || r.Status != results.StatusOK {
+			continue
+		}
+		if len(r.Producers) != 2 || r.Producers[0].Node == r.Producers[1].Node {
+			t.Errorf("probe %s/%d: producers %+v, want one on each agent", r.ScenarioID, r.Trial, r.Producers)
+		}
+		// Held together: the window began after the warm-up and the one
+		// more window on every node (0.3 s + 0.5 s).
+		if r.Timeline == nil || r.Timeline.MeasuredFromMs < 790 {
+			t.Errorf("probe %s/%d: window from %+v, want after 800 ms", r.ScenarioID, r.Trial, r.Timeline)
+		}
 	}
 }
 

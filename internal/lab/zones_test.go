@@ -62,8 +62,13 @@ func checkZoneOutage(t *testing.T, r results.Record) {
 	for _, l := range z.Links {
 		if l.From != l.To {
 			cross++
-			if l.FetchRTTMinMs < 2 || l.RTTMs < 2 || l.RTTMs > 4 {
-				t.Errorf("link %s→%s: applied round trip %.3f ms, least fetch %.3f ms: want 2–4 ms and at least 2 ms", l.From, l.To, l.RTTMs, l.FetchRTTMinMs)
+			// The applied round trip includes the proxy's timer waking late:
+			// 3 brokers and the client on 2 cores put a link at 4.4 ms once
+			// (a fresh-clone run, 03:21 UTC 2026-11-29). Up to 4× the 2 ms
+			// asked still tells a delay applied once from one not applied
+			// (0) or applied in the wrong unit.
+			if l.FetchRTTMinMs < 2 || l.RTTMs < 2 || l.RTTMs > 8 {
+				t.Errorf("link %s→%s: applied round trip %.3f ms, least fetch %.3f ms: want 2–8 ms and at least 2 ms", l.From, l.To, l.RTTMs, l.FetchRTTMinMs)
 			}
 		}
 	}

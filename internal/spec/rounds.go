@@ -155,15 +155,27 @@ func (e *Experiment) checkRounds(c *collector) {
 }
 
 // WarmupCatchesUp reports whether e's rate-limited trials hold their
-// warm-up until the producer is near its schedule, for at most one more
-// window (the lab's catch-up, driver.Trial.CatchUp): under an SLO, with
-// steady-state windows after a timed warm-up, one producer and no Trogdor
-// fleet (several producers would each catch up on their own, and their
-// merged windows would drift apart; summary.StartBehind still judges
-// them). workload.timeout.s must allow the extra window.
+// warm-up past workload.warmup.s, for at most one more window, so that
+// the window begins on schedule: under an SLO, with steady-state windows
+// after a timed warm-up. One producer is held until it is near its
+// schedule (the lab's catch-up, driver.Trial.CatchUp); several producers,
+// or a Trogdor fleet's nodes, are held the whole window more
+// (WarmupHeldTogether). workload.timeout.s must allow the extra window.
 func (e *Experiment) WarmupCatchesUp() bool {
 	w := e.Workload
-	return len(e.Capacity.SLO) > 0 && w.DurationS > 0 && w.WarmupS > 0 && w.Producers <= 1 && e.Trogdor.Coordinator == ""
+	return len(e.Capacity.SLO) > 0 && w.DurationS > 0 && w.WarmupS > 0
+}
+
+// WarmupHeldTogether reports whether e's catch-up holds every producer's
+// warm-up for the whole extra window rather than until each is on
+// schedule: several producers, or the nodes of a Trogdor fleet, each
+// catching up on its own would begin their parts of the merged window at
+// different moments (and a fleet's nodes cannot wait for each other
+// mid-task). Held together, every part begins at the same moment after
+// the trial's one start time; a producer still behind its schedule then
+// is judged by summary.StartBehind, as a single one is.
+func (e *Experiment) WarmupHeldTogether() bool {
+	return e.WarmupCatchesUp() && (e.Workload.Producers > 1 || e.Trogdor.Coordinator != "")
 }
 
 // checkWorkloadTime reports a scenario's contradictory timing settings.

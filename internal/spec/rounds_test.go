@@ -46,6 +46,10 @@ func TestRoundsValidation(t *testing.T) {
 		{"timeout too short for the catch-up", "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n", []string{
 			`x.yaml:2:41: workload.timeout.s (20) must exceed workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO) (21)`,
 		}},
+		// Several producers are held together the whole extra window.
+		{"timeout too short for producers held together", "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20, producers: 2}\ncapacity: {slo: {p99.ms: 20}}\n", []string{
+			`x.yaml:2:41: workload.timeout.s (20) must exceed workload.warmup.s + 2 × workload.duration.s (a window's catch-up after the warm-up, under an SLO) (21)`,
+		}},
 		// The timeline's interval is 0 (automatic) or in 10..60000 ms.
 		{"timeline interval", "name: x\ntimeline: {interval.ms: 5}\n", []string{
 			`x.yaml:2:12: timeline.interval.ms must be 0 (automatic) or in 10..60000, got 5`,
@@ -223,11 +227,11 @@ compare:
 }
 
 // TestCatchUpTimeout: the timeout makes room for the catch-up's extra
-// window only where the warm-up catches up (WarmupCatchesUp): not for
-// several producers, nor without a timed warm-up.
+// window only where the warm-up catches up (WarmupCatchesUp): not without
+// a timed warm-up, nor without an SLO.
 func TestCatchUpTimeout(t *testing.T) {
 	runAccepted(t, []acceptance{
-		{name: "several producers", src: "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20, producers: 2}\ncapacity: {slo: {p99.ms: 20}}\n"},
+		{name: "several producers without an SLO", src: "name: x\nworkload: {duration.s: 10, warmup.s: 1, timeout.s: 20, producers: 2}\n"},
 		{name: "a record-count warm-up", src: "name: x\nworkload: {duration.s: 10, warmup.records: 1000, timeout.s: 20}\ncapacity: {slo: {p99.ms: 20}}\n"},
 	})
 }
