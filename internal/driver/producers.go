@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // Many producers in one trial (Trial.Producers > 1): the trial is split
@@ -74,8 +77,27 @@ func (t Trial) share(i, n int) Trial {
 	if t.Tag != "" {
 		s.Tag = ProducerTag(t.Tag, i)
 	}
+	if n > 1 {
+		s.Props = SuffixTransactionalID(t.Props, "p"+strconv.Itoa(i))
+	}
 	s.Progress = nil
 	return s
+}
+
+// SuffixTransactionalID returns props with its transactional.id made
+// "<id>-<suffix>", props itself unchanged; props as they are without an
+// id. Producers that shared an id would fence each other (each
+// initTransactions bumps the id's epoch and aborts the other's open
+// transaction), so every producer of a trial — and every trial — gets its
+// own, with the user's id as the prefix.
+func SuffixTransactionalID(props map[string]string, suffix string) map[string]string {
+	id := props[kafkaconf.TransactionalID]
+	if id == "" {
+		return props
+	}
+	out := maps.Clone(props)
+	out[kafkaconf.TransactionalID] = id + "-" + suffix
+	return out
 }
 
 // splitCount is share i of total split as evenly as possible over n.

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -127,5 +128,37 @@ func TestProgressFan(t *testing.T) {
 	}
 	if newProgressFan(2, nil).of(0) != nil {
 		t.Error("no callback wanted, but the fan made one")
+	}
+}
+
+// TestTransactionalIDs: every producer of a trial — several in one client,
+// or on several Trogdor nodes — gets its own transactional.id with the
+// user's as the prefix (a shared id would fence the others), the trial's
+// props stay as they were, and props without an id are passed on as they
+// are.
+func TestTransactionalIDs(t *testing.T) {
+	tr := Trial{Props: map[string]string{"transactional.id": "tx", "acks": "all"}, Producers: 4, Records: 8}
+	ids := map[string]bool{}
+	for _, node := range nodeTrials(tr, []string{"agent-1", "agent-2"}) {
+		for i := range node.Producers {
+			id := node.share(i, node.Producers).Props["transactional.id"]
+			if !strings.HasPrefix(id, "tx-agent-") || ids[id] {
+				t.Errorf("producer %d on a node: id %q, want tx-<node>-p<i>, unique", i, id)
+			}
+			ids[id] = true
+		}
+	}
+	if len(ids) != 4 || !ids["tx-agent-1-p0"] || !ids["tx-agent-2-p1"] {
+		t.Errorf("ids %v: want 4, tx-agent-1-p0 … tx-agent-2-p1", ids)
+	}
+	if tr.Props["transactional.id"] != "tx" {
+		t.Errorf("the trial's own props changed: %v", tr.Props)
+	}
+	if s := (Trial{Props: map[string]string{"transactional.id": "tx"}}).share(0, 1); s.Props["transactional.id"] != "tx" {
+		t.Errorf("one producer: id %q, want the trial's own", s.Props["transactional.id"])
+	}
+	plain := map[string]string{"acks": "all"}
+	if got := SuffixTransactionalID(plain, "p0"); len(got) != 1 || got["transactional.id"] != "" {
+		t.Errorf("no id: %v, want the props as they are", got)
 	}
 }

@@ -223,6 +223,7 @@ func nodeTrials(t Trial, nodes []string) []Trial {
 		if t.Tag != "" {
 			s.Tag = t.Tag + "/" + node
 		}
+		s.Props = SuffixTransactionalID(t.Props, node)
 		s.Progress = nil
 		out[i] = s
 		first += k

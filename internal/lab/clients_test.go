@@ -154,3 +154,39 @@ audit: true
 	// Transaction markers are not records: the audit must not count them.
 	checkAudit(t, r, 3000)
 }
+
+// TestTransactionalProducers: three transactional producers in one trial,
+// with the Java client and with franz-go, each with its own
+// transactional.id (the user's, the trial's topic, p<i>): none fences
+// another, every record is acknowledged and in the topic exactly once.
+// With one id shared, each producer's initTransactions would abort the
+// others' open transactions.
+func TestTransactionalProducers(t *testing.T) {
+	testtier.Shared(t)
+	recs, err := runYAML(t, `
+name: txn-producers
+topic: {partitions: 3}
+workload: {records: 3000, record.size: 200, payload: random, rate: 3000, producers: 3}
+producer: {acks: all, transactional.id: prodlab-test-txn, transaction.duration.ms: 200}
+audit: true
+matrix: {client: [java, franz-go]}
+`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want one per client", len(recs))
+	}
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) {
+			if r.Status != results.StatusOK || len(r.Producers) != 3 {
+				t.Fatalf("status %s, %d producers: %s", r.Status, len(r.Producers), r.Error)
+			}
+			id := r.EffectiveConfig["transactional.id"]
+			if !strings.HasPrefix(id, "prodlab-test-txn-") {
+				t.Errorf("effective transactional.id %q, want the user's id as its prefix", id)
+			}
+			checkAudit(t, r, 3000)
+		})
+	}
+}

@@ -163,7 +163,8 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 	tr := driver.Trial{
 		Bootstrap:  bootstrap,
 		Topic:      topic,
-		Props:      e.Producer,
+		// Each trial's own transactional.id: the user's, then the topic.
+		Props:      driver.SuffixTransactionalID(e.Producer, topic),
 		Records:    e.Workload.Records,
 		RecordSize: e.Workload.RecordSize,
 		Payload:    e.Workload.Payload,
