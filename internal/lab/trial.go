@@ -161,8 +161,8 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
 	e := sc.Exp
 	tr := driver.Trial{
-		Bootstrap:  bootstrap,
-		Topic:      topic,
+		Bootstrap: bootstrap,
+		Topic:     topic,
 		// Each trial's own transactional.id: the user's, then the topic.
 		Props:      driver.SuffixTransactionalID(e.Producer, topic),
 		Records:    e.Workload.Records,
