@@ -177,14 +177,14 @@ func (a classArchive) dump(ctx context.Context, java, classpath string) (time.Du
 		return 0, nil // another process dumps it
 	}
 	_ = l.Close()
-	defer os.Remove(lock)
+	defer func() { _ = os.Remove(lock) }()
 	f, err := os.CreateTemp(filepath.Dir(a.path), filepath.Base(a.path)+".*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("class-data archive: %w", err)
 	}
 	tmp := f.Name()
 	_ = f.Close()
-	defer os.Remove(tmp) // renamed away on success
+	defer func() { _ = os.Remove(tmp) }() // renamed away on success
 	ctx, cancel := context.WithTimeout(ctx, archiveDumpTimeout)
 	defer cancel()
 	start := time.Now()

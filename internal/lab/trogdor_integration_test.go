@@ -177,35 +177,22 @@ capacity: {slo: {p99.ms: 1000}, precision: 0.3, budget: 60s}
 warmup: 1
 matrix: {client: [java, franz-go]}
 trogdor: {coordinator: ` + f.URL() + "}\n"
-	exp, scs := planYAML(t, t.Name()+".yaml", src)
-	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	var log strings.Builder
-	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Fleets: fleets, WorkerJar: workerJarForTest(t), Log: &log}); err != nil {
-		t.Fatalf("run: %v\n%s", err, log.String())
-	}
-	if i := strings.LastIndex(log.String(), "capacity "); i >= 0 {
-		t.Logf("the search's last line: %s", strings.SplitN(log.String()[i:], "\n", 2)[0])
-	}
-	recs, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
+	recs, dir, log, _, _ := runOnFleetDir(ctx, t, c, src)
+	if i := strings.LastIndex(log, "capacity "); i >= 0 {
+		t.Logf("the search's last line: %s", strings.SplitN(log[i:], "\n", 2)[0])
 	}
 	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
 		t.Fatal(err)
 	}
 	caps, ok, err := results.ReadCapacity(dir)
 	if err != nil || !ok || len(caps) != 2 {
-		t.Fatalf("capacity.json: %v, %v, %+v\n%s", ok, err, caps, log.String())
+		t.Fatalf("capacity.json: %v, %v, %+v\n%s", ok, err, caps, log)
 	}
 	for _, cp := range caps {
 		s := cp.Sustainable
 		t.Logf("%s: ceiling %.0f, %d probes, %d passed, sustainable %.0f [%.0f, %.0f]", cp.ScenarioID, cp.CeilingRecordsPerS, cp.Probes, cp.Passes, s.RecordsPerS, s.Lo, s.Hi)
 		if cp.Passes == 0 || cp.Passes == cp.Probes || s.Edge != "" || !(s.Lo > 0 && s.Lo <= s.RecordsPerS && s.RecordsPerS <= s.Hi) {
-			t.Errorf("%s: %d probes, %d passed, sustainable %+v: want a bracketed rate with its interval\n%s", cp.ScenarioID, cp.Probes, cp.Passes, s, log.String())
+			t.Errorf("%s: %d probes, %d passed, sustainable %+v: want a bracketed rate with its interval\n%s", cp.ScenarioID, cp.Probes, cp.Passes, s, log)
 		}
 	}
 	for _, r := range recs {
@@ -391,19 +378,26 @@ func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src strin
 // returns every record.
 func runOnFleetAll(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) ([]results.Record, Fleets, []spec.Scenario) {
 	t.Helper()
+	recs, _, _, fleets, scs := runOnFleetDir(ctx, t, c, src)
+	return recs, fleets, scs
+}
+
+// runOnFleetDir is runOnFleetAll that also returns the run directory and
+// the run's log.
+func runOnFleetDir(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (recs []results.Record, dir, log string, fleets Fleets, scs []spec.Scenario) {
+	t.Helper()
 	exp, scs := planYAML(t, t.Name()+".yaml", src)
 	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var log strings.Builder
-	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Fleets: fleets, WorkerJar: workerJarForTest(t), Log: &log}); err != nil {
-		t.Fatalf("run: %v\n%s", err, log.String())
+	dir = t.TempDir()
+	var b strings.Builder
+	if _, err := Run(ctx, exp, scs, Options{Dir: dir, Bootstrap: c.Bootstrap(), Fleets: fleets, WorkerJar: workerJarForTest(t), Log: &b}); err != nil {
+		t.Fatalf("run: %v\n%s", err, b.String())
 	}
-	recs, err := results.Read(dir)
-	if err != nil {
+	if recs, err = results.Read(dir); err != nil {
 		t.Fatal(err)
 	}
-	return recs, fleets, scs
+	return recs, dir, b.String(), fleets, scs
 }
