@@ -50,6 +50,9 @@ func TestTrogdor(t *testing.T) {
 	t.Run("capacity search on 2 agents, java and franz-go", func(t *testing.T) {
 		testTrogdorCapacity(ctx, t, f, c)
 	})
+	t.Run("advise on 2 agents", func(t *testing.T) {
+		testTrogdorAdvise(ctx, t, f, c)
+	})
 	t.Run("broker.pause through Trogdor", func(t *testing.T) {
 		testTrogdorPause(ctx, t, f, c)
 	})
@@ -207,6 +210,53 @@ trogdor: {coordinator: ` + f.URL() + "}\n"
 		if r.Timeline == nil || r.Timeline.MeasuredFromMs < 790 {
 			t.Errorf("probe %s/%d: window from %+v, want after 800 ms", r.ScenarioID, r.Trial, r.Timeline)
 		}
+	}
+}
+
+// testTrogdorAdvise runs the advisor on the fleet, franz-go behind the
+// same pipe as testTrogdorCapacity, on a short budget: what it checks is
+// that every candidate's probes run on both agents, held together, and
+// that the run ends with advice.json — the advisor's verdicts are
+// TestAdvisePipe's and TestAdviseRate's.
+func testTrogdorAdvise(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cluster.Cluster) {
+	src := `
+name: fleet-advise
+topic: {partitions: 1}
+workload: {duration.s: 0.5, warmup.s: 0.3, record.size: 1000, payload: random}
+client: franz-go
+producer: {acks: all, enable.idempotence: false, linger.ms: 0, batch.size: 16384, compression.type: none}
+network: {rtt.ms: 20}
+advise:
+  slo: {p99.ms: 1000}
+  precision: 0.3
+  budget: 25s
+  space: {max.in.flight.requests.per.connection: [1, 5]}
+  current: {max.in.flight.requests.per.connection: 1}
+trogdor: {coordinator: ` + f.URL() + "}\n"
+	recs, dir, log, _, _ := runOnFleetDir(ctx, t, c, src)
+	if err := report.WriteRun(dir, recs, io.Discard, report.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	adv, ok, err := results.ReadAdvice(dir)
+	if err != nil || !ok {
+		t.Fatalf("advice.json: %v, %v\n%s", ok, err, log)
+	}
+	if adv.Pick != nil {
+		t.Logf("pick %s, recommended %v", adv.Pick.ScenarioID, adv.Recommend)
+	}
+	probed := map[string]int{}
+	for _, r := range recs {
+		if r.Load == nil || r.Load.OfferedRecordsPerS <= 0 || r.Warmup {
+			continue
+		}
+		if r.Status != results.StatusOK || len(r.Producers) != 2 || r.Producers[0].Node == r.Producers[1].Node {
+			t.Errorf("probe %s/%d: %s, producers %+v: want ok, one on each agent", r.ScenarioID, r.Trial, r.Status, r.Producers)
+		}
+		probed[r.ScenarioID]++
+	}
+	t.Logf("probes per candidate: %v", probed)
+	if len(probed) < 2 {
+		t.Errorf("probes per candidate %v: want the current settings and a candidate probed\n%s", probed, log)
 	}
 }
 
