@@ -17,6 +17,16 @@ type Outcome interface {
 	Failed(seq int64) bool
 }
 
+// TxnOutcome is what a transactional producer's application was told
+// about each record's transaction; the driver's *AckLog satisfies it. For
+// such a producer, Outcome.Acked means acknowledged and committed.
+type TxnOutcome interface {
+	// Transactional reports whether the producer ran transactions.
+	Transactional() bool
+	// Aborted reports whether seq was in a transaction it aborted.
+	Aborted(seq int64) bool
+}
+
 // Checker counts what one producer run left in a topic, record by record.
 // Feed it every record read back with Observe, in offset order within each
 // partition, then ask for the Result. The package documentation defines the
@@ -26,6 +36,7 @@ type Checker struct {
 	tag  string
 	sent int64
 	out  Outcome
+	txn  TxnOutcome // nil unless the producer ran transactions
 
 	// seen holds every seq of this run found at least once.
 	seen bitset.Set
@@ -41,6 +52,8 @@ type Checker struct {
 	lastID int32
 
 	read, foreign, duplicates, reordered, phantom int64
+	// abortedSeen counts the seqs of aborted transactions found, once each.
+	abortedSeen int64
 }
 
 // partState is what the checker remembers about one partition: enough to
@@ -61,7 +74,12 @@ func NewChecker(tag string, sent int64, out Outcome) *Checker {
 	if sent < 0 {
 		sent = 0
 	}
+	var txn TxnOutcome
+	if t, ok := out.(TxnOutcome); ok && t.Transactional() {
+		txn = t
+	}
 	return &Checker{
+		txn:   txn,
 		tag:   tag,
 		sent:  sent,
 		out:   out,
@@ -114,6 +132,9 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 	if c.out != nil && c.out.Failed(seq) {
 		c.phantom++
 	}
+	if c.txn != nil && c.txn.Aborted(seq) {
+		c.abortedSeen++
+	}
 }
 
 // own returns the seq of a record of this run, or false when the record is
@@ -161,12 +182,18 @@ func (c *Checker) Result() Result {
 	if c.out == nil {
 		return r
 	}
+	if c.txn != nil {
+		r.Txn = &TxnResult{AbortedSeen: c.abortedSeen}
+	}
 	for seq := range c.sent {
 		if c.out.Acked(seq) {
 			r.Acked++
 			if !c.seen.Has(seq) {
 				r.Lost++
 			}
+		}
+		if c.txn != nil && c.txn.Aborted(seq) {
+			r.Txn.Aborted++
 		}
 	}
 	return r

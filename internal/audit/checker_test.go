@@ -268,3 +268,50 @@ func TestResultClean(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckerTransactions: records of aborted transactions read back count
+// as seen (a violation when read read_committed), once per seq, and the
+// result is not clean; a plain outcome has no transaction figures.
+func TestCheckerTransactions(t *testing.T) {
+	out := txnOutcome{newTestOutcome(6).ack(0, 1, 4, 5), map[int64]bool{2: true, 3: true}}
+	tests := []struct {
+		name    string
+		records []obs
+		want    TxnResult
+		clean   bool
+	}{
+		{"read_committed, aborted skipped", ownRun(0, 0, 1, 4, 5), TxnResult{Aborted: 2}, true},
+		{"aborted records visible", ownRun(0, 0, 1, 2, 3, 4, 5), TxnResult{Aborted: 2, AbortedSeen: 2}, false},
+		{"an aborted record twice counts once", ownRun(0, 0, 1, 2, 4, 5, 2), TxnResult{Aborted: 2, AbortedSeen: 1}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewChecker(testTag, 6, out)
+			feed(c, tt.records)
+			r := c.Result()
+			if r.Txn == nil || *r.Txn != tt.want {
+				t.Fatalf("Txn = %+v, want %+v", r.Txn, tt.want)
+			}
+			if r.Acked != 4 || r.Lost != 0 {
+				t.Errorf("acked %d lost %d, want 4 and 0", r.Acked, r.Lost)
+			}
+			if tt.name != "an aborted record twice counts once" && r.Clean() != tt.clean {
+				t.Errorf("Clean() = %v, want %v", r.Clean(), tt.clean)
+			}
+			a := r.Record()
+			if a.Transactions == nil || a.Transactions.AbortedVisible != tt.want.AbortedSeen || a.Transactions.Isolation != "read_committed" {
+				t.Errorf("record %+v", a.Transactions)
+			}
+			g := NewGroup(NewChecker(testTag, 6, out))
+			feed(g, tt.records)
+			if gr := g.Result(); gr.Txn == nil || *gr.Txn != tt.want {
+				t.Errorf("group Txn = %+v, want %+v", gr.Txn, tt.want)
+			}
+		})
+	}
+	plain := NewChecker(testTag, 6, newTestOutcome(6).ack(0))
+	feed(plain, ownRun(0, 0))
+	if r := plain.Result(); r.Txn != nil || r.Record().Transactions != nil {
+		t.Errorf("a plain producer's audit has transaction figures: %+v", r.Txn)
+	}
+}

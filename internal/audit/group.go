@@ -87,6 +87,7 @@ func (g *Group) Result() Result {
 		r.Reordered += cr.Reordered
 		r.Phantom += cr.Phantom
 		r.Foreign += cr.Foreign
+		r.Txn = r.Txn.add(cr.Txn)
 	}
 	return r
 }

@@ -87,7 +87,7 @@ func ownRun(p int32, seqs ...int64) []obs {
 }
 
 // feed observes records with consecutive offsets per partition.
-func feed(c *Checker, records []obs) {
+func feed(c Observer, records []obs) {
 	next := map[int32]int64{}
 	for _, r := range records {
 		c.Observe(r.p, next[r.p], r.h)
@@ -102,3 +102,13 @@ func cat(parts ...[]obs) []obs {
 	}
 	return out
 }
+
+// txnOutcome is a transactional producer's outcome: acked means acked and
+// committed; aborted seqs were in aborted transactions.
+type txnOutcome struct {
+	*testOutcome
+	aborted map[int64]bool
+}
+
+func (o txnOutcome) Transactional() bool    { return true }
+func (o txnOutcome) Aborted(seq int64) bool { return o.aborted[seq] }

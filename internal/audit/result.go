@@ -13,12 +13,38 @@ type Result struct {
 	Foreign    int64
 	// Read is every record observed, this run's and foreign.
 	Read int64
+	// Txn holds the transaction figures of a transactional producer; nil
+	// otherwise.
+	Txn *TxnResult
+}
+
+// TxnResult is what an audit found of a transactional producer's
+// transactions: Aborted records were in transactions it aborted, and
+// AbortedSeen of them were read back (a violation under read_committed;
+// under read_uncommitted, the aborted records the log holds).
+type TxnResult struct {
+	Aborted, AbortedSeen int64
+}
+
+// add sums o into t, either nil.
+func (t *TxnResult) add(o *TxnResult) *TxnResult {
+	if o == nil {
+		return t
+	}
+	if t == nil {
+		t = &TxnResult{}
+	}
+	t.Aborted += o.Aborted
+	t.AbortedSeen += o.AbortedSeen
+	return t
 }
 
 // Record maps the result onto the audit object of results.jsonl. Read is
 // not part of that contract and is dropped.
+// A transactional producer's figures go to Transactions as read with
+// read_committed; the caller adds the read_uncommitted reconciliation.
 func (r Result) Record() results.Audit {
-	return results.Audit{
+	a := results.Audit{
 		Acked:      r.Acked,
 		Lost:       r.Lost,
 		Duplicates: r.Duplicates,
@@ -26,10 +52,15 @@ func (r Result) Record() results.Audit {
 		Phantom:    r.Phantom,
 		Foreign:    r.Foreign,
 	}
+	if r.Txn != nil {
+		a.Transactions = &results.AuditTxn{Isolation: "read_committed", Aborted: r.Txn.Aborted, AbortedVisible: r.Txn.AbortedSeen}
+	}
+	return a
 }
 
 // Clean reports whether the run delivered every acknowledged record exactly
-// once, in order, and nothing it was told had failed.
+// once, in order, nothing it was told had failed and (read as
+// read_committed) nothing of an aborted transaction.
 func (r Result) Clean() bool {
-	return r.Lost == 0 && r.Duplicates == 0 && r.Reordered == 0 && r.Phantom == 0
+	return r.Lost == 0 && r.Duplicates == 0 && r.Reordered == 0 && r.Phantom == 0 && (r.Txn == nil || r.Txn.AbortedSeen == 0)
 }

@@ -10,10 +10,21 @@ import (
 // or failed, so the audit can tell lost from never-sent and phantom records.
 // It keeps one bit per sequence number per state and grows on demand, so a
 // steady-state trial, whose record count is not known in advance, can use it.
+//
+// A transactional producer's log also keeps each record's transaction:
+// committed or aborted (MarkTxn). Its records count as acknowledged only
+// once their transaction committed, since only then is the application
+// told they are durable; a record of a transaction neither committed nor
+// aborted (the trial ended with it open) is undecided, neither acked nor
+// failed, like a send still in flight.
 type AckLog struct {
 	mu     sync.Mutex
 	acked  bitset.Set
 	failed bitset.Set
+	// txn is set by SetTransactional or MarkTxn; committed and aborted
+	// hold the records of committed and aborted transactions.
+	txn                bool
+	committed, aborted bitset.Set
 }
 
 // NewAckLog returns a log sized for n records; it grows past n on demand.
@@ -40,8 +51,50 @@ func (a *AckLog) Ack(seq int64) { a.mu.Lock(); a.set(&a.acked, seq); a.mu.Unlock
 // numbers are ignored.
 func (a *AckLog) Fail(seq int64) { a.mu.Lock(); a.set(&a.failed, seq); a.mu.Unlock() }
 
-// Acked reports whether seq was acknowledged.
-func (a *AckLog) Acked(seq int64) bool { a.mu.Lock(); defer a.mu.Unlock(); return a.acked.Has(seq) }
+// Acked reports whether seq was acknowledged (for a transactional producer:
+// and its transaction committed).
+func (a *AckLog) Acked(seq int64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.acked.Has(seq) && (!a.txn || a.committed.Has(seq))
+}
+
+// MarkTxn records that the transaction holding records [from, to)
+// committed, or was aborted. The log is transactional from then on. A nil
+// log ignores it (a trial without audit).
+func (a *AckLog) MarkTxn(from, to int64, committed bool) {
+	if a == nil || from >= to || from < 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.txn = true
+	bits := &a.aborted
+	if committed {
+		bits = &a.committed
+	}
+	bits.Grow(to - 1)
+	for seq := from; seq < to; seq++ {
+		bits.Add(seq)
+	}
+}
+
+// SetTransactional makes the log a transactional producer's before any
+// transaction ended, so that the records of one never ended are
+// undecided rather than acked. A nil log ignores it.
+func (a *AckLog) SetTransactional() {
+	if a != nil {
+		a.mu.Lock()
+		a.txn = true
+		a.mu.Unlock()
+	}
+}
+
+// Transactional reports whether the log holds transactions (MarkTxn).
+func (a *AckLog) Transactional() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.txn }
+
+// Aborted reports whether seq was in a transaction the producer aborted.
+func (a *AckLog) Aborted(seq int64) bool { a.mu.Lock(); defer a.mu.Unlock(); return a.aborted.Has(seq) }
 
 // Failed reports whether seq was reported failed.
 func (a *AckLog) Failed(seq int64) bool { a.mu.Lock(); defer a.mu.Unlock(); return a.failed.Has(seq) }
@@ -56,6 +109,18 @@ func (a *AckLog) Ranges() (acked, failed [][2]int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return bitRanges(a.acked), bitRanges(a.failed)
+}
+
+// TxnRanges returns the records of committed and of aborted transactions
+// as sorted [from, to) ranges, as the worker protocol carries them; both nil
+// for a producer that is not transactional.
+func (a *AckLog) TxnRanges() (committed, aborted [][2]int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.txn {
+		return nil, nil
+	}
+	return bitRanges(a.committed), bitRanges(a.aborted)
 }
 
 // bitRanges lists the runs of set bits of s as [from, to) ranges.

@@ -176,6 +176,12 @@ var franzProducerTexts = map[string]franzText{
 		d, _ := parseMs(v)
 		return fmt.Sprintf("(no kgo option: prodlab commits each transaction after %d ms)", d.Milliseconds())
 	},
+	kafkaconf.TransactionRecords: func(v string, _ franzTextCtx) string {
+		return "(no kgo option: prodlab ends each transaction after " + v + " records)"
+	},
+	kafkaconf.TransactionAbortRatio: func(v string, _ franzTextCtx) string {
+		return "(no kgo option: prodlab aborts this share of its transactions: " + v + ")"
+	},
 	"partitioner.ignore.keys": func(v string, _ franzTextCtx) string {
 		if ignore, _ := strconv.ParseBool(v); ignore {
 			return "kgo.RecordPartitioner(kgo.UniformBytesPartitioner(64<<10, true, false, nil))"

@@ -108,6 +108,8 @@ var franzSamples = map[string]string{
 	"transactional.id":                      "tx",
 	"transaction.timeout.ms":                "60000",
 	"transaction.duration.ms":               "100",
+	"transaction.records":                   "500",
+	"transaction.abort.ratio":               "0.2",
 	"partitioner.ignore.keys":               "true",
 	"key.serializer":                        "org.apache.kafka.common.serialization.ByteArraySerializer",
 	"value.serializer":                      "org.apache.kafka.common.serialization.ByteArraySerializer",

@@ -21,8 +21,6 @@ type franzSettings struct {
 	conf       kafkaconf.Producer
 	idempotent bool
 	txnID      string
-	// txnEvery is how often a transactional producer commits.
-	txnEvery time.Duration
 	// sec collects the security properties (franz_security.go).
 	sec franzSecurity
 }
@@ -118,16 +116,13 @@ var franzProps = map[string]franzProp{
 		return nil
 	},
 	"transaction.timeout.ms": durationProp(kgo.TransactionTimeout),
-	// transaction.duration.ms is prodlab's (and kafka-producer-perf-test's)
-	// commit interval for transactional producers.
-	"transaction.duration.ms": func(v string, s *franzSettings) error {
-		d, err := parseMs(v)
-		if err != nil {
-			return err
-		}
-		s.txnEvery = d
-		return nil
-	},
+	// prodlab's transaction schedule (kafka-producer-perf-test's
+	// transaction.duration.ms, and transaction.records and
+	// transaction.abort.ratio): kafkaconf.Parse reads them, the driver's
+	// txnSchedule keeps them.
+	kafkaconf.TransactionDurationMs: typedTxnProp(func(p kafkaconf.Producer) bool { return p.TransactionDurationMs.Set }),
+	kafkaconf.TransactionRecords:    typedTxnProp(func(p kafkaconf.Producer) bool { return p.TransactionRecords.Set }),
+	kafkaconf.TransactionAbortRatio: typedTxnProp(func(p kafkaconf.Producer) bool { return p.TransactionAbortRatio.Set }),
 	// partitioner.ignore.keys=true partitions keyed records as keyless
 	// ones (Java's built-in partitioner does the same): sticky, switching
 	// partition every 64 KiB, adaptive, keys not hashed.
@@ -195,7 +190,7 @@ func intProp[O kgo.Opt](f func(int) O) franzProp {
 // applying the Java client's rules for implicit idempotence: it is on by
 // default, and off when acks is not all and enable.idempotence is not set.
 func mapFranzProps(props map[string]string) (*franzSettings, error) {
-	s := &franzSettings{txnEvery: 3 * time.Second}
+	s := &franzSettings{}
 	// A bad value leaves its field unset; the property's own entry in
 	// franzProps reports it, in the words of the other entries (and when
 	// none does, the parse error itself is returned below).
@@ -228,6 +223,17 @@ func mapFranzProps(props map[string]string) (*franzSettings, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// typedTxnProp accepts a transaction setting that kafkaconf.Parse read
+// (set reports it), and reports the value Parse refused.
+func typedTxnProp(set func(kafkaconf.Producer) bool) franzProp {
+	return func(v string, s *franzSettings) error {
+		if !set(s.conf) {
+			return fmt.Errorf("%q is not a valid value (see the setting's documentation in docs/experiments.md)", v)
+		}
+		return nil
+	}
 }
 
 // settleIdempotence decides idempotence by the Java client's rules (on by
@@ -304,7 +310,10 @@ func franzEffective(cl *kgo.Client, s *franzSettings) map[string]string {
 	}
 	if s.txnID != "" {
 		eff["transactional.id"] = s.txnID
-		eff["transaction.duration.ms"] = strconv.FormatInt(s.txnEvery.Milliseconds(), 10)
+		tx := s.conf.Transactions()
+		eff[kafkaconf.TransactionDurationMs] = strconv.FormatInt(tx.Every, 10)
+		eff[kafkaconf.TransactionRecords] = strconv.FormatInt(tx.Records, 10)
+		eff[kafkaconf.TransactionAbortRatio] = strconv.FormatFloat(tx.AbortRatio, 'g', -1, 64)
 	}
 	return eff
 }

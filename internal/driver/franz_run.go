@@ -22,7 +22,7 @@ type franzRun struct {
 	hooks *franzHooks
 	gen   payload.Generator
 	keys  *keys.Sampler // nil when keyless
-	txn   *franzTxn     // nil unless transactional
+	txn   *txnSchedule  // nil unless transactional
 	// pool recycles records, with their value and header buffers, once
 	// their promise has run: kgo is done with a record then, and the
 	// produce loop allocates nothing per record in steady state.
@@ -64,13 +64,16 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 			cl.Close()
 			return nil, fmt.Errorf("begin transaction: %w", err)
 		}
-		fr.txn = &franzTxn{every: s.txnEvery}
+		fr.txn = newTxnSchedule(s.conf, t.Seed, t.Tag)
 	}
 	var inflight *inflightGauge
 	if cl.OptValue(kgo.RequiredAcks) != kgo.NoAck() { // acks=0 requests get no response
 		inflight = &hooks.inflight
 	}
 	fr.sendLoop = newSendLoop(t, inflight)
+	if fr.txn != nil {
+		fr.tally.acks.SetTransactional()
+	}
 	fr.pool.New = func() any { return &franzRecord{} }
 	fr.promise = fr.done
 	return fr, nil
@@ -111,17 +114,29 @@ func (fr *franzRun) discard() {
 	fr.next = nil
 }
 
-// beforeSend implements sender: a transactional producer commits when its
-// interval has passed (counted from the clock's start).
-func (fr *franzRun) beforeSend(ctx context.Context, now time.Time) error {
-	if fr.txn == nil {
+// beforeSend implements sender: a transactional producer ends its
+// transaction when its schedule says so (txnSchedule).
+func (fr *franzRun) beforeSend(ctx context.Context, now time.Time, seq int64) error {
+	if fr.txn == nil || !fr.txn.due(now, seq) {
 		return nil
 	}
-	if fr.txn.last.IsZero() {
-		fr.txn.last = now
-	}
-	return fr.txn.maybeCommit(ctx, fr.cl, now)
+	return fr.txn.end(ctx, fr, seq, fr.tally.acks, false)
 }
+
+// flush implements txnClient.
+func (fr *franzRun) flush(ctx context.Context) error { return fr.cl.Flush(ctx) }
+
+// endTxn implements txnClient.
+func (fr *franzRun) endTxn(ctx context.Context, commit bool) error {
+	how := kgo.TryAbort
+	if commit {
+		how = kgo.TryCommit
+	}
+	return fr.cl.EndTransaction(ctx, how)
+}
+
+// beginTxn implements txnClient.
+func (fr *franzRun) beginTxn() error { return fr.cl.BeginTransaction() }
 
 // send implements sender: it gives the prepared record to the client at now.
 func (fr *franzRun) send(ctx context.Context, now, intended time.Time, stamp bool) {
@@ -152,7 +167,7 @@ func (fr *franzRun) finish(ctx context.Context) (flushErr, err error) {
 	flushErr = fr.cl.Flush(ctx)
 	fr.stopReports()
 	if fr.txn != nil && flushErr == nil {
-		if err := fr.txn.end(ctx, fr.cl); err != nil {
+		if err := fr.txn.end(ctx, fr, fr.warmSent+fr.sent, fr.tally.acks, true); err != nil {
 			return nil, err
 		}
 	}
@@ -186,43 +201,7 @@ func (fr *franzRun) result() *Result {
 	res.Effective = franzEffective(fr.cl, fr.s)
 	batchMetrics(res)
 	if fr.txn != nil {
-		res.Metrics["transaction-commits"] = float64(fr.txn.commits)
+		fr.txn.metrics(res.Metrics)
 	}
 	return res
-}
-
-// franzTxn commits a transactional producer's transaction every interval.
-type franzTxn struct {
-	every   time.Duration
-	last    time.Time // last commit, or the clock's start
-	commits int64
-}
-
-// maybeCommit commits the open transaction and begins the next when one
-// interval has passed since the last commit.
-func (x *franzTxn) maybeCommit(ctx context.Context, cl *kgo.Client, now time.Time) error {
-	if now.Sub(x.last) < x.every {
-		return nil
-	}
-	if err := cl.Flush(ctx); err != nil {
-		return fmt.Errorf("flush before commit: %w", err)
-	}
-	if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		return fmt.Errorf("commit transaction: %w", err)
-	}
-	if err := cl.BeginTransaction(); err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	x.commits++
-	x.last = time.Now()
-	return nil
-}
-
-// end commits the last transaction (after the final flush).
-func (x *franzTxn) end(ctx context.Context, cl *kgo.Client) error {
-	if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		return fmt.Errorf("commit transaction: %w", err)
-	}
-	x.commits++
-	return nil
 }

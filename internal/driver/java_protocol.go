@@ -8,6 +8,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 )
 
@@ -92,6 +93,10 @@ type javaMessage struct {
 	Aborts            int64              `json:"aborts"`
 	AckedRanges       [][2]int64         `json:"acked_ranges"`
 	FailedRanges      [][2]int64         `json:"failed_ranges"`
+	// The records of committed and of aborted transactions (a
+	// transactional producer's; absent otherwise).
+	CommittedRanges [][2]int64 `json:"committed_ranges,omitempty"`
+	AbortedRanges   [][2]int64 `json:"aborted_ranges,omitempty"`
 	// Warm-up counts (not in Sent, Acked, Failed), the trial's clock and
 	// its timeline.
 	WarmupSent        int64       `json:"warmup_sent"`
@@ -298,8 +303,8 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		res.Metrics = map[string]float64{}
 	}
 	if m.Commits > 0 || m.Aborts > 0 {
-		res.Metrics["transactions-committed"] = float64(m.Commits)
-		res.Metrics["transactions-aborted"] = float64(m.Aborts)
+		res.Metrics[MetricTxnCommitted] = float64(m.Commits)
+		res.Metrics[MetricTxnAborted] = float64(m.Aborts)
 	}
 	if m.ClockStartEpochUs != 0 {
 		res.ClockStart = time.UnixMicro(m.ClockStartEpochUs)
@@ -317,6 +322,21 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		}
 		if err := fillRanges(res.Acks.Fail, m.FailedRanges, n); err != nil {
 			return nil, fmt.Errorf("java failed_ranges: %w", err)
+		}
+		if m.Effective[kafkaconf.TransactionalID] != "" {
+			res.Acks.SetTransactional()
+		}
+		for _, tr := range []struct {
+			name      string
+			ranges    [][2]int64
+			committed bool
+		}{{"committed_ranges", m.CommittedRanges, true}, {"aborted_ranges", m.AbortedRanges, false}} {
+			if err := checkRanges(tr.ranges, n); err != nil {
+				return nil, fmt.Errorf("java %s: %w", tr.name, err)
+			}
+			for _, r := range tr.ranges {
+				res.Acks.MarkTxn(r[0], r[1], tr.committed)
+			}
 		}
 	}
 	return res, nil
@@ -368,12 +388,22 @@ func unknownAsMinusOne(v *int64) int64 {
 
 // fillRanges marks every sequence number of [from,to) ranges.
 func fillRanges(mark func(int64), ranges [][2]int64, n int64) error {
+	if err := checkRanges(ranges, n); err != nil {
+		return err
+	}
+	for _, r := range ranges {
+		for s := r[0]; s < r[1]; s++ {
+			mark(s)
+		}
+	}
+	return nil
+}
+
+// checkRanges refuses a [from,to) range outside [0,n).
+func checkRanges(ranges [][2]int64, n int64) error {
 	for _, r := range ranges {
 		if r[0] < 0 || r[1] < r[0] || r[1] > n {
 			return fmt.Errorf("range [%d,%d) outside [0,%d)", r[0], r[1], n)
-		}
-		for s := r[0]; s < r[1]; s++ {
-			mark(s)
 		}
 	}
 	return nil

@@ -248,7 +248,7 @@ func (rr *rdRun) discard() {
 
 // beforeSend implements sender; librdkafka's producer here is not
 // transactional (the check refuses transaction.duration.ms).
-func (rr *rdRun) beforeSend(context.Context, time.Time) error { return nil }
+func (rr *rdRun) beforeSend(context.Context, time.Time, int64) error { return nil }
 
 // send implements sender. librdkafka copies the value, key and headers
 // (confluent-kafka-go produces with RD_KAFKA_MSG_F_COPY), so the buffers

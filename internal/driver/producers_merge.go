@@ -15,7 +15,8 @@ import (
 // first producer's start to the last one's flush, timelines add point by
 // point, and each producer's own figures go to Result.Producers. Effective
 // settings are producer 1's (all share them); client metrics are the mean
-// over the producers, except the per-batch figures, recomputed from totals.
+// over the producers, except counts and totals (summedMetric), which add,
+// and the per-batch figures, recomputed from totals.
 func mergeResults(shares []Trial, parts []*Result) *Result {
 	res := &Result{Errors: map[string]int64{}, Metrics: map[string]float64{}, PartitionRecords: map[int32]int64{}}
 	res.Latency = NewLatencyHistogram()
@@ -39,7 +40,9 @@ func mergeResults(shares []Trial, parts []*Result) *Result {
 		res.Timeline = addTimeline(res.Timeline, p.Timeline)
 	}
 	for k, n := range metricN {
-		res.Metrics[k] /= float64(n)
+		if !summedMetric(k) {
+			res.Metrics[k] /= float64(n)
+		}
 	}
 	if res.Batches > 0 {
 		res.Metrics["batch-size-avg"] = float64(res.CompressedBytes) / float64(res.Batches)

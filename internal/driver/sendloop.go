@@ -48,9 +48,10 @@ type sender interface {
 	prepare(seq int64)
 	// discard drops the prepared record: the window ended before it went.
 	discard()
-	// beforeSend runs before every hand-off (a transactional producer
-	// commits here); an error ends the trial.
-	beforeSend(ctx context.Context, now time.Time) error
+	// beforeSend runs before record seq is handed over at now (a
+	// transactional producer ends its transaction here); an error ends
+	// the trial.
+	beforeSend(ctx context.Context, now time.Time, seq int64) error
 	// send hands the prepared record to the client at now: intended is when
 	// it was due (zero when unthrottled), stamp asks for the hand-off time
 	// header (auditheader.TimeKey) on it.
@@ -105,7 +106,7 @@ func (l *sendLoop) run(ctx context.Context, s sender) error {
 		if seq == 0 {
 			l.startTickers(now)
 		}
-		if err := s.beforeSend(ctx, now); err != nil {
+		if err := s.beforeSend(ctx, now, seq); err != nil {
 			return err
 		}
 		if warming {

@@ -284,6 +284,7 @@ func resultMessage(id int64, res *Result) (javaMessage, error) {
 	}
 	if res.Acks != nil {
 		m.AckedRanges, m.FailedRanges = res.Acks.Ranges()
+		m.CommittedRanges, m.AbortedRanges = res.Acks.TxnRanges()
 	}
 	return m, nil
 }

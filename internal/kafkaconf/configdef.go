@@ -151,6 +151,8 @@ var producerConfigs = map[string]Type{
 var producerExtensions = map[string]Type{
 	MaxBufferedRecords:    TypeLong,
 	TransactionDurationMs: TypeLong,
+	TransactionRecords:    TypeLong,
+	TransactionAbortRatio: TypeDouble,
 }
 
 // ProducerType returns the type of a producer setting, Kafka's (the Java

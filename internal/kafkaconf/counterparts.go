@@ -1,6 +1,9 @@
 package kafkaconf
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // counterparts pairs a setting of one client's vocabulary with the nearest
 // setting of the other's (the Java producer's names and librdkafka's),
@@ -103,10 +106,11 @@ func EditDistance(a, b string) int {
 }
 
 // JavaHas reports whether the Java producer (of Kafka 4.x) defines name, or
-// it is prodlab's transaction.duration.ms, which the Java worker honours.
+// it is one of prodlab's transaction settings, which the Java worker
+// honours.
 func JavaHas(name string) bool {
 	_, ok := producerConfigs[name]
-	return ok || name == TransactionDurationMs
+	return ok || slices.Contains(TransactionSettings, name)
 }
 
 // JavaNames lists the settings JavaHas accepts, sorted.

@@ -141,8 +141,8 @@ func TestRefuseFor(t *testing.T) {
 	}
 }
 
-// TestJavaHas: the Java producer's settings and transaction.duration.ms,
-// which its worker honours; not prodlab's franz-go extension nor
+// TestJavaHas: the Java producer's settings and prodlab's transaction
+// settings, which its worker honours; not prodlab's franz-go extension nor
 // librdkafka's settings.
 func TestJavaHas(t *testing.T) {
 	for name, want := range map[string]bool{
@@ -150,6 +150,8 @@ func TestJavaHas(t *testing.T) {
 		BufferMemory:          true,
 		"sasl.jaas.config":    true,
 		TransactionDurationMs: true,
+		TransactionRecords:    true,
+		TransactionAbortRatio: true,
 		MaxBufferedRecords:    false,
 		"batch.num.messages":  false,
 		"sasl.username":       false,
@@ -164,8 +166,8 @@ func TestJavaHas(t *testing.T) {
 	if !slices.IsSorted(names) {
 		t.Error("JavaNames is not sorted")
 	}
-	if len(names) != len(producerConfigs)+1 {
-		t.Errorf("JavaNames has %d names, want the Java producer's %d and transaction.duration.ms", len(names), len(producerConfigs))
+	if len(names) != len(producerConfigs)+len(TransactionSettings) {
+		t.Errorf("JavaNames has %d names, want the Java producer's %d and the %d transaction settings", len(names), len(producerConfigs), len(TransactionSettings))
 	}
 	for _, n := range names {
 		if !JavaHas(n) {

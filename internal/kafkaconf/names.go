@@ -39,4 +39,15 @@ const (
 	// TransactionDurationMs is how long a transactional producer keeps a
 	// transaction open before committing it.
 	TransactionDurationMs = "transaction.duration.ms"
+	// TransactionRecords ends a transaction after this many records (with
+	// transaction.duration.ms too: whichever comes first).
+	TransactionRecords = "transaction.records"
+	// TransactionAbortRatio is the share of transactions a transactional
+	// producer aborts on purpose (chosen by the trial's seed), so that the
+	// audit can check that none of their records is ever visible.
+	TransactionAbortRatio = "transaction.abort.ratio"
 )
+
+// TransactionSettings are the extensions that only a transactional
+// producer (one with a transactional.id) honours.
+var TransactionSettings = []string{TransactionDurationMs, TransactionRecords, TransactionAbortRatio}

@@ -40,6 +40,11 @@ type Producer struct {
 	BatchNumMessages Opt[int]
 	// TransactionalID is "" when the producer is not transactional.
 	TransactionalID string
+	// TransactionDurationMs, TransactionRecords and TransactionAbortRatio
+	// are prodlab's transaction schedule (see Transactions).
+	TransactionDurationMs Opt[int64]
+	TransactionRecords    Opt[int64]
+	TransactionAbortRatio Opt[float64]
 }
 
 // Idempotent says whether a producer of these settings is idempotent, by
@@ -114,6 +119,15 @@ func Parse(props map[string]string) (Producer, error) {
 		p.CompressionType = Opt[string]{v, true}
 	}
 	p.TransactionalID, _ = get(TransactionalID)
+	parsePositive(get, fail, TransactionDurationMs, &p.TransactionDurationMs)
+	parsePositive(get, fail, TransactionRecords, &p.TransactionRecords)
+	if v, ok := get(TransactionAbortRatio); ok {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
+			p.TransactionAbortRatio = Opt[float64]{f, true}
+		} else {
+			fail(TransactionAbortRatio, v, "a share of transactions between 0 and 1")
+		}
+	}
 	return p, errors.Join(errs...)
 }
 
@@ -151,6 +165,17 @@ func parseInt64(get func(string) (string, bool), fail func(name, v, want string)
 	}
 }
 
+// parsePositive fills dst from the positive long setting name, if set.
+func parsePositive(get func(string) (string, bool), fail func(name, v, want string), name string, dst *Opt[int64]) {
+	if v, ok := get(name); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+			*dst = Opt[int64]{n, true}
+		} else {
+			fail(name, v, "a positive integer")
+		}
+	}
+}
+
 // TransactionConflict is the contradiction of a transactional producer
 // that every client release refuses: transactions need idempotence, so
 // enable.idempotence=false, and acks other than all (idempotence needs
@@ -158,6 +183,11 @@ func parseInt64(get func(string) (string, bool), fail func(name, v, want string)
 func (p Producer) TransactionConflict() error {
 	switch {
 	case p.TransactionalID == "":
+		for _, name := range TransactionSettings {
+			if p.transactionSet(name) {
+				return fmt.Errorf("%s applies to a transactional producer: set transactional.id (or remove %s)", name, name)
+			}
+		}
 		return nil
 	case p.EnableIdempotence.Set && !p.EnableIdempotence.V:
 		return fmt.Errorf("transactional.id requires idempotence, but enable.idempotence=false")
@@ -165,6 +195,43 @@ func (p Producer) TransactionConflict() error {
 		return fmt.Errorf("transactional.id requires idempotence, which requires acks=all (or -1), got acks=%s", p.Acks.V)
 	}
 	return nil
+}
+
+// transactionSet says whether the transaction setting name was written.
+func (p Producer) transactionSet(name string) bool {
+	switch name {
+	case TransactionDurationMs:
+		return p.TransactionDurationMs.Set
+	case TransactionRecords:
+		return p.TransactionRecords.Set
+	case TransactionAbortRatio:
+		return p.TransactionAbortRatio.Set
+	}
+	return false
+}
+
+// DefaultTransactionDurationMs is the commit interval of a transactional
+// producer that sets neither transaction.duration.ms nor
+// transaction.records (kafka-producer-perf-test's default).
+const DefaultTransactionDurationMs = 3000
+
+// Transactions is a transactional producer's schedule: a transaction ends
+// after Every (0: no time bound) or Records records (0: no count bound),
+// whichever comes first, and AbortRatio of them end in an abort.
+type Transactions struct {
+	Every      int64 // ms
+	Records    int64
+	AbortRatio float64
+}
+
+// Transactions returns the schedule of a transactional producer: the
+// written bounds, or transaction.duration.ms's default when neither is.
+func (p Producer) Transactions() Transactions {
+	t := Transactions{Every: p.TransactionDurationMs.V, Records: p.TransactionRecords.V, AbortRatio: p.TransactionAbortRatio.V}
+	if !p.TransactionDurationMs.Set && !p.TransactionRecords.Set {
+		t.Every = DefaultTransactionDurationMs
+	}
+	return t
 }
 
 // IdempotentMaxInFlight is the most requests in flight per connection the

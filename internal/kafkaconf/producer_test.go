@@ -43,6 +43,18 @@ func TestParse(t *testing.T) {
 		{name: "buffer.memory as franz-go reports it", props: map[string]string{BufferMemory: "unbounded", MaxInFlight: "1"},
 			want:    Producer{MaxInFlight: Opt[int]{1, true}},
 			wantErr: `buffer.memory must be a non-negative integer, got "unbounded"`},
+		{name: "transaction schedule", props: map[string]string{TransactionalID: "t", TransactionDurationMs: "100", TransactionRecords: "50", TransactionAbortRatio: "0.2"},
+			want: Producer{TransactionalID: "t", TransactionDurationMs: Opt[int64]{100, true}, TransactionRecords: Opt[int64]{50, true}, TransactionAbortRatio: Opt[float64]{0.2, true}}},
+		{name: "abort ratio above 1", props: map[string]string{TransactionAbortRatio: "1.5"},
+			wantErr: `transaction.abort.ratio must be a share of transactions between 0 and 1, got "1.5"`},
+		{name: "abort ratio negative", props: map[string]string{TransactionAbortRatio: "-0.1"},
+			wantErr: `transaction.abort.ratio must be a share`},
+		{name: "abort ratio NaN", props: map[string]string{TransactionAbortRatio: "NaN"},
+			wantErr: `transaction.abort.ratio must be a share`},
+		{name: "zero records per transaction", props: map[string]string{TransactionRecords: "0"},
+			wantErr: `transaction.records must be a positive integer, got "0"`},
+		{name: "zero duration", props: map[string]string{TransactionDurationMs: "0"},
+			wantErr: `transaction.duration.ms must be a positive integer, got "0"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse(tc.props)
@@ -127,4 +139,38 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestTransactions: the schedule's defaults, and the transaction settings
+// refused without a transactional.id.
+func TestTransactions(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		props    map[string]string
+		want     Transactions
+		conflict string
+	}{
+		{"default", map[string]string{TransactionalID: "t"}, Transactions{Every: DefaultTransactionDurationMs}, ""},
+		{"records only: no time bound", map[string]string{TransactionalID: "t", TransactionRecords: "10"}, Transactions{Records: 10}, ""},
+		{"both", map[string]string{TransactionalID: "t", TransactionRecords: "10", TransactionDurationMs: "5", TransactionAbortRatio: "1"},
+			Transactions{Every: 5, Records: 10, AbortRatio: 1}, ""},
+		{"abort ratio without an id", map[string]string{TransactionAbortRatio: "0.2"}, Transactions{Every: DefaultTransactionDurationMs, AbortRatio: 0.2},
+			"transaction.abort.ratio applies to a transactional producer: set transactional.id"},
+		{"duration without an id", map[string]string{TransactionDurationMs: "100"}, Transactions{Every: 100},
+			"transaction.duration.ms applies to a transactional producer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.props)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Transactions(); got != tc.want {
+				t.Errorf("Transactions() = %+v, want %+v", got, tc.want)
+			}
+			err = p.TransactionConflict()
+			if (err == nil) != (tc.conflict == "") || (err != nil && !strings.Contains(err.Error(), tc.conflict)) {
+				t.Errorf("TransactionConflict() = %v, want %q", err, tc.conflict)
+			}
+		})
+	}
 }

@@ -473,24 +473,68 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 }
 
 // audit reads the trial's topic back and records lost, duplicated,
-// reordered, phantom and foreign records. A partial read still records what
-// was verified, and fails the trial with the reason.
+// reordered, phantom and foreign records. A transactional producer's topic
+// is read as a read_committed consumer would, then once more as a
+// read_uncommitted one, to reconcile its aborted and committed records
+// with both (results.AuditTxn). A partial read still records what was
+// verified, and fails the trial with the reason.
 func (x *executor) audit(ctx context.Context, rec *results.Record, bootstrap []string, topic, tag string, res *driver.Result, opts ...kgo.Opt) error {
-	c, result := auditObserver(tag, res)
 	actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	err := audit.ReadBack(actx, bootstrap, topic, c, audit.ClientOpts(opts...))
-	found := result()
+	txn := transactional(res)
+	var readOpts []audit.Option
+	if txn {
+		readOpts = append(readOpts, audit.ReadCommitted())
+	}
+	found, err := readBack(actx, bootstrap, topic, tag, res, append(readOpts, audit.ClientOpts(opts...))...)
 	a := found.Record()
 	rec.Audit = &a
+	if txn && err == nil && a.Transactions != nil {
+		var log audit.Result
+		log, err = readBack(actx, bootstrap, topic, tag, res, audit.ClientOpts(opts...))
+		if log.Txn != nil {
+			a.Transactions.AbortedInLog = log.Txn.AbortedSeen
+		}
+		a.Transactions.LostInLog = log.Lost
+	}
 	rec.AuditS = time.Since(t0).Seconds()
-	x.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d",
-		topic, found.Read, rec.AuditS, float64(found.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign)
+	x.logf("audit %s: read %d records in %.2fs (%.0f records/s): acked %d, lost %d, duplicates %d, reordered %d, phantom %d, foreign %d%s",
+		topic, found.Read, rec.AuditS, float64(found.Read)/rec.AuditS, a.Acked, a.Lost, a.Duplicates, a.Reordered, a.Phantom, a.Foreign, txnAuditText(a.Transactions))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
+}
+
+// readBack reads topic once into a fresh observer of the trial's
+// producers and returns what it found.
+func readBack(ctx context.Context, bootstrap []string, topic, tag string, res *driver.Result, opts ...audit.Option) (audit.Result, error) {
+	c, result := auditObserver(tag, res)
+	err := audit.ReadBack(ctx, bootstrap, topic, c, opts...)
+	return result(), err
+}
+
+// transactional reports whether the trial's producers ran transactions.
+func transactional(res *driver.Result) bool {
+	if res.Acks != nil && res.Acks.Transactional() {
+		return true
+	}
+	for _, p := range res.Producers {
+		if p.Acks != nil && p.Acks.Transactional() {
+			return true
+		}
+	}
+	return false
+}
+
+// txnAuditText is the log's account of a transactional audit; "" for nil.
+func txnAuditText(t *results.AuditTxn) string {
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (read_committed); aborted %d: visible %d, in the log %d; committed lost from the log %d",
+		t.Aborted, t.AbortedVisible, t.AbortedInLog, t.LostInLog)
 }
 
 func firstLine(s string) string {

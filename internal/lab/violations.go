@@ -25,6 +25,12 @@ var violations = []violation{
 	{"duplicates", "duplicated", func(a *results.Audit) int64 { return a.Duplicates }, func(x spec.Expect) bool { return x.Duplicates }},
 	{"reordered", "reordered", func(a *results.Audit) int64 { return a.Reordered }, func(x spec.Expect) bool { return x.Reordered }},
 	{"phantom", "phantom (reported failed, yet written)", func(a *results.Audit) int64 { return a.Phantom }, func(x spec.Expect) bool { return x.Phantom }},
+	{"aborted.visible", "aborted-transaction (visible to read_committed)", func(a *results.Audit) int64 {
+		if a.Transactions == nil {
+			return 0
+		}
+		return a.Transactions.AbortedVisible
+	}, func(x spec.Expect) bool { return x.AbortedVisible }},
 }
 
 // checkDelivery marks a trial that ran to its end violated when its audit

@@ -44,6 +44,30 @@ type Audit struct {
 	Reordered  int64 `json:"reordered"`
 	Phantom    int64 `json:"phantom"`
 	Foreign    int64 `json:"foreign"`
+	// Transactions is the audit of a transactional producer; absent for
+	// any other.
+	Transactions *AuditTxn `json:"transactions,omitempty"`
+}
+
+// AuditTxn is what the audit of a transactional producer adds: it reads
+// the topic as a read_committed consumer would (Audit's counts are that
+// read's, Acked being the records acknowledged and committed), then as a
+// read_uncommitted one, to reconcile the producer's counts with both.
+type AuditTxn struct {
+	// Isolation is the isolation level of the read Audit's counts come
+	// from: read_committed.
+	Isolation string `json:"isolation"`
+	// Aborted counts the records in transactions the producer aborted;
+	// AbortedVisible those of them a read_committed consumer saw (a
+	// violation); AbortedInLog those a read_uncommitted consumer saw (the
+	// aborted records the log holds, which read_committed must skip).
+	Aborted        int64 `json:"aborted"`
+	AbortedVisible int64 `json:"aborted_visible"`
+	AbortedInLog   int64 `json:"aborted_in_log"`
+	// LostInLog counts committed records not even in the log (read
+	// read_uncommitted): lost by the brokers, where Lost alone could also
+	// be a read_committed consumer held back by a transaction left open.
+	LostInLog int64 `json:"lost_in_log"`
 }
 
 // Record is one line of results.jsonl: one finished (or failed) trial.

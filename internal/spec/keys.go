@@ -76,6 +76,7 @@ var settingFields = []field{
 	boolField("expect.duplicates", func(e *Experiment) *bool { return &e.Expect.Duplicates }),
 	boolField("expect.reordered", func(e *Experiment) *bool { return &e.Expect.Reordered }),
 	boolField("expect.phantom", func(e *Experiment) *bool { return &e.Expect.Phantom }),
+	boolField("expect.aborted.visible", func(e *Experiment) *bool { return &e.Expect.AbortedVisible }),
 }
 
 // fields are every fixed setting: the experiment's, then the run-level ones.

@@ -307,7 +307,7 @@ func (e *Experiment) expectSet() []string {
 	for _, x := range []struct {
 		key string
 		on  bool
-	}{{"expect.lost", e.Expect.Lost}, {"expect.duplicates", e.Expect.Duplicates}, {"expect.reordered", e.Expect.Reordered}, {"expect.phantom", e.Expect.Phantom}} {
+	}{{"expect.lost", e.Expect.Lost}, {"expect.duplicates", e.Expect.Duplicates}, {"expect.reordered", e.Expect.Reordered}, {"expect.phantom", e.Expect.Phantom}, {"expect.aborted.visible", e.Expect.AbortedVisible}} {
 		if x.on {
 			out = append(out, x.key)
 		}

@@ -37,7 +37,7 @@ func TestParseFull(t *testing.T) {
 		Workload: Workload{Records: 1_000_000, RecordSize: 512, Payload: "file:" + payload, Rate: 2500.5, TimeoutS: 600, Keys: defaultKeySpace()},
 		Client:   "java@3.9.1",
 		Producer: map[string]string{"acks": "all", "batch.size": "65536", "enable.idempotence": "true",
-			"max.buffered.records": "1000", "transaction.duration.ms": "100"},
+			"max.buffered.records": "1000", "transaction.duration.ms": "100", "transactional.id": "full-txn"},
 		Network: Network{RTTMs: 20, JitterMs: 2.5, BandwidthMbit: 100, ReplicationRTTMs: 5},
 		Faults: []Fault{
 			{Type: "broker.kill", Broker: 1, AtMs: 1500, DelayMs: DefaultFaultDelayMs},

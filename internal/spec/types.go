@@ -102,6 +102,9 @@ type Experiment struct {
 // expected marks its trial violated (exit code 3).
 type Expect struct {
 	Lost, Duplicates, Reordered, Phantom bool
+	// AbortedVisible: records of aborted transactions seen by a
+	// read_committed consumer (expect.aborted.visible).
+	AbortedVisible bool
 }
 
 // Cluster describes the Kafka cluster to start.

@@ -53,12 +53,7 @@ func (e *Experiment) YAML() ([]byte, error) {
 		}},
 		{Key: "faults", Value: faultSlice(e.Faults)},
 		{Key: "audit", Value: e.Audit},
-		{Key: "expect", Value: yaml.MapSlice{
-			{Key: "lost", Value: e.Expect.Lost},
-			{Key: "duplicates", Value: e.Expect.Duplicates},
-			{Key: "reordered", Value: e.Expect.Reordered},
-			{Key: "phantom", Value: e.Expect.Phantom},
-		}},
+		{Key: "expect", Value: expectYAML(e.Expect)},
 	}
 	doc = withSecurity(doc, e.Cluster.Security)
 	doc = withClusterShape(doc, e.Cluster)
@@ -248,6 +243,21 @@ func compareSlice(cs []CompareSpec) []yaml.MapSlice {
 			}
 		}
 		out = append(out, m)
+	}
+	return out
+}
+
+// expectYAML is the expect section; aborted.visible, newer than the
+// others, only when set.
+func expectYAML(x Expect) yaml.MapSlice {
+	out := yaml.MapSlice{
+		{Key: "lost", Value: x.Lost},
+		{Key: "duplicates", Value: x.Duplicates},
+		{Key: "reordered", Value: x.Reordered},
+		{Key: "phantom", Value: x.Phantom},
+	}
+	if x.AbortedVisible {
+		out = append(out, yaml.MapItem{Key: "aborted.visible", Value: true})
 	}
 	return out
 }

@@ -35,8 +35,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * TrialRunner serves one run request; the worker creates a new one per trial.
  */
 final class TrialRunner {
-    /** prodlab-only property: commit a transaction every this many ms. */
-    static final String TRANSACTION_DURATION = "transaction.duration.ms";
     /** Audit header key. */
     static final String AUDIT_HEADER = "prodlab";
     /** Latency histogram bounds (µs): 1 µs .. 10 min, 3 significant digits. */
@@ -47,7 +45,8 @@ final class TrialRunner {
             "batch-size-avg", "batch-size-max", "records-per-request-avg", "record-queue-time-avg",
             "record-queue-time-max", "request-latency-avg", "request-latency-max", "record-retry-total",
             "record-error-total", "record-send-total", "compression-rate-avg", "outgoing-byte-total",
-            "produce-throttle-time-avg", "bufferpool-wait-time-total", "bufferpool-wait-time-ns-total");
+            "produce-throttle-time-avg", "bufferpool-wait-time-total", "bufferpool-wait-time-ns-total",
+            "txn-commit-time-ns-total", "txn-abort-time-ns-total", "flush-time-ns-total");
 
     private final RunRequest req;
     private final Protocol progressOut; // may be null (tests)
@@ -122,7 +121,9 @@ final class TrialRunner {
     static Properties producerProps(RunRequest req) {
         Properties p = new Properties();
         p.putAll(req.props);
-        p.remove(TRANSACTION_DURATION);
+        for (String k : Transactions.KEYS) {
+            p.remove(k);
+        }
         if (!req.bootstrap.isEmpty() && !p.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, req.bootstrap);
         }
@@ -243,7 +244,7 @@ final class TrialRunner {
 
     /** What a valid request sets up before the producer starts. */
     record Setup(Properties props, Map<String, String> effective, Payloads payloads, KeySampler keys,
-            boolean transactional, long txDurationMs) {}
+            Transactions txn) {}
 
     private JsonObject runChecked() throws Exception {
         Setup setup = setup();
@@ -274,7 +275,7 @@ final class TrialRunner {
                 cutLast(end);
             }
             JsonObject o = measurements(end);
-            addClientFigures(o, producer, setup.effective(), loop.commits, loop.aborts, sampler.maxInFlight);
+            addClientFigures(o, producer, setup.effective(), setup.txn(), sampler.maxInFlight);
             return o;
         } finally {
             if (sampler != null) {
@@ -292,22 +293,10 @@ final class TrialRunner {
      * payloads; throws Rejected for what the client would never accept.
      */
     Setup setup() throws Rejected {
-        long txDuration = RunRequest.DEFAULT_TRANSACTION_DURATION_MS;
-        String txProp = req.props.get(TRANSACTION_DURATION);
-        if (txProp != null) {
-            String hint = "transaction.duration.ms must be a positive number of milliseconds";
-            try {
-                txDuration = Long.parseLong(txProp.trim());
-            } catch (NumberFormatException e) {
-                throw new Rejected("Invalid value " + txProp + " for configuration " + TRANSACTION_DURATION, hint);
-            }
-            if (txDuration <= 0) {
-                throw new Rejected(TRANSACTION_DURATION + " must be > 0, got " + txDuration, hint);
-            }
-        }
+        Transactions txn = Transactions.of(req.props, req.seed, req.tag);
         Set<String> known = ProducerConfig.configNames();
         for (String k : req.props.keySet()) {
-            if (!known.contains(k) && !k.equals(TRANSACTION_DURATION)) {
+            if (!known.contains(k) && !List.of(Transactions.KEYS).contains(k)) {
                 String msg = "unknown producer property " + k + " for kafka-clients " + clientVersion();
                 throw new Rejected(msg, Hints.forConfigError(msg));
             }
@@ -339,7 +328,12 @@ final class TrialRunner {
             throw new Rejected(e.getMessage(), Hints.forConfigError(e.getMessage()));
         }
         boolean transactional = props.getProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "").length() > 0;
-        return new Setup(props, effective, payloads, keys, transactional, txDuration);
+        if (transactional) {
+            effective.put(Transactions.DURATION, Long.toString(txn.everyNanos / 1_000_000L));
+            effective.put(Transactions.RECORDS, Long.toString(txn.records));
+            effective.put(Transactions.ABORT_RATIO, Double.toString(txn.abortRatio));
+        }
+        return new Setup(props, effective, payloads, keys, transactional ? txn : null);
     }
 
     /** Starts the trial's clock: now is the first send, warm-up included. */
@@ -402,8 +396,7 @@ final class TrialRunner {
         private final KafkaProducer<byte[], byte[]> producer;
         private final Payloads payloads;
         private final KeySampler keys; // null when keyless
-        private final boolean transactional;
-        private final long txNanos;
+        private final Transactions txn; // null unless transactional
         private final byte[] topicTag = (req.tag + "/").getBytes(StandardCharsets.US_ASCII);
         private final double nanosPerRecord = req.rate > 0 ? 1e9 / req.rate : 0;
         /** The lag when the warm-up's time ended and it began to wait for a catch-up; -1 before. */
@@ -413,27 +406,22 @@ final class TrialRunner {
         private final long epochBaseUs = epochMicros(0);
         /** Bounds the queue of a steady-state trial; null for a burst. */
         private final Horizon horizon = req.durationMs > 0 ? new Horizon() : null;
-        private long txStart;
-        long commits;
-        long aborts;
 
         SendLoop(KafkaProducer<byte[], byte[]> producer, Setup setup) {
             this.producer = producer;
             this.payloads = setup.payloads();
             this.keys = setup.keys();
-            this.transactional = setup.transactional();
-            this.txNanos = setup.txDurationMs() * 1_000_000L;
+            this.txn = setup.txn();
         }
 
         void beginTransaction() {
-            if (transactional) {
+            if (txn != null) {
                 producer.initTransactions();
                 producer.beginTransaction();
             }
         }
 
         void run() {
-            txStart = clockStart;
             long seq = 0;
             if (req.hasWarmup()) {
                 long end = req.warmupRecords > 0 ? req.warmupRecords : maxSeq;
@@ -443,12 +431,12 @@ final class TrialRunner {
                 }
                 startMeasured(seq, System.nanoTime());
             }
-            send(seq, Math.min(seq + req.records, maxSeq), req.durationMs, measuredStart, false);
+            seq = send(seq, Math.min(seq + req.records, maxSeq), req.durationMs, measuredStart, false);
             if (aborted) {
                 return;
             }
-            if (transactional) {
-                commit();
+            if (txn != null) {
+                endTransaction(seq);
             } else {
                 producer.flush();
             }
@@ -479,10 +467,9 @@ final class TrialRunner {
                 if (horizon != null && !horizon.room(warmup ? 0 : until, () -> aborted)) {
                     break; // the window ended while the producer's queue was full
                 }
-                if (transactional && System.nanoTime() - txStart >= txNanos) {
-                    commit();
+                if (txn != null && txn.due(System.nanoTime(), seq)) {
+                    endTransaction(seq);
                     producer.beginTransaction();
-                    txStart = System.nanoTime();
                 }
                 List<Header> headers = headers(seq, warmup);
                 ProducerRecord<byte[], byte[]> rec =
@@ -543,24 +530,30 @@ final class TrialRunner {
             return !aborted;
         }
 
-        private void commit() {
-            if (commitOrAbort(producer)) {
-                commits++;
-            } else {
-                aborts++;
+        /**
+         * Ends the open transaction, whose records run up to nextSeq: flushes
+         * (so the commit's own latency is measured apart), then commits it,
+         * or aborts it when the abort ratio picks it or the commit fails.
+         * An abort that throws (a fenced producer) ends the trial, leaving
+         * the records' fate undecided.
+         */
+        private void endTransaction(long nextSeq) {
+            producer.flush();
+            if (!txn.abortNext()) {
+                long t0 = System.nanoTime();
+                try {
+                    producer.commitTransaction();
+                    txn.committed(nextSeq, System.nanoTime() - t0);
+                    return;
+                } catch (RuntimeException e) {
+                    countError(message(e));
+                    producer.abortTransaction();
+                    txn.aborted(nextSeq, true);
+                    return;
+                }
             }
-        }
-    }
-
-    /** Commits the open transaction; on failure aborts it and returns false. */
-    private boolean commitOrAbort(KafkaProducer<byte[], byte[]> producer) {
-        try {
-            producer.commitTransaction();
-            return true;
-        } catch (RuntimeException e) {
-            countError(message(e));
-            producer.abortTransaction(); // throws (ending the trial) if the producer is fenced
-            return false;
+            producer.abortTransaction();
+            txn.aborted(nextSeq, false);
         }
     }
 
@@ -806,7 +799,7 @@ final class TrialRunner {
      * included), transactions and the effective configuration.
      */
     private void addClientFigures(JsonObject o, KafkaProducer<byte[], byte[]> producer, Map<String, String> effective,
-            long commits, long aborts, double maxInFlight) {
+            Transactions txn, double maxInFlight) {
         Map<String, Double> pm = new TreeMap<>();
         double topicBytes = Double.NaN;
         double topicCompression = Double.NaN;
@@ -847,8 +840,11 @@ final class TrialRunner {
         o.addProperty("uncompressed_bytes", uncompressed);
         o.addProperty("batches", batches);
         o.addProperty("produce_requests", requests);
-        o.addProperty("commits", commits);
-        o.addProperty("aborts", aborts);
+        if (txn != null) {
+            o.addProperty("commits", txn.committed);
+            o.addProperty("aborts", txn.aborted);
+            txn.report(o, metrics, tracking);
+        }
         JsonObject eff = new JsonObject();
         effective.forEach(eff::addProperty);
         o.add("effective", eff);

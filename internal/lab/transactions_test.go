@@ -1,0 +1,93 @@
+package lab
+
+import (
+	"testing"
+
+	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testtier"
+)
+
+// TestTransactionsUnderCuts runs transactional producers that abort a
+// fifth of their transactions on purpose, under connection cuts, with the
+// Java client and franz-go, audited read_committed: every committed record
+// once and in order, nothing of an aborted transaction visible, while the
+// read_uncommitted pass finds the aborted records in the log (so a reader
+// that ignored the markers would have been caught). The same cuts on a
+// producer without transactions or idempotence write duplicates: the
+// fault bites, and the clean audit above means something.
+func TestTransactionsUnderCuts(t *testing.T) {
+	testtier.Shared(t)
+	recs, err := runYAML(t, `
+name: txn-cuts
+topic: {partitions: 3}
+workload: {records: 6000, record.size: 200, payload: random, rate: 3000}
+producer: {acks: all, transactional.id: prodlab-txn-cuts, transaction.records: 200, transaction.abort.ratio: 0.2, linger.ms: 5}
+faults: [{type: connection.cut, every: 7}]
+matrix: {client: [java, franz-go]}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want one per client", len(recs))
+	}
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) {
+			if r.Status != results.StatusOK {
+				t.Fatalf("status %s: %s", r.Status, r.Error)
+			}
+			a := r.Audit
+			if a == nil || a.Transactions == nil {
+				t.Fatalf("audit %+v: no transaction audit", a)
+			}
+			x := a.Transactions
+			committed, aborted := r.ClientMetrics[driver.MetricTxnCommitted], r.ClientMetrics[driver.MetricTxnAborted]
+			t.Logf("transactions committed %.0f, aborted %.0f; audit %+v, %+v; commit p99 %.1f ms", committed, aborted, *a, *x, r.ClientMetrics["transaction-commit-p99-ms"])
+			if a.Lost != 0 || a.Duplicates != 0 || a.Reordered != 0 || a.Phantom != 0 || a.Foreign != 0 || x.AbortedVisible != 0 || x.LostInLog != 0 {
+				t.Errorf("exactly-once broke: %+v %+v", *a, *x)
+			}
+			if committed < 10 || aborted < 1 || x.Aborted == 0 {
+				t.Errorf("%v committed and %v aborted transactions, %d aborted records: the check saw too few of either", committed, aborted, x.Aborted)
+			}
+			if a.Acked+x.Aborted != 6000 {
+				t.Errorf("committed %d + aborted %d records, want the 6000 sent", a.Acked, x.Aborted)
+			}
+			if x.AbortedInLog == 0 || x.AbortedInLog > x.Aborted {
+				t.Errorf("read_uncommitted found %d of the %d aborted records: want some (the markers are what hides them), at most all", x.AbortedInLog, x.Aborted)
+			}
+			if cuts := countEvents(r, "cut"); cuts == 0 {
+				t.Error("no connection was cut: the fault did not run")
+			}
+		})
+	}
+
+	control, err := runYAML(t, `
+name: plain-cuts
+topic: {partitions: 3}
+workload: {records: 6000, record.size: 200, payload: random, rate: 3000}
+producer: {acks: all, enable.idempotence: false, max.in.flight.requests.per.connection: 1, linger.ms: 5}
+faults: [{type: connection.cut, every: 7}]
+expect: {duplicates: true}
+matrix: {client: [java, franz-go]}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range control {
+		if r.Audit == nil || r.Audit.Duplicates == 0 {
+			t.Errorf("%s without transactions or idempotence: audit %+v, want duplicates from the same cuts", r.ScenarioID, r.Audit)
+		}
+	}
+}
+
+// countEvents counts r's events of kind.
+func countEvents(r results.Record, kind string) int {
+	n := 0
+	for _, e := range r.Events {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
