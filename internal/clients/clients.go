@@ -123,6 +123,7 @@ var kinds = []Kind{
 		OnTrogdor:             true,
 		FleetWorker:           []string{"prodlab-librdkafka", "trogdor"},
 		RecordLimit:           "message.max.bytes",
+		Transactions:          true,
 		IdempotentMaxInFlight: 5,
 		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.LibrdkafkaDefaults }},
 }

@@ -44,10 +44,9 @@ func TestCapabilities(t *testing.T) {
 		{name: Java, liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
 		{name: "java@3.9.1", liftable: true, trogdor: true, recordLimit: "max.request.size", maxInFlight: 5, txns: true},
 		// librdkafka allows 1 to 5 in flight under idempotence (no fixed cap
-		// to explain), runs on Trogdor agents as its worker, and no
-		// transactions yet.
-		{name: Librdkafka, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5},
-		{name: "librdkafka@" + LibrdkafkaRelease, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5},
+		// to explain) and runs on Trogdor agents as its worker.
+		{name: Librdkafka, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5, txns: true},
+		{name: "librdkafka@" + LibrdkafkaRelease, trogdor: true, recordLimit: "message.max.bytes", maxInFlight: 5, txns: true},
 	} {
 		c, err := Parse(tc.name)
 		if err != nil {

@@ -83,8 +83,6 @@ func missingLibrdkafkaWorker(path string) error {
 // librdkafkaRefused are settings with no librdkafka counterpart prodlab
 // could pass, with the reason.
 var librdkafkaRefused = map[string]string{
-	kafkaconf.TransactionDurationMs: "prodlab's librdkafka worker does not run transactional producers yet",
-	kafkaconf.TransactionalID:       "prodlab's librdkafka worker does not run transactional producers yet (it would produce outside a transaction, which librdkafka refuses record by record)",
 	// The worker reads its batch, request and byte counters from these
 	// reports; another interval (0 turns them off) would leave them wrong.
 	"statistics.interval.ms": "prodlab's librdkafka worker sets it to read the client's batch, request and byte counters",
@@ -107,8 +105,11 @@ func LibrdkafkaConfig(props map[string]string) (map[string]string, error) {
 		switch {
 		case strings.HasPrefix(k, "ssl.truststore.") || k == "sasl.jaas.config" || k == "ssl.endpoint.identification.algorithm":
 			sec[k] = v
+		case slices.Contains(kafkaconf.TransactionSettings, k):
+			// prodlab's own transaction schedule: the driver keeps it
+			// (txnSchedule), librdkafka never sees it.
 		case librdkafkaRefused[k] != "":
-			errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, librdkafkaNearest(k), librdkafkaRefused[k])))
+			errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, "", librdkafkaRefused[k])))
 		default:
 			p, ok := kafkaconf.Librdkafka(k)
 			if !ok {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 	"github.com/prodlab/prodlab/internal/payload"
 )
@@ -93,6 +95,7 @@ type rdRun struct {
 	topic     string
 	gen       payload.Generator
 	keys      *keys.Sampler
+	txn       *txnSchedule // nil unless transactional
 	effective map[string]string
 	pool      sync.Pool
 	next      *rdRecord
@@ -165,7 +168,34 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 		rr.close()
 		return nil, err
 	}
+	if err := rr.startTransactions(ctx, t); err != nil {
+		rr.close()
+		return nil, err
+	}
 	return rr, nil
+}
+
+// startTransactions makes a producer with a transactional.id
+// transactional: its id registered (InitTransactions), the first
+// transaction begun and the schedule of t's settings kept.
+func (rr *rdRun) startTransactions(ctx context.Context, t Trial) error {
+	conf, _ := kafkaconf.Parse(t.Props) // checked before the trial
+	if conf.TransactionalID == "" {
+		return nil
+	}
+	if err := rr.p.InitTransactions(ctx); err != nil {
+		return fmt.Errorf("init transactions: %w", err)
+	}
+	if err := rr.p.BeginTransaction(); err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	rr.txn = newTxnSchedule(conf, t.Seed, t.Tag)
+	rr.tally.acks.SetTransactional()
+	tx := conf.Transactions()
+	rr.effective[kafkaconf.TransactionDurationMs] = strconv.FormatInt(tx.Every, 10)
+	rr.effective[kafkaconf.TransactionRecords] = strconv.FormatInt(tx.Records, 10)
+	rr.effective[kafkaconf.TransactionAbortRatio] = strconv.FormatFloat(tx.AbortRatio, 'g', -1, 64)
+	return nil
 }
 
 // ready waits until the topic's metadata is loaded, the client reports an
@@ -246,9 +276,36 @@ func (rr *rdRun) discard() {
 	rr.next = nil
 }
 
-// beforeSend implements sender; librdkafka's producer here is not
-// transactional (the check refuses transaction.duration.ms).
-func (rr *rdRun) beforeSend(context.Context, time.Time, int64) error { return nil }
+// beforeSend implements sender: a transactional producer ends its
+// transaction when its schedule says so (txnSchedule).
+func (rr *rdRun) beforeSend(ctx context.Context, now time.Time, seq int64) error {
+	if rr.txn == nil || !rr.txn.due(now, seq) {
+		return nil
+	}
+	return rr.txn.end(ctx, rr, seq, rr.tally.acks, false)
+}
+
+// flush implements txnClient: it waits until every record handed over is
+// acknowledged or failed, or ctx ends.
+func (rr *rdRun) flush(ctx context.Context) error {
+	for rr.p.Flush(int(rdFlushSlice/time.Millisecond)) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// endTxn implements txnClient.
+func (rr *rdRun) endTxn(ctx context.Context, commit bool) error {
+	if commit {
+		return rr.p.CommitTransaction(ctx)
+	}
+	return rr.p.AbortTransaction(ctx)
+}
+
+// beginTxn implements txnClient.
+func (rr *rdRun) beginTxn() error { return rr.p.BeginTransaction() }
 
 // send implements sender. librdkafka copies the value, key and headers
 // (confluent-kafka-go produces with RD_KAFKA_MSG_F_COPY), so the buffers
@@ -305,14 +362,13 @@ func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) 
 const rdFlushSlice = 100 * time.Millisecond
 
 // finish waits until every record is acknowledged or failed (or ctx ends),
-// stops the clock and waits for one more statistics report, which holds
-// the final counters.
+// ends a transactional producer's last transaction, stops the clock and
+// waits for one more statistics report, which holds the final counters.
 func (rr *rdRun) finish(ctx context.Context) error {
-	var err error
-	for rr.p.Flush(int(rdFlushSlice/time.Millisecond)) > 0 {
-		if ctx.Err() != nil {
-			err = ctx.Err()
-			break
+	err := rr.flush(ctx)
+	if err == nil && rr.txn != nil {
+		if terr := rr.txn.end(ctx, rr, rr.warmSent+rr.sent, rr.tally.acks, true); terr != nil {
+			return terr
 		}
 	}
 	if err != nil {
@@ -352,5 +408,8 @@ func (rr *rdRun) result() *Result {
 	res.ProduceRequests = s.requests
 	res.Effective = rr.effective
 	batchMetrics(res)
+	if rr.txn != nil {
+		rr.txn.metrics(res.Metrics)
+	}
 	return res
 }

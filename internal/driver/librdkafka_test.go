@@ -72,19 +72,16 @@ func TestLibrdkafkaConfig(t *testing.T) {
 		{name: "max.request.size refused, nearest message.max.bytes",
 			props:   map[string]string{"max.request.size": "1048576"},
 			wantErr: []string{"producer property max.request.size is not supported by client librdkafka; its nearest setting is message.max.bytes"}},
-		// A transactional.id would make the worker produce outside a
-		// transaction: refused, not passed on.
-		{name: "transactional.id refused with the reason",
-			props:   map[string]string{"transactional.id": "tx"},
-			wantErr: []string{"producer property transactional.id is not supported by client librdkafka (prodlab's librdkafka worker does not run transactional producers yet"}},
+		// transactional.id passes to librdkafka; prodlab's schedule stays
+		// with the driver.
+		{name: "transactional.id passes, the transaction schedule stays prodlab's",
+			props: map[string]string{"transactional.id": "tx", "transaction.duration.ms": "100", "transaction.records": "10", "transaction.abort.ratio": "0.2"},
+			want:  map[string]string{"transactional.id": "tx"}},
 		// The worker's counters come from these reports: another interval
 		// would leave them wrong, so it is refused, not overridden.
 		{name: "statistics.interval.ms refused with the reason",
 			props:   map[string]string{"statistics.interval.ms": "0"},
 			wantErr: []string{"producer property statistics.interval.ms is not supported by client librdkafka (prodlab's librdkafka worker sets it to read"}},
-		{name: "transaction.duration.ms refused with the reason",
-			props:   map[string]string{"transaction.duration.ms": "100"},
-			wantErr: []string{"producer property transaction.duration.ms is not supported by client librdkafka (prodlab's librdkafka worker does not run transactional producers yet)"}},
 		{name: "serializers refused: librdkafka takes bytes",
 			props:   map[string]string{"value.serializer": "org.apache.kafka.common.serialization.ByteArraySerializer"},
 			wantErr: []string{"value.serializer is not supported by client librdkafka (librdkafka takes raw bytes"}},

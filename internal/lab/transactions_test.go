@@ -5,12 +5,13 @@ import (
 
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/testjar"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestTransactionsUnderCuts runs transactional producers that abort a
 // fifth of their transactions on purpose, under connection cuts, with the
-// Java client and franz-go, audited read_committed: every committed record
+// Java client, franz-go and librdkafka, audited read_committed: every committed record
 // once and in order, nothing of an aborted transaction visible, while the
 // read_uncommitted pass finds the aborted records in the log (so a reader
 // that ignored the markers would have been caught). The same cuts on a
@@ -18,18 +19,19 @@ import (
 // fault bites, and the clean audit above means something.
 func TestTransactionsUnderCuts(t *testing.T) {
 	testtier.Shared(t)
+	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: txn-cuts
 topic: {partitions: 3}
 workload: {records: 6000, record.size: 200, payload: random, rate: 3000}
 producer: {acks: all, transactional.id: prodlab-txn-cuts, transaction.records: 200, transaction.abort.ratio: 0.2, linger.ms: 5}
 faults: [{type: connection.cut, every: 7}]
-matrix: {client: [java, franz-go]}
+matrix: {client: [java, franz-go, librdkafka]}
 `, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2 {
+	if len(recs) != 3 {
 		t.Fatalf("%d records, want one per client", len(recs))
 	}
 	for _, r := range recs {
