@@ -213,7 +213,14 @@ func checkIdempotence(e *Experiment, report reportFunc) {
 			"enable.idempotence=true requires max.in.flight.requests.per.connection ≤ %d, got %d", maxInFlight, n.V)
 	}
 	if err := prod.TransactionConflict(); err != nil { // every client release refuses it
-		report([]string{"producer.transactional.id", "producer.enable.idempotence", "producer.acks"}, "%v", err)
+		keys := []string{"producer.transactional.id", "producer.enable.idempotence", "producer.acks"}
+		if prod.TransactionalID == "" { // a transaction setting without an id: point at it
+			keys = keys[:0]
+			for _, name := range kafkaconf.TransactionSettings {
+				keys = append(keys, "producer."+name)
+			}
+		}
+		report(keys, "%v", err)
 	}
 	if cerr == nil && !cl.Kind.OwnRules {
 		checkDefaultIdempotence(prod, cl.Kind, report)

@@ -419,6 +419,17 @@ func TestValidation(t *testing.T) {
 				`x.yaml:7:13: scenario "brokers=1,enable.idempotence=false": replication.factor 3 exceeds brokers 1 (must be in 1..brokers)`,
 				`x.yaml:8:30: scenario "brokers=3,enable.idempotence=false": transactional.id requires idempotence, but enable.idempotence=false`,
 			}},
+		// The transaction settings: out of range, or without a
+		// transactional.id (pointing at the setting).
+		{name: "transaction settings", src: "name: x\nproducer: {transactional.id: t, transaction.abort.ratio: 1.5, transaction.records: 0}\n",
+			want: []string{
+				`x.yaml:2:63: producer: transaction.records must be a positive integer, got "0"`,
+				`x.yaml:2:33: producer: transaction.abort.ratio must be a share of transactions between 0 and 1, got "1.5"`,
+			}},
+		{name: "transaction settings without an id", src: "name: x\nproducer: {acks: all, transaction.abort.ratio: 0.2}\n",
+			want: []string{
+				`x.yaml:2:23: transaction.abort.ratio applies to a transactional producer: set transactional.id (or remove transaction.abort.ratio)`,
+			}},
 		// --set: syntax, unknown keys, bad values, keys owned by a map axis,
 		// unknown labels.
 		{name: "set", src: "name: x\nmatrix:\n  layout:\n    - {label: one, brokers: 1}\n",

@@ -363,14 +363,21 @@ func (e *Experiment) Settings() kafkaconf.Producer {
 func (e *Experiment) parseConf(c *collector) {
 	conf, err := kafkaconf.Parse(e.Producer)
 	e.conf, e.confSet = conf, true
-	if err != nil {
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok { // errors.Join: one per setting
+		errs = j.Unwrap()
+	}
+	for _, one := range errs {
 		at := pos{File: e.File}
-		for k, p := range e.pos {
-			if strings.HasPrefix(k, producerPrefix) && strings.Contains(err.Error(), strings.TrimPrefix(k, producerPrefix)) {
+		for k, p := range e.pos { // each message begins with its setting's name
+			if strings.HasPrefix(k, producerPrefix) && strings.HasPrefix(one.Error(), strings.TrimPrefix(k, producerPrefix)+" ") {
 				at = p
 				break
 			}
 		}
-		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: "producer: " + err.Error()})
+		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: "producer: " + one.Error()})
 	}
 }
