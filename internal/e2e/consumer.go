@@ -9,7 +9,11 @@
 //
 // The consumer is a direct franz-go client, like the audit's read-back:
 // every partition of the topic from its start, no consumer group (a group
-// would add a join and rebalances to what is measured).
+// would add a join and rebalances to what is measured). It reads as
+// read_uncommitted or read_committed (Kafka's isolation.level): a
+// read_committed consumer gets a transaction's records only once its
+// commit marker is written, so its end-to-end latency includes the wait
+// for the commit.
 package e2e
 
 import (
@@ -49,11 +53,12 @@ type Result struct {
 // Consumer reads one topic in the background; Start it before the
 // producers and Stop it after they flushed.
 type Consumer struct {
-	topic string
-	cl    *kgo.Client
-	adm   *kadm.Client
-	stop  context.CancelFunc
-	polls sync.WaitGroup
+	topic     string
+	committed bool // read_committed
+	cl        *kgo.Client
+	adm       *kadm.Client
+	stop      context.CancelFunc
+	polls     sync.WaitGroup
 
 	mu        sync.Mutex
 	hist      *hdrhistogram.Histogram
@@ -69,14 +74,23 @@ type Consumer struct {
 const catchUpLimit = 30 * time.Second
 
 // Start connects a consumer of topic (which must exist) through bootstrap,
-// with opts added to the client's (TLS, SASL: the cluster's connection
-// options), and samples the lag every interval (at least 10 ms).
-func Start(ctx context.Context, bootstrap []string, topic string, interval time.Duration, opts ...kgo.Opt) (*Consumer, error) {
+// read_committed when readCommitted, with opts added to the client's (TLS,
+// SASL: the cluster's connection options), and samples the lag every
+// interval (at least 10 ms). Transaction markers are kept (and only
+// advance the position): a partition's last offset may be one, and the
+// consumer has caught up only once past it.
+func Start(ctx context.Context, bootstrap []string, topic string, interval time.Duration, readCommitted bool, opts ...kgo.Opt) (*Consumer, error) {
+	iso := kgo.ReadUncommitted()
+	if readCommitted {
+		iso = kgo.ReadCommitted()
+	}
 	all := append([]kgo.Opt{
 		kgo.SeedBrokers(bootstrap...),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxWait(100 * time.Millisecond),
+		kgo.FetchIsolationLevel(iso),
+		kgo.KeepControlRecords(),
 	}, opts...)
 	cl, err := kgo.NewClient(all...)
 	if err != nil {
@@ -86,7 +100,7 @@ func Start(ctx context.Context, bootstrap []string, topic string, interval time.
 		cl.Close()
 		return nil, fmt.Errorf("end-to-end consumer: connect to %v: %w", bootstrap, err)
 	}
-	c := &Consumer{topic: topic, cl: cl, adm: kadm.NewClient(cl), hist: newHistogram(), positions: map[int32]int64{}}
+	c := &Consumer{topic: topic, committed: readCommitted, cl: cl, adm: kadm.NewClient(cl), hist: newHistogram(), positions: map[int32]int64{}}
 	pctx, stop := context.WithCancel(context.Background())
 	c.stop = stop
 	c.polls.Add(2)
@@ -121,8 +135,11 @@ func (c *Consumer) poll(ctx context.Context) {
 // observe accounts for one record read at now (µs since the epoch). The
 // caller holds mu.
 func (c *Consumer) observe(r *kgo.Record, now int64) {
-	c.read++
 	c.positions[r.Partition] = r.Offset + 1
+	if r.Attrs.IsControl() {
+		return // a transaction marker: no record of the producer's
+	}
+	c.read++
 	for _, h := range r.Headers {
 		if h.Key != auditheader.TimeKey {
 			continue
@@ -156,11 +173,17 @@ func (c *Consumer) sample(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// endOffsets lists the topic's end offsets by partition.
+// endOffsets lists the topic's end offsets by partition: the high
+// watermarks, or for read_committed the last stable offsets (what such a
+// consumer can reach).
 func (c *Consumer) endOffsets(ctx context.Context) (map[int32]int64, error) {
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	offs, err := c.adm.ListEndOffsets(lctx, c.topic)
+	list := c.adm.ListEndOffsets
+	if c.committed {
+		list = c.adm.ListCommittedOffsets
+	}
+	offs, err := list(lctx, c.topic)
 	if err != nil {
 		return nil, fmt.Errorf("end-to-end consumer: list end offsets of %s: %w", c.topic, err)
 	}

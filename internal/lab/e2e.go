@@ -39,7 +39,7 @@ func startE2E(ctx context.Context, e spec.Experiment, t driver.Trial, tgt *Targe
 	if tgt.direct != nil {
 		bootstrap = tgt.direct
 	}
-	return e2e.Start(ctx, bootstrap, t.Topic, every, tgt.conn.opts...)
+	return e2e.Start(ctx, bootstrap, t.Topic, every, e.Workload.IsolationLevel == spec.ReadCommitted, tgt.conn.opts...)
 }
 
 // stopE2E stops the consumer (nil: nothing to do) once the producers have

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/prodlab/prodlab/internal/driver"
@@ -92,4 +93,38 @@ func countEvents(r results.Record, kind string) int {
 		}
 	}
 	return n
+}
+
+// TestReadCommittedEndToEnd: at a fixed low rate, a read_committed
+// consumer gets a transaction's records only once it commits, so its
+// end-to-end p50 exceeds a read_uncommitted one's by about half the
+// commit interval (a record waits for the rest of its transaction; the
+// commit itself adds a few ms) — here 200 ms, so about 100 ms, within 30 %.
+func TestReadCommittedEndToEnd(t *testing.T) {
+	testtier.Shared(t)
+	recs, err := runYAML(t, `
+name: txn-e2e
+workload: {records: 2000, record.size: 200, payload: random, rate: 500, consumer: true}
+client: franz-go
+producer: {acks: all, transactional.id: prodlab-txn-e2e, transaction.duration.ms: 200}
+matrix: {workload.isolation.level: [read_uncommitted, read_committed]}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want one per isolation level", len(recs))
+	}
+	p50 := map[string]float64{}
+	for _, r := range recs {
+		if r.Status != results.StatusOK || r.LatencyE2EMs == nil {
+			t.Fatalf("%s: status %s (%s), end-to-end %+v", r.ScenarioID, r.Status, r.Error, r.LatencyE2EMs)
+		}
+		p50[fmt.Sprint(r.Scenario["workload.isolation.level"])] = r.LatencyE2EMs.P50
+	}
+	extra := p50["read_committed"] - p50["read_uncommitted"]
+	t.Logf("end-to-end p50: read_uncommitted %.1f ms, read_committed %.1f ms: +%.1f ms (half the commit interval: 100 ms)", p50["read_uncommitted"], p50["read_committed"], extra)
+	if extra < 70 || extra > 130 {
+		t.Errorf("read_committed adds %.1f ms to the end-to-end p50, want about half the 200 ms commit interval (70–130 ms)", extra)
+	}
 }

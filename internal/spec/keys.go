@@ -59,7 +59,7 @@ var settingFields = []field{
 	zeroOrField("workload.warmup.s", "none", "seconds", MinWindowS, MaxDurationS, func(e *Experiment) *float64 { return &e.Workload.WarmupS }),
 	int64Field("workload.warmup.records", 0, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.WarmupRecords }),
 	keySpaceFields[0], keySpaceFields[1], keySpaceFields[2], keySpaceFields[3],
-	producersFields[0], producersFields[1],
+	producersFields[0], producersFields[1], producersFields[2],
 	kip1269Fields[0], kip1269Fields[1],
 	trogdorFields[0], trogdorFields[1], trogdorFields[2],
 	zoneFields[0], zoneFields[1], zoneFields[2], zoneFields[3], zoneFields[4], zoneFields[5],

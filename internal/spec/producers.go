@@ -1,6 +1,10 @@
 package spec
 
-import "github.com/goccy/go-yaml"
+import (
+	"fmt"
+
+	"github.com/goccy/go-yaml"
+)
 
 // MaxProducers bounds workload.producers. Every producer instance is its
 // own client with its own buffer (32 MB by default in Java) and
@@ -16,6 +20,22 @@ var producersFields = []field{
 	withHint(intField("workload.producers", 1, MaxProducers, func(e *Experiment) *int { return &e.Workload.Producers }),
 		"the limit is there because each producer is its own client, buffer and connections on this one host"),
 	boolField("workload.consumer", func(e *Experiment) *bool { return &e.Workload.Consumer }),
+	stringField("workload.isolation.level", checkIsolation, func(e *Experiment) *string { return &e.Workload.IsolationLevel }),
+}
+
+// The values of workload.isolation.level (Kafka's isolation.level).
+const (
+	ReadUncommitted = "read_uncommitted"
+	ReadCommitted   = "read_committed"
+)
+
+// checkIsolation accepts Kafka's isolation.level values.
+func checkIsolation(raw, _ string) (string, error) {
+	switch raw {
+	case ReadUncommitted, ReadCommitted:
+		return raw, nil
+	}
+	return "", fmt.Errorf("workload.isolation.level must be read_uncommitted or read_committed (Kafka's isolation.level), got %q", raw)
 }
 
 // checkProducers refuses a burst with fewer records than producers, and
@@ -26,6 +46,10 @@ func checkProducers(e *Experiment, report func(keys []string, format string, arg
 	if w.Producers > 1 && w.DurationS <= 0 && w.Records < int64(w.Producers) {
 		report([]string{"workload.records", "workload.producers"},
 			"workload.records %d is fewer than workload.producers %d: every producer needs at least one record", w.Records, w.Producers)
+	}
+	if w.IsolationLevel != "" && !w.Consumer {
+		report([]string{"workload.isolation.level", "workload.consumer"},
+			"workload.isolation.level is the end-to-end consumer's: set workload.consumer: true (or remove workload.isolation.level)")
 	}
 	n := float64(max(1, w.Producers))
 	if w.Rate <= 0 || w.DurationS <= 0 || w.Rate/n*w.DurationS >= 1 {
@@ -51,6 +75,9 @@ func producersYAML(w Workload) yaml.MapSlice {
 	}
 	if w.Consumer {
 		out = append(out, yaml.MapItem{Key: "consumer", Value: true})
+	}
+	if w.IsolationLevel != "" {
+		out = append(out, yaml.MapItem{Key: "isolation.level", Value: w.IsolationLevel})
 	}
 	return out
 }

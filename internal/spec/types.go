@@ -185,6 +185,10 @@ type Workload struct {
 	// end-to-end latency (workload.consumer).
 	Producers int
 	Consumer  bool
+	// IsolationLevel is the end-to-end consumer's isolation.level:
+	// read_uncommitted ("" reads as it, Kafka's default) or
+	// ReadCommitted (workload.isolation.level).
+	IsolationLevel string
 }
 
 // Network describes the impairments the proxies in front of the brokers add.
