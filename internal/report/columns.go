@@ -209,6 +209,26 @@ func audit(head, md, csv string, f func(*results.Audit) int64) column {
 		}}
 }
 
+// txnAudit is a column of the transaction audit (results.AuditTxn),
+// shown when some scenario's producers ran transactions.
+func txnAudit(head, md, csv string, f func(*results.AuditTxn) int64) column {
+	c := audit(head, md, csv, func(a *results.Audit) int64 {
+		if a.Transactions == nil {
+			return 0
+		}
+		return f(a.Transactions)
+	})
+	c.when = func(scs []scenario) bool {
+		for _, s := range scs {
+			if s.Audit != nil && s.Audit.Transactions != nil {
+				return true
+			}
+		}
+		return false
+	}
+	return c
+}
+
 // columns is the registry, in display order.
 var columns = []column{
 	{head: "TRIALS", md: "trials", unit: "trials", in: inText,
@@ -305,6 +325,10 @@ var columns = []column{
 	audit("DUP", "DUP", "duplicates", func(a *results.Audit) int64 { return a.Duplicates }),
 	audit("REORD", "REORD", "reordered", func(a *results.Audit) int64 { return a.Reordered }),
 	audit("PHANTOM", "PHANTOM", "phantom", func(a *results.Audit) int64 { return a.Phantom }),
+	// A transactional producer's audit: records of its aborted
+	// transactions, and how many of them a read_committed consumer saw.
+	txnAudit("ABORTED", "aborted", "aborted", func(t *results.AuditTxn) int64 { return t.Aborted }),
+	txnAudit("ABORTED VISIBLE", "aborted visible", "aborted_visible", func(t *results.AuditTxn) int64 { return t.AbortedVisible }),
 	emulatedColumn,
 }
 

@@ -189,3 +189,38 @@ func TestWriteRunSaved(t *testing.T) {
 		t.Errorf("WriteRun(yaml) = %v", err)
 	}
 }
+
+// TestTransactionAuditColumns: a transactional producer's audit adds the
+// aborted records and those a read_committed consumer saw, summed over
+// trials; a plain audit has neither column.
+func TestTransactionAuditColumns(t *testing.T) {
+	recs := auditNetwork()
+	if len(recs) == 0 {
+		t.Fatal("no records")
+	}
+	plain := &strings.Builder{}
+	if err := Render(plain, "table", recs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "ABORTED") {
+		t.Error("a plain audit shows transaction columns")
+	}
+	for i := range recs {
+		if recs[i].Audit != nil {
+			a := *recs[i].Audit
+			a.Transactions = &results.AuditTxn{Isolation: "read_committed", Aborted: 1000, AbortedVisible: 3, AbortedInLog: 1000}
+			recs[i].Audit = &a
+		}
+	}
+	var b strings.Builder
+	if err := Render(&b, "table", recs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "ABORTED VISIBLE") {
+		t.Fatalf("table lacks the transaction columns:\n%s", out)
+	}
+	if !strings.Contains(out, "3,000") && !strings.Contains(out, "2,000") {
+		t.Errorf("table lacks the aborted totals over trials:\n%s", out)
+	}
+}

@@ -243,6 +243,15 @@ func auditTotals(ok []results.Record) *results.Audit {
 		a.Reordered += r.Audit.Reordered
 		a.Phantom += r.Audit.Phantom
 		a.Foreign += r.Audit.Foreign
+		if t := r.Audit.Transactions; t != nil {
+			if a.Transactions == nil {
+				a.Transactions = &results.AuditTxn{Isolation: t.Isolation}
+			}
+			a.Transactions.Aborted += t.Aborted
+			a.Transactions.AbortedVisible += t.AbortedVisible
+			a.Transactions.AbortedInLog += t.AbortedInLog
+			a.Transactions.LostInLog += t.LostInLog
+		}
 	}
 	return a
 }
