@@ -52,6 +52,10 @@ type keptStudy struct {
 // comparisons is answered by, in the order the page shows them.
 var auditColumns = []string{"SCENARIO", "TRIALS", "SENT", "LOST", "DUP", "REORD", "PHANTOM", "STATUS"}
 
+// txnAuditColumns are shown too, before STATUS, when the table has them
+// (a transactional producer's audit).
+var txnAuditColumns = []string{"ABORTED", "ABORTED VISIBLE"}
+
 // studies writes docs/studies.md from the built-in experiments and the runs
 // kept under dir (bench/studies/NAME/): per study, its question, the
 // published figures, prodlab's answers with their intervals, decided or
@@ -136,7 +140,8 @@ func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
 	return k, nil
 }
 
-// auditRows reads auditColumns from the first block of a results table
+// auditRows reads auditColumns (and txnAuditColumns, where present; the
+// first row returned names the columns) from the first block of a results table
 // (report's fixed-width text: a header line, then a row per scenario, up
 // to the first blank line), cutting each row at its header's column
 // starts. The last column (STATUS) runs to the line's end.
@@ -160,14 +165,21 @@ func auditRows(table string) ([][]string, error) {
 		}
 		i += n
 	}
-	var rows [][]string
+	cols := slices.Clone(auditColumns[:len(auditColumns)-1])
+	for _, c := range txnAuditColumns {
+		if _, ok := starts[c]; ok {
+			cols = append(cols, c)
+		}
+	}
+	cols = append(cols, "STATUS")
+	rows := [][]string{cols}
 	for _, l := range lines[1:] {
 		if strings.TrimSpace(l) == "" {
 			break
 		}
 		line := []rune(l)
 		var row []string
-		for _, c := range auditColumns {
+		for _, c := range cols {
 			st, ok := starts[c]
 			if !ok {
 				return nil, fmt.Errorf("no %s column in the table's header", c)
@@ -184,7 +196,7 @@ func auditRows(table string) ([][]string, error) {
 		}
 		rows = append(rows, row)
 	}
-	if len(rows) == 0 {
+	if len(rows) == 1 {
 		return nil, errors.New("no scenario rows")
 	}
 	return rows, nil
@@ -254,11 +266,16 @@ func writeStudy(w io.Writer, k keptStudy) {
 		return
 	}
 	if len(k.findings) == 0 && len(k.audit) > 0 {
-		fmt.Fprintln(w, "Its answer is each scenario's delivery audit (from the kept table.txt; LOST, DUP, REORD and PHANTOM summed over the trials):")
+		cols := k.audit[0]
+		what := "LOST, DUP, REORD and PHANTOM summed over the trials"
+		if len(cols) > len(auditColumns) {
+			what += "; ABORTED: records of transactions the producer aborted, ABORTED VISIBLE: of those, read by a read_committed consumer"
+		}
+		fmt.Fprintf(w, "Its answer is each scenario's delivery audit (from the kept table.txt; %s):\n", what)
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| "+strings.Join(auditColumns, " | ")+" |")
-		fmt.Fprintln(w, "|---"+strings.Repeat("|---", len(auditColumns)-1)+"|")
-		for _, r := range k.audit {
+		fmt.Fprintln(w, "| "+strings.Join(cols, " | ")+" |")
+		fmt.Fprintln(w, "|---"+strings.Repeat("|---", len(cols)-1)+"|")
+		for _, r := range k.audit[1:] {
 			cells := make([]string, len(r))
 			for i, c := range r {
 				cells[i] = cell(c)

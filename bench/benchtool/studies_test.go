@@ -80,11 +80,26 @@ func TestAuditRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
+		{"SCENARIO", "TRIALS", "SENT", "LOST", "DUP", "REORD", "PHANTOM", "STATUS"},
 		{"a=1", "5", "2,000", "36", "0", "142", "0", "ok"},
 		{"a=all", "5", "1,998", "0", "2", "0", "0", "1 of 5 trials VIOLATED: delivery violated"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// A transactional producer's audit adds its two columns before STATUS.
+	const txn = "SCENARIO  TRIALS  SENT    LOST  DUP  REORD  PHANTOM  ABORTED  ABORTED VISIBLE  STATUS\n" +
+		"c=java    1       20,000  0     0    0      0        2,500    0                ok\n"
+	got, err = auditRows(txn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = [][]string{
+		{"SCENARIO", "TRIALS", "SENT", "LOST", "DUP", "REORD", "PHANTOM", "ABORTED", "ABORTED VISIBLE", "STATUS"},
+		{"c=java", "1", "20,000", "0", "0", "0", "0", "2,500", "0", "ok"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("transactional: got  %q\nwant %q", got, want)
 	}
 	if _, err := auditRows("SCENARIO  TRIALS\nx  1\n"); err == nil || !strings.Contains(err.Error(), "no SENT column") {
 		t.Errorf("a table without the audit columns: %v", err)
