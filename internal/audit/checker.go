@@ -25,6 +25,9 @@ type TxnOutcome interface {
 	Transactional() bool
 	// Aborted reports whether seq was in a transaction it aborted.
 	Aborted(seq int64) bool
+	// Undecided reports whether seq was in a transaction that neither
+	// committed nor aborted (open when the producer stopped, e.g. fenced).
+	Undecided(seq int64) bool
 }
 
 // Checker counts what one producer run left in a topic, record by record.
@@ -52,8 +55,9 @@ type Checker struct {
 	lastID int32
 
 	read, foreign, duplicates, reordered, phantom int64
-	// abortedSeen counts the seqs of aborted transactions found, once each.
-	abortedSeen int64
+	// abortedSeen and undecidedSeen count the seqs of aborted and of
+	// undecided transactions found, once each.
+	abortedSeen, undecidedSeen int64
 }
 
 // partState is what the checker remembers about one partition: enough to
@@ -132,8 +136,13 @@ func (c *Checker) Observe(partition int32, offset int64, headers []kgo.RecordHea
 	if c.out != nil && c.out.Failed(seq) {
 		c.phantom++
 	}
-	if c.txn != nil && c.txn.Aborted(seq) {
-		c.abortedSeen++
+	if c.txn != nil {
+		switch {
+		case c.txn.Aborted(seq):
+			c.abortedSeen++
+		case c.txn.Undecided(seq):
+			c.undecidedSeen++
+		}
 	}
 }
 
@@ -183,7 +192,7 @@ func (c *Checker) Result() Result {
 		return r
 	}
 	if c.txn != nil {
-		r.Txn = &TxnResult{AbortedSeen: c.abortedSeen}
+		r.Txn = &TxnResult{AbortedSeen: c.abortedSeen, UndecidedSeen: c.undecidedSeen}
 	}
 	for seq := range c.sent {
 		if c.out.Acked(seq) {
@@ -192,8 +201,13 @@ func (c *Checker) Result() Result {
 				r.Lost++
 			}
 		}
-		if c.txn != nil && c.txn.Aborted(seq) {
-			r.Txn.Aborted++
+		if c.txn != nil {
+			switch {
+			case c.txn.Aborted(seq):
+				r.Txn.Aborted++
+			case c.txn.Undecided(seq):
+				r.Txn.Undecided++
+			}
 		}
 	}
 	return r

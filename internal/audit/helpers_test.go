@@ -112,3 +112,6 @@ type txnOutcome struct {
 
 func (o txnOutcome) Transactional() bool    { return true }
 func (o txnOutcome) Aborted(seq int64) bool { return o.aborted[seq] }
+func (o txnOutcome) Undecided(seq int64) bool {
+	return !o.aborted[seq] && !o.Acked(seq) && seq >= 0 && seq < o.n
+}

@@ -22,8 +22,15 @@ type Result struct {
 // transactions: Aborted records were in transactions it aborted, and
 // AbortedSeen of them were read back (a violation under read_committed;
 // under read_uncommitted, the aborted records the log holds).
+//
+// Undecided records were in a transaction that neither committed nor
+// aborted (open when the producer stopped: fenced, or an abort that
+// failed); UndecidedSeen of them were read back. Not a violation in
+// itself (a commit whose answer was lost may have happened), but after
+// a fence, which aborts the open transaction, they must not be visible.
 type TxnResult struct {
-	Aborted, AbortedSeen int64
+	Aborted, AbortedSeen     int64
+	Undecided, UndecidedSeen int64
 }
 
 // add sums o into t, either nil.
@@ -36,6 +43,8 @@ func (t *TxnResult) add(o *TxnResult) *TxnResult {
 	}
 	t.Aborted += o.Aborted
 	t.AbortedSeen += o.AbortedSeen
+	t.Undecided += o.Undecided
+	t.UndecidedSeen += o.UndecidedSeen
 	return t
 }
 
@@ -53,7 +62,8 @@ func (r Result) Record() results.Audit {
 		Foreign:    r.Foreign,
 	}
 	if r.Txn != nil {
-		a.Transactions = &results.AuditTxn{Isolation: "read_committed", Aborted: r.Txn.Aborted, AbortedVisible: r.Txn.AbortedSeen}
+		a.Transactions = &results.AuditTxn{Isolation: "read_committed", Aborted: r.Txn.Aborted, AbortedVisible: r.Txn.AbortedSeen,
+			Undecided: r.Txn.Undecided, UndecidedVisible: r.Txn.UndecidedSeen}
 	}
 	return a
 }

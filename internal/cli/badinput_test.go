@@ -763,7 +763,7 @@ func badInputs(t *testing.T) []badInput {
 		runFile("file: faults", "cut every and at.ms", "faults: [{type: connection.cut, every: 5, at.ms: 10}]\n", "every or at.ms, not both"),
 		runFile("file: faults", "cut every negative", "faults: [{type: connection.cut, every: -5}]\n", "fault every must be an integer ≥ 0"),
 		runFile("file: faults", "type a list", "faults: [{type: [broker.kill]}]\n", "fault type must be a single value"),
-		runFile("file: faults", "matrix fault value unknown type", "matrix:\n  f:\n    - {label: x, faults: [{type: nope}]}\n", "fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, got \"nope\""),
+		runFile("file: faults", "matrix fault value unknown type", "matrix:\n  f:\n    - {label: x, faults: [{type: nope}]}\n", "fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, producer.fence, got \"nope\""),
 	)
 
 	// Experiment files: matrix entries.

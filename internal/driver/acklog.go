@@ -93,6 +93,15 @@ func (a *AckLog) SetTransactional() {
 // Transactional reports whether the log holds transactions (MarkTxn).
 func (a *AckLog) Transactional() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.txn }
 
+// Undecided reports whether seq was handed to a transactional producer
+// (it is in the log's range) in a transaction that neither committed nor
+// aborted.
+func (a *AckLog) Undecided(seq int64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.txn && seq >= 0 && seq < a.acked.Len() && !a.committed.Has(seq) && !a.aborted.Has(seq)
+}
+
 // Aborted reports whether seq was in a transaction the producer aborted.
 func (a *AckLog) Aborted(seq int64) bool { a.mu.Lock(); defer a.mu.Unlock(); return a.aborted.Has(seq) }
 

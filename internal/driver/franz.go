@@ -95,7 +95,10 @@ func (f *Franz) runOne(ctx context.Context, t Trial) (*Result, error) {
 	}
 	defer fr.close()
 	if err := fr.produce(ctx); err != nil {
-		return nil, err
+		// A transaction that could not end (a fenced producer): what was
+		// decided so far is the trial's result, for the audit.
+		fr.abandon()
+		return fr.result(), fenced(err, franzFenced)
 	}
 	flushErr, err := fr.finish(ctx)
 	if err != nil {

@@ -2,10 +2,12 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
@@ -182,6 +184,23 @@ func (fr *franzRun) finish(ctx context.Context) (flushErr, err error) {
 	}
 	fr.stopClock(time.Now())
 	return flushErr, nil
+}
+
+// abandon fails what is still buffered (waiting at most abortWait) and
+// stops the clock: the send loop ended on an error.
+func (fr *franzRun) abandon() {
+	fr.stopReports()
+	actx, cancel := context.WithTimeout(context.Background(), abortWait)
+	_ = fr.cl.AbortBufferedRecords(actx)
+	cancel()
+	fr.end = time.Now()
+	fr.stopClock(fr.end)
+}
+
+// franzFenced reports whether err is franz-go's word for a fenced
+// producer: another registered its transactional.id.
+func franzFenced(err error) bool {
+	return errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch)
 }
 
 // close stops whatever still runs and closes the client.

@@ -279,8 +279,8 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 		return nil, j.explainErr(err, mark)
 	}
 	res, err := toResult(m, t)
-	if err != nil {
-		return nil, j.explainErr(err, mark)
+	if err != nil { // res is nil but for a fenced producer's figures
+		return res, j.explainErr(err, mark)
 	}
 	j.explainFailed(res, mark)
 	return res, nil
@@ -304,7 +304,7 @@ func (j *Java) explainErr(err error, mark int) error {
 	var je *JavaError
 	if errors.As(err, &je) {
 		je.Log = why
-		return je
+		return err // the chain (ErrFenced) stays
 	}
 	return fmt.Errorf("%w\n%s", err, why)
 }

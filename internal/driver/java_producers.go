@@ -1,6 +1,9 @@
 package driver
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Many producers in the Java worker: one run request carries one
 // sub-request per producer (its share of the trial, with its own id); the
@@ -63,6 +66,9 @@ func (m *javaMessage) toSharedResult(t Trial) (*Result, error) {
 	}
 	res := mergeResults(shares, parts)
 	if err := firstError(errs); err != nil {
+		if errors.Is(err, ErrFenced) { // the figures as far as they went
+			return res, err
+		}
 		return nil, err
 	}
 	return res, nil

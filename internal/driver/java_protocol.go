@@ -93,6 +93,9 @@ type javaMessage struct {
 	Aborts            int64              `json:"aborts"`
 	AckedRanges       [][2]int64         `json:"acked_ranges"`
 	FailedRanges      [][2]int64         `json:"failed_ranges"`
+	// Fenced: the trial ended (ok=false) because another producer
+	// registered its transactional.id; the figures are as far as it went.
+	Fenced bool `json:"fenced,omitempty"`
 	// The records of committed and of aborted transactions (a
 	// transactional producer's; absent otherwise).
 	CommittedRanges [][2]int64 `json:"committed_ranges,omitempty"`
@@ -257,14 +260,25 @@ func decodeJavaHistogram(b64 string) (*hdrhistogram.Histogram, error) {
 const latencyHighestUs = int64(10 * time.Minute / time.Microsecond)
 
 // toResult converts a result message into a Result for trial t; a result
-// with ok=false becomes a *JavaError.
+// with ok=false becomes a *JavaError, returned with the Result as far as it
+// went when the producer was fenced (ErrFenced).
 func (m *javaMessage) toResult(t Trial) (*Result, error) {
 	if !m.OK {
 		msg := m.Error
 		if msg == "" {
 			msg = "java worker reported a failed trial without a message"
 		}
-		return nil, &JavaError{Message: msg, Hint: m.Hint}
+		jerr := &JavaError{Message: msg, Hint: m.Hint}
+		if !m.Fenced {
+			return nil, jerr
+		}
+		ok := *m
+		ok.OK = true
+		res, err := ok.toResult(t)
+		if err != nil {
+			return nil, err
+		}
+		return res, fmt.Errorf("%w: %w", ErrFenced, jerr)
 	}
 	lat, err := decodeJavaHistogram(m.Histogram)
 	if err != nil {

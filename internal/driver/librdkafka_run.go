@@ -77,7 +77,10 @@ func runLibrdkafkaOne(ctx context.Context, t Trial) (*Result, error) {
 	}
 	defer rr.close()
 	if err := rr.run(ctx, rr); err != nil {
-		return nil, err
+		// A transaction that could not end (a fenced producer): what was
+		// decided so far is the trial's result, for the audit.
+		rr.abandon()
+		return rr.result(), fenced(err, rdFenced)
 	}
 	flushErr := rr.finish(ctx)
 	res := rr.result()
@@ -382,6 +385,30 @@ func (rr *rdRun) finish(ctx context.Context) error {
 	rr.stopClock(time.Now())
 	rr.stats.await(2 * rdStatsInterval)
 	return err
+}
+
+// abandon fails what is still queued or in flight (waiting at most
+// abortWait) and stops the clock: the send loop ended on an error.
+func (rr *rdRun) abandon() {
+	_ = rr.p.Purge(kafka.PurgeQueue | kafka.PurgeInFlight | kafka.PurgeNonBlocking)
+	rr.p.Flush(int(abortWait / time.Millisecond))
+	rr.stopReports()
+	rr.end = time.Now()
+	rr.stopClock(rr.end)
+}
+
+// rdFenced reports whether err is librdkafka's word for a fenced
+// producer: another registered its transactional.id.
+func rdFenced(err error) bool {
+	var ke kafka.Error
+	if !errors.As(err, &ke) {
+		return false
+	}
+	switch ke.Code() {
+	case kafka.ErrFenced, kafka.ErrProducerFenced, kafka.ErrInvalidProducerEpoch:
+		return true
+	}
+	return false
 }
 
 // close closes the producer (failing what is still queued) and waits for

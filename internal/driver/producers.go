@@ -100,6 +100,23 @@ func SuffixTransactionalID(props map[string]string, suffix string) map[string]st
 	return out
 }
 
+// TransactionalIDs lists the transactional ids trial t's producers run
+// with (share's suffixes); nil when t is not transactional.
+func TransactionalIDs(t Trial) []string {
+	if t.Props[kafkaconf.TransactionalID] == "" {
+		return nil
+	}
+	n := producerCount(t)
+	if n == 1 {
+		return []string{t.Props[kafkaconf.TransactionalID]}
+	}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = t.share(i, n).Props[kafkaconf.TransactionalID]
+	}
+	return ids
+}
+
 // splitCount is share i of total split as evenly as possible over n.
 func splitCount(total int64, i, n int) int64 {
 	if total <= 0 {

@@ -156,3 +156,18 @@ func summedMetric(name string) bool {
 	}
 	return len(name) > 6 && name[len(name)-6:] == "-total"
 }
+
+// ErrFenced marks a trial that ended because another producer registered
+// its transactional.id (a producer.fence fault, or an id shared by
+// mistake): the producer was fenced. The trial's Result is returned with
+// it, its records' fates as far as they were decided.
+var ErrFenced = errors.New("producer fenced: another producer registered its transactional.id")
+
+// fenced wraps err with ErrFenced when isFenced says the client's error
+// is a fencing one.
+func fenced(err error, isFenced func(error) bool) error {
+	if err != nil && isFenced(err) {
+		return fmt.Errorf("%w: %w", ErrFenced, err)
+	}
+	return err
+}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -135,5 +136,44 @@ func TestTxnResultRangesChecked(t *testing.T) {
 				t.Errorf("error %q, want one naming %s and [0,10)", err, c.wantErr)
 			}
 		})
+	}
+}
+
+// TestFencedResultRoundTrip: a fenced producer's result (ok=false,
+// fenced) still carries its figures and record fates, and the driver
+// returns them with ErrFenced; another failed result returns none.
+func TestFencedResultRoundTrip(t *testing.T) {
+	acks := NewAckLog(10)
+	for seq := int64(0); seq < 4; seq++ {
+		acks.Ack(seq)
+	}
+	acks.SetTransactional()
+	acks.MarkTxn(0, 4, true)
+	res := &Result{Client: "franz-go test", Sent: 10, Acked: 4, Errors: map[string]int64{},
+		Latency: latencies(t, 100), Effective: map[string]string{"transactional.id": "x"}, Metrics: map[string]float64{}, Acks: acks}
+	for _, fenced := range []bool{true, false} {
+		m, err := resultMessage(1, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.OK, m.Fenced, m.Error = false, fenced, "abort transaction: PRODUCER_FENCED"
+		line, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := decodeJavaMessage(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := back.toResult(Trial{Records: 10, Tag: "run1-s0-r0"})
+		if !fenced {
+			if got != nil || err == nil || errors.Is(err, ErrFenced) {
+				t.Errorf("a failed, unfenced result: %v, %v; want no figures and a plain error", got, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrFenced) || got == nil || got.Acks == nil || !got.Acks.Acked(3) || !got.Acks.Undecided(5) {
+			t.Errorf("fenced: result %v, error %v; want the figures (3 committed, 5 undecided) with ErrFenced", got, err)
+		}
 	}
 }

@@ -163,6 +163,31 @@ func TestAckLogTxnRanges(t *testing.T) {
 	}
 }
 
+// TestAckLogUndecided: a transactional log's records of no ended
+// transaction are undecided, neither acked nor aborted; a plain log has
+// none.
+func TestAckLogUndecided(t *testing.T) {
+	a := NewAckLog(10)
+	for s := range int64(10) {
+		a.Ack(s)
+	}
+	if a.Undecided(3) {
+		t.Error("a plain log has undecided records")
+	}
+	a.SetTransactional()
+	a.MarkTxn(0, 4, true)
+	a.MarkTxn(4, 6, false)
+	for _, tc := range []struct {
+		seq                       int64
+		acked, aborted, undecided bool
+	}{{0, true, false, false}, {5, false, true, false}, {6, false, false, true}, {9, false, false, true}, {-1, false, false, false}} {
+		if a.Acked(tc.seq) != tc.acked || a.Aborted(tc.seq) != tc.aborted || a.Undecided(tc.seq) != tc.undecided {
+			t.Errorf("seq %d: acked %v aborted %v undecided %v, want %v %v %v", tc.seq,
+				a.Acked(tc.seq), a.Aborted(tc.seq), a.Undecided(tc.seq), tc.acked, tc.aborted, tc.undecided)
+		}
+	}
+}
+
 // TestSummedMetrics: a trial's producers add counts and totals and
 // average levels.
 func TestSummedMetrics(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -189,14 +190,20 @@ func (s *serving) runOne(ctx context.Context, req javaRequest) javaMessage {
 	if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("trial cancelled: %w", ctx.Err())
 	}
-	if err != nil {
+	if err != nil && !(errors.Is(err, ErrFenced) && res != nil) {
 		m := javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 		if s.svc.Hint != nil {
 			m.Hint = s.svc.Hint(err)
 		}
 		return m
 	}
-	m, err := resultMessage(req.ID, res)
+	m, merr := resultMessage(req.ID, res)
+	if merr == nil && err != nil { // fenced: the figures as far as they went, and why it ended
+		m.OK, m.Fenced, m.Error = false, true, err.Error()
+		m.Hint = "another producer registered this producer's transactional.id"
+		return m
+	}
+	err = merr
 	if err != nil {
 		return javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 	}

@@ -19,13 +19,13 @@ func TestFaultActions(t *testing.T) {
 			continue
 		}
 		kinds := 0
-		for _, set := range []bool{a.proxy != nil, a.down != nil, a.links != nil} {
+		for _, set := range []bool{a.proxy != nil, a.down != nil, a.links != nil, a.fence != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			t.Errorf("fault type %s: want exactly one of proxy, down and links, got %d", ft.Name, kinds)
+			t.Errorf("fault type %s: want exactly one of proxy, down, links and fence, got %d", ft.Name, kinds)
 		}
 	}
 	for name := range faultActions {

@@ -3,10 +3,12 @@ package lab
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/spec"
@@ -15,7 +17,7 @@ import (
 // faultAction is the lab side of a fault type (spec.FaultTypes): how it
 // is carried out. Each type registers its own in lab/fault_<name>.go;
 // TestFaultActions checks that every spec type has one and vice versa.
-// Exactly one of proxy, down and links is set.
+// Exactly one of proxy, down, links and fence is set.
 type faultAction struct {
 	// proxy adds the fault to the client proxies' settings; such a fault
 	// puts the proxies in front of the brokers and works on any cluster.
@@ -34,6 +36,10 @@ type faultAction struct {
 	// (off) the target's proxies the fault names; such a fault runs on a
 	// timer in startFaults and needs the client's proxies.
 	links func(t *Target, f spec.Fault, on bool) error
+	// fence, for a fault on the trial's producer itself, acts on the
+	// transactional ids it runs with (ids) at the fault's time; such a
+	// fault runs on a timer in startFaults.
+	fence func(ctx context.Context, t *Target, bootstrap, ids []string) error
 }
 
 // faultActions maps spec fault type names to their actions.
@@ -75,11 +81,20 @@ func (f *faultRun) event(kind, format string, args ...any) {
 	})
 }
 
-// startFaults schedules the broker faults of e relative to now.
-func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, topic string, e spec.Experiment) *faultRun {
+// startFaults schedules the faults of e on trial t relative to now.
+func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, t driver.Trial, e spec.Experiment) *faultRun {
+	topic := t.Topic
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
 	for _, ft := range e.Faults {
+		if fence := faultActions[ft.Type].fence; fence != nil {
+			f.wg.Add(1)
+			go func() {
+				defer f.wg.Done()
+				injectFence(ctx, f, tgt, t, ft, fence)
+			}()
+			continue
+		}
 		if faultActions[ft.Type].links != nil {
 			f.wg.Add(1)
 			go func() {
@@ -178,4 +193,19 @@ func (x *executor) runContext() context.Context {
 		return context.Background()
 	}
 	return x.root
+}
+
+// injectFence carries out a fault on the trial's producer at its time:
+// fence acts on the transactional ids of t's producers.
+func injectFence(ctx context.Context, f *faultRun, tgt *Target, t driver.Trial, ft spec.Fault,
+	fence func(context.Context, *Target, []string, []string) error) {
+	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
+		return
+	}
+	ids := driver.TransactionalIDs(t)
+	if err := fence(ctx, tgt, t.Bootstrap, ids); err != nil {
+		f.event("error", "%s: %v", ft.Type, err)
+		return
+	}
+	f.event(ft.Type, "%s", strings.Join(ids, ", "))
 }

@@ -123,7 +123,7 @@ func CheckExternal(scs []spec.Scenario) error {
 		}
 		for _, f := range sc.Exp.Faults {
 			switch {
-			case isProxyFault(f), fleetFault(sc, f, true):
+			case isProxyFault(f), fleetFault(sc, f, true), faultActions[f.Type].fence != nil:
 			case sc.Exp.Trogdor.Coordinator != "":
 				p.add(fmt.Sprintf("fault %s needs an embedded cluster (drop --bootstrap): on an existing cluster a Trogdor fleet delivers only %s", f.Type, fleetFaultTypes()), label(sc))
 			case faultActions[f.Type].fleet != nil:

@@ -128,3 +128,51 @@ matrix: {workload.isolation.level: [read_uncommitted, read_committed]}
 		t.Errorf("read_committed adds %.1f ms to the end-to-end p50, want about half the 200 ms commit interval (70–130 ms)", extra)
 	}
 }
+
+// TestProducerFence: a second producer registers each trial's
+// transactional.id mid-transaction (a commit every 1000 ms, the fence at
+// 2500 ms after the faults' clock starts, which is before the producer's:
+// the Java worker's first transaction begins up to a second later); the trial's producer is fenced and ends there, as the
+// experiment asked (status ok, a fenced event), and the audit shows every
+// committed record once and nothing of the transaction the fence aborted —
+// for java, franz-go and librdkafka.
+func TestProducerFence(t *testing.T) {
+	testtier.Shared(t)
+	testjar.LibrdkafkaWorker(t)
+	recs, err := runYAML(t, `
+name: fence
+topic: {partitions: 3}
+workload: {duration.s: 5, record.size: 200, payload: random, rate: 2000}
+producer: {acks: all, transactional.id: prodlab-fence, transaction.duration.ms: 1000}
+faults: [{type: producer.fence, at.ms: 2500}]
+matrix: {client: [java, franz-go, librdkafka]}
+`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want one per client", len(recs))
+	}
+	for _, r := range recs {
+		t.Run(r.ScenarioID, func(t *testing.T) {
+			if r.Status != results.StatusOK {
+				t.Fatalf("status %s: %s", r.Status, r.Error)
+			}
+			if countEvents(r, "producer.fence") != 1 || countEvents(r, "fenced") != 1 {
+				t.Fatalf("events %s: want the fence and the producer fenced", eventKinds(r))
+			}
+			a := r.Audit
+			if a == nil || a.Transactions == nil {
+				t.Fatalf("audit %+v: no transaction audit", a)
+			}
+			x := a.Transactions
+			t.Logf("audit %+v %+v", *a, *x)
+			if a.Acked == 0 || a.Lost != 0 || a.Duplicates != 0 || x.AbortedVisible != 0 || x.UndecidedVisible != 0 {
+				t.Errorf("want committed records once and nothing of the fenced transaction: %+v %+v", *a, *x)
+			}
+			if x.Undecided == 0 {
+				t.Errorf("no record of the fenced transaction counted (%+v): the fence hit nothing open", *x)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -145,6 +146,9 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 			return x.failed(rec, err)
 		}
 	}
+	if runErr != nil && res != nil && errors.Is(runErr, driver.ErrFenced) && e.FencesProducer() {
+		return x.fencedEnd(rec, d.Name(), e.Expect, runErr)
+	}
 	if runErr != nil {
 		return x.failed(rec, runErr)
 	}
@@ -264,7 +268,7 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 		x.arm.ready(ctx)
 	}
 	cpu0 := takeCPU(d, brokerPids(tgt))
-	faults := x.startFaults(ctx, tgt, adm, t.Topic, e)
+	faults := x.startFaults(ctx, tgt, adm, t, e)
 	unwatch := x.watchStuck(t.Topic, t.Timeout, stuckAfter)
 	res, runErr := d.Run(ctx, t)
 	unwatch()
@@ -340,6 +344,30 @@ func (x *executor) finished(rec results.Record, client string, want spec.Expect,
 	}
 	return rec, fmt.Sprintf("%s, %.0f msg/s, %.2f MB/s, p99 %.2f ms, %d of %d records failed%s",
 		client, rec.Throughput.RecordsPerS, rec.Throughput.MBPerS, rec.LatencyMs.P99, rec.Records.Failed, rec.Records.Sent, note)
+}
+
+// fencedEnd finishes a trial whose producer the experiment's own
+// producer.fence fault fenced: it ended as asked, so neither the fencing
+// error nor the records it failed fail it; the error goes to its events,
+// and its audit (committed records once, nothing of the aborted or the
+// fenced transaction visible) decides its status.
+func (x *executor) fencedEnd(rec results.Record, client string, want spec.Expect, err error) (results.Record, string) {
+	rec.Events = append(rec.Events, results.Event{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: "fenced", Detail: firstLine(err.Error())})
+	checkDelivery(&rec, want)
+	// The fence aborted the transaction left open: none of it may show.
+	if a := rec.Audit; a != nil && a.Transactions != nil && a.Transactions.UndecidedVisible > 0 && !want.AbortedVisible {
+		msg := fmt.Sprintf("%d records of the transaction the fence aborted visible to read_committed", a.Transactions.UndecidedVisible)
+		if rec.Status == results.StatusViolated {
+			rec.Error += "; " + msg
+		} else {
+			rec.Status, rec.Error = results.StatusViolated, "delivery violated: "+msg+" (an experiment that expects this says expect.aborted.visible: true)"
+		}
+	}
+	note := ""
+	if rec.Status == results.StatusViolated {
+		note = ", VIOLATED: " + rec.Error
+	}
+	return rec, fmt.Sprintf("%s, fenced after %d of %d records acknowledged%s", client, rec.Records.Acked, rec.Records.Sent, note)
 }
 
 // baseRecord fills what is known about a trial before it runs.
@@ -533,8 +561,12 @@ func txnAuditText(t *results.AuditTxn) string {
 	if t == nil {
 		return ""
 	}
-	return fmt.Sprintf(" (read_committed); aborted %d: visible %d, in the log %d; committed lost from the log %d",
+	s := fmt.Sprintf(" (read_committed); aborted %d: visible %d, in the log %d; committed lost from the log %d",
 		t.Aborted, t.AbortedVisible, t.AbortedInLog, t.LostInLog)
+	if t.Undecided > 0 {
+		s += fmt.Sprintf("; undecided %d: visible %d", t.Undecided, t.UndecidedVisible)
+	}
+	return s
 }
 
 func firstLine(s string) string {

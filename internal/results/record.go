@@ -68,6 +68,11 @@ type AuditTxn struct {
 	// read_uncommitted): lost by the brokers, where Lost alone could also
 	// be a read_committed consumer held back by a transaction left open.
 	LostInLog int64 `json:"lost_in_log"`
+	// Undecided counts the records of a transaction that neither
+	// committed nor aborted (open when the producer stopped: fenced);
+	// UndecidedVisible those of them the read_committed consumer saw.
+	Undecided        int64 `json:"undecided,omitempty"`
+	UndecidedVisible int64 `json:"undecided_visible,omitempty"`
 }
 
 // Record is one line of results.jsonl: one finished (or failed) trial.

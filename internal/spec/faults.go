@@ -35,7 +35,7 @@ type FaultType struct {
 
 // faultTypes is the registry, in the order messages list the types. A new
 // type is one file holding its FaultType and one entry here.
-var faultTypes = []FaultType{connectionCut, brokerKill, brokerPause, leaderShutdown, zoneIsolate}
+var faultTypes = []FaultType{connectionCut, brokerKill, brokerPause, leaderShutdown, zoneIsolate, producerFence}
 
 // FaultTypes returns every fault type, in the order messages list them.
 func FaultTypes() []FaultType { return slices.Clone(faultTypes) }

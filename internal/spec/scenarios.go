@@ -172,6 +172,9 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 			msg = fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
 		}
 		if msg == "" {
+			msg = fenceFaultError(e, f)
+		}
+		if msg == "" {
 			msg = faultNeverError(e, f)
 		}
 		if msg == "" {

@@ -361,10 +361,10 @@ func TestValidation(t *testing.T) {
 		// Faults: known type with suggestion, known keys, numeric values.
 		{name: "faults", src: "name: x\nfaults:\n  - {type: broker.kil}\n  - {type: broker.pause, broker: x, evry: 3}\n  - {at.ms: 5}\n",
 			want: []string{
-				`x.yaml:3:12: fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, got "broker.kil"; did you mean "broker.kill"?`,
+				`x.yaml:3:12: fault type must be one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, producer.fence, got "broker.kil"; did you mean "broker.kill"?`,
 				`x.yaml:4:34: fault broker must be an integer ≥ 0, got "x"`,
 				`x.yaml:4:37: unknown key "evry" in fault; did you mean "every"?`,
-				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate)`,
+				`x.yaml:5:5: fault has no type (one of connection.cut, broker.kill, broker.pause, leader.shutdown, zone.isolate, producer.fence)`,
 			}},
 		// Each fault type takes its own keys: another type's key is refused
 		// at the key, wherever the type stands in the entry; a cut is
@@ -425,6 +425,14 @@ func TestValidation(t *testing.T) {
 			want: []string{
 				`x.yaml:2:63: producer: transaction.records must be a positive integer, got "0"`,
 				`x.yaml:2:33: producer: transaction.abort.ratio must be a share of transactions between 0 and 1, got "1.5"`,
+			}},
+		{name: "fence without a transactional producer", src: "name: x\nfaults: [{type: producer.fence, at.ms: 500}]\n",
+			want: []string{
+				`x.yaml:2:10: fault producer.fence fences a transactional producer: set producer.transactional.id`,
+			}},
+		{name: "fence without at.ms", src: "name: x\nproducer: {transactional.id: t}\nfaults: [{type: producer.fence}]\n",
+			want: []string{
+				`x.yaml:3:10: fault producer.fence needs at.ms above 0: when the second producer fences the first`,
 			}},
 		{name: "transaction settings without an id", src: "name: x\nproducer: {acks: all, transaction.abort.ratio: 0.2}\n",
 			want: []string{

@@ -251,6 +251,8 @@ func auditTotals(ok []results.Record) *results.Audit {
 			a.Transactions.AbortedVisible += t.AbortedVisible
 			a.Transactions.AbortedInLog += t.AbortedInLog
 			a.Transactions.LostInLog += t.LostInLog
+			a.Transactions.Undecided += t.Undecided
+			a.Transactions.UndecidedVisible += t.UndecidedVisible
 		}
 	}
 	return a

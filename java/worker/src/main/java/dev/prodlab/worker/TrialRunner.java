@@ -53,6 +53,8 @@ final class TrialRunner {
     private volatile boolean cancelled;
     private volatile boolean aborted;
     private volatile String abortReason;
+    /** Set when the trial ended because another producer fenced this one. */
+    private volatile boolean fenced;
 
     // Counts of the measured window and of the warm-up; read by the sampler
     // and cutter threads. A record is warm-up when its sequence number is
@@ -469,6 +471,9 @@ final class TrialRunner {
                 }
                 if (txn != null && txn.due(System.nanoTime(), seq)) {
                     endTransaction(seq);
+                    if (aborted) {
+                        break;
+                    }
                     producer.beginTransaction();
                 }
                 List<Header> headers = headers(seq, warmup);
@@ -547,14 +552,39 @@ final class TrialRunner {
                     return;
                 } catch (RuntimeException e) {
                     countError(message(e));
-                    producer.abortTransaction();
-                    txn.aborted(nextSeq, true);
+                    abort(nextSeq, true, e);
                     return;
                 }
             }
-            producer.abortTransaction();
-            txn.aborted(nextSeq, false);
+            abort(nextSeq, false, null);
         }
+
+        /**
+         * Aborts the open transaction; an abort that throws (a fenced
+         * producer, whose commit failed for the same reason) ends the
+         * trial with what was decided so far.
+         */
+        private void abort(long nextSeq, boolean failedCommit, RuntimeException commitErr) {
+            try {
+                producer.abortTransaction();
+                txn.aborted(nextSeq, failedCommit);
+            } catch (RuntimeException e) {
+                fenced = isFenced(e) || isFenced(commitErr);
+                abortReason = "abort transaction: " + message(e);
+                aborted = true;
+            }
+        }
+    }
+
+    /** Whether t (or a cause) says another producer registered this one's transactional.id. */
+    static boolean isFenced(Throwable t) {
+        for (; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static byte[] auditValue(byte[] prefix, long seq) {
@@ -754,7 +784,12 @@ final class TrialRunner {
             o.addProperty("error", abortReason + ": sent " + sent.get() + " of " + req.records
                     + " records, acked " + acked.get()
                     + (req.hasWarmup() ? " (warm-up: sent " + warmupSent.get() + ", acked " + warmupAcked.get() + ")" : ""));
-            o.addProperty("hint", cancelled ? "the trial was cancelled" : "raise the timeout or lower records or rate");
+            o.addProperty("hint", cancelled ? "the trial was cancelled"
+                    : fenced ? "another producer registered this producer's transactional.id"
+                    : "raise the timeout or lower records or rate");
+            if (fenced) {
+                o.addProperty("fenced", true);
+            }
         } else {
             o.addProperty("ok", true);
         }
