@@ -198,9 +198,13 @@ func (fr *franzRun) abandon() {
 }
 
 // franzFenced reports whether err is franz-go's word for a fenced
-// producer: another registered its transactional.id.
+// producer: another registered its transactional.id. INVALID_TXN_STATE
+// counts too: it is what a commit racing the fence gets (the coordinator
+// is already aborting for the new epoch), after which kgo refuses the
+// next transaction; with an id of its own per producer, nothing else
+// moves a prodlab producer's transaction out from under it.
 func franzFenced(err error) bool {
-	return errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch)
+	return errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch) || errors.Is(err, kerr.InvalidTxnState)
 }
 
 // close stops whatever still runs and closes the client.

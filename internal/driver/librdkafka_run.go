@@ -405,7 +405,7 @@ func rdFenced(err error) bool {
 		return false
 	}
 	switch ke.Code() {
-	case kafka.ErrFenced, kafka.ErrProducerFenced, kafka.ErrInvalidProducerEpoch:
+	case kafka.ErrFenced, kafka.ErrProducerFenced, kafka.ErrInvalidProducerEpoch, kafka.ErrInvalidTxnState: // as franzFenced
 		return true
 	}
 	return false
