@@ -244,3 +244,20 @@ func (a *Admin) Leader(ctx context.Context, topic string, partition int32) (int,
 	}
 	return int(p.Leader), nil
 }
+
+// Features returns the cluster's finalized feature levels (ApiVersions'
+// FinalizedFeatures: transaction.version, metadata.version, …) by name.
+func (a *Admin) Features(ctx context.Context) (map[string]int16, error) {
+	resp, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, a.cl)
+	if err != nil {
+		return nil, fmt.Errorf("api versions: %w", err)
+	}
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+		return nil, fmt.Errorf("api versions: %w", err)
+	}
+	out := make(map[string]int16, len(resp.FinalizedFeatures))
+	for _, f := range resp.FinalizedFeatures {
+		out[f.Name] = f.MaxVersionLevel
+	}
+	return out, nil
+}

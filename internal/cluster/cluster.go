@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -248,7 +250,7 @@ func (c *Cluster) formatAll(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = n.format(ctx, c.java, c.dist, c.cds, c.clusterID, c.sec.formatArgs()...)
+			errs[i] = n.format(ctx, c.java, c.dist, c.cds, c.clusterID, append(c.sec.formatArgs(), featureArgs(c.cfg.Features)...)...)
 		}()
 	}
 	wg.Wait()
@@ -367,4 +369,14 @@ func (c *Cluster) Dir() string {
 // Embedded reports whether prodlab started this cluster.
 func (c *Cluster) Embedded() bool {
 	return !c.external
+}
+
+// featureArgs are kafka-storage format's arguments setting features, in
+// name order.
+func featureArgs(features map[string]int) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(features)) {
+		out = append(out, "--feature", fmt.Sprintf("%s=%d", name, features[name]))
+	}
+	return out
 }

@@ -76,6 +76,10 @@ type Config struct {
 	// ExtraProps are broker properties applied on top of prodlab's own,
 	// overriding them.
 	ExtraProps map[string]string
+	// Features are KRaft feature levels set when the storage is formatted
+	// (kafka-storage format --feature NAME=LEVEL), e.g. transaction.version
+	// 1 or 2 (KIP-890); a feature left out takes the release's default.
+	Features map[string]int
 	// KIP1269Retain, when positive, starts every node with prodlab's agent
 	// (Agent) making stock brokers retain that many batches of sequence
 	// metadata per producer and partition (KIP-1269 emulation, kip1269.go).

@@ -30,10 +30,12 @@ func workerJarForTest(t *testing.T) string {
 // TestBrokerConfigsApplied starts a broker with cluster.configs-style
 // extra properties and checks that the broker itself reports them in
 // DescribeConfigs, with a value differing from prodlab's default.
-func TestBrokerConfigsApplied(t *testing.T) {
+func TestBrokerConfigsApplied(t *testing.T) { // and the features formatted
 	testtier.Shared(t)
 	extra := map[string]string{"num.network.threads": "5", "log.flush.interval.messages": "1000"}
-	c := startCluster(t, Config{Brokers: 1, ExtraProps: extra})
+	// transaction.version 1 rather than 4.x's default 2: the storage is
+	// formatted with it (Config.Features), and the cluster finalizes it.
+	c := startCluster(t, Config{Brokers: 1, ExtraProps: extra, Features: map[string]int{"transaction.version": 1}})
 	adm, err := NewAdmin(c.Bootstrap())
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,13 @@ func TestBrokerConfigsApplied(t *testing.T) {
 		if got[k] != v {
 			t.Errorf("DescribeConfigs %s = %q, want %q", k, got[k], v)
 		}
+	}
+	features, err := adm.Features(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if features["transaction.version"] != 1 {
+		t.Errorf("finalized transaction.version %d, want 1 as formatted (features %v)", features["transaction.version"], features)
 	}
 	if got["num.io.threads"] != "4" {
 		t.Errorf("num.io.threads = %q, want prodlab's 4 (untouched)", got["num.io.threads"])

@@ -118,6 +118,9 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Advise.RateObjective() && sc.Exp.Advise.Objective == "cpu.brokers" {
 			p.add("advise.objective cpu.brokers needs an embedded cluster: prodlab cannot read an existing cluster's brokers' CPU (drop --bootstrap, or use cpu.client)", label(sc))
 		}
+		if sc.Exp.Cluster.TransactionVersion > 0 {
+			p.add("cluster.transaction.version is set when prodlab formats an embedded cluster; an existing one keeps its own (drop --bootstrap, or set it with kafka-features)", label(sc))
+		}
 		if sc.Exp.Cluster.Storage == spec.StorageMemory {
 			p.add("cluster.storage: memory places an embedded cluster's data; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}

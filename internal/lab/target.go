@@ -43,6 +43,9 @@ type TargetConfig struct {
 	// Storage is cluster.storage: spec.StorageMemory puts an embedded
 	// cluster's broker data on cluster.MemoryRoot.
 	Storage string
+	// Features are an embedded cluster's KRaft feature levels
+	// (cluster.transaction.version), set when its storage is formatted.
+	Features map[string]int
 	// Dir holds an embedded cluster's data and logs; "" makes a temporary
 	// directory that Close removes.
 	Dir string
@@ -232,7 +235,7 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	t.cfg.Logf("starting %d-broker Kafka %s cluster (logs in %s)", brokers, orDefault(t.cfg.Kafka, cluster.DefaultKafka), dir)
 	t0 := time.Now()
 	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security,
-		KIP1269Retain: t.cfg.KIP1269Retain, Agent: driver.AgentJar(t.cfg.WorkerJar)}
+		KIP1269Retain: t.cfg.KIP1269Retain, Agent: driver.AgentJar(t.cfg.WorkerJar), Features: t.cfg.Features}
 	if t.cfg.Storage == spec.StorageMemory {
 		cfg.DataRoot = cluster.MemoryRoot
 	}
@@ -496,6 +499,7 @@ func (r *runner) startCluster(ctx context.Context, g *clusterGroup) (*Target, er
 		BrokerConfigs: configs,
 		Security:      g.cluster.Security,
 		Storage:       g.cluster.Storage,
+		Features:      g.cluster.Features(),
 		KIP1269Retain: retain,
 		Fleets:        r.opts.Fleets,
 		ClientProps:   g.scs[0].Exp.Producer,

@@ -98,6 +98,9 @@ func withClusterShape(doc yaml.MapSlice, c Cluster) yaml.MapSlice {
 		if c.Controllers > 0 {
 			sec = append(sec, yaml.MapItem{Key: "controllers", Value: c.Controllers})
 		}
+		if c.TransactionVersion > 0 {
+			sec = append(sec, yaml.MapItem{Key: "transaction.version", Value: c.TransactionVersion})
+		}
 		if c.Storage != "" {
 			sec = append(sec, yaml.MapItem{Key: "storage", Value: c.Storage})
 		}
@@ -144,6 +147,9 @@ func (c Cluster) Extras() []string {
 	}
 	if c.Storage == StorageMemory {
 		out = append(out, "storage in memory")
+	}
+	if c.TransactionVersion > 0 {
+		out = append(out, fmt.Sprintf("transaction.version=%d", c.TransactionVersion))
 	}
 	if c.CPUs == CPUsSplit || c.CPUs == CPUsShared {
 		out = append(out, "CPUs "+c.CPUs)

@@ -48,6 +48,7 @@ var settingFields = []field{
 	stringField("cluster.security", checkSecurity, func(e *Experiment) *string { return &e.Cluster.Security }),
 	stringField("cluster.storage", checkStorage, func(e *Experiment) *string { return &e.Cluster.Storage }),
 	stringField("cluster.cpus", checkCPUs, func(e *Experiment) *string { return &e.Cluster.CPUs }),
+	intField("cluster.transaction.version", 0, MaxTransactionVersion, func(e *Experiment) *int { return &e.Cluster.TransactionVersion }),
 	intField("topic.partitions", 1, math.MaxInt32, func(e *Experiment) *int { return &e.Topic.Partitions }),
 	intField("topic.replication.factor", 1, math.MaxInt16, func(e *Experiment) *int { return &e.Topic.ReplicationFactor }),
 	int64Field("workload.records", 1, MaxRecords, func(e *Experiment) *int64 { return &e.Workload.Records }),

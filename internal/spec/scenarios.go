@@ -166,6 +166,9 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 				"min.insync.replicas %d exceeds replication.factor %d", n, e.Topic.ReplicationFactor)
 		}
 	}
+	if msg := transactionVersionError(e); msg != "" {
+		report([]string{"cluster.transaction.version", "cluster.kafka"}, "%s", msg)
+	}
 	for _, f := range e.Faults {
 		msg := zoneFaultError(e, f)
 		if f.Broker > e.Cluster.Brokers {

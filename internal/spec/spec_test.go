@@ -426,6 +426,10 @@ func TestValidation(t *testing.T) {
 				`x.yaml:2:63: producer: transaction.records must be a positive integer, got "0"`,
 				`x.yaml:2:33: producer: transaction.abort.ratio must be a share of transactions between 0 and 1, got "1.5"`,
 			}},
+		{name: "transaction.version before Kafka 4.0", src: "name: x\ncluster: {kafka: 3.9.1, transaction.version: 1}\n",
+			want: []string{
+				`x.yaml:2:25: cluster.transaction.version needs Kafka 4.0 or later (the transaction.version feature, KIP-890); cluster.kafka is 3.9.1`,
+			}},
 		{name: "fence without a transactional producer", src: "name: x\nfaults: [{type: producer.fence, at.ms: 500}]\n",
 			want: []string{
 				`x.yaml:2:10: fault producer.fence fences a transactional producer: set producer.transactional.id`,

@@ -141,6 +141,10 @@ type Cluster struct {
 	// Zones is the number of availability zones (cluster.zones, 1 to
 	// MaxZones) the nodes spread over, named ZoneNames.
 	Zones int
+	// TransactionVersion is the transaction.version feature the storage
+	// is formatted with (cluster.transaction.version, 1 or 2); 0 leaves
+	// the release's default (2 since Kafka 4.0).
+	TransactionVersion int
 }
 
 // Topic describes the topic created fresh for every trial.
