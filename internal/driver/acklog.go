@@ -90,12 +90,14 @@ func (a *AckLog) SetTransactional() {
 	}
 }
 
-// Transactional reports whether the log holds transactions (MarkTxn).
+// Transactional reports whether the log is a transactional producer's
+// (SetTransactional or MarkTxn).
 func (a *AckLog) Transactional() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.txn }
 
-// Undecided reports whether seq was handed to a transactional producer
-// (it is in the log's range) in a transaction that neither committed nor
-// aborted.
+// Undecided reports whether seq, of a transactional producer's log, is in
+// no transaction that committed or aborted. The log's range is rounded up
+// (and a burst's is sized in advance), so callers ask only of seqs that
+// were handed over (the audit: below the run's sent count).
 func (a *AckLog) Undecided(seq int64) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -95,14 +95,16 @@ func (f *Franz) runOne(ctx context.Context, t Trial) (*Result, error) {
 	}
 	defer fr.close()
 	if err := fr.produce(ctx); err != nil {
-		// A transaction that could not end (a fenced producer): what was
-		// decided so far is the trial's result, for the audit.
+		// A transaction that could not end (a fenced producer, a failed
+		// abort): what was decided so far is the trial's result, for the
+		// audit.
 		fr.abandon()
 		return fr.result(), fenced(err, franzFenced)
 	}
 	flushErr, err := fr.finish(ctx)
-	if err != nil {
-		return nil, err
+	if err != nil { // the last transaction could not end: the same
+		fr.abandon()
+		return fr.result(), fenced(err, franzFenced)
 	}
 	res := fr.result()
 	if flushErr != nil {

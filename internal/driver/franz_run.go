@@ -137,6 +137,15 @@ func (fr *franzRun) endTxn(ctx context.Context, commit bool) error {
 	return fr.cl.EndTransaction(ctx, how)
 }
 
+// commitRefused implements txnClient: kgo's errors of a commit it did not
+// make (OperationNotAttempted), one the coordinator must abort
+// (TransactionAbortable) or refused (fenced, an invalid state); any other
+// (a transport error, UNKNOWN_SERVER_ERROR) leaves the outcome unknown, as
+// kgo's EndTransaction documents.
+func (fr *franzRun) commitRefused(err error) bool {
+	return errors.Is(err, kerr.OperationNotAttempted) || errors.Is(err, kerr.TransactionAbortable) || franzFenced(err)
+}
+
 // beginTxn implements txnClient.
 func (fr *franzRun) beginTxn() error { return fr.cl.BeginTransaction() }
 

@@ -291,7 +291,9 @@ func (j *Java) LogPath() string { return j.log.path }
 
 // explainErr adds to a failed trial's error the client's WARN/ERROR lines
 // logged during it (file and line numbers), which often hold the cause the
-// exception lacks. A *JavaError keeps its type, with the lines in Log.
+// exception lacks. A bare *JavaError keeps its type, with the lines in Log;
+// one inside a chain (ErrFenced, a producer's number) gets them in Log and
+// after the chain's own text, which was written when it was wrapped.
 func (j *Java) explainErr(err error, mark int) error {
 	if errors.Is(err, context.Canceled) {
 		return err
@@ -304,7 +306,10 @@ func (j *Java) explainErr(err error, mark int) error {
 	var je *JavaError
 	if errors.As(err, &je) {
 		je.Log = why
-		return err // the chain (ErrFenced) stays
+		if error(je) == err {
+			return je
+		}
+		return fmt.Errorf("%w\n%s", err, why)
 	}
 	return fmt.Errorf("%w\n%s", err, why)
 }

@@ -77,12 +77,17 @@ func runLibrdkafkaOne(ctx context.Context, t Trial) (*Result, error) {
 	}
 	defer rr.close()
 	if err := rr.run(ctx, rr); err != nil {
-		// A transaction that could not end (a fenced producer): what was
-		// decided so far is the trial's result, for the audit.
+		// A transaction that could not end (a fenced producer, a failed
+		// abort): what was decided so far is the trial's result, for the
+		// audit.
 		rr.abandon()
 		return rr.result(), fenced(err, rdFenced)
 	}
-	flushErr := rr.finish(ctx)
+	flushErr, txnErr := rr.finish(ctx)
+	if txnErr != nil { // the last transaction could not end: the same
+		rr.abandon()
+		return rr.result(), fenced(txnErr, rdFenced)
+	}
 	res := rr.result()
 	if flushErr != nil {
 		return res, fmt.Errorf("trial did not finish within %s: %d of %d measured records acknowledged: %w", t.Timeout, res.Acked, res.Sent, flushErr)
@@ -307,6 +312,14 @@ func (rr *rdRun) endTxn(ctx context.Context, commit bool) error {
 	return rr.p.AbortTransaction(ctx)
 }
 
+// commitRefused implements txnClient: librdkafka's word that the
+// transaction must be aborted, or a fenced producer; a retriable error
+// (a timeout) leaves the outcome unknown.
+func (rr *rdRun) commitRefused(err error) bool {
+	var ke kafka.Error
+	return errors.As(err, &ke) && ke.TxnRequiresAbort() || rdFenced(err)
+}
+
 // beginTxn implements txnClient.
 func (rr *rdRun) beginTxn() error { return rr.p.BeginTransaction() }
 
@@ -367,11 +380,13 @@ const rdFlushSlice = 100 * time.Millisecond
 // finish waits until every record is acknowledged or failed (or ctx ends),
 // ends a transactional producer's last transaction, stops the clock and
 // waits for one more statistics report, which holds the final counters.
-func (rr *rdRun) finish(ctx context.Context) error {
-	err := rr.flush(ctx)
+// err is a flush that did not finish; txnErr a last transaction that could
+// not end (the caller abandons the run then).
+func (rr *rdRun) finish(ctx context.Context) (err, txnErr error) {
+	err = rr.flush(ctx)
 	if err == nil && rr.txn != nil {
 		if terr := rr.txn.end(ctx, rr, rr.warmSent+rr.sent, rr.tally.acks, true); terr != nil {
-			return terr
+			return nil, terr
 		}
 	}
 	if err != nil {
@@ -384,7 +399,7 @@ func (rr *rdRun) finish(ctx context.Context) error {
 	rr.end = time.Now()
 	rr.stopClock(time.Now())
 	rr.stats.await(2 * rdStatsInterval)
-	return err
+	return err, nil
 }
 
 // abandon fails what is still queued or in flight (waiting at most

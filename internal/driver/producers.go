@@ -147,7 +147,10 @@ func runShared(ctx context.Context, t Trial, run func(context.Context, Trial) (*
 		go func() {
 			defer wg.Done()
 			parts[i], errs[i] = run(ctx, st)
-			if errs[i] != nil {
+			// A failed producer stops the others; a fenced one does not:
+			// a fence reaches every producer of the trial by itself, and
+			// one stopped early would leave its transaction open.
+			if errs[i] != nil && !errors.Is(errs[i], ErrFenced) {
 				cancel()
 			}
 		}()

@@ -22,6 +22,10 @@ type txnClient interface {
 	endTxn(ctx context.Context, commit bool) error
 	// beginTxn opens the next transaction.
 	beginTxn() error
+	// commitRefused says whether a failed commit's error shows the
+	// transaction did not commit (refused, or to be aborted), rather
+	// than an outcome unknown (a lost answer).
+	commitRefused(err error) bool
 }
 
 // txnSchedule is a transactional producer's schedule and its figures: a
@@ -39,9 +43,11 @@ type txnSchedule struct {
 	firstSeq int64     // its first sequence number
 
 	committed, aborted int64 // transactions
-	// commitFailed counts commits that failed and were aborted instead.
-	commitFailed int64
-	records      int64 // records in ended transactions
+	// commitFailed counts commits that failed and were aborted instead;
+	// commitUnknown those of them whose outcome the error left unknown
+	// (their records stay undecided).
+	commitFailed, commitUnknown int64
+	records                     int64 // records in ended transactions
 	// commitLat is each commit's latency (flush excluded), µs.
 	commitLat                  *hdrhistogram.Histogram
 	flushNs, commitNs, abortNs int64
@@ -76,9 +82,11 @@ func (x *txnSchedule) due(now time.Time, seq int64) bool {
 // end ends the open transaction, which holds the records from firstSeq up
 // to nextSeq: it flushes, commits or (by the abort ratio) aborts, marks the
 // records' fate in acks (nil: not audited) and, unless last, begins the
-// next transaction. A commit that fails is aborted instead (as the Java
-// client's own error handling does); an abort that fails ends the trial
-// and leaves the records' fate undecided.
+// next transaction. A commit that fails is aborted instead, which is what
+// kgo and librdkafka ask for; its records count as aborted only when the
+// commit's error shows it did not commit (commitRefused), else they stay
+// undecided (a commit whose answer was lost may have happened). An abort
+// that fails ends the trial and leaves the records undecided.
 func (x *txnSchedule) end(ctx context.Context, c txnClient, nextSeq int64, acks *AckLog, last bool) error {
 	t0 := time.Now()
 	if err := c.flush(ctx); err != nil {
@@ -105,10 +113,16 @@ func (x *txnSchedule) end(ctx context.Context, c txnClient, nextSeq int64, acks 
 		}
 		x.abortNs += time.Since(t2).Nanoseconds()
 		x.aborted++
-		if commitErr != nil {
+		switch {
+		case commitErr == nil:
+			acks.MarkTxn(x.firstSeq, nextSeq, false)
+		case c.commitRefused(commitErr):
 			x.commitFailed++
+			acks.MarkTxn(x.firstSeq, nextSeq, false)
+		default:
+			x.commitFailed++
+			x.commitUnknown++
 		}
-		acks.MarkTxn(x.firstSeq, nextSeq, false)
 	}
 	x.records += nextSeq - x.firstSeq
 	x.firstSeq, x.start = nextSeq, time.Now()
@@ -128,6 +142,7 @@ func (x *txnSchedule) metrics(m map[string]float64) {
 	m[MetricTxnCommitted] = float64(x.committed)
 	m[MetricTxnAborted] = float64(x.aborted)
 	m["transactions-commit-failed"] = float64(x.commitFailed)
+	m["transactions-commit-unknown"] = float64(x.commitUnknown)
 	if n := x.committed + x.aborted; n > 0 {
 		m["records-per-transaction-avg"] = float64(x.records) / float64(n)
 	}
@@ -151,7 +166,7 @@ const (
 // which a trial's producers add up, rather than a level they average.
 func summedMetric(name string) bool {
 	switch name {
-	case MetricTxnCommitted, MetricTxnAborted, "transactions-commit-failed":
+	case MetricTxnCommitted, MetricTxnAborted, "transactions-commit-failed", "transactions-commit-unknown", "warmup-records-failed":
 		return true
 	}
 	return len(name) > 6 && name[len(name)-6:] == "-total"

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -16,8 +17,13 @@ type fakeTxnClient struct {
 	commitErr, abortErr     error
 }
 
-func (f *fakeTxnClient) flush(context.Context) error { return nil }
-func (f *fakeTxnClient) beginTxn() error             { f.begins++; return nil }
+func (f *fakeTxnClient) flush(context.Context) error  { return nil }
+func (f *fakeTxnClient) beginTxn() error              { f.begins++; return nil }
+func (f *fakeTxnClient) commitRefused(err error) bool { return errors.Is(err, errRefused) }
+
+// errRefused is the fake client's word for a commit that did not happen.
+var errRefused = errors.New("refused")
+
 func (f *fakeTxnClient) endTxn(_ context.Context, commit bool) error {
 	if commit {
 		f.commits++
@@ -100,12 +106,26 @@ func TestTxnScheduleFates(t *testing.T) {
 		acks.Ack(3)
 		x := newTxnSchedule(txnConf(t, map[string]string{}), 1, "a")
 		x.due(time.Now(), 0)
-		c := &fakeTxnClient{commitErr: errors.New("boom")}
+		c := &fakeTxnClient{commitErr: fmt.Errorf("commit: %w", errRefused)}
 		if err := x.end(ctx, c, 5, acks, true); err != nil {
 			t.Fatal(err)
 		}
 		if acks.Acked(3) || !acks.Aborted(3) || acks.Aborted(5) || x.commitFailed != 1 || c.begins != 0 {
 			t.Errorf("acked %v aborted %v/%v commitFailed %d begins %d", acks.Acked(3), acks.Aborted(3), acks.Aborted(5), x.commitFailed, c.begins)
+		}
+	})
+	t.Run("commit of unknown outcome undecided", func(t *testing.T) {
+		acks := NewAckLog(10)
+		acks.SetTransactional()
+		acks.Ack(3)
+		x := newTxnSchedule(txnConf(t, map[string]string{}), 1, "a")
+		x.due(time.Now(), 0)
+		c := &fakeTxnClient{commitErr: errors.New("connection reset: the answer was lost")}
+		if err := x.end(ctx, c, 5, acks, false); err != nil {
+			t.Fatal(err)
+		}
+		if acks.Acked(3) || acks.Aborted(3) || !acks.Undecided(3) || x.commitUnknown != 1 || c.begins != 1 {
+			t.Errorf("acked %v aborted %v undecided %v commitUnknown %d begins %d", acks.Acked(3), acks.Aborted(3), acks.Undecided(3), x.commitUnknown, c.begins)
 		}
 	})
 	t.Run("failed abort undecided", func(t *testing.T) {

@@ -2,7 +2,9 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -16,15 +18,24 @@ const fenceTimeout = 10 * time.Second
 // A second producer registers each transactional id (InitProducerId, as a
 // restarted application instance would): the coordinator bumps the id's
 // epoch and aborts its open transaction, and the trial's producer is
-// fenced. The second producer writes nothing and closes.
+// fenced. The second producer writes nothing and closes. Every id at once,
+// so that a trial's producers are fenced together; and to its end even
+// when the trial ends meanwhile (its producers end as the fence lands),
+// bounded by fenceTimeout.
 func init() {
 	registerFault(spec.FaultProducerFence, faultAction{fence: func(ctx context.Context, t *Target, bootstrap, ids []string) error {
-		for _, id := range ids {
-			if err := fenceID(ctx, t, bootstrap, id); err != nil {
-				return err
-			}
+		ctx = context.WithoutCancel(ctx)
+		errs := make([]error, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = fenceID(ctx, t, bootstrap, id)
+			}()
 		}
-		return nil
+		wg.Wait()
+		return errors.Join(errs...)
 	}})
 }
 

@@ -130,21 +130,23 @@ matrix: {workload.isolation.level: [read_uncommitted, read_committed]}
 }
 
 // TestProducerFence: a second producer registers each trial's
-// transactional.id mid-transaction (a commit every 1000 ms, the fence at
-// 2500 ms after the faults' clock starts, which is before the producer's:
-// the Java worker's first transaction begins up to a second later); the trial's producer is fenced and ends there, as the
+// transactional.id mid-transaction (a commit every 500 ms, the fence at
+// 3500 ms after the faults' clock starts, which is before the producers':
+// two Java producers' first transactions began up to 1.5 s later); the trial's producer is fenced and ends there, as the
 // experiment asked (status ok, a fenced event), and the audit shows every
 // committed record once and nothing of the transaction the fence aborted —
-// for java, franz-go and librdkafka.
+// for java, franz-go and librdkafka, two producers each (each its own id,
+// both fenced; neither stops the other, whose transaction would then stay
+// open and hold a read_committed reader back).
 func TestProducerFence(t *testing.T) {
 	testtier.Shared(t)
 	testjar.LibrdkafkaWorker(t)
 	recs, err := runYAML(t, `
 name: fence
 topic: {partitions: 3}
-workload: {duration.s: 5, record.size: 200, payload: random, rate: 2000}
-producer: {acks: all, transactional.id: prodlab-fence, transaction.duration.ms: 1000}
-faults: [{type: producer.fence, at.ms: 2500}]
+workload: {duration.s: 6, record.size: 200, payload: random, rate: 2000, producers: 2}
+producer: {acks: all, transactional.id: prodlab-fence, transaction.duration.ms: 500}
+faults: [{type: producer.fence, at.ms: 3500}]
 matrix: {client: [java, franz-go, librdkafka]}
 `, false)
 	if err != nil {

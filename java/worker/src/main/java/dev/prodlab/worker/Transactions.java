@@ -28,6 +28,8 @@ final class Transactions {
     final long records; // 0: no count bound
     final double abortRatio;
     private final SplittableRandom rng;
+    /** Whether record fates are kept (an audited trial: a tag). */
+    private final boolean tracking;
 
     private long start; // nanoTime the open transaction began; 0 before the first
     private long firstSeq;
@@ -48,6 +50,7 @@ final class Transactions {
             h = (h ^ (b & 0xff)) * 0x100000001b3L;
         }
         this.rng = new SplittableRandom(seed ^ h);
+        this.tracking = !tag.isEmpty();
     }
 
     /**
@@ -128,7 +131,7 @@ final class Transactions {
     }
 
     private void mark(BitSet bits, long nextSeq) {
-        if (nextSeq <= Integer.MAX_VALUE && firstSeq < nextSeq) {
+        if (tracking && nextSeq <= Integer.MAX_VALUE && firstSeq < nextSeq) {
             bits.set((int) firstSeq, (int) nextSeq);
         }
         recordsEnded += nextSeq - firstSeq;

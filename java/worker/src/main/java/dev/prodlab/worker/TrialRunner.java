@@ -471,10 +471,9 @@ final class TrialRunner {
                 }
                 if (txn != null && txn.due(System.nanoTime(), seq)) {
                     endTransaction(seq);
-                    if (aborted) {
+                    if (aborted || !begin()) {
                         break;
                     }
-                    producer.beginTransaction();
                 }
                 List<Header> headers = headers(seq, warmup);
                 ProducerRecord<byte[], byte[]> rec =
@@ -543,7 +542,12 @@ final class TrialRunner {
          * the records' fate undecided.
          */
         private void endTransaction(long nextSeq) {
-            producer.flush();
+            try {
+                producer.flush();
+            } catch (RuntimeException e) {
+                end("flush before ending the transaction", e, null);
+                return;
+            }
             if (!txn.abortNext()) {
                 long t0 = System.nanoTime();
                 try {
@@ -569,18 +573,40 @@ final class TrialRunner {
                 producer.abortTransaction();
                 txn.aborted(nextSeq, failedCommit);
             } catch (RuntimeException e) {
-                fenced = isFenced(e) || isFenced(commitErr);
-                abortReason = "abort transaction: " + message(e);
-                aborted = true;
+                end("abort transaction", e, commitErr);
             }
+        }
+
+        /** Begins the next transaction; false (the trial ended) when the producer refuses. */
+        private boolean begin() {
+            try {
+                producer.beginTransaction();
+                return true;
+            } catch (RuntimeException e) {
+                end("begin transaction", e, null);
+                return false;
+            }
+        }
+
+        /**
+         * Ends the trial on a transactional call that threw, with what was
+         * decided so far; fenced when the producer's id was taken over.
+         */
+        private void end(String what, RuntimeException e, RuntimeException earlier) {
+            fenced = isFenced(e) || isFenced(earlier);
+            abortReason = what + ": " + message(e);
+            aborted = true;
         }
     }
 
     /** Whether t (or a cause) says another producer registered this one's transactional.id. */
     static boolean isFenced(Throwable t) {
         for (; t != null; t = t.getCause()) {
+            // InvalidTxnState: what a commit racing the fence gets (as the
+            // Go drivers' franzFenced and rdFenced).
             if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
-                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException) {
+                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
+                    || t instanceof org.apache.kafka.common.errors.InvalidTxnStateException) {
                 return true;
             }
         }
