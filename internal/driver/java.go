@@ -306,7 +306,7 @@ func (j *Java) explainErr(err error, mark int) error {
 	var je *JavaError
 	if errors.As(err, &je) {
 		je.Log = why
-		if error(je) == err {
+		if error(je) == err { //nolint:errorlint // identity: is err the JavaError itself, or a chain around it
 			return je
 		}
 		return fmt.Errorf("%w\n%s", err, why)

@@ -190,7 +190,7 @@ func (s *serving) runOne(ctx context.Context, req javaRequest) javaMessage {
 	if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("trial cancelled: %w", ctx.Err())
 	}
-	if err != nil && !(errors.Is(err, ErrFenced) && res != nil) {
+	if err != nil && (!errors.Is(err, ErrFenced) || res == nil) {
 		m := javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 		if s.svc.Hint != nil {
 			m.Hint = s.svc.Hint(err)
