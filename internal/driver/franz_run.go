@@ -223,9 +223,15 @@ func (fr *franzRun) close() {
 	fr.cl.Close()
 }
 
-// result assembles the trial's Result once every promise has run.
+// batchHookWait bounds how long result waits for kgo's batch hooks to
+// count the batches of the records already acknowledged.
+const batchHookWait = time.Second
+
+// result assembles the trial's Result once every promise has run (and the
+// batch hooks of what was acknowledged).
 func (fr *franzRun) result() *Result {
 	res := fr.sendLoop.result("franz-go " + FranzVersion())
+	fr.hooks.awaitBatches(res.Acked+res.WarmupAcked, batchHookWait)
 	res.UncompressedBytes = fr.hooks.uncompressed.Load()
 	res.CompressedBytes = fr.hooks.compressed.Load()
 	res.Batches = fr.hooks.batches.Load()

@@ -14,6 +14,11 @@ type franzHooks struct {
 	batches      atomic.Int64
 	uncompressed atomic.Int64
 	compressed   atomic.Int64
+	// records counts the records of the batches written: kgo calls
+	// OnProduceBatchWritten from a goroutine of its own, after the
+	// batch's promises may have run, so a flush can return before the
+	// last batches are counted; awaitBatches waits for them.
+	records atomic.Int64
 	// inflight counts produce requests written and not yet answered. A
 	// request enters it when OnBrokerWrite reports bytes of it written and
 	// leaves it at OnBrokerE2E, which kgo calls exactly once per request
@@ -45,9 +50,20 @@ func (h *franzHooks) OnBrokerE2E(_ kgo.BrokerMetadata, key int16, e kgo.BrokerE2
 }
 
 func (h *franzHooks) OnProduceBatchWritten(_ kgo.BrokerMetadata, _ string, _ int32, m kgo.ProduceBatchMetrics) {
-	h.batches.Add(1)
 	h.uncompressed.Add(int64(m.UncompressedBytes))
 	h.compressed.Add(int64(m.CompressedBytes))
+	h.records.Add(int64(m.NumRecords))
+	h.batches.Add(1)
+}
+
+// awaitBatches waits until the batches written hold at least records
+// records (those acknowledged), polling, at most for limit: the batch
+// hooks run after the promises (see records).
+func (h *franzHooks) awaitBatches(records int64, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for h.records.Load() < records && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 var (
