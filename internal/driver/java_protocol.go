@@ -264,21 +264,7 @@ const latencyHighestUs = int64(10 * time.Minute / time.Microsecond)
 // went when the producer was fenced (ErrFenced).
 func (m *javaMessage) toResult(t Trial) (*Result, error) {
 	if !m.OK {
-		msg := m.Error
-		if msg == "" {
-			msg = "java worker reported a failed trial without a message"
-		}
-		jerr := &JavaError{Message: msg, Hint: m.Hint}
-		if !m.Fenced {
-			return nil, jerr
-		}
-		ok := *m
-		ok.OK = true
-		res, err := ok.toResult(t)
-		if err != nil {
-			return nil, err
-		}
-		return res, fmt.Errorf("%w: %w", ErrFenced, jerr)
+		return m.failedResult(t)
 	}
 	lat, err := decodeJavaHistogram(m.Histogram)
 	if err != nil {
@@ -329,31 +315,60 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		}
 	}
 	if t.Tag != "" {
-		n := m.seqLimit(t)
-		res.Acks = NewAckLog(n)
-		if err := fillRanges(res.Acks.Ack, m.AckedRanges, n); err != nil {
-			return nil, fmt.Errorf("java acked_ranges: %w", err)
-		}
-		if err := fillRanges(res.Acks.Fail, m.FailedRanges, n); err != nil {
-			return nil, fmt.Errorf("java failed_ranges: %w", err)
-		}
-		if m.Effective[kafkaconf.TransactionalID] != "" {
-			res.Acks.SetTransactional()
-		}
-		for _, tr := range []struct {
-			name      string
-			ranges    [][2]int64
-			committed bool
-		}{{"committed_ranges", m.CommittedRanges, true}, {"aborted_ranges", m.AbortedRanges, false}} {
-			if err := checkRanges(tr.ranges, n); err != nil {
-				return nil, fmt.Errorf("java %s: %w", tr.name, err)
-			}
-			for _, r := range tr.ranges {
-				res.Acks.MarkTxn(r[0], r[1], tr.committed)
-			}
+		if res.Acks, err = m.ackLog(t); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil
+}
+
+// failedResult is the outcome of a result with ok=false: its *JavaError,
+// with the figures as far as they went when the producer was fenced.
+func (m *javaMessage) failedResult(t Trial) (*Result, error) {
+	msg := m.Error
+	if msg == "" {
+		msg = "java worker reported a failed trial without a message"
+	}
+	jerr := &JavaError{Message: msg, Hint: m.Hint}
+	if !m.Fenced {
+		return nil, jerr
+	}
+	ok := *m
+	ok.OK = true
+	res, err := ok.toResult(t)
+	if err != nil {
+		return nil, err
+	}
+	return res, fmt.Errorf("%w: %w", ErrFenced, jerr)
+}
+
+// ackLog is the ack log the result's ranges describe: acked, failed and,
+// for a transactional producer, each record's transaction.
+func (m *javaMessage) ackLog(t Trial) (*AckLog, error) {
+	n := m.seqLimit(t)
+	acks := NewAckLog(n)
+	if err := fillRanges(acks.Ack, m.AckedRanges, n); err != nil {
+		return nil, fmt.Errorf("java acked_ranges: %w", err)
+	}
+	if err := fillRanges(acks.Fail, m.FailedRanges, n); err != nil {
+		return nil, fmt.Errorf("java failed_ranges: %w", err)
+	}
+	if m.Effective[kafkaconf.TransactionalID] != "" {
+		acks.SetTransactional()
+	}
+	for _, tr := range []struct {
+		name      string
+		ranges    [][2]int64
+		committed bool
+	}{{"committed_ranges", m.CommittedRanges, true}, {"aborted_ranges", m.AbortedRanges, false}} {
+		if err := checkRanges(tr.ranges, n); err != nil {
+			return nil, fmt.Errorf("java %s: %w", tr.name, err)
+		}
+		for _, r := range tr.ranges {
+			acks.MarkTxn(r[0], r[1], tr.committed)
+		}
+	}
+	return acks, nil
 }
 
 // seqLimit bounds the sequence numbers a result may name: every record the

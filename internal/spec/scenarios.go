@@ -169,6 +169,13 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	if msg := transactionVersionError(e); msg != "" {
 		report([]string{"cluster.transaction.version", "cluster.kafka"}, "%s", msg)
 	}
+	checkScenarioFaults(e, id, fromMatrix, c)
+}
+
+// checkScenarioFaults reports each fault that cannot run in the scenario,
+// at the fault's own position; one that depends on a matrix value names
+// the scenario.
+func checkScenarioFaults(e *Experiment, id string, fromMatrix map[string]bool, c *collector) {
 	for _, f := range e.Faults {
 		msg := zoneFaultError(e, f)
 		if f.Broker > e.Cluster.Brokers {
