@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -169,7 +170,7 @@ func summedMetric(name string) bool {
 	case MetricTxnCommitted, MetricTxnAborted, "transactions-commit-failed", "transactions-commit-unknown", "warmup-records-failed":
 		return true
 	}
-	return len(name) > 6 && name[len(name)-6:] == "-total"
+	return strings.HasSuffix(name, "-total")
 }
 
 // ErrFenced marks a trial that ended because another producer registered

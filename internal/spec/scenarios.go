@@ -155,6 +155,10 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 		verb := map[bool]string{true: "applies", false: "apply"}[len(set) == 1]
 		report(set, "%s %s to the audit's findings, but nothing is audited (audit is false and no fault is injected), and it would be ignored (set audit: true, or drop expect)", strings.Join(set, " and "), verb)
 	}
+	if e.Expect.AbortedVisible && e.Settings().TransactionalID == "" && !fromMatrix["producer.transactional.id"] {
+		report([]string{"expect.aborted.visible", "producer.transactional.id"},
+			"expect.aborted.visible applies to a transactional producer's audit, and without producer.transactional.id it would be ignored (set one, or drop it)")
+	}
 	checkCutEvery(e, report)
 	if e.Topic.ReplicationFactor > e.Cluster.Brokers {
 		report([]string{"topic.replication.factor", "cluster.brokers"},

@@ -430,6 +430,10 @@ func TestValidation(t *testing.T) {
 			want: []string{
 				`x.yaml:2:25: cluster.transaction.version needs Kafka 4.0 or later (the transaction.version feature, KIP-890); cluster.kafka is 3.9.1`,
 			}},
+		{name: "aborted.visible without a transactional producer", src: "name: x\naudit: true\nexpect: {aborted.visible: true}\n",
+			want: []string{
+				`x.yaml:3:10: expect.aborted.visible applies to a transactional producer's audit, and without producer.transactional.id it would be ignored (set one, or drop it)`,
+			}},
 		{name: "fence without a transactional producer", src: "name: x\nfaults: [{type: producer.fence, at.ms: 500}]\n",
 			want: []string{
 				`x.yaml:2:10: fault producer.fence fences a transactional producer: set producer.transactional.id`,
