@@ -21,20 +21,14 @@ import (
 func TestTransactionsUnderCuts(t *testing.T) {
 	testtier.Shared(t)
 	testjar.LibrdkafkaWorker(t)
-	recs, err := runYAML(t, `
+	recs := perClient(t, `
 name: txn-cuts
 topic: {partitions: 3}
 workload: {records: 6000, record.size: 200, payload: random, rate: 3000}
 producer: {acks: all, transactional.id: prodlab-txn-cuts, transaction.records: 200, transaction.abort.ratio: 0.2, linger.ms: 5}
 faults: [{type: connection.cut, every: 7}]
 matrix: {client: [java, franz-go, librdkafka]}
-`, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 3 {
-		t.Fatalf("%d records, want one per client", len(recs))
-	}
+`)
 	for _, r := range recs {
 		t.Run(r.ScenarioID, func(t *testing.T) {
 			if r.Status != results.StatusOK {
@@ -144,20 +138,14 @@ matrix: {workload.isolation.level: [read_uncommitted, read_committed]}
 func TestProducerFence(t *testing.T) {
 	testtier.Shared(t)
 	testjar.LibrdkafkaWorker(t)
-	recs, err := runYAML(t, `
+	recs := perClient(t, `
 name: fence
 topic: {partitions: 3}
 workload: {duration.s: 8, record.size: 200, payload: random, rate: 2000, producers: 2}
 producer: {acks: all, transactional.id: prodlab-fence, transaction.duration.ms: 500}
 faults: [{type: producer.fence, at.ms: 5000}]
 matrix: {client: [java, franz-go, librdkafka]}
-`, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 3 {
-		t.Fatalf("%d records, want one per client", len(recs))
-	}
+`)
 	for _, r := range recs {
 		t.Run(r.ScenarioID, func(t *testing.T) {
 			if r.Status != results.StatusOK {
@@ -180,4 +168,18 @@ matrix: {client: [java, franz-go, librdkafka]}
 			}
 		})
 	}
+}
+
+// perClient runs the experiment src, whose matrix is the three clients,
+// and returns its record for each.
+func perClient(t *testing.T, src string) []results.Record {
+	t.Helper()
+	recs, err := runYAML(t, src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want one per client", len(recs))
+	}
+	return recs
 }
