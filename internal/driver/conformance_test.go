@@ -70,6 +70,9 @@ type conformanceCase struct {
 	// readBack).
 	check    func(t *testing.T, k clients.Kind, tr Trial, res *Result, read []readRecord)
 	readBack bool
+	// props are producer properties beside acks=all; a transactional.id
+	// gets the client's name appended (one id per client).
+	props map[string]string
 	// timing marks a case whose checks hold a rate or a clock to a
 	// tolerance: TestConformanceTiming runs it, in the quiet tier.
 	timing bool
@@ -214,6 +217,30 @@ var conformanceCases = []conformanceCase{
 			}
 		},
 	},
+	{
+		// A transactional producer commits on its schedule: the flush
+		// before each commit waits for the last acknowledgement, not out a
+		// polling slice (librdkafka's Flush in 100 ms slices once made
+		// every transaction ~95 ms longer: ~16 commits here, not ~70).
+		name:   "transactions commit on schedule",
+		timing: true,
+		props:  map[string]string{"transactional.id": "conf-txn", kafkaconf.TransactionDurationMs: "20"},
+		trial:  Trial{Records: 1 << 30, Duration: 2 * time.Second, Rate: 2000, RecordSize: 100, Payload: "random", Seed: 11, Tag: "c6"},
+		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
+			// 2 s of 20 ms transactions: 100 at most; a flush and a commit
+			// of a few ms each leave ~70.
+			t.Logf("%v transactions committed, %.0f records each, commit p50 %.1f ms, flush %.1f ms and commit %.1f ms each", res.Metrics["transactions-committed"],
+				res.Metrics["records-per-transaction-avg"], res.Metrics["transaction-commit-p50-ms"],
+				res.Metrics["flush-time-ns-total"]/1e6/res.Metrics["transactions-committed"], res.Metrics["txn-commit-time-ns-total"]/1e6/res.Metrics["transactions-committed"])
+			if n := res.Metrics["transactions-committed"]; n < 40 {
+				t.Errorf("%v transactions committed in %s at one every 20 ms, want at least 40 (records per transaction %.0f, commit p50 %.1f ms)",
+					n, tr.Duration, res.Metrics["records-per-transaction-avg"], res.Metrics["transaction-commit-p50-ms"])
+			}
+			if res.Acked != res.Sent || res.Failed != 0 || res.Metrics["transactions-aborted"] != 0 {
+				t.Errorf("acked %d failed %d of %d sent, %v aborted", res.Acked, res.Failed, res.Sent, res.Metrics["transactions-aborted"])
+			}
+		},
+	},
 }
 
 // wantCounts asserts a clean trial's counts.
@@ -293,6 +320,12 @@ func runConformance(t *testing.T, timing bool) {
 					tr.Topic = servedTopic(ctx, t, fmt.Sprintf("conf-%s-%d", strings.ReplaceAll(k.Name, "-", ""), i), 3)
 					tr.Timeout = time.Minute
 					tr.Props = map[string]string{"acks": "all"}
+					for k2, v := range tc.props {
+						if k2 == "transactional.id" {
+							v += "-" + k.Name
+						}
+						tr.Props[k2] = v
+					}
 					res, err := d.Run(ctx, tr)
 					if err != nil {
 						t.Fatalf("%s: %v", k.Name, err)

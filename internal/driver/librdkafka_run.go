@@ -294,11 +294,19 @@ func (rr *rdRun) beforeSend(ctx context.Context, now time.Time, seq int64) error
 }
 
 // flush implements txnClient: it waits until every record handed over is
-// acknowledged or failed, or ctx ends.
+// reported done by the driver's own event reader, or ctx ends. Each
+// Flush(rdFlushSlice) makes librdkafka send what lingers (rd_kafka_flush)
+// for about a millisecond; the wait is on the driver's count, not on Flush's
+// return: Flush polls for events the event reader takes, so a longer slice
+// sleeps out its whole length after the last report (it cost ~95 ms per
+// transaction at 100 ms slices, bench/RESULTS.md §53).
 func (rr *rdRun) flush(ctx context.Context) error {
-	for rr.p.Flush(int(rdFlushSlice/time.Millisecond)) > 0 {
+	for rr.outstanding() > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if rr.p.Flush(int(rdFlushSlice/time.Millisecond)) == 0 && rr.outstanding() > 0 {
+			time.Sleep(rdFlushSpin) // the last reports are on their way to done
 		}
 	}
 	return nil
@@ -373,9 +381,16 @@ func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) 
 	}
 }
 
-// rdFlushSlice is how long one Flush call waits; finish calls it until the
-// queue is empty or ctx ends.
-const rdFlushSlice = 100 * time.Millisecond
+// rdFlushSlice is how long one Flush call of flush may wait: short, since
+// flush waits on its own count between calls, but 2 ms, as Flush truncates
+// the time left to whole milliseconds (at 1 ms it returns before it calls
+// rd_kafka_flush, and what lingers stays). rdFlushSpin is flush's pause
+// when the client's queue is empty but the event reader has not yet
+// counted the last reports.
+const (
+	rdFlushSlice = 2 * time.Millisecond
+	rdFlushSpin  = 50 * time.Microsecond
+)
 
 // finish waits until every record is acknowledged or failed (or ctx ends),
 // ends a transactional producer's last transaction, stops the clock and

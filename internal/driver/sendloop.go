@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
@@ -27,6 +28,10 @@ type sendLoop struct {
 
 	// Figures of the loop.
 	warmSent, sent int64 // records handed over, warm-up and measured
+	// finished counts the records reported done (acknowledged or failed),
+	// from the client's goroutines: a flush waits for it to reach the
+	// records handed over (outstanding).
+	finished atomic.Int64
 	// catching is set once the warm-up's time is over and it waits for the
 	// producer to catch up (Trial.CatchUp); lag0 is the lag then.
 	catching      bool
@@ -145,6 +150,13 @@ func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, inten
 			l.meter.ack(lat)
 		}
 	}
+	l.finished.Add(1)
+}
+
+// outstanding is how many records handed over are not yet reported done;
+// called from the send loop's goroutine (it reads the hand-off counts).
+func (l *sendLoop) outstanding() int64 {
+	return l.warmSent + l.sent - l.finished.Load()
 }
 
 // warmupOver reports whether the warm-up is over before record seq, handed
