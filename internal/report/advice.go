@@ -239,14 +239,12 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 		return nil
 	}
 	slices.SortFunc(front, func(p, q datum) int { return cmp.Compare(p.X, q.X) })
-	name := pct
-	for _, p := range summary.SLOPercentiles {
-		if p.Key == pct {
-			name = p.Name
-		}
+	name, label := pct, pct+" from the intended send time"
+	if p, ok := summary.SLOByKey(pct); ok {
+		name, label = p.Name, p.Label()
 	}
 	c := &lineChart{ID: "chart-advice", Title: "Candidates: sustainable rate against " + name + " latency",
-		XLabel: "sustainable rate (records/s)", YLabel: name + " from the intended send time at the highest passing probe (ms, log scale)",
+		XLabel: "sustainable rate (records/s)", YLabel: label + " at the highest passing probe (ms, log scale)",
 		LogY: true, Markers: true, Series: []lineSeries{{Name: "Pareto front", Points: front}, {Name: "other candidates", Points: others, Dots: true}}}
 	slo := map[string]float64{}
 	if plan.Capacity != nil {
@@ -257,7 +255,7 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 		m, _ := summary.MetricByKey(ap.Objective)
 		c.Title = fmt.Sprintf("Candidates at %s msg/s: %s against %s latency", textfmt.Group(ap.RecordsPerS, 0), m.Name, name)
 		c.XLabel = fmt.Sprintf("%s (%s), mean over trials", m.Name, m.Unit)
-		c.YLabel = name + " from the intended send time, mean over trials (ms, log scale)"
+		c.YLabel = label + ", mean over trials (ms, log scale)"
 		slo = ap.SLO
 		caption = "Each dot is a candidate that held the load (hover for its settings): no candidate on the Pareto front is beaten on both figures by another; lower is better on both."
 	}

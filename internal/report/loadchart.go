@@ -34,7 +34,7 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 		if !ok && (len(slo) != 0 || p.Key != "p99") {
 			continue
 		}
-		c := loadChart(cs, p.Key, p.Name)
+		c := loadChart(cs, p)
 		if ok {
 			c.Levels = []level{{Y: bound, Label: "SLO " + p.Name + " ≤ " + strconv.FormatFloat(bound, 'f', -1, 64) + " ms"}}
 		}
@@ -43,12 +43,16 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 	return out
 }
 
-// loadChart is the chart of percentile pct (a key of summary.SLOPercentiles,
-// named name) against offered rate, without its SLO line.
-func loadChart(cs []loadCurve, pct, name string) *lineChart {
-	m := intendedMetric(pct)
-	c := &lineChart{ID: "chart-load-" + pct, Title: name + " latency from the intended send time against offered rate",
-		XLabel: "offered rate (records/s)", YLabel: name + " from the intended send time (ms, log scale)", LogY: true, Markers: true}
+// loadChart is the chart of SLO percentile p against offered rate,
+// without its SLO line.
+func loadChart(cs []loadCurve, p summary.SLOPercentile) *lineChart {
+	m, name := mustMetric(p.Metric), p.Name
+	title := name + " latency from the intended send time"
+	if p.E2E {
+		title = p.Label() + " latency"
+	}
+	c := &lineChart{ID: "chart-load-" + p.Key, Title: title + " against offered rate",
+		XLabel: "offered rate (records/s)", YLabel: p.Label() + " (ms, log scale)", LogY: true, Markers: true}
 	xhi := 0.0
 	for _, cv := range cs {
 		if c.Legend == nil {

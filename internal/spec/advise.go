@@ -185,7 +185,7 @@ func (p *fileParser) adviseSLO(e *Experiment, n ast.Node) {
 	for _, mv := range entries {
 		key, kpos := p.key(mv)
 		if !slices.Contains(valid, key) {
-			p.c.add(kpos.errorf("unknown SLO %q in advise.slo: the SLO bounds percentiles of the latency from the intended send time, one of %s%s",
+			p.c.add(kpos.errorf("unknown SLO %q in advise.slo: the SLO bounds percentiles of the latency from the intended send time or, with e2e., end to end: one of %s%s",
 				key, strings.Join(valid, ", "), didYouMean(key, valid)))
 			continue
 		}

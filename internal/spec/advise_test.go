@@ -22,7 +22,7 @@ func TestAdviseRefusals(t *testing.T) {
 	runRefusals(t, []refusal{
 		{name: "SLO on an unknown percentile",
 			src:  adviseBase + "advise:\n  slo: {p98.ms: 50}\n",
-			want: []string{`x.yaml:4:9: unknown SLO "p98.ms" in advise.slo: the SLO bounds percentiles of the latency from the intended send time, one of p50.ms, p95.ms, p99.ms, p99.9.ms; did you mean "p95.ms"?`}},
+			want: []string{`x.yaml:4:9: unknown SLO "p98.ms" in advise.slo: the SLO bounds percentiles of the latency from the intended send time or, with e2e., end to end: one of p50.ms, p95.ms, p99.ms, p99.9.ms, e2e.p50.ms, e2e.p95.ms, e2e.p99.ms, e2e.p99.9.ms; did you mean "p95.ms"?`}},
 		{name: "rate objective without a rate",
 			src:  adviseBase + "advise:\n  objective: cpu.total\n",
 			want: []string{"x.yaml:4:3: advise.objective cpu.total is judged at a fixed offered rate: set workload.rate (records/s), e.g. 20000, or use objective sustainable.rate to find the highest rate"}},

@@ -241,6 +241,9 @@ func (e *Experiment) checkSLOOrder(c *collector) {
 	qs := summary.SLOPercentiles
 	for i, lo := range qs {
 		for _, hi := range qs[i+1:] {
+			if lo.E2E != hi.E2E {
+				continue // different latencies: neither bounds the other
+			}
 			a, okA := e.Capacity.SLO[lo.Key]
 			b, okB := e.Capacity.SLO[hi.Key]
 			if okA && okB && a > b {
@@ -272,6 +275,15 @@ func (e *Experiment) axisPos(key string) (pos, bool) {
 		}
 	}
 	return pos{}, false
+}
+
+// sloName is an SLO key (capacity.slo.p99.ms) as the file writes it:
+// under advise.slo beside advise.
+func (e *Experiment) sloName(key string) string {
+	if e.Advise.On {
+		return strings.Replace(key, "capacity.", "advise.", 1)
+	}
+	return key
 }
 
 // posOr is where key was set, or alt.

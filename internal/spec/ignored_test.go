@@ -67,6 +67,8 @@ func TestInRange(t *testing.T) {
 		{"a budget of 1s", "name: x\ntrials: auto\nbudget: 1s\n"},
 		{"highest", "name: x\nworkload: {rate: 100000000, duration.s: 86400, timeout.s: 604800}\nnetwork: {rtt.ms: 10000, bandwidth: 1000000}\n"},
 		{"zeros", "name: x\nworkload: {rate: 0, duration.s: 0, warmup.s: 0}\nnetwork: {rtt.ms: 0, bandwidth: 0}\n"},
+		// Bounds on two latencies: neither orders the other.
+		{"e2e and intended SLO", "name: x\nworkload: {duration.s: 2, warmup.s: 1, consumer: true}\ncapacity: {slo: {p99.ms: 500, e2e.p50.ms: 100}}\n"},
 		{"capacity bounds", "name: x\nworkload: {duration.s: 2, warmup.s: 1}\ncapacity: {slo: {p50.ms: 0.01, p99.ms: 3600000}, keep.up: 0.5, precision: 0.001, budget: 168h}\n"},
 		{"fault delays", "name: x\nworkload: {duration.s: 2, warmup.s: 1}\nfaults: [{type: broker.kill, at.ms: 0, delay.ms: 1}, {type: broker.pause, at.ms: 2999, delay.ms: 86400000}]\n"},
 		// A fault turns the audit on, so expect: applies without audit: true.
@@ -137,6 +139,15 @@ func TestIgnoredRefused(t *testing.T) {
 		{name: "advise SLO of p95 above p99.9",
 			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1}\nadvise: {slo: {p95.ms: 100, p99.9.ms: 10}}\n",
 			want: []string{"x.yaml:3:16: advise.slo.p95.ms 100 is above advise.slo.p99.9.ms 10, and p95 never exceeds p99.9: its bound would never decide (lower it to at most 10, or drop it)"}},
+		{name: "e2e SLO of p99 above p99.9",
+			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1, consumer: true}\ncapacity: {slo: {e2e.p99.ms: 100, e2e.p99.9.ms: 10}}\n",
+			want: []string{"x.yaml:3:18: capacity.slo.e2e.p99.ms 100 is above capacity.slo.e2e.p99.9.ms 10, and e2e.p99 never exceeds e2e.p99.9: its bound would never decide (lower it to at most 10, or drop it)"}},
+		{name: "e2e SLO without a consumer",
+			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1}\ncapacity: {slo: {p99.ms: 50, e2e.p99.ms: 250}}\n",
+			want: []string{"x.yaml:3:30: capacity.slo.e2e.p99.ms bounds the end-to-end latency, which only a consumer reading the topic measures: set workload.consumer: true (or bound a percentile from the intended send time, such as capacity.slo.p99.ms)"}},
+		{name: "advise e2e SLO without a consumer",
+			src:  "name: x\nworkload: {duration.s: 2, warmup.s: 1}\nadvise: {slo: {e2e.p50.ms: 250}}\n",
+			want: []string{"x.yaml:3:16: advise.slo.e2e.p50.ms bounds the end-to-end latency, which only a consumer reading the topic measures: set workload.consumer: true (or bound a percentile from the intended send time, such as advise.slo.p50.ms)"}},
 		// A matrix axis with one value in two spellings is one scenario twice.
 		{name: "matrix acks all and -1",
 			src:  "name: x\nmatrix:\n  acks: [all, \"-1\"]\n",

@@ -2,8 +2,11 @@ package spec
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // MaxProducers bounds workload.producers. Every producer instance is its
@@ -50,6 +53,18 @@ func checkProducers(e *Experiment, report func(keys []string, format string, arg
 	if w.IsolationLevel != "" && !w.Consumer {
 		report([]string{"workload.isolation.level", "workload.consumer"},
 			"workload.isolation.level is the end-to-end consumer's: set workload.consumer: true (or remove workload.isolation.level)")
+	}
+	if !w.Consumer {
+		var e2e []string
+		for _, q := range summary.SLOPercentiles {
+			if _, ok := e.Capacity.SLO[q.Key]; ok && q.E2E {
+				e2e = append(e2e, "capacity.slo."+q.Name+".ms")
+			}
+		}
+		if len(e2e) > 0 {
+			report(append(e2e, "workload.consumer"), "%s bounds the end-to-end latency, which only a consumer reading the topic measures: set workload.consumer: true (or bound a percentile from the intended send time, such as %s)",
+				e.sloName(e2e[0]), e.sloName(strings.Replace(e2e[0], "e2e.", "", 1)))
+		}
 	}
 	n := float64(max(1, w.Producers))
 	if w.Rate <= 0 || w.DurationS <= 0 || w.Rate/n*w.DurationS >= 1 {

@@ -68,7 +68,7 @@ func TestRoundsValidation(t *testing.T) {
 		}},
 		// A metric that does not exist.
 		{"compare unknown metric", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {axis: linger.ms, metric: throughpt}\n", []string{
-			`x.yaml:5:31: compare metric must be one of throughput, mb_per_s, p50, p95, p99, p999, disk, disk.per_record, p50.intended, p95.intended, p99.intended, p999.intended, p50.e2e, p99.e2e, records_per_batch, cpu.client, cpu.brokers, cpu.total, zones.replication, zones.share, sustainable, got "throughpt"; did you mean "throughput"?`,
+			`x.yaml:5:31: compare metric must be one of throughput, mb_per_s, p50, p95, p99, p999, disk, disk.per_record, p50.intended, p95.intended, p99.intended, p999.intended, p50.e2e, p95.e2e, p99.e2e, p999.e2e, records_per_batch, cpu.client, cpu.brokers, cpu.total, zones.replication, zones.share, sustainable, got "throughpt"; did you mean "throughput"?`,
 		}},
 		// An entry must say what to compare.
 		{"compare incomplete", "name: x\nmatrix:\n  linger.ms: [0, 5]\ncompare:\n  - {baseline: linger.ms=0}\n  - {axs: linger.ms}\n", []string{

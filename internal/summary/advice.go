@@ -121,19 +121,20 @@ func referenceText(ap *results.AdvicePlan) string {
 // and the first SLO percentile (p99 without an SLO) at its highest passing
 // probe, and marks the Pareto front of the two, in the order of the plan.
 func scores(recs []results.Record, plan results.Plan, th map[string]stats.Threshold) []results.AdviceScore {
-	pct := "p99"
+	var slo map[string]float64
 	if plan.Capacity != nil {
-		pct = sloPercentile(plan.Capacity.SLO)
+		slo = plan.Capacity.SLO
 	}
+	pct := sloPercentile(slo)
 	out := []results.AdviceScore{}
 	for _, c := range plan.Advise.Candidates {
 		t, ok := th[c.ScenarioID]
 		if !ok || math.IsNaN(t.Estimate) {
 			continue
 		}
-		s := results.AdviceScore{ScenarioID: c.ScenarioID, Sustainable: sustainableOf(t), Percentile: pct}
-		if b := bestPass(recs, c.ScenarioID); b != nil && b.LatencyIntendedMs != nil {
-			s.LatencyMs = LatencyAt(*b.LatencyIntendedMs, pct)
+		s := results.AdviceScore{ScenarioID: c.ScenarioID, Sustainable: sustainableOf(t), Percentile: pct.Key}
+		if b := bestPass(recs, c.ScenarioID); b != nil && pct.Of(b) != nil {
+			s.LatencyMs = pct.At(b)
 		}
 		out = append(out, s)
 	}
@@ -143,39 +144,11 @@ func scores(recs []results.Record, plan results.Plan, th map[string]stats.Thresh
 	return out
 }
 
-// sloPercentile is the first percentile the SLO bounds, in SLOPercentiles
-// order, or p99 when it bounds none: the latency the advice is proven and
-// drawn on.
-func sloPercentile(slo map[string]float64) string {
-	for _, p := range SLOPercentiles {
-		if _, ok := slo[p.Key]; ok {
-			return p.Key
-		}
-	}
-	return "p99"
-}
-
 // dominates reports whether a sustains at least b's rate at no higher
 // latency, and is better in one of the two.
 func dominates(a, b results.AdviceScore) bool {
 	ar, br := a.Sustainable.RecordsPerS, b.Sustainable.RecordsPerS
 	return a.LatencyMs > 0 && ar >= br && a.LatencyMs <= b.LatencyMs && (ar > br || a.LatencyMs < b.LatencyMs)
-}
-
-// LatencyAt is one percentile of l by its key in SLOPercentiles ("p50",
-// "p95", "p99", "p999"), NaN for another key.
-func LatencyAt(l results.Latency, key string) float64 {
-	switch key {
-	case "p50":
-		return l.P50
-	case "p95":
-		return l.P95
-	case "p99":
-		return l.P99
-	case "p999":
-		return l.P999
-	}
-	return math.NaN()
 }
 
 // adviceDiff writes a verdict's difference as "+38.1 % [+30.2 %, +46.0 %]".

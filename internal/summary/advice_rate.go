@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
@@ -224,7 +225,7 @@ func holdText(ap *results.AdvicePlan) string {
 // without an SLO) from the intended send time and CPU per MB, each once.
 func proofMetrics(ap *results.AdvicePlan, objective Metric) []Metric {
 	out := []Metric{objective}
-	for _, k := range []string{sloPercentile(ap.SLO) + ".intended", "cpu.total"} {
+	for _, k := range []string{sloPercentile(ap.SLO).Metric, "cpu.total"} {
 		if m, ok := MetricByKey(k); ok && k != objective.Key {
 			out = append(out, m)
 		}
@@ -246,14 +247,14 @@ func valueOf(m Metric, s *ScenarioStats, level float64) *results.AdviceValue {
 // held the load.
 func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats, held map[string]Held, level float64) []results.AdviceScore {
 	pct := ratePercentile(ap)
-	lat, _ := MetricByKey(pct + ".intended")
+	lat, _ := MetricByKey(pct.Metric)
 	out := []results.AdviceScore{}
 	for _, c := range ap.Candidates {
 		s := byID[c.ScenarioID]
 		if s == nil || len(m.Values(s)) == 0 {
 			continue
 		}
-		sc := results.AdviceScore{ScenarioID: c.ScenarioID, Score: valueOf(m, s, level), Percentile: pct}
+		sc := results.AdviceScore{ScenarioID: c.ScenarioID, Score: valueOf(m, s, level), Percentile: pct.Key}
 		if l := lat.Summary(s).Mean; !math.IsNaN(l) && held[c.ScenarioID].Holds() {
 			sc.LatencyMs = l
 		}
@@ -271,18 +272,21 @@ func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats
 
 // ratePercentile is the latency percentile the candidates are set
 // against: the SLO's (p99 without an SLO), or, when the objective is that
-// very percentile, the other end of the distribution (p50, or p99 for an
-// objective on p50), so that the chart shows a trade-off and not one
-// figure against itself.
-func ratePercentile(ap *results.AdvicePlan) string {
+// very percentile, the other end of the same distribution (p50, or p99
+// for an objective on p50), so that the chart shows a trade-off and not
+// one figure against itself.
+func ratePercentile(ap *results.AdvicePlan) SLOPercentile {
 	pct := sloPercentile(ap.SLO)
-	switch {
-	case ap.Objective != pct+".intended":
+	if ap.Objective != pct.Metric {
 		return pct
-	case pct == "p50":
-		return "p99"
 	}
-	return "p50"
+	prefix := strings.TrimSuffix(pct.Key, pct.Quantile)
+	other := "p50"
+	if pct.Quantile == "p50" {
+		other = "p99"
+	}
+	p, _ := SLOByKey(prefix + other)
+	return p
 }
 
 // whyAtRate sets the pick's measured figures beside the reference's, as

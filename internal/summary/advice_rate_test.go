@@ -189,9 +189,13 @@ func TestRatePercentile(t *testing.T) {
 		{"p99.intended", map[string]float64{"p95": 50}, "p95"},
 		{"p95.intended", map[string]float64{"p95": 50}, "p50"},
 		{"p50.intended", map[string]float64{"p50": 5}, "p99"},
+		// An end-to-end SLO: the other end of the end-to-end latency.
+		{"throughput", map[string]float64{"e2e.p99": 250}, "e2e.p99"},
+		{"p99.e2e", map[string]float64{"e2e.p99": 250}, "e2e.p50"},
+		{"p50.e2e", map[string]float64{"e2e.p50": 250}, "e2e.p99"},
 	} {
 		ap := &results.AdvicePlan{Objective: tt.objective, SLO: tt.slo}
-		if got := ratePercentile(ap); got != tt.want {
+		if got := ratePercentile(ap).Key; got != tt.want {
 			t.Errorf("%s with SLO %v: %s, want %s", tt.objective, tt.slo, got, tt.want)
 		}
 	}

@@ -3,7 +3,6 @@ package summary
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
@@ -19,26 +18,6 @@ const SustainableMetric = "sustainable"
 // count as keeping up: capacity.keep.up's default, and the rule of runs
 // without a capacity section.
 const DefaultKeepUp = 0.99
-
-// SLOPercentile is one percentile a capacity SLO can bound: Key as
-// plan.json and the metric registry spell it, Name as people read and
-// write it (capacity: {slo: {p99.9.ms: …}}).
-type SLOPercentile struct{ Key, Name string }
-
-// SLOPercentiles are the percentiles an SLO can bound, in order.
-var SLOPercentiles = []SLOPercentile{{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p999", "p99.9"}}
-
-// SLOText writes an SLO as "p99 ≤ 100 ms" (percentiles in order, joined
-// by "and"), "" when it bounds none.
-func SLOText(slo map[string]float64) string {
-	var parts []string
-	for _, p := range SLOPercentiles {
-		if v, ok := slo[p.Key]; ok {
-			parts = append(parts, p.Name+" ≤ "+strconv.FormatFloat(v, 'f', -1, 64)+" ms")
-		}
-	}
-	return strings.Join(parts, " and ")
-}
 
 // Prior range of a capacity search around its ceiling (the unthrottled
 // probe's rate): the sustainable rate lies between a thousandth of it and
@@ -58,7 +37,10 @@ type ScenarioProbes struct {
 	RecordSize int
 	// Ceiling is the highest rate an unthrottled probe achieved, 0 before
 	// one ran.
-	Ceiling  float64
+	Ceiling float64
+	// Kept is the highest rate a probe passed at: the producer sustained
+	// it, so the prior's top is never below CapacityPriorHi times it.
+	Kept     float64
 	Outcomes []stats.ProbeOutcome
 }
 
@@ -85,17 +67,24 @@ func Probes(recs []results.Record) []ScenarioProbes {
 			sp.Ceiling = math.Max(sp.Ceiling, r.Throughput.RecordsPerS)
 		case r.Load != nil && r.Load.OfferedRecordsPerS > 0:
 			sp.Outcomes = append(sp.Outcomes, stats.ProbeOutcome{Rate: r.Load.OfferedRecordsPerS, Pass: r.Probe.Pass})
+			if r.Probe.Pass {
+				sp.Kept = math.Max(sp.Kept, r.Load.OfferedRecordsPerS)
+			}
 		}
 	}
 	return out
 }
 
 // Prior is the range the search assumes the sustainable rate lies in:
-// around the ceiling when one ran, else around the rates probed.
+// around the ceiling when one ran, else around the rates probed. A probe
+// that passed above the ceiling shows the ceiling probe read low (a cold
+// JVM's first trial: 676 msg/s where paced probes passed at 1,600), so
+// the top follows the highest rate kept instead, and the interval is not
+// left open at a top the producer has already passed.
 func (sp ScenarioProbes) Prior(level float64) stats.ThresholdOptions {
 	o := stats.ThresholdOptions{Level: level}
 	if sp.Ceiling > 0 {
-		o.Lo, o.Hi = sp.Ceiling*CapacityPriorLo, sp.Ceiling*CapacityPriorHi
+		o.Lo, o.Hi = sp.Ceiling*CapacityPriorLo, math.Max(sp.Ceiling, sp.Kept)*CapacityPriorHi
 		return o
 	}
 	lo, hi := math.Inf(1), 0.0

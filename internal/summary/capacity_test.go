@@ -109,16 +109,79 @@ func TestProbeEstimatorMatchesScratch(t *testing.T) {
 		{"a fixed ceiling", slices.Repeat([]float64{2000}, 30), outcomes(30)},
 		{"the ceiling rises after probe 10", append(slices.Repeat([]float64{2000}, 10), slices.Repeat([]float64{3000}, 20)...), outcomes(30)},
 		{"no ceiling: the rates probed set the prior", make([]float64, 30), outcomes(30)},
+		{"a low ceiling: passes above it raise the top", slices.Repeat([]float64{300}, 30), outcomes(30)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var e ProbeEstimator
 			for n := 1; n <= len(tc.outs); n++ {
 				sp := ScenarioProbes{Ceiling: tc.ceilings[n-1], Outcomes: tc.outs[:n]}
+				for _, o := range sp.Outcomes {
+					if o.Pass {
+						sp.Kept = math.Max(sp.Kept, o.Rate)
+					}
+				}
 				got, want := e.Threshold(sp, 0.95), stats.EstimateThreshold(sp.Outcomes, sp.Prior(0.95))
 				if !sameThreshold(got, want) {
 					t.Fatalf("after %d probes: kept %+v, from scratch %+v", n, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestPriorFollowsKept: the prior's top is four times the ceiling, or the
+// highest rate a probe passed at when that is higher (a ceiling probe that
+// read low); a cold ceiling then no longer leaves a sustainable rate the
+// producer passed open above.
+func TestPriorFollowsKept(t *testing.T) {
+	probe := func(rate float64, pass bool) results.Record {
+		r := results.Record{ScenarioID: "s", Status: results.StatusOK, Probe: &results.Probe{Ceiling: rate == 0, Pass: pass}}
+		if rate == 0 {
+			r.Throughput.RecordsPerS = 676
+		} else {
+			r.Load = &results.Load{OfferedRecordsPerS: rate}
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name      string
+		rates     []float64
+		passes    []bool
+		wantKept  float64
+		wantHi    float64
+		wantEdge  string
+		wantRange [2]float64 // the estimate lies within
+	}{
+		{"ceiling only", nil, nil, 0, 4 * 676, "", [2]float64{0, math.Inf(1)}},
+		{"passes below the ceiling", []float64{338, 500}, []bool{true, true}, 500, 4 * 676, "", [2]float64{0, math.Inf(1)}},
+		{"a cold ceiling, passes to 2,400", []float64{338, 1000, 1600, 2000, 2400, 2600, 2500, 2450, 2550, 2480},
+			[]bool{true, true, true, true, true, false, false, true, false, false}, 2450, 4 * 2450, "", [2]float64{2400, 2600}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := []results.Record{probe(0, false)}
+			for i, r := range tc.rates {
+				recs = append(recs, probe(r, tc.passes[i]))
+			}
+			sp := Probes(recs)[0]
+			if sp.Ceiling != 676 || sp.Kept != tc.wantKept {
+				t.Fatalf("ceiling %g kept %g, want 676 and %g", sp.Ceiling, sp.Kept, tc.wantKept)
+			}
+			if p := sp.Prior(0.95); p.Hi != tc.wantHi || p.Lo != 676*CapacityPriorLo {
+				t.Errorf("prior [%g, %g], want [%g, %g]", p.Lo, p.Hi, 676*CapacityPriorLo, tc.wantHi)
+			}
+			if len(tc.rates) < 5 {
+				return
+			}
+			th := sp.Threshold(0.95)
+			if th.Edge != tc.wantEdge || th.Estimate < tc.wantRange[0] || th.Estimate > tc.wantRange[1] {
+				t.Errorf("estimate %.0f [%.0f, %.0f] edge %q, want within %v, edge %q", th.Estimate, th.Lo, th.Hi, th.Edge, tc.wantRange, tc.wantEdge)
+			}
+			// The checker can fail: under the ceiling's own top the same
+			// probes leave the rate open above.
+			old := stats.EstimateThreshold(sp.Outcomes, stats.ThresholdOptions{Level: 0.95, Lo: 676 * CapacityPriorLo, Hi: 676 * CapacityPriorHi})
+			if old.Edge == "" {
+				t.Errorf("under a top of %d the estimate %+v is bounded too: the case does not show the change", 676*CapacityPriorHi, old)
 			}
 		})
 	}

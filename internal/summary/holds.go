@@ -40,7 +40,7 @@ func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []s
 		a := rec.Audit
 		why = append(why, fmt.Sprintf("audit not clean: %d lost, %d duplicated, %d reordered, %d phantom", a.Lost, a.Duplicates, a.Reordered, a.Phantom))
 	}
-	return append(why, SLOMisses(rec.LatencyIntendedMs, slo)...)
+	return append(why, SLOMisses(rec, slo)...)
 }
 
 // Draining reports whether a rate-limited trial's window is unsteady only
@@ -139,27 +139,6 @@ func StartBehind(rec *results.Record, slo map[string]float64) string {
 	}
 	return fmt.Sprintf("the window began about %d ms behind its schedule (achieved %.4f, resolution ±%.4f), beyond the SLO's %g ms: not a steady state at this rate",
 		lag.Milliseconds(), rec.Load.Achieved, KeepUpResolution(rec), tightest)
-}
-
-// SLOMisses lists the SLO percentiles l does not meet (all of them when
-// nothing was measured).
-func SLOMisses(l *results.Latency, slo map[string]float64) []string {
-	var out []string
-	for _, p := range SLOPercentiles {
-		bound, ok := slo[p.Key]
-		if !ok {
-			continue
-		}
-		m, _ := MetricByKey(p.Key)
-		v := math.NaN()
-		if l != nil {
-			v = LatencyAt(*l, p.Key)
-		}
-		if !(v <= bound) {
-			out = append(out, fmt.Sprintf("%s from the intended send time %.1f ms > %g ms", strings.TrimPrefix(m.Name, "latency "), v, bound))
-		}
-	}
-	return out
 }
 
 // firstLine is s up to its first line break.

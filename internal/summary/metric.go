@@ -56,8 +56,12 @@ var Metrics = []Metric{
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P999 })},
 	{"p50.e2e", "end-to-end latency p50", "ms", stats.LowerIsBetter, nil,
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P50 })},
+	{"p95.e2e", "end-to-end latency p95", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P95 })},
 	{"p99.e2e", "end-to-end latency p99", "ms", stats.LowerIsBetter, nil,
 		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
+	{"p999.e2e", "end-to-end latency p99.9", "ms", stats.LowerIsBetter, nil,
+		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P999 })},
 	// Records per batch: how full the client's batches got, the figure
 	// linger.ms and batch.size act on at a fixed rate.
 	{"records_per_batch", "records per batch", "records", stats.HigherIsBetter, nil, recordsPerBatch},
