@@ -312,6 +312,12 @@ func (rr *rdRun) flush(ctx context.Context) error {
 	return nil
 }
 
+// outstanding is how many records handed over are not yet reported done;
+// called from the send loop's goroutine (it reads the hand-off counts).
+func (rr *rdRun) outstanding() int64 {
+	return rr.warmSent + rr.sent - rr.finished.Load()
+}
+
 // endTxn implements txnClient.
 func (rr *rdRun) endTxn(ctx context.Context, commit bool) error {
 	if commit {

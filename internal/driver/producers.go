@@ -96,7 +96,7 @@ func SuffixTransactionalID(props map[string]string, suffix string) map[string]st
 		return props
 	}
 	out := maps.Clone(props)
-	out[kafkaconf.TransactionalID] = id + "-" + suffix
+	out[kafkaconf.TransactionalID] = kafkaconf.SuffixedTransactionalID(id, suffix)
 	return out
 }
 

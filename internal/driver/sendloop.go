@@ -153,12 +153,6 @@ func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, inten
 	l.finished.Add(1)
 }
 
-// outstanding is how many records handed over are not yet reported done;
-// called from the send loop's goroutine (it reads the hand-off counts).
-func (l *sendLoop) outstanding() int64 {
-	return l.warmSent + l.sent - l.finished.Load()
-}
-
 // warmupOver reports whether the warm-up is over before record seq, handed
 // over at now: after WarmupRecords records or Warmup of time, whichever is
 // set and comes first.

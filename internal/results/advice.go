@@ -137,7 +137,11 @@ type AdviceVerdict struct {
 	Diff       float64 `json:"diff"`
 	Lo         float64 `json:"lo"`
 	Hi         float64 `json:"hi"`
-	Text       string  `json:"text"`
+	// AtLeast marks a one-sided verdict: the reference's interval is open
+	// below (it passed next to no probe) and lies wholly under the pick's,
+	// so Lo is the least difference and Diff and Hi have no value.
+	AtLeast bool   `json:"at_least,omitempty"`
+	Text    string `json:"text"`
 }
 
 // AdviceRunnerUp is a candidate not told apart from the pick.

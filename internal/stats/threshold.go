@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -514,6 +515,9 @@ func CompareThresholds(a, b Threshold, o Options) Verdict {
 		v.Text = msg
 		return v
 	}
+	if w, ok := underneath(a, b, o, v); ok {
+		return w
+	}
 	var why []string
 	for _, msg := range []string{uncomparable(a, "A"), uncomparable(b, "B")} {
 		if msg != "" {
@@ -535,6 +539,34 @@ func CompareThresholds(a, b Threshold, o Options) Verdict {
 	v.conclude(e, o, CapacityTest, "probe per side")
 	return v
 }
+
+// underneath decides a comparison in which one side's interval is open
+// below (no probe bounds it from below: it may sustain next to nothing)
+// but its upper bound lies under the other side's closed interval: the
+// upper bound is a bound all the same, so the other side is faster by at
+// least the ratio of the two bounds. Lo is that least difference; Diff
+// and Hi stay NaN, the difference having no upper end. A candidate whose
+// every probe failed its SLO is such a side (an end-to-end SLO below its
+// transaction interval: it holds at no rate). ok is false otherwise.
+func underneath(a, b Threshold, o Options, v Verdict) (Verdict, bool) {
+	closed := func(t Threshold) bool { return t.Edge == "" && !math.IsNaN(t.Lo) && t.Lo > 0 }
+	switch {
+	case a.Edge == EdgeBelow && closed(b) && b.Lo > a.Hi:
+		v.Kind, v.Lo = word(above, o.Dir), b.Lo/a.Hi-1
+		v.Text = fmt.Sprintf("%s by more than %.1f %%: A's interval is open below, and its upper bound %s lies under B's lower bound %s (%s, %s)",
+			v.Kind, v.Lo*100, textRate(a.Hi), textRate(b.Lo), CapacityTest, Percent(o.Level))
+	case b.Edge == EdgeBelow && closed(a) && a.Lo > b.Hi:
+		v.Kind, v.Hi = word(below, o.Dir), b.Hi/a.Lo-1
+		v.Text = fmt.Sprintf("%s by more than %.1f %%: B's interval is open below, and its upper bound %s lies under A's lower bound %s (%s, %s)",
+			v.Kind, -v.Hi*100, textRate(b.Hi), textRate(a.Lo), CapacityTest, Percent(o.Level))
+	default:
+		return v, false
+	}
+	return v, true
+}
+
+// textRate writes a rate in records/s for a verdict's text.
+func textRate(r float64) string { return strconv.FormatFloat(math.Round(r), 'f', -1, 64) + " msg/s" }
 
 // uncomparable says why threshold t of side ("A" or "B") cannot be
 // compared, or "" when it can.

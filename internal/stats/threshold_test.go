@@ -452,6 +452,12 @@ func TestCompareThresholds(t *testing.T) {
 		{"open above", a, edge(a, EdgeAbove), Options{}, KindNotTested,
 			"not tested: B's interval is open above: its probes do not yet bound its sustainable rate from above", false},
 		{"both open", edge(a, EdgeAbove), edge(a, EdgeBelow), Options{}, KindNotTested, "not tested: A's interval is open above", false},
+		// Open below but wholly under the other side's closed interval (a
+		// candidate that passed no probe): its upper bound still decides.
+		{"open below, under B", edge(th(200, 0.5, 20), EdgeBelow), a, Options{}, KindFaster,
+			"faster by more than 1667.3 %: A's interval is open below, and its upper bound 544 msg/s lies under B's lower bound 9608 msg/s (capacity search, 95 %)", false},
+		{"open below, under A", a, edge(th(200, 0.5, 20), EdgeBelow), Options{}, KindSlower,
+			"slower by more than 94.3 %: B's interval is open below, and its upper bound 544 msg/s lies under A's lower bound 9608 msg/s", false},
 		{"not estimated", a, EstimateThreshold(nil, ThresholdOptions{}), Options{}, KindNotTested, "not tested: B's sustainable rate was not estimated", false},
 		{"bad margin", a, a, Options{Margin: 2}, KindNotTested, "not tested: equivalence margin 2 is outside the open interval (0, 1)", false},
 		{"bad level", a, a, Options{Level: 1}, KindNotTested, "not tested: confidence level 1 is outside the open interval (0, 1)", false},
@@ -465,6 +471,16 @@ func TestCompareThresholds(t *testing.T) {
 		if v.Kind == KindNotTested {
 			if !math.IsNaN(v.Lo) || !math.IsNaN(v.P) {
 				t.Errorf("%s: untested verdict with figures: %+v", tt.name, v)
+			}
+			continue
+		}
+		if math.IsNaN(v.Diff) { // one-sided: only the least difference
+			least := v.Lo
+			if v.Kind == KindSlower {
+				least = -v.Hi
+			}
+			if !(least > 0) {
+				t.Errorf("%s: one-sided verdict without its least difference: %+v", tt.name, v)
 			}
 			continue
 		}

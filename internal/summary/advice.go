@@ -69,7 +69,8 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 		}
 		v := stats.CompareThresholds(ref, pt, o)
 		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: SustainableMetric, Kind: v.Kind,
-			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text}
+			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text,
+			AtLeast: stats.Decides(v.Kind) && math.IsNaN(v.Diff)}
 	}
 	var cur *results.AdviceVerdict
 	if pickID != ap.Current {
@@ -153,6 +154,9 @@ func dominates(a, b results.AdviceScore) bool {
 
 // adviceDiff writes a verdict's difference as "+38.1 % [+30.2 %, +46.0 %]".
 func adviceDiff(v results.AdviceVerdict) string {
+	if v.AtLeast {
+		return fmt.Sprintf("more than %+.1f %% (the reference's interval is open below)", v.Lo*100)
+	}
 	return fmt.Sprintf("%+.1f %% [%+.1f %%, %+.1f %%]", v.Diff*100, v.Lo*100, v.Hi*100)
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
@@ -67,8 +68,11 @@ func checkConstraints(recs []results.Record, pick string, constraints map[string
 }
 
 // sameSetting compares a reported setting with a constraint: acks -1 is
-// all.
+// all, and a transactional.id runs with prodlab's per-trial suffixes.
 func sameSetting(key, got, want string) bool {
+	if key == kafkaconf.TransactionalID {
+		return kafkaconf.RunsAsTransactionalID(strings.TrimSpace(got), strings.TrimSpace(want))
+	}
 	if key == "acks" {
 		norm := func(v string) string {
 			if v == "-1" {

@@ -89,16 +89,22 @@ func TestRateAdvice(t *testing.T) {
 
 // TestAdviceConstraints: the constraints are checked on the pick's own
 // trials as the client reported its settings; a pick the client ran with
-// another value is not recommended, and acks -1 counts as all.
+// another value is not recommended, acks -1 counts as all, and a
+// transactional.id keeps its constraint with the per-trial suffix prodlab
+// gives it.
 func TestAdviceConstraints(t *testing.T) {
 	ids := []string{"candidate=current", "candidate=defaults", "candidate=a", "candidate=b"}
 	for _, tt := range []struct {
 		name, acks string
+		txnID      string // the pick's reported transactional.id; "" without
 		recommend  bool
 		answer     string
 	}{
-		{"kept", "-1", true, "use the pick"},
-		{"not kept", "1", false, "cannot recommend the pick: the client did not keep a constraint (trial 0 ran with acks=1 where the constraint is all"},
+		{"kept", "-1", "", true, "use the pick"},
+		{"not kept", "1", "", false, "cannot recommend the pick: the client did not keep a constraint (trial 0 ran with acks=1 where the constraint is all"},
+		{"transactional id with its suffix", "all", "app-topic-s2-r0", true, "use the pick"},
+		{"another transactional id", "all", "application-s2-r0", false,
+			"cannot recommend the pick: the client did not keep a constraint (trial 0 ran with transactional.id=application-s2-r0 where the constraint is app"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var recs []results.Record
@@ -106,14 +112,25 @@ func TestAdviceConstraints(t *testing.T) {
 				rs := atRate(id, []float64{100, 40, 20, 30}[i], 100, 10, true)
 				for j := range rs {
 					rs[j].EffectiveConfig = map[string]string{"acks": "-1"}
+					if tt.txnID != "" {
+						rs[j].EffectiveConfig["transactional.id"] = "app-topic-s0-r0"
+					}
 					if id == "candidate=a" {
 						rs[j].EffectiveConfig["acks"] = tt.acks
+						if tt.txnID != "" {
+							rs[j].EffectiveConfig["transactional.id"] = tt.txnID
+						}
 					}
 				}
 				recs = append(recs, rs...)
 			}
 			plan := advicePlan("candidate=current", ids...)
 			plan.Advise.Objective, plan.Advise.RecordsPerS, plan.Advise.KeepUp = "p99.intended", 1000, 0.99
+			wantChecked := "acks=all as the client reported them in its 10 trials"
+			if tt.txnID != "" {
+				plan.Advise.Constraints = map[string]string{"acks": "all", "transactional.id": "app"}
+				wantChecked = "acks=all, transactional.id=app as the client reported them in its 10 trials"
+			}
 			a := Advice(recs, plan)
 			if a.Recommend != tt.recommend || !strings.HasPrefix(a.Answer, tt.answer) {
 				t.Errorf("recommend %v answer %q; want %v %q…", a.Recommend, a.Answer, tt.recommend, tt.answer)
@@ -121,7 +138,7 @@ func TestAdviceConstraints(t *testing.T) {
 			switch {
 			case a.Pick == nil:
 				t.Errorf("no pick: %s", a.Answer)
-			case a.Pick.Constraints != "acks=all as the client reported them in its 10 trials":
+			case a.Pick.Constraints != wantChecked:
 				t.Errorf("constraints checked %q", a.Pick.Constraints)
 			}
 		})
