@@ -3,9 +3,10 @@ package stats
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // ProbeOutcome is one probe of a capacity search: a trial at an offered
@@ -550,23 +551,34 @@ func CompareThresholds(a, b Threshold, o Options) Verdict {
 // transaction interval: it holds at no rate). ok is false otherwise.
 func underneath(a, b Threshold, o Options, v Verdict) (Verdict, bool) {
 	closed := func(t Threshold) bool { return t.Edge == "" && !math.IsNaN(t.Lo) && t.Lo > 0 }
+	tail := fmt.Sprintf(" (%s, %s)", CapacityTest, Percent(o.Level))
 	switch {
 	case a.Edge == EdgeBelow && closed(b) && b.Lo > a.Hi:
 		v.Kind, v.Lo = word(above, o.Dir), b.Lo/a.Hi-1
-		v.Text = fmt.Sprintf("%s by more than %.1f %%: A's interval is open below, and its upper bound %s lies under B's lower bound %s (%s, %s)",
-			v.Kind, v.Lo*100, textRate(a.Hi), textRate(b.Lo), CapacityTest, Percent(o.Level))
+		v.Text = fmt.Sprintf("%s by more than %s: A's interval is open below, and its upper bound %s lies under B's lower bound %s",
+			v.Kind, leastText(b.Lo/a.Hi), textRate(a.Hi), textRate(b.Lo)) + tail
 	case b.Edge == EdgeBelow && closed(a) && a.Lo > b.Hi:
 		v.Kind, v.Hi = word(below, o.Dir), b.Hi/a.Lo-1
-		v.Text = fmt.Sprintf("%s by more than %.1f %%: B's interval is open below, and its upper bound %s lies under A's lower bound %s (%s, %s)",
-			v.Kind, -v.Hi*100, textRate(b.Hi), textRate(a.Lo), CapacityTest, Percent(o.Level))
+		v.Text = fmt.Sprintf("%s by more than %.1f %%: B's interval is open below, and its upper bound %s lies under A's lower bound %s",
+			v.Kind, -v.Hi*100, textRate(b.Hi), textRate(a.Lo)) + tail
 	default:
 		return v, false
 	}
 	return v, true
 }
 
+// leastText writes a least ratio above 1 as a percentage, or as a
+// multiple from 10 times on ("1,890 times"), where a percentage of
+// six figures reads as noise.
+func leastText(ratio float64) string {
+	if ratio >= 10 {
+		return textfmt.Group(math.Floor(ratio), 0) + " times"
+	}
+	return fmt.Sprintf("%.1f %%", (ratio-1)*100)
+}
+
 // textRate writes a rate in records/s for a verdict's text.
-func textRate(r float64) string { return strconv.FormatFloat(math.Round(r), 'f', -1, 64) + " msg/s" }
+func textRate(r float64) string { return textfmt.Group(r, 0) + " msg/s" }
 
 // uncomparable says why threshold t of side ("A" or "B") cannot be
 // compared, or "" when it can.

@@ -455,9 +455,11 @@ func TestCompareThresholds(t *testing.T) {
 		// Open below but wholly under the other side's closed interval (a
 		// candidate that passed no probe): its upper bound still decides.
 		{"open below, under B", edge(th(200, 0.5, 20), EdgeBelow), a, Options{}, KindFaster,
-			"faster by more than 1667.3 %: A's interval is open below, and its upper bound 544 msg/s lies under B's lower bound 9608 msg/s (capacity search, 95 %)", false},
+			"faster by more than 17 times: A's interval is open below, and its upper bound 544 msg/s lies under B's lower bound 9,608 msg/s (capacity search, 95 %)", false},
+		{"open below, a little under B", edge(th(8000, 0.05, 20), EdgeBelow), th(10000, 0.01, 30), Options{}, KindFaster,
+			"faster by more than 10.9 %: A's interval is open below, and its upper bound 8,841 msg/s lies under B's lower bound 9,802 msg/s", false},
 		{"open below, under A", a, edge(th(200, 0.5, 20), EdgeBelow), Options{}, KindSlower,
-			"slower by more than 94.3 %: B's interval is open below, and its upper bound 544 msg/s lies under A's lower bound 9608 msg/s", false},
+			"slower by more than 94.3 %: B's interval is open below, and its upper bound 544 msg/s lies under A's lower bound 9,608 msg/s", false},
 		{"not estimated", a, EstimateThreshold(nil, ThresholdOptions{}), Options{}, KindNotTested, "not tested: B's sustainable rate was not estimated", false},
 		{"bad margin", a, a, Options{Margin: 2}, KindNotTested, "not tested: equivalence margin 2 is outside the open interval (0, 1)", false},
 		{"bad level", a, a, Options{Level: 1}, KindNotTested, "not tested: confidence level 1 is outside the open interval (0, 1)", false},
