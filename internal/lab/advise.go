@@ -22,8 +22,9 @@ import (
 // decides slower than the leader (the highest bracketed sustainable
 // rate), and, when the budget cannot give every candidate still in the
 // race the probes a verdict needs, the lower half by rank (successive
-// halving). The current settings and the defaults never leave: the pick
-// is judged against them. The search ends as a capacity search does,
+// halving). The current settings and the defaults leave only once no probe
+// bounds them from below under the leader's interval: the pick is judged
+// against them, and that verdict is then decided already. The search ends as a capacity search does,
 // once every candidate still in the race is known within the precision,
 // or on the budget.
 type advisor struct {
@@ -113,8 +114,9 @@ func (a *advisor) leader() (id string, t stats.Threshold, ok bool) {
 // out (dropBounded), then, once the leader is known within
 // raceLeaderPrecision × capacity.precision, every one decided slower than
 // the leader by more than the equivalence margin (the interval's top
-// below −margin) at the race's level, or whose probes all failed below
-// the leader's interval.
+// below −margin) at the race's level, and every one, current and defaults
+// included, whose interval is open below under the leader's (no probe
+// bounds it from below: an SLO it holds at no rate probed).
 func (a *advisor) dropDecided() {
 	lid, lt, ok := a.leader()
 	if !ok {
@@ -126,12 +128,18 @@ func (a *advisor) dropDecided() {
 	}
 	o := stats.Options{Level: a.level, Margin: a.margin, Dir: stats.HigherIsBetter, MinPairs: raceMinProbes}
 	for _, sc := range a.inRace() {
-		if sc.ID == lid || a.protect[sc.ID] {
+		if sc.ID == lid {
 			continue
 		}
 		t := a.threshold(sc.ID)
 		if t.Edge == stats.EdgeBelow && t.Probes >= raceMinProbes && t.Hi < lt.Lo {
+			// Current and defaults too: the pick's verdict against such a
+			// one is decided already (one-sided: stats.CompareThresholds),
+			// and more probes would only lower its bound.
 			a.takeOut(sc, fmt.Sprintf("no probe passed; its rate lies under %s msg/s, below the leader's interval", textfmt.Group(t.Hi, 0)))
+			continue
+		}
+		if a.protect[sc.ID] {
 			continue
 		}
 		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower && v.Hi < -a.margin {
@@ -239,11 +247,13 @@ func trialCount(recs map[string][]results.Record) int {
 }
 
 // race is what both advisors share: the candidates taken out of the race
-// (the search's own out map) and those never taken out.
+// (the search's own out map) and those protected.
 type race struct {
 	g   *clusterGroup
 	out map[string]string
-	// protect are the scenarios never taken out: current and defaults.
+	// protect are the scenarios taken out only when nothing they could
+	// show would change the pick's verdict against them: current and
+	// defaults (dropDecided).
 	protect map[string]bool
 	logf    func(format string, args ...any)
 	// resumed counts the trials a resumed run brought: the halving pace is

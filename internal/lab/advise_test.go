@@ -105,6 +105,46 @@ func TestAdvisorRace(t *testing.T) {
 	}
 }
 
+// TestAdvisorNoPass: a candidate that passes no probe (an SLO it holds at
+// no rate: an end-to-end bound under its transaction interval) leaves the
+// race once the leader is known, the defaults too, and the pick's verdict
+// against the defaults is decided one-sided.
+func TestAdvisorNoPass(t *testing.T) {
+	ids := []string{"candidate=current", "candidate=defaults", "candidate=best"}
+	bounds := []float64{5000, 1e-3, 20000}
+	var scs []spec.Scenario
+	worlds := map[string]probeWorld{}
+	for i, id := range ids {
+		scs = append(scs, spec.Scenario{ID: id})
+		worlds[id] = probeWorld{bounds[i], 0.03, rand.New(rand.NewPCG(uint64(i), 9))}
+	}
+	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
+	recs := runRace(t, a, worlds, nil)
+	if !strings.HasPrefix(a.race.out["candidate=defaults"], "no probe passed") || a.race.out["candidate=current"] != "" {
+		t.Errorf("out of the race: %v, want the defaults (no probe passed) and not current", a.race.out)
+	}
+	n := map[string]int{}
+	for _, r := range recs {
+		n[r.ScenarioID]++
+	}
+	if n["candidate=defaults"] >= n["candidate=best"] {
+		t.Errorf("probes per candidate %v: the defaults were probed on", n)
+	}
+	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
+		Current: "candidate=current", Defaults: "candidate=defaults"}}
+	for _, sc := range scs {
+		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
+	}
+	adv := summary.Advice(recs, plan)
+	if len(adv.Verdicts) != 2 {
+		t.Fatalf("verdicts %+v, want against current and defaults", adv.Verdicts)
+	}
+	if d := adv.Verdicts[1]; d.Against != "defaults" || d.Kind != "faster" || !d.AtLeast || !strings.HasPrefix(d.Text, "faster by more than") {
+		t.Errorf("against the defaults: %+v, want faster by more than a least difference", d)
+	}
+}
+
 // TestAdvisorHalving: when the budget left cannot give every candidate in
 // the race the probes a verdict needs, the lower half of the unprotected
 // candidates leaves, ranked by what is known of them; current and
