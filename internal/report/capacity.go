@@ -22,8 +22,8 @@ import (
 // run, and the interval's level.
 func capacityTitle(c results.CapacityPlan, level float64) string {
 	what := "the highest offered rate at which the producer achieves ≥ " + trimFloat(c.KeepUp) + " of it (within the window's resolution)"
-	if s := summary.SLOText(c.SLO); s != "" {
-		what += " with " + s + " from the intended send time"
+	if s := summary.SLOLongText(c.SLO); s != "" {
+		what += " with " + s
 	}
 	return fmt.Sprintf("Capacity (sustainable rate: %s; [lo, hi] is its %s interval)", what, stats.Percent(levelOr(level)))
 }

@@ -70,13 +70,30 @@ func (p SLOPercentile) At(rec *results.Record) float64 {
 	return math.NaN()
 }
 
-// SLOText writes an SLO as "p99 ≤ 100 ms" (percentiles in order, joined
-// by "and"), "" when it bounds none.
-func SLOText(slo map[string]float64) string {
+// SLOText writes an SLO as "p99 ≤ 100 ms and end-to-end p99 ≤ 250 ms"
+// (percentiles in order, joined by "and"), "" when it bounds none.
+func SLOText(slo map[string]float64) string { return sloText(slo, false) }
+
+// SLOLongText is SLOText with what each percentile from the intended send
+// time measures spelt out: "p99 ≤ 100 ms from the intended send time".
+func SLOLongText(slo map[string]float64) string { return sloText(slo, true) }
+
+// sloText writes the SLO's bounds, long or short.
+func sloText(slo map[string]float64, long bool) string {
 	var parts []string
 	for _, p := range SLOPercentiles {
-		if v, ok := slo[p.Key]; ok {
-			parts = append(parts, p.Name+" ≤ "+strconv.FormatFloat(v, 'f', -1, 64)+" ms")
+		v, ok := slo[p.Key]
+		if !ok {
+			continue
+		}
+		bound := " ≤ " + strconv.FormatFloat(v, 'f', -1, 64) + " ms"
+		switch {
+		case p.E2E:
+			parts = append(parts, p.Label()+bound)
+		case long:
+			parts = append(parts, p.Name+bound+" from the intended send time")
+		default:
+			parts = append(parts, p.Name+bound)
 		}
 	}
 	return strings.Join(parts, " and ")

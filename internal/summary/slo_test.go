@@ -36,6 +36,12 @@ func TestSLOMisses(t *testing.T) {
 			}
 		})
 	}
+	if got, want := SLOLongText(slo), "p99 ≤ 100 ms from the intended send time and end-to-end p99 ≤ 250 ms"; got != want {
+		t.Errorf("SLOLongText %q, want %q", got, want)
+	}
+	if got, want := SLOText(slo), "p99 ≤ 100 ms and end-to-end p99 ≤ 250 ms"; got != want {
+		t.Errorf("SLOText %q, want %q", got, want)
+	}
 	if !SLOBoundsE2E(slo) || SLOBoundsE2E(map[string]float64{"p99": 1}) {
 		t.Error("SLOBoundsE2E does not tell an e2e bound")
 	}
