@@ -321,8 +321,8 @@ func runConformance(t *testing.T, timing bool) {
 					tr.Timeout = time.Minute
 					tr.Props = map[string]string{"acks": "all"}
 					for k2, v := range tc.props {
-						if k2 == "transactional.id" {
-							v += "-" + k.Name
+						if k2 == kafkaconf.TransactionalID {
+							v = kafkaconf.SuffixedTransactionalID(v, k.Name)
 						}
 						tr.Props[k2] = v
 					}

@@ -87,7 +87,12 @@ var librdkafkaRefused = map[string]string{
 	// reports; another interval (0 turns them off) would leave them wrong.
 	"statistics.interval.ms": "prodlab's librdkafka worker sets it to read the client's batch, request and byte counters",
 	"key.serializer":         "librdkafka takes raw bytes, as prodlab sends them",
-	"value.serializer":       "librdkafka takes raw bytes, as prodlab sends them",
+	// Every record's delivery report is its acknowledgement: its latency,
+	// its place in the audit, and what a flush waits for.
+	"delivery.report.only.error": "prodlab's librdkafka worker counts every record by its delivery report",
+	"dr_msg_cb":                  "prodlab's librdkafka worker reads delivery reports itself",
+	"dr_cb":                      "prodlab's librdkafka worker reads delivery reports itself",
+	"value.serializer":           "librdkafka takes raw bytes, as prodlab sends them",
 }
 
 // LibrdkafkaConfig turns producer properties into librdkafka's

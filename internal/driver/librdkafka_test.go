@@ -79,6 +79,10 @@ func TestLibrdkafkaConfig(t *testing.T) {
 			want:  map[string]string{"transactional.id": "tx"}},
 		// The worker's counters come from these reports: another interval
 		// would leave them wrong, so it is refused, not overridden.
+		// Without a report for every record a flush would wait forever.
+		{name: "delivery.report.only.error refused with the reason",
+			props:   map[string]string{"delivery.report.only.error": "true"},
+			wantErr: []string{"producer property delivery.report.only.error is not supported by client librdkafka (prodlab's librdkafka worker counts every record by its delivery report"}},
 		{name: "statistics.interval.ms refused with the reason",
 			props:   map[string]string{"statistics.interval.ms": "0"},
 			wantErr: []string{"producer property statistics.interval.ms is not supported by client librdkafka (prodlab's librdkafka worker sets it to read"}},

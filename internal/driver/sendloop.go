@@ -29,8 +29,8 @@ type sendLoop struct {
 	// Figures of the loop.
 	warmSent, sent int64 // records handed over, warm-up and measured
 	// finished counts the records reported done (acknowledged or failed),
-	// from the client's goroutines: a flush waits for it to reach the
-	// records handed over (outstanding).
+	// from the client's goroutines: librdkafka's flush waits for it to
+	// reach the records handed over (rdRun.outstanding).
 	finished atomic.Int64
 	// catching is set once the warm-up's time is over and it waits for the
 	// producer to catch up (Trial.CatchUp); lag0 is the lag then.

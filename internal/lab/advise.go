@@ -60,7 +60,8 @@ const halvingProbes = stats.DefaultMinPairs
 // probes included).
 func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
 	a := &advisor{capacitySearch: s, margin: e.Equivalence, race: newRace(s.g, s.out, s.logf)}
-	a.level = raceLevel(stats.DefaultConfidence, a.free())
+	// Current and defaults can leave this race too (dropDecided).
+	a.level = raceLevel(stats.DefaultConfidence, len(s.g.scs))
 	a.resumed = trialCount(s.recs)
 	a.dropStale(s.recs)
 	a.judge()
@@ -110,13 +111,19 @@ func (a *advisor) leader() (id string, t stats.Threshold, ok bool) {
 	return id, t, ok
 }
 
+// protectedGap: current or defaults leave the race, open below, only when
+// their upper bound lies under this share of the leader's lower bound, so
+// that the final pick, whose bound may still fall, is judged against them
+// all the same.
+const protectedGap = 0.5
+
 // dropDecided takes out every unprotected candidate the pipe model rules
 // out (dropBounded), then, once the leader is known within
 // raceLeaderPrecision × capacity.precision, every one decided slower than
 // the leader by more than the equivalence margin (the interval's top
-// below −margin) at the race's level, and every one, current and defaults
-// included, whose interval is open below under the leader's (no probe
-// bounds it from below: an SLO it holds at no rate probed).
+// below −margin) at the race's level, and current or defaults once open
+// below far under the leader's interval (protectedGap: no probe bounds
+// them from below, an SLO they hold at no rate probed).
 func (a *advisor) dropDecided() {
 	lid, lt, ok := a.leader()
 	if !ok {
@@ -132,18 +139,19 @@ func (a *advisor) dropDecided() {
 			continue
 		}
 		t := a.threshold(sc.ID)
-		if t.Edge == stats.EdgeBelow && t.Probes >= raceMinProbes && t.Hi < lt.Lo {
-			// Current and defaults too: the pick's verdict against such a
-			// one is decided already (one-sided: stats.CompareThresholds),
-			// and more probes would only lower its bound.
-			a.takeOut(sc, fmt.Sprintf("no probe passed; its rate lies under %s msg/s, below the leader's interval", textfmt.Group(t.Hi, 0)))
-			continue
-		}
-		if a.protect[sc.ID] {
-			continue
-		}
-		if v := stats.CompareThresholds(lt, t, o); v.Kind == stats.KindSlower && v.Hi < -a.margin {
-			a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
+		v := stats.CompareThresholds(lt, t, o)
+		switch {
+		case v.Kind != stats.KindSlower:
+		case !a.protect[sc.ID]:
+			if v.Hi < -a.margin {
+				a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
+			}
+		case math.IsNaN(v.Diff) && t.Hi < protectedGap*lt.Lo:
+			// One-sided: no probe bounds it from below, and its upper bound
+			// lies far under the leader's interval. The pick's verdict
+			// against it is decided already, and stays so should the pick's
+			// own bound fall as it learns.
+			a.takeOut(sc, "no probe bounds it from below: "+v.Text)
 		}
 	}
 }
@@ -267,7 +275,8 @@ func newRace(g *clusterGroup, out map[string]string, logf func(string, ...any)) 
 		protect: map[string]bool{spec.CandidateID(spec.CurrentLabel): true, spec.CandidateID(spec.DefaultsLabel): true}}
 }
 
-// free counts the candidates that can leave the race.
+// free counts the unprotected candidates: those the verdicts can take
+// out of a race.
 func (r race) free() int {
 	n := 0
 	for _, sc := range r.g.scs {

@@ -121,8 +121,8 @@ func TestAdvisorNoPass(t *testing.T) {
 	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
 	recs := runRace(t, a, worlds, nil)
-	if !strings.HasPrefix(a.race.out["candidate=defaults"], "no probe passed") || a.race.out["candidate=current"] != "" {
-		t.Errorf("out of the race: %v, want the defaults (no probe passed) and not current", a.race.out)
+	if !strings.HasPrefix(a.race.out["candidate=defaults"], "no probe bounds it from below: slower by more than") || a.race.out["candidate=current"] != "" {
+		t.Errorf("out of the race: %v, want the defaults (no probe bounds it from below) and not current", a.race.out)
 	}
 	n := map[string]int{}
 	for _, r := range recs {

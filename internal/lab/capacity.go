@@ -18,7 +18,8 @@ import (
 // scenario, first an unthrottled ceiling probe, then one at half the
 // ceiling, then probes at the rate stats.Threshold.NextRate picks from
 // every outcome so far (probes either side of the estimate: a log-space
-// bisection between a thousandth of the ceiling and four times it while passes
+// bisection between a thousandth of the ceiling and four times it, or
+// four times the highest rate a probe passed at when higher, while passes
 // and fails lie apart, then probes that straddle the boundary), one probe
 // of each scenario per round in alternating order, so drift does not
 // favour one. It stops when every
@@ -241,8 +242,8 @@ func thresholdText(t stats.Threshold) string {
 // offered rate) bounds the search; a probe at a rate passes when no record
 // failed, the producer kept up (achieved ÷ offered ≥ keep.up within the
 // window's resolution, summary.KeptUp), the window
-// was steady and every SLO percentile of the latency from the intended
-// send time held (summary.HoldMisses). A trial that produced nothing (its topic, cluster or
+// was steady and every SLO percentile held, from the intended send time
+// or end to end (summary.HoldMisses). A trial that produced nothing (its topic, cluster or
 // client failed) is no probe: nil.
 func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
 	if rec.Warmup || rec.Status == results.StatusInterrupted || rec.Records.Sent == 0 {

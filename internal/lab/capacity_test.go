@@ -92,7 +92,7 @@ func TestJudgeProbe(t *testing.T) {
 		{"a little behind, failing", func() results.Record { return at(1.008, 12, 50) }, "p50 from the intended send time 12.0 ms > 10 ms"},
 		// No intended-time latency at all cannot meet an SLO.
 		{"no latency", func() results.Record { r := at(1, 0, 0); r.LatencyIntendedMs = nil; return r },
-			"p50 from the intended send time NaN ms > 10 ms; p99 from the intended send time NaN ms > 100 ms"},
+			"p50 from the intended send time not measured (bound 10 ms); p99 from the intended send time not measured (bound 100 ms)"},
 		// A trial that produced and then failed is a failed probe.
 		{"failed trial", func() results.Record {
 			r := at(1, 5, 50)

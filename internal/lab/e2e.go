@@ -44,8 +44,8 @@ func startE2E(ctx context.Context, e spec.Experiment, t driver.Trial, tgt *Targe
 
 // stopE2E stops the consumer (nil: nothing to do) once the producers have
 // flushed and records its latency figures, and its lag on the timeline's
-// points. A consumer that did not catch up is logged: its figures cover
-// what it read.
+// points. A consumer that did not catch up is logged and marked
+// (E2EBehind): its figures cover what it read.
 func (x *executor) stopE2E(ctx context.Context, rec *results.Record, c *e2e.Consumer, res *driver.Result) {
 	if c == nil {
 		return
@@ -54,6 +54,7 @@ func (x *executor) stopE2E(ctx context.Context, rec *results.Record, c *e2e.Cons
 	if err != nil {
 		x.logf("%v", err)
 	}
+	rec.E2EBehind = !out.CaughtUp
 	if out.Latency.TotalCount() > 0 {
 		l := summary.LatencyMs(out.Latency)
 		rec.LatencyE2EMs = &l

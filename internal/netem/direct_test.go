@@ -92,7 +92,13 @@ func TestDirectPath(t *testing.T) {
 	if errp := fb.checkErr.Load(); errp != nil {
 		t.Fatal(*errp)
 	}
+	// The proxy counts a write's bytes once the write returns, which can be
+	// after the broker's answer reached the client: wait (at most 1 s) for
+	// the last count.
 	s := p.Stats()
+	for deadline := time.Now().Add(time.Second); s.BytesUp < int64(total) && time.Now().Before(deadline); s = p.Stats() {
+		time.Sleep(time.Millisecond)
+	}
 	if s.ProduceRequests != int64(len(sizes)) || s.MaxInFlight != k {
 		t.Errorf("ProduceRequests %d MaxInFlight %d, want %d and %d", s.ProduceRequests, s.MaxInFlight, len(sizes), k)
 	}

@@ -90,9 +90,9 @@ type AdviceScore struct {
 	// (a rate objective). One of the two is set.
 	Sustainable *Sustainable `json:"sustainable,omitempty"`
 	Score       *AdviceValue `json:"score,omitempty"`
-	// Percentile names the SLO percentile LatencyMs is ("p99"); LatencyMs
-	// is it, from the intended send time, at the candidate's highest
-	// passing probe (0 when no probe passed).
+	// Percentile names the SLO percentile LatencyMs is ("p99", from the
+	// intended send time; "e2e.p99", end to end); LatencyMs is it at the
+	// candidate's highest passing probe (0 when no probe passed).
 	Percentile string  `json:"percentile"`
 	LatencyMs  float64 `json:"latency_ms"`
 	Pareto     bool    `json:"pareto"`

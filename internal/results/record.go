@@ -152,6 +152,10 @@ type Record struct {
 	// same host clock; HistogramE2E is its histogram, encoded as Histogram.
 	LatencyE2EMs *Latency `json:"latency_e2e_ms,omitempty"`
 	HistogramE2E string   `json:"histogram_e2e,omitempty"`
+	// E2EBehind is set when the consumer had not caught up when it was
+	// stopped: LatencyE2EMs then leaves out the records it never read,
+	// the slowest ones, so no SLO is judged on it.
+	E2EBehind bool `json:"e2e_behind,omitempty"`
 	// Producers (workload.producers > 1) is each producer instance's share.
 	Producers []Producer `json:"producers,omitempty"`
 	// Emulated names what prodlab patched for the trial, e.g. "emulated

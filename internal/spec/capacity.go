@@ -31,8 +31,9 @@ const (
 // Capacity is the capacity: section; On when the file has one.
 type Capacity struct {
 	On bool
-	// SLO maps a percentile key ("p50", "p95", "p99", "p999") to its
-	// bound in milliseconds; empty: only keeping up counts.
+	// SLO maps a percentile key (summary.SLOPercentiles: "p50" … "p999"
+	// from the intended send time, "e2e.p50" … "e2e.p999" end to end) to
+	// its bound in milliseconds; empty: only keeping up counts.
 	SLO                        map[string]float64
 	KeepUp, Precision, BudgetS float64
 
@@ -234,10 +235,7 @@ func (e *Experiment) firstPos(prefix string) pos {
 // checkSLOOrder refuses an SLO bound above a higher percentile's: p50
 // never exceeds p99, so the lower percentile's bound would never decide.
 func (e *Experiment) checkSLOOrder(c *collector) {
-	prefix := "capacity.slo."
-	if e.Advise.On {
-		prefix = "advise.slo."
-	}
+	prefix := e.sloName("capacity.slo.")
 	qs := summary.SLOPercentiles
 	for i, lo := range qs {
 		for _, hi := range qs[i+1:] {

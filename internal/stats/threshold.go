@@ -546,17 +546,26 @@ func CompareThresholds(a, b Threshold, o Options) Verdict {
 // but its upper bound lies under the other side's closed interval: the
 // upper bound is a bound all the same, so the other side is faster by at
 // least the ratio of the two bounds. Lo is that least difference; Diff
-// and Hi stay NaN, the difference having no upper end. A candidate whose
+// and Hi stay NaN, the difference having no upper end. Both sides need
+// o.MinPairs probes, as any verdict does. A candidate whose
 // every probe failed its SLO is such a side (an end-to-end SLO below its
 // transaction interval: it holds at no rate). ok is false otherwise.
 func underneath(a, b Threshold, o Options, v Verdict) (Verdict, bool) {
 	closed := func(t Threshold) bool { return t.Edge == "" && !math.IsNaN(t.Lo) && t.Lo > 0 }
-	tail := fmt.Sprintf(" (%s, %s)", CapacityTest, Percent(o.Level))
+	if o.MinPairs > 0 && min(a.Probes, b.Probes) < o.MinPairs {
+		return v, false // too few probes to rest a bound on: not tested
+	}
+	// The bounds compared are the thresholds' own intervals, at their level.
+	level := a.Level
+	if level <= 0 {
+		level = o.Level
+	}
+	tail := fmt.Sprintf(" (%s, %s)", CapacityTest, Percent(level))
 	switch {
 	case a.Edge == EdgeBelow && closed(b) && b.Lo > a.Hi:
 		v.Kind, v.Lo = word(above, o.Dir), b.Lo/a.Hi-1
 		v.Text = fmt.Sprintf("%s by more than %s: A's interval is open below, and its upper bound %s lies under B's lower bound %s",
-			v.Kind, leastText(b.Lo/a.Hi), textRate(a.Hi), textRate(b.Lo)) + tail
+			v.Kind, LeastText(b.Lo/a.Hi), textRate(a.Hi), textRate(b.Lo)) + tail
 	case b.Edge == EdgeBelow && closed(a) && a.Lo > b.Hi:
 		v.Kind, v.Hi = word(below, o.Dir), b.Hi/a.Lo-1
 		v.Text = fmt.Sprintf("%s by more than %.1f %%: B's interval is open below, and its upper bound %s lies under A's lower bound %s",
@@ -567,10 +576,10 @@ func underneath(a, b Threshold, o Options, v Verdict) (Verdict, bool) {
 	return v, true
 }
 
-// leastText writes a least ratio above 1 as a percentage, or as a
-// multiple from 10 times on ("1,890 times"), where a percentage of
-// six figures reads as noise.
-func leastText(ratio float64) string {
+// LeastText writes a least ratio above 1 as a percentage ("7.6 %"), or as
+// a multiple from 10 times on ("1,890 times"), where a percentage of six
+// figures reads as noise: the one wording of a one-sided verdict.
+func LeastText(ratio float64) string {
 	if ratio >= 10 {
 		return textfmt.Group(math.Floor(ratio), 0) + " times"
 	}

@@ -458,6 +458,9 @@ func TestCompareThresholds(t *testing.T) {
 			"faster by more than 17 times: A's interval is open below, and its upper bound 544 msg/s lies under B's lower bound 9,608 msg/s (capacity search, 95 %)", false},
 		{"open below, a little under B", edge(th(8000, 0.05, 20), EdgeBelow), th(10000, 0.01, 30), Options{}, KindFaster,
 			"faster by more than 10.9 %: A's interval is open below, and its upper bound 8,841 msg/s lies under B's lower bound 9,802 msg/s", false},
+		// Too few probes to rest a bound on: not tested, as before.
+		{"open below, under B, few probes", edge(th(200, 0.5, 3), EdgeBelow), a, Options{MinPairs: 8}, KindNotTested,
+			"not tested: A's interval is open below", false},
 		{"open below, under A", a, edge(th(200, 0.5, 20), EdgeBelow), Options{}, KindSlower,
 			"slower by more than 94.3 %: B's interval is open below, and its upper bound 544 msg/s lies under A's lower bound 9,608 msg/s", false},
 		{"not estimated", a, EstimateThreshold(nil, ThresholdOptions{}), Options{}, KindNotTested, "not tested: B's sustainable rate was not estimated", false},

@@ -155,7 +155,7 @@ func dominates(a, b results.AdviceScore) bool {
 // adviceDiff writes a verdict's difference as "+38.1 % [+30.2 %, +46.0 %]".
 func adviceDiff(v results.AdviceVerdict) string {
 	if v.AtLeast {
-		return fmt.Sprintf("more than %+.1f %% (the reference's interval is open below)", v.Lo*100)
+		return "more than " + stats.LeastText(1+v.Lo) + " (the reference's interval is open below)"
 	}
 	return fmt.Sprintf("%+.1f %% [%+.1f %%, %+.1f %%]", v.Diff*100, v.Lo*100, v.Hi*100)
 }

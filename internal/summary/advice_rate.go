@@ -222,7 +222,7 @@ func holdText(ap *results.AdvicePlan) string {
 
 // proofMetrics are the metrics the pick is judged on against a
 // reference: the objective first, then the SLO's first percentile (p99
-// without an SLO) from the intended send time and CPU per MB, each once.
+// from the intended send time without an SLO) and CPU per MB, each once.
 func proofMetrics(ap *results.AdvicePlan, objective Metric) []Metric {
 	out := []Metric{objective}
 	for _, k := range []string{sloPercentile(ap.SLO).Metric, "cpu.total"} {
@@ -242,7 +242,7 @@ func valueOf(m Metric, s *ScenarioStats, level float64) *results.AdviceValue {
 }
 
 // rateScores places every candidate with trials by its objective's mean
-// and the mean of a latency percentile from the intended send time (see
+// and the mean of a latency percentile, the SLO's kind (see
 // ratePercentile), and marks the Pareto front of the two among those that
 // held the load.
 func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats, held map[string]Held, level float64) []results.AdviceScore {

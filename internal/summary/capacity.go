@@ -106,8 +106,8 @@ func (sp ScenarioProbes) Threshold(level float64) stats.Threshold {
 // ProbeEstimator keeps one scenario's posterior between probes: each new
 // outcome is added to it rather than the posterior being rebuilt from the
 // first probe (a search of n probes costs n updates, not n²/2), and it
-// starts over only when the prior moves (a higher ceiling; without one, a
-// wider range of rates). Its estimates equal Threshold's.
+// starts over only when the prior moves (a higher ceiling or a pass above
+// it; without a ceiling, a wider range of rates). Its estimates equal Threshold's.
 type ProbeEstimator struct {
 	prior stats.ThresholdOptions
 	post  *stats.ThresholdPosterior

@@ -15,7 +15,8 @@ import (
 // that began further behind its schedule than the SLO allows
 // (StartBehind), an audit that found what the experiment does not expect
 // (with audit: true, "audited clean" is a constraint like the SLO), an SLO
-// percentile of the latency from the intended send time above its bound.
+// percentile above its bound or not measured (SLOMisses: from the
+// intended send time, or end to end).
 // Empty when it holds. It is the one judgement of a
 // capacity probe and of an advise candidate at a fixed rate.
 func HoldMisses(rec *results.Record, slo map[string]float64, keepUp float64) []string {

@@ -99,8 +99,9 @@ func sloText(slo map[string]float64, long bool) string {
 	return strings.Join(parts, " and ")
 }
 
-// SLOMisses lists the SLO percentiles rec does not meet (all of them
-// when the latency they bound was not measured).
+// SLOMisses lists the SLO percentiles rec does not meet: above their
+// bound, not measured, or (end to end) measured on part of the records
+// only, when the consumer had not caught up (results.Record.E2EBehind).
 func SLOMisses(rec *results.Record, slo map[string]float64) []string {
 	var out []string
 	for _, p := range SLOPercentiles {
@@ -108,7 +109,13 @@ func SLOMisses(rec *results.Record, slo map[string]float64) []string {
 		if !ok {
 			continue
 		}
-		if v := p.At(rec); !(v <= bound) {
+		v := p.At(rec)
+		switch {
+		case p.E2E && rec.E2EBehind:
+			out = append(out, fmt.Sprintf("%s not measured whole: the consumer had not caught up (bound %g ms)", p.Label(), bound))
+		case math.IsNaN(v):
+			out = append(out, fmt.Sprintf("%s not measured (bound %g ms)", p.Label(), bound))
+		case v > bound:
 			out = append(out, fmt.Sprintf("%s %.1f ms > %g ms", p.Label(), v, bound))
 		}
 	}

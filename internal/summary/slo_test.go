@@ -28,7 +28,10 @@ func TestSLOMisses(t *testing.T) {
 		{"end to end over", rec(80, 300), "end-to-end p99 300.0 ms > 250 ms"},
 		// The e2e bound reads the consumer's latency, not the producer's.
 		{"intended over, e2e met", rec(120, 200), "p99 from the intended send time 120.0 ms > 100 ms"},
-		{"no consumer", rec(80, 0), "end-to-end p99 NaN ms > 250 ms"},
+		{"no consumer", rec(80, 0), "end-to-end p99 not measured (bound 250 ms)"},
+		// The consumer's figures leave out what it never read: not judged.
+		{"consumer behind", func() *results.Record { r := rec(80, 200); r.E2EBehind = true; return r }(),
+			"end-to-end p99 not measured whole: the consumer had not caught up (bound 250 ms)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := strings.Join(SLOMisses(tc.rec, slo), "; "); got != tc.want {
