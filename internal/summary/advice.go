@@ -93,21 +93,25 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 			Sustainable: sustainableOf(th[id]), Kind: v.Kind, Text: v.Text})
 	}
 	out.Dropped = len(settings) - 1 - len(out.RunnersUp)
-	current := referenceText(ap)
-	switch {
-	case cur == nil:
-		out.Answer = "keep " + current + ": no candidate had a higher sustainable rate"
-	case cur.Kind == stats.KindFaster:
-		out.Recommend = true
-		out.Answer = fmt.Sprintf("use the pick: its sustainable rate is %s above %s", adviceDiff(*cur), current)
-	case cur.Kind == stats.KindEquivalent:
-		out.Answer = fmt.Sprintf("keep %s: they are within ±%g %% of the best found (%s)", current, plan.Margin*100, cur.Text)
-	default:
-		out.Answer = fmt.Sprintf("cannot tell yet whether the pick beats %s: %s", current, cur.Text)
-	}
+	out.Answer, out.Recommend = sustainableAnswer(cur, referenceText(ap), plan.Margin)
 	out.Why = why(recs, ap, pickID, ap.Current)
 	holdConstraints(&out, recs, ap.Constraints)
 	return out
+}
+
+// sustainableAnswer is the advice's answer from the pick's verdict against
+// the reference named current (nil: the pick is the reference), and
+// whether it recommends the pick.
+func sustainableAnswer(cur *results.AdviceVerdict, current string, margin float64) (string, bool) {
+	switch {
+	case cur == nil:
+		return "keep " + current + ": no candidate had a higher sustainable rate", false
+	case cur.Kind == stats.KindFaster:
+		return fmt.Sprintf("use the pick: its sustainable rate is %s above %s", adviceDiff(*cur), current), true
+	case cur.Kind == stats.KindEquivalent:
+		return fmt.Sprintf("keep %s: they are within ±%g %% of the best found (%s)", current, margin*100, cur.Text), false
+	}
+	return fmt.Sprintf("cannot tell yet whether the pick beats %s: %s", current, cur.Text), false
 }
 
 // referenceText names what the pick is judged against in an answer.
