@@ -59,6 +59,25 @@ func runRace(t *testing.T, a *advisor, worlds map[string]probeWorld, between fun
 	}
 }
 
+// probesPer counts each candidate's trials in recs.
+func probesPer(recs []results.Record) map[string]int {
+	n := map[string]int{}
+	for _, r := range recs {
+		n[r.ScenarioID]++
+	}
+	return n
+}
+
+// racePlan is the advice plan of a simulated race among scs.
+func racePlan(scs []spec.Scenario) results.Plan {
+	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
+		Current: "candidate=current", Defaults: "candidate=defaults"}}
+	for _, sc := range scs {
+		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
+	}
+	return plan
+}
+
 // TestAdvisorRace: the clear losers leave the race once decided slower
 // than the leader (by more than the margin, at the race's level, once the
 // leader is known within twice the precision), the current settings and the defaults never leave, and
@@ -84,19 +103,11 @@ func TestAdvisorRace(t *testing.T) {
 		}
 	}
 	// The losers stopped before the end: fewer probes than the leader.
-	n := map[string]int{}
-	for _, r := range recs {
-		n[r.ScenarioID]++
-	}
+	n := probesPer(recs)
 	if n["candidate=slower"] >= n["candidate=best"] || n["candidate=slow"] >= n["candidate=best"] {
 		t.Errorf("probes per candidate %v: the losers were not dropped early", n)
 	}
-	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
-		Current: "candidate=current", Defaults: "candidate=defaults"}}
-	for _, sc := range scs {
-		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
-	}
-	adv := summary.Advice(recs, plan)
+	adv := summary.Advice(recs, racePlan(scs))
 	if adv.Pick == nil || (adv.Pick.ScenarioID != "candidate=best" && adv.Pick.ScenarioID != "candidate=close") {
 		t.Fatalf("pick = %+v, want best or close", adv.Pick)
 	}
@@ -124,19 +135,11 @@ func TestAdvisorNoPass(t *testing.T) {
 	if !strings.HasPrefix(a.race.out["candidate=defaults"], "no probe bounds it from below: slower by more than") || a.race.out["candidate=current"] != "" {
 		t.Errorf("out of the race: %v, want the defaults (no probe bounds it from below) and not current", a.race.out)
 	}
-	n := map[string]int{}
-	for _, r := range recs {
-		n[r.ScenarioID]++
-	}
+	n := probesPer(recs)
 	if n["candidate=defaults"] >= n["candidate=best"] {
 		t.Errorf("probes per candidate %v: the defaults were probed on", n)
 	}
-	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
-		Current: "candidate=current", Defaults: "candidate=defaults"}}
-	for _, sc := range scs {
-		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
-	}
-	adv := summary.Advice(recs, plan)
+	adv := summary.Advice(recs, racePlan(scs))
 	if len(adv.Verdicts) != 2 {
 		t.Fatalf("verdicts %+v, want against current and defaults", adv.Verdicts)
 	}
