@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,8 +288,9 @@ func TestAdvisorAA(t *testing.T) {
 // TestAdviseRate runs a rate objective on a real broker behind a 20 ms
 // pipe (testdata/advise-rate.yaml): the lowest p99 from the intended send
 // time at 200 records/s, current settings lingering 100 ms. linger.ms 0
-// must be picked, held the load, be decided lower than the current
-// settings on the objective, and come with a CPU verdict beside it.
+// (or the defaults, which linger 10 ms, within its noise) must be picked,
+// held the load, be decided lower than the current settings on the
+// objective, and come with a CPU verdict beside it.
 func TestAdviseRate(t *testing.T) {
 	// Shared: the objective's gap (about 80 ms of lingering at p99) and a
 	// 200 records/s load do not need the machine to themselves.
@@ -299,8 +301,19 @@ func TestAdviseRate(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("advice.json: %v, %v", ok, err)
 	}
-	if adv.Pick == nil || adv.Pick.ScenarioID != "candidate=linger.ms=0" || !adv.Recommend || adv.Pick.Score == nil {
-		t.Fatalf("advice %+v: want linger.ms=0 picked with a score, recommended", adv)
+	// franz-go's defaults linger 10 ms: at 200 records/s behind a 20 ms
+	// round trip their p99 lies within the noise of linger 0's (a loaded
+	// CI run picked the defaults, linger 0 a runner-up not told apart,
+	// [-24.9 %, +24.5 %]). Either may be the pick; the other must then be
+	// a runner-up. What must hold is that a pick that does not linger
+	// 100 ms is recommended over the current settings by a verdict.
+	if adv.Pick == nil || !adv.Recommend || adv.Pick.Score == nil ||
+		(adv.Pick.ScenarioID != "candidate=linger.ms=0" && adv.Pick.ScenarioID != "candidate=defaults") {
+		t.Fatalf("advice %+v: want linger.ms=0 (or the defaults, within its noise) picked with a score, recommended", adv)
+	}
+	if adv.Pick.ScenarioID == "candidate=defaults" &&
+		!slices.ContainsFunc(adv.RunnersUp, func(r results.AdviceRunnerUp) bool { return r.ScenarioID == "candidate=linger.ms=0" }) {
+		t.Errorf("the defaults picked and linger.ms=0 not among the runners-up: %+v", adv.RunnersUp)
 	}
 	var onObjective, onCPU bool
 	for _, v := range adv.Verdicts {
