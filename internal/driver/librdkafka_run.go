@@ -108,7 +108,11 @@ type rdRun struct {
 	pool      sync.Pool
 	next      *rdRecord
 	events    sync.WaitGroup // the event reader
-	stats     rdStats
+	// reported counts the records reported done (a delivery report, or
+	// refused at the hand-off): flush waits for it to reach the records
+	// handed over (outstanding).
+	reported atomic.Int64
+	stats    rdStats
 	// headerBytes sums the header keys and values handed over, for the
 	// uncompressed size (rdUncompressed).
 	headerBytes int64
@@ -251,6 +255,7 @@ func (rr *rdRun) readEvents() {
 				err = e.TopicPartition.Error
 			}
 			rr.sendLoop.done(r.seq, e.TopicPartition.Partition, len(r.value), r.handoff, r.intended, err)
+			rr.reported.Add(1)
 			rr.pool.Put(r)
 		case *kafka.Stats:
 			rr.stats.add(e.String())
@@ -315,7 +320,7 @@ func (rr *rdRun) flush(ctx context.Context) error {
 // outstanding is how many records handed over are not yet reported done;
 // called from the send loop's goroutine (it reads the hand-off counts).
 func (rr *rdRun) outstanding() int64 {
-	return rr.warmSent + rr.sent - rr.finished.Load()
+	return rr.warmSent + rr.sent - rr.reported.Load()
 }
 
 // endTxn implements txnClient.
@@ -382,6 +387,7 @@ func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) 
 		// Refused outright (record too large, context over): fail it as a
 		// delivery report would.
 		rr.sendLoop.done(r.seq, -1, len(r.value), now, intended, err)
+		rr.reported.Add(1)
 		rr.pool.Put(r)
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync/atomic"
 	"time"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
@@ -28,10 +27,6 @@ type sendLoop struct {
 
 	// Figures of the loop.
 	warmSent, sent int64 // records handed over, warm-up and measured
-	// finished counts the records reported done (acknowledged or failed),
-	// from the client's goroutines: librdkafka's flush waits for it to
-	// reach the records handed over (rdRun.outstanding).
-	finished atomic.Int64
 	// catching is set once the warm-up's time is over and it waits for the
 	// producer to catch up (Trial.CatchUp); lag0 is the lag then.
 	catching      bool
@@ -150,7 +145,6 @@ func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, inten
 			l.meter.ack(lat)
 		}
 	}
-	l.finished.Add(1)
 }
 
 // warmupOver reports whether the warm-up is over before record seq, handed

@@ -146,7 +146,7 @@ func (a *advisor) dropDecided() {
 			if v.Hi < -a.margin {
 				a.takeOut(sc, "against the leader "+label(a.scenario(lid))+": "+v.Text)
 			}
-		case math.IsNaN(v.Diff) && t.Hi < protectedGap*lt.Lo:
+		case v.OneSided() && t.Hi < protectedGap*lt.Lo:
 			// One-sided: no probe bounds it from below, and its upper bound
 			// lies far under the leader's interval. The pick's verdict
 			// against it is decided already, and stays so should the pick's

@@ -586,6 +586,11 @@ func LeastText(ratio float64) string {
 	return fmt.Sprintf("%.1f %%", (ratio-1)*100)
 }
 
+// OneSided reports whether v decides a difference with only its least
+// size known (a comparison underneath decided: Diff has no value, Lo or
+// Hi is the least difference).
+func (v Verdict) OneSided() bool { return Decides(v.Kind) && math.IsNaN(v.Diff) }
+
 // textRate writes a rate in records/s for a verdict's text.
 func textRate(r float64) string { return textfmt.Group(r, 0) + " msg/s" }
 

@@ -479,7 +479,7 @@ func TestCompareThresholds(t *testing.T) {
 			}
 			continue
 		}
-		if math.IsNaN(v.Diff) { // one-sided: only the least difference
+		if v.OneSided() { // only the least difference
 			least := v.Lo
 			if v.Kind == KindSlower {
 				least = -v.Hi

@@ -70,7 +70,7 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 		v := stats.CompareThresholds(ref, pt, o)
 		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: SustainableMetric, Kind: v.Kind,
 			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text,
-			AtLeast: stats.Decides(v.Kind) && math.IsNaN(v.Diff)}
+			AtLeast: v.OneSided()}
 	}
 	var cur *results.AdviceVerdict
 	if pickID != ap.Current {

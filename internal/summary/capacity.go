@@ -37,10 +37,7 @@ type ScenarioProbes struct {
 	RecordSize int
 	// Ceiling is the highest rate an unthrottled probe achieved, 0 before
 	// one ran.
-	Ceiling float64
-	// Kept is the highest rate a probe passed at: the producer sustained
-	// it, so the prior's top is never below CapacityPriorHi times it.
-	Kept     float64
+	Ceiling  float64
 	Outcomes []stats.ProbeOutcome
 }
 
@@ -67,9 +64,6 @@ func Probes(recs []results.Record) []ScenarioProbes {
 			sp.Ceiling = math.Max(sp.Ceiling, r.Throughput.RecordsPerS)
 		case r.Load != nil && r.Load.OfferedRecordsPerS > 0:
 			sp.Outcomes = append(sp.Outcomes, stats.ProbeOutcome{Rate: r.Load.OfferedRecordsPerS, Pass: r.Probe.Pass})
-			if r.Probe.Pass {
-				sp.Kept = math.Max(sp.Kept, r.Load.OfferedRecordsPerS)
-			}
 		}
 	}
 	return out
@@ -84,7 +78,7 @@ func Probes(recs []results.Record) []ScenarioProbes {
 func (sp ScenarioProbes) Prior(level float64) stats.ThresholdOptions {
 	o := stats.ThresholdOptions{Level: level}
 	if sp.Ceiling > 0 {
-		o.Lo, o.Hi = sp.Ceiling*CapacityPriorLo, math.Max(sp.Ceiling, sp.Kept)*CapacityPriorHi
+		o.Lo, o.Hi = sp.Ceiling*CapacityPriorLo, math.Max(sp.Ceiling, sp.Kept())*CapacityPriorHi
 		return o
 	}
 	lo, hi := math.Inf(1), 0.0
@@ -96,6 +90,19 @@ func (sp ScenarioProbes) Prior(level float64) stats.ThresholdOptions {
 	}
 	o.Lo, o.Hi = lo/10, hi*10
 	return o
+}
+
+// Kept is the highest rate a probe passed at (0 before one passed): the
+// producer sustained it, so the prior's top is never below
+// CapacityPriorHi times it.
+func (sp ScenarioProbes) Kept() float64 {
+	kept := 0.0
+	for _, o := range sp.Outcomes {
+		if o.Pass {
+			kept = math.Max(kept, o.Rate)
+		}
+	}
+	return kept
 }
 
 // Threshold is the scenario's sustainable-rate estimate so far.

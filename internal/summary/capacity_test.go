@@ -116,11 +116,6 @@ func TestProbeEstimatorMatchesScratch(t *testing.T) {
 			var e ProbeEstimator
 			for n := 1; n <= len(tc.outs); n++ {
 				sp := ScenarioProbes{Ceiling: tc.ceilings[n-1], Outcomes: tc.outs[:n]}
-				for _, o := range sp.Outcomes {
-					if o.Pass {
-						sp.Kept = math.Max(sp.Kept, o.Rate)
-					}
-				}
 				got, want := e.Threshold(sp, 0.95), stats.EstimateThreshold(sp.Outcomes, sp.Prior(0.95))
 				if !sameThreshold(got, want) {
 					t.Fatalf("after %d probes: kept %+v, from scratch %+v", n, got, want)
@@ -164,8 +159,8 @@ func TestPriorFollowsKept(t *testing.T) {
 				recs = append(recs, probe(r, tc.passes[i]))
 			}
 			sp := Probes(recs)[0]
-			if sp.Ceiling != 676 || sp.Kept != tc.wantKept {
-				t.Fatalf("ceiling %g kept %g, want 676 and %g", sp.Ceiling, sp.Kept, tc.wantKept)
+			if sp.Ceiling != 676 || sp.Kept() != tc.wantKept {
+				t.Fatalf("ceiling %g kept %g, want 676 and %g", sp.Ceiling, sp.Kept(), tc.wantKept)
 			}
 			if p := sp.Prior(0.95); p.Hi != tc.wantHi || p.Lo != 676*CapacityPriorLo {
 				t.Errorf("prior [%g, %g], want [%g, %g]", p.Lo, p.Hi, 676*CapacityPriorLo, tc.wantHi)
