@@ -64,8 +64,10 @@ type Capacity struct {
 }
 
 // Sustainable is a sustainable rate with its interval at Level. Edge is
-// "below" when no probed rate passed (the rate lies under Lo), "above"
-// when every one did (it lies over Hi), "" when the search bracketed it.
+// "below" when the interval reaches the search's bottom (always when no
+// probed rate passed: the rate lies under Hi), "above" when it reaches
+// the top (always when every one passed: it lies over Lo), "" when the
+// search bracketed it (stats.Threshold.Edge).
 type Sustainable struct {
 	RecordsPerS float64 `json:"records_per_s"`
 	MBPerS      float64 `json:"mb_per_s"`

@@ -174,26 +174,36 @@ func finiteOr(v, alt float64) float64 {
 }
 
 // KeepUpResolution is the smallest shortfall of achieved ÷ offered one
-// trial's window can show: the records the producer can have in flight
-// (a batch per partition in each of max.in.flight.requests.per.connection
-// requests) out of the window's acknowledged records. A producer that keeps
-// up still sees its window's count move by about that much, as
-// acknowledgements arrive a response at a time and the records in flight at
-// the window's edges fall on either side; at a slow pipe or a low rate that
-// is several percent of a short window. Records per batch count 1 when the
-// client counted no batches.
+// trial's window can show, in the same units: the records the producer
+// can have in flight at the window's edge (inFlightRecords), as a share of
+// the records the window was offered. A producer that keeps up still sees
+// its window's count move by about that much, as acknowledgements arrive a
+// response at a time and the records in flight at the window's edges fall
+// on either side; at a slow pipe or a low rate that is several percent of
+// a short window. It is the window's relative resolution (in flight ÷
+// acknowledged, at most 1: a window never shows more than twice what it
+// acknowledged) scaled by what the window achieved, since a producer far
+// behind its rate acknowledged few of the records offered. Added to
+// achieved unscaled, a resolution of 1 let probes at 0.4 % of their rate
+// pass (librdkafka's defaults allow a million requests in flight).
 func KeepUpResolution(r *results.Record) float64 {
 	acked := float64(r.Records.Acked)
 	if acked <= 0 {
 		return 0
 	}
-	return math.Min(1, inFlightRecords(r)/acked)
+	rel := math.Min(1, inFlightRecords(r)/acked)
+	if r.Load == nil {
+		return rel
+	}
+	return rel * r.Load.Achieved
 }
 
 // inFlightRecords is how many records a trial's producer can have in
 // flight: a batch per partition in each of
 // max.in.flight.requests.per.connection requests (records per batch count
-// 1 when the client counted no batches).
+// 1 when the client counted no batches), never more than the client's
+// buffer holds (max.buffered.records, librdkafka's
+// queue.buffering.max.messages).
 func inFlightRecords(r *results.Record) float64 {
 	inFlight := math.Max(1, r.RecordsPerBatch)
 	if p := r.Partitions; p != nil && p.Count > 1 {
@@ -202,8 +212,17 @@ func inFlightRecords(r *results.Record) float64 {
 	if n, err := strconv.Atoi(r.EffectiveConfig[kafkaconf.MaxInFlight]); err == nil && n > 1 {
 		inFlight *= float64(n)
 	}
+	for _, k := range bufferedRecordsKeys {
+		if n, err := strconv.ParseFloat(r.EffectiveConfig[k], 64); err == nil && n > 0 {
+			inFlight = math.Min(inFlight, n)
+		}
+	}
 	return inFlight
 }
+
+// bufferedRecordsKeys are the effective settings that bound a client's
+// buffer in records, in each client's own words.
+var bufferedRecordsKeys = []string{kafkaconf.MaxBufferedRecords, "queue.buffering.max.messages"}
 
 // KeptUp reports whether a rate-limited trial achieved at least keepUp of
 // its offered rate, within the window's resolution (KeepUpResolution): the

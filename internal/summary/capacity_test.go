@@ -11,7 +11,8 @@ import (
 )
 
 // TestKeepUpResolution: a window resolves achieved ÷ offered to the
-// records the producer can have in flight, and KeptUp allows exactly that.
+// records the producer can have in flight (at most its buffer) out of
+// those offered, and KeptUp allows exactly that.
 func TestKeepUpResolution(t *testing.T) {
 	rec := func(acked int64, perBatch float64, partitions int, inFlight string, achieved float64) *results.Record {
 		return &results.Record{Records: results.Records{Acked: acked}, RecordsPerBatch: perBatch,
@@ -26,12 +27,20 @@ func TestKeepUpResolution(t *testing.T) {
 		keptUp  bool
 		comment string
 	}{
-		{"one batch of 15 in 1,000", rec(1000, 15, 1, "1", 0.98), 0.015, true, "0.98 + 0.015 reaches 0.99"},
-		{"beyond it", rec(1000, 15, 1, "1", 0.97), 0.015, false, "0.97 + 0.015 does not"},
-		{"5 in flight, 3 partitions", rec(90000, 30, 3, "5", 0.99), 30 * 3 * 5 / 90000.0, true, "at the bound"},
-		{"no batches counted", rec(1000, 0, 1, "", 0.5), 0.001, false, "one record"},
+		{"one batch of 15 in 1,000", rec(1000, 15, 1, "1", 0.98), 0.015 * 0.98, true, "0.98 × (1 + 0.015) reaches 0.99"},
+		{"beyond it", rec(1000, 15, 1, "1", 0.97), 0.015 * 0.97, false, "0.97 × (1 + 0.015) does not"},
+		{"5 in flight, 3 partitions", rec(90000, 30, 3, "5", 0.99), 30 * 3 * 5 / 90000.0 * 0.99, true, "at the bound"},
+		{"no batches counted", rec(1000, 0, 1, "", 0.5), 0.001 * 0.5, false, "one record"},
 		{"nothing acked", rec(0, 15, 1, "1", 0), 0, false, "no resolution, and far behind"},
-		{"never more than everything", rec(10, 50, 1, "5", 0.2), 1, true, "a window of 10 records resolves nothing"},
+		// A window too short to resolve anything shows at most twice
+		// what it acknowledged: never a rate it did not achieve.
+		{"never more than twice", rec(10, 50, 1, "5", 0.2), 0.2, false, "a window of 10 records at a fifth of its rate"},
+		{"twice reaches it", rec(10, 50, 1, "5", 0.5), 0.5, true, "a window of 10 records at half its rate"},
+		// librdkafka's defaults allow a million requests in flight: a
+		// probe at 0.4 % of its rate once passed on a resolution of 1.
+		{"a million in flight", rec(45000, 15, 1, "1000000", 0.0044), 0.0044, false, "far behind its rate"},
+		// The client's buffer bounds what can be in flight.
+		{"the buffer bounds it", bufferedRec(rec(1000000, 15, 1, "1000000", 0.89), "100000"), 0.1 * 0.89, false, "0.89 × 1.1 < 0.99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +55,12 @@ func TestKeepUpResolution(t *testing.T) {
 	if KeptUp(&results.Record{}, 0.5) {
 		t.Error("a trial without a load kept up")
 	}
+}
+
+// bufferedRec sets librdkafka's buffer bound in records on r.
+func bufferedRec(r *results.Record, records string) *results.Record {
+	r.EffectiveConfig["queue.buffering.max.messages"] = records
+	return r
 }
 
 // TestStartLag: the window's start lag is the records acknowledged beyond
@@ -68,8 +83,8 @@ func TestStartLag(t *testing.T) {
 		{1, 0, false},
 		{1.0003, 0, false}, // within the resolution (10 of 30,000)
 		{1.005, 13, false}, // (0.005 − 0.00033) × 30,000 ÷ 10,000/s: 13.99 ms, truncated
-		{1.01, 29, true},   // beyond the tightest bound, p50's 20 ms
-		{1.06, 179, true},
+		{1.01, 28, true},   // (0.01 − 0.00034) × 3 s, beyond the tightest bound, p50's 20 ms
+		{1.06, 178, true},  // (0.06 − 0.00035) × 3 s
 	} {
 		r := probe(tt.achieved)
 		if got := StartLag(&r).Milliseconds(); got != tt.lagMs {
