@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,20 +40,20 @@ func TestJudgeProbe(t *testing.T) {
 		{"pass", func() results.Record { return at(0.995, 5, 50) }, "pass"},
 		// Exactly at the bounds still passes.
 		{"at bounds", func() results.Record { return at(0.99, 10, 100) }, "pass"},
-		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.9300 < 0.99 (resolution ±0.0010)"},
+		{"behind", func() results.Record { return at(0.93, 5, 50) }, "kept up 0.9300 < 0.99 (resolution ±0.0009)"},
 		// A short window at a slow pipe resolves achieved ÷ offered to one
 		// produce response: 15 records per batch of 1,000 is 1.5 %, so
 		// 0.98 is within reach of 0.99 and 0.97 is not.
 		{"within resolution", func() results.Record { r := at(0.98, 5, 50); r.RecordsPerBatch = 15; return r }, "pass"},
 		{"beyond resolution", func() results.Record { r := at(0.97, 5, 50); r.RecordsPerBatch = 15; return r },
-			"kept up 0.9700 < 0.99 (resolution ±0.0150)"},
+			"kept up 0.9700 < 0.99 (resolution ±0.0145)"},
 		{"p99 over", func() results.Record { return at(1, 5, 132) }, "p99 from the intended send time 132.0 ms > 100 ms"},
 		// Every reason is named, the percentiles in order.
 		{"all wrong", func() results.Record {
 			r := at(0.5, 12, 400)
 			r.Steady = &results.Steady{OK: false, Reason: "trending"}
 			return r
-		}, "kept up 0.5000 < 0.99 (resolution ±0.0010); window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
+		}, "kept up 0.5000 < 0.99 (resolution ±0.0005); window not steady: trending; p50 from the intended send time 12.0 ms > 10 ms; p99 from the intended send time 400.0 ms > 100 ms"},
 		// A window that drained a backlog from before it (sent faster than
 		// offered, at a falling rate, and at the offered rate by its end)
 		// shows capacity to spare: it passes.
@@ -86,7 +87,7 @@ func TestJudgeProbe(t *testing.T) {
 		// resolution) did not reach a steady state an SLO of 10 ms can
 		// judge, whatever its latency.
 		{"behind its schedule", func() results.Record { return at(1.06, 5, 50) },
-			"the window began about 59 ms behind its schedule (achieved 1.0600, resolution ±0.0010), beyond the SLO's 10 ms: not a steady state at this rate"},
+			"the window began about 58 ms behind its schedule (achieved 1.0600, resolution ±0.0011), beyond the SLO's 10 ms: not a steady state at this rate"},
 		// 8 ms behind is within the SLO's 10 ms: judged.
 		{"a little behind", func() results.Record { return at(1.008, 5, 50) }, "pass"},
 		{"a little behind, failing", func() results.Record { return at(1.008, 12, 50) }, "p50 from the intended send time 12.0 ms > 10 ms"},
@@ -258,17 +259,23 @@ func TestCapacitySearchResumes(t *testing.T) {
 	}
 }
 
+// planTestdata plans testdata/name as a run would.
+func planTestdata(t *testing.T, name string) (*spec.Experiment, []spec.Scenario) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return planYAML(t, name, string(src))
+}
+
 // runTestdata runs testdata/name on the shared cluster into dir within
 // limit, renders the run directory as prodlab run does, and returns its
 // records.
 func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.Record {
 	t.Helper()
 	c := needCluster(t) // before planning: a plan checks the clients' workers
-	src, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exp, scs := planYAML(t, name, string(src))
+	exp, scs := planTestdata(t, name)
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -288,15 +295,17 @@ func runTestdata(t *testing.T, name, dir string, limit time.Duration) []results.
 
 // TestCapacityPipe searches two sustainable rates on a real broker behind
 // an emulated 20 ms pipe: every scenario gets its ceiling probe, passes and
-// fails, an estimate near what the unthrottled probe achieved (the pipe's
-// capacity), and capacity.json; five in flight is decided faster than one.
+// fails, an estimate near the pipe model's bound (16 KiB per round trip per
+// request in flight), and capacity.json; five in flight is decided faster
+// than one.
 func TestCapacityPipe(t *testing.T) {
 	testtier.Quiet(t)
 	dir := os.Getenv("PRODLAB_KEEP_CAPACITY_DIR") // to look at the probes afterwards
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	recs := runTestdata(t, "capacity.yaml", dir, 5*time.Minute)
+	_, scs := planTestdata(t, "capacity.yaml")
+	recs := runTestdata(t, "capacity.yaml", dir, 8*time.Minute)
 	caps, ok, err := results.ReadCapacity(dir)
 	if err != nil || !ok || len(caps) != 2 {
 		t.Fatalf("capacity.json: %v, %v, %+v", ok, err, caps)
@@ -309,10 +318,20 @@ func TestCapacityPipe(t *testing.T) {
 		if s.Edge != "" || !(s.Lo <= s.RecordsPerS && s.RecordsPerS <= s.Hi) {
 			t.Errorf("%s: sustainable %+v is not bracketed", c.ScenarioID, s)
 		}
-		// The pipe bounds the producer: its capacity is what the
-		// unthrottled probe achieved.
-		if r := s.RecordsPerS / c.CeilingRecordsPerS; r < 0.8 || r > 1.2 {
-			t.Errorf("%s: sustainable %.0f is %.2f× the ceiling %.0f", c.ScenarioID, s.RecordsPerS, r, c.CeilingRecordsPerS)
+		// The pipe bounds the producer (about 819 and 4,096 records/s):
+		// the emulated link delivers late under load, never early, so
+		// the rate's interval cannot lie wholly above the bound (10 %
+		// for the batches' framing); a loaded machine's late timers cost
+		// it a few ms a round trip, far from half the bound. The
+		// estimate itself is only known within the ±30 % asked (914
+		// [712, 1,169] for 1 in flight once, beside two CPU hogs).
+		i := slices.IndexFunc(scs, func(sc spec.Scenario) bool { return sc.ID == c.ScenarioID })
+		if i < 0 {
+			t.Fatalf("capacity.json names %s, not a scenario of capacity.yaml", c.ScenarioID)
+		}
+		bound := pipeBound(scs[i])
+		if !(s.Lo <= 1.1*bound && s.Hi >= 0.5*bound) {
+			t.Errorf("%s: sustainable %.0f [%.0f, %.0f] lies outside 0.5–1.1× the pipe model's %.0f", c.ScenarioID, s.RecordsPerS, s.Lo, s.Hi, bound)
 		}
 	}
 	plan, _, err := results.ReadPlan(dir)

@@ -12,7 +12,7 @@ import (
 )
 
 // TestInterruptWhileBrokerDown interrupts a run while a killed broker is
-// down for 30 s: the run must end promptly (not wait to restart the
+// down for 5 minutes: the run must end promptly (not wait to restart the
 // broker), and the trial under way is recorded as interrupted.
 func TestInterruptWhileBrokerDown(t *testing.T) {
 	testtier.Shared(t)
@@ -23,7 +23,7 @@ workload: {records: 1000000, record.size: 100, payload: random, rate: 2000}
 client: franz-go
 producer: {acks: all}
 faults:
-  - {type: broker.kill, broker: 1, at.ms: 300, delay.ms: 30000}
+  - {type: broker.kill, broker: 1, at.ms: 300, delay.ms: 300000}
 `)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -42,7 +42,9 @@ faults:
 	sum, _ := Run(ctx, exp, scs, Options{Dir: dir, Log: started})
 	took := time.Since(cancelledAt)
 	t.Logf("the run ended %s after the interrupt; log:\n%s", took.Round(time.Millisecond), started.buf.String())
-	if took > 10*time.Second {
+	// A run that waited for the killed broker would end 5 minutes later;
+	// one that did not ends in seconds, more on a loaded machine.
+	if took > time.Minute {
 		t.Errorf("the run took %s to end after the interrupt: it waited for the killed broker", took)
 	}
 	if sum == nil || len(sum.Records) != 1 || sum.Records[0].Status != results.StatusInterrupted {

@@ -88,6 +88,7 @@ func TestRunTwoByTwo(t *testing.T) {
 // TestRunRecordsFailure checks that a failing scenario is recorded with its
 // reason and the run goes on to the next one.
 func TestRunRecordsFailure(t *testing.T) {
+	testtier.Shared(t)
 	c := needCluster(t)
 	// Replication factor 3 cannot be created on the one shared broker; the
 	// check against brokers is per embedded cluster shape, so declare 3 brokers

@@ -1,44 +1,53 @@
 package lab
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/prodlab/prodlab/internal/testtier"
 )
 
 // TestWatchStuck: a driver that outlives its timeout gets the goroutines
-// logged once; one that returns in time gets nothing.
+// logged once; one that returns in time gets nothing. Each case waits on
+// what it asserts, not on a sleep that a loaded machine could outlast:
+// the stuck one until its line is logged (10 s at most), the one in time
+// past its whole watch (timeout and after: 400 ms, stopped at once).
 func TestWatchStuck(t *testing.T) {
-	testtier.Quiet(t)
 	tests := []struct {
-		name   string
-		runFor time.Duration
-		want   bool
+		name           string
+		timeout, after time.Duration
+		stuck          bool
 	}{
-		{"returns in time", 0, false},
-		{"stuck past its timeout", 200 * time.Millisecond, true},
+		{"returns in time", 200 * time.Millisecond, 200 * time.Millisecond, false},
+		{"stuck past its timeout", 10 * time.Millisecond, 20 * time.Millisecond, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var lines []string
+			logged := func() []string {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Clone(lines)
+			}
 			x := &executor{ev: events{func(ev Event) {
 				mu.Lock()
 				defer mu.Unlock()
 				lines = append(lines, ev.Line)
 			}}}
-			stop := x.watchStuck("topic-1", 10*time.Millisecond, 20*time.Millisecond)
-			time.Sleep(tt.runFor)
+			stop := x.watchStuck("topic-1", tt.timeout, tt.after)
+			if tt.stuck {
+				for deadline := time.Now().Add(10 * time.Second); len(logged()) == 0 && time.Now().Before(deadline); {
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
 			stop()
-			time.Sleep(100 * time.Millisecond) // a watch that stop missed would log now
-			mu.Lock()
-			defer mu.Unlock()
-			got := len(lines) == 1 && strings.Contains(lines[0], "topic-1: the driver has not returned") && strings.Contains(lines[0], "goroutine ")
-			if got != tt.want || len(lines) > 1 {
-				t.Errorf("logged %q, want a goroutine dump: %v", lines, tt.want)
+			time.Sleep(2 * (tt.timeout + tt.after)) // a watch that stop missed would log by now
+			got := logged()
+			dump := len(got) == 1 && strings.Contains(got[0], "topic-1: the driver has not returned") && strings.Contains(got[0], "goroutine ")
+			if dump != tt.stuck || len(got) > 1 {
+				t.Errorf("logged %q, want a goroutine dump: %v", got, tt.stuck)
 			}
 		})
 	}

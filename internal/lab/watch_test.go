@@ -17,7 +17,7 @@ import (
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
-// twoSteady is two scenarios of 6-second steady trials on the lab's own
+// twoSteady is two scenarios of 20-second steady trials on the lab's own
 // one-broker cluster (no --bootstrap), three rounds. The Java client: the
 // franz-go driver, once cancelled, still waits for its buffered records'
 // delivery timeout (AbortBufferedRecords without a deadline in
@@ -26,7 +26,7 @@ const twoSteady = `
 name: broker-death
 cluster: {brokers: 1}
 topic: {partitions: 1, replication.factor: 1}
-workload: {duration.s: 6, rate: 2000, record.size: 200, payload: random}
+workload: {duration.s: 20, rate: 2000, record.size: 200, payload: random}
 client: java
 trials: 3
 matrix:
@@ -169,8 +169,11 @@ func TestBrokerDeath(t *testing.T) {
 	for i := range k.killed {
 		took := k.failed[i].Sub(k.killed[i])
 		t.Logf("kill %d: trial failed %v after the kill", i+1, took.Round(time.Millisecond))
-		if took > 10*time.Second {
-			t.Errorf("kill %d: the trial failed %v after the kill, want within 10s", i+1, took)
+		// A trial that missed the death would end with its window, 18 s
+		// after the kill, or at the client's delivery timeout; the watch
+		// ends it within a second or two, more on a loaded machine.
+		if took > 12*time.Second {
+			t.Errorf("kill %d: the trial failed %v after the kill, want within 12 s (the window ends 18 s after it)", i+1, took)
 		}
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -62,13 +65,14 @@ func checkZoneOutage(t *testing.T, r results.Record) {
 	for _, l := range z.Links {
 		if l.From != l.To {
 			cross++
-			// The applied round trip includes the proxy's timer waking late:
-			// 3 brokers and the client on 2 cores put a link at 4.4 ms once
-			// (a fresh-clone run, 03:21 UTC 2026-11-29). Up to 4× the 2 ms
-			// asked still tells a delay applied once from one not applied
-			// (0) or applied in the wrong unit.
-			if l.FetchRTTMinMs < 2 || l.RTTMs < 2 || l.RTTMs > 8 {
-				t.Errorf("link %s→%s: applied round trip %.3f ms, least fetch %.3f ms: want 2–8 ms and at least 2 ms", l.From, l.To, l.RTTMs, l.FetchRTTMinMs)
+			// The applied round trip includes the proxy's timer waking
+			// late, by as much as the machine's load makes it (4.4 ms of
+			// 2 once, three brokers and the client on 2 cores), so only
+			// the floor is a measurement: a delay line is never early.
+			// 200 ms still catches the wrong unit (2 s); the delay asked
+			// of each link, once, is TestZoneLinkConfig's.
+			if l.FetchRTTMinMs < 2 || l.RTTMs < 2 || l.RTTMs > 200 {
+				t.Errorf("link %s→%s: applied round trip %.3f ms, least fetch %.3f ms: want at least 2 ms (and under 200)", l.From, l.To, l.RTTMs, l.FetchRTTMinMs)
 			}
 		}
 	}
@@ -91,6 +95,38 @@ func checkZoneOutage(t *testing.T, r results.Record) {
 
 // TestZonePlacement: every preferred leader in the leader zone, the other
 // replicas in distinct other zones first, nobody twice, load rotated.
+// TestZoneLinkConfig: each path that crosses zones gets network.zones'
+// round trip once, beside what the run adds (replication.rtt.ms, the
+// client's own network); a path within a zone gets none of it. The
+// measured side (floors only) is TestZoneOutage's.
+func TestZoneLinkConfig(t *testing.T) {
+	var e spec.Experiment
+	e.Cluster.Zones = 3
+	e.Network.Zones = spec.ZoneLink{RTTMs: 2, JitterMs: 0.5, BandwidthMbit: 100}
+	e.Network.ReplicationRTTMs = 10
+	zoneOf := func(id int) string { return string(rune('a' + id - 1)) }
+	cases := []struct {
+		name string
+		got  netem.Config
+		want netem.Config
+	}{
+		// a link inside one zone carries only what the run adds to every fetch
+		{"replication within a zone", linkConfig(e, "a", "a", 10*time.Millisecond), netem.Config{RTT: 10 * time.Millisecond}},
+		// a link across zones adds the zones' round trip once, with its jitter and bandwidth
+		{"replication across zones", linkConfig(e, "a", "b", 10*time.Millisecond), netem.Config{RTT: 12 * time.Millisecond, Jitter: 500 * time.Microsecond, Bandwidth: 100}},
+		{"controller across zones", linkConfig(e, "a", "c", 0), netem.Config{RTT: 2 * time.Millisecond, Jitter: 500 * time.Microsecond, Bandwidth: 100}},
+		// the client (zone a) to a broker in zone a: the scenario's own network only
+		{"client within its zone", clientConfig(e, netem.Config{RTT: 5 * time.Millisecond}, zoneOf)(1), netem.Config{RTT: 5 * time.Millisecond}},
+		// to zone b: the zones' round trip added once, the narrower bandwidth kept
+		{"client across zones", clientConfig(e, netem.Config{RTT: 5 * time.Millisecond, Bandwidth: 50}, zoneOf)(2), netem.Config{RTT: 7 * time.Millisecond, Jitter: 500 * time.Microsecond, Bandwidth: 50}},
+	}
+	for _, tc := range cases {
+		if tc.got.RTT != tc.want.RTT || tc.got.Jitter != tc.want.Jitter || tc.got.Bandwidth != tc.want.Bandwidth {
+			t.Errorf("%s: %+v, want %+v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
 func TestZonePlacement(t *testing.T) {
 	zoneOf := func(id int) string { return string(rune('a' + (id-1)%3)) }
 	for _, tc := range []struct {
