@@ -59,10 +59,11 @@ const fifoFile = "\x00fifo"
 //     must not exist afterwards (run creates it only after validation);
 //   - prodlab's cache (cluster state) is a fresh directory, so cluster
 //     rows do not see a cluster someone else left up;
-//   - a row that takes longer than badInputLimit fails, and its children,
-//     if any, are killed; stderr must not show anything starting.
+//   - a row that takes longer than badInputLimit (a hang guard: rows end in
+//     well under a second) fails, and its children, if any, are killed;
+//     stderr must not show anything starting.
 const (
-	badInputLimit  = 2 * time.Second
+	badInputLimit  = 30 * time.Second
 	mavenLimit     = 60 * time.Second
 	guardBootstrap = "127.0.0.1:1"
 )

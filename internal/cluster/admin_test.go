@@ -13,9 +13,11 @@ import (
 
 // adminRounds is what the lab does around every trial, n times: create a
 // fresh topic and wait until it is served, size it, delete it. It logs the
-// median and maximum round and per-step times, and fails when the median
-// round waits out kgo's 5 s minimum metadata age (the bug it guards: a
-// readiness probe that read a broker's cached UNKNOWN_TOPIC_OR_PARTITION).
+// median and maximum round and per-step times, and fails when even the
+// fastest round waits out kgo's 5 s minimum metadata age (the bug it guards:
+// a readiness probe that read a broker's cached UNKNOWN_TOPIC_OR_PARTITION
+// costs ≥ 5 s in every round; load only adds to a round, so the fastest
+// round of a correct probe stays under it).
 // How fast a round is belongs to the benchmarks (bench/gaps-sweep.sh), not
 // here: the shared tier runs it beside other packages' JVMs. Run it alone with
 //
@@ -59,13 +61,13 @@ func adminRounds(t *testing.T, bootstrap []string, n, partitions, rf int) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", d.Seconds()*1000) }
 	t.Logf("%d admin rounds (%d partitions, rf %d): round median %s max %s; create+served median %s max %s; disk median %s; delete median %s max %s",
 		n, partitions, rf, ms(med(rounds)), ms(mx(rounds)), ms(med(creates)), ms(mx(creates)), ms(med(disks)), ms(med(deletes)), ms(mx(deletes)))
-	if m := med(rounds); m >= staleMetadataWait {
-		t.Errorf("median admin round %v, want under %v (a round that waits out kgo's cached metadata)", m, staleMetadataWait)
+	if m := slices.Min(rounds); m >= staleMetadataWait {
+		t.Errorf("fastest admin round %v, want under %v (every round waits out kgo's cached metadata)", m, staleMetadataWait)
 	}
 }
 
-// staleMetadataWait is kgo's 5 s minimum metadata age less a margin: a
-// median round this long means the readiness probe read cached metadata.
+// staleMetadataWait is kgo's 5 s minimum metadata age less a margin: when
+// every round takes this long, the readiness probe read cached metadata.
 const staleMetadataWait = 4 * time.Second
 
 func TestAdminRequiresBootstrap(t *testing.T) {

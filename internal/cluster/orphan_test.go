@@ -167,9 +167,9 @@ func TestNoOrphanJVM(t *testing.T) {
 			for _, pid := range pids {
 				start := time.Now()
 				for proc.Alive(pid) {
-					if time.Since(start) > 5*time.Second {
+					if time.Since(start) > 20*time.Second {
 						_ = syscall.Kill(pid, syscall.SIGKILL) // do not leak it past the test
-						t.Fatalf("broker JVM %d outlived the child by 5s", pid)
+						t.Fatalf("broker JVM %d outlived the child by 20s", pid)
 					}
 					time.Sleep(20 * time.Millisecond)
 				}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -166,18 +165,15 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
-		// A steady window at a fixed rate: the rate is kept within 1 % over
-		// the window, the timeline is cut at its interval, and latency from
+		// A steady window at a fixed rate: the window keeps the pace
+		// (wantPace), the timeline is cut at its interval, and latency from
 		// the intended send time is measured.
 		name:   "rate accuracy and timeline cuts",
 		timing: true,
 		// Records caps the window (the lab always sets one).
 		trial: Trial{Records: 1 << 30, Duration: 3 * time.Second, Warmup: time.Second, Rate: 2000, RecordSize: 100, Payload: "json", Seed: 5, Tag: "c4", TimelineInterval: 500 * time.Millisecond},
-		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
-			got := float64(res.Sent) / tr.Duration.Seconds()
-			if math.Abs(got/tr.Rate-1) > 0.01 {
-				t.Errorf("measured window sent %d records in %s: %.0f/s, want %.0f/s within 1 %%", res.Sent, tr.Duration, got, tr.Rate)
-			}
+		check: func(t *testing.T, k clients.Kind, tr Trial, res *Result, _ []readRecord) {
+			wantPace(t, k, tr, res)
 			if res.Acked != res.Sent || res.Failed != 0 {
 				t.Errorf("acked %d failed %d of %d sent", res.Acked, res.Failed, res.Sent)
 			}
@@ -187,9 +183,14 @@ var conformanceCases = []conformanceCase{
 			if res.MeasuredFrom < tr.Warmup {
 				t.Errorf("measured from %s, want after the %s warm-up", res.MeasuredFrom, tr.Warmup)
 			}
-			if n := len(res.Timeline); n < 7 || n > 10 {
-				t.Errorf("%d timeline points over ~4 s at 500 ms, want 7 to 10", n)
+			// ≥ 4 s of clock (the warm-up, then the window) and a flush:
+			// more points only if the flush stalls, up to a hang guard.
+			if n := len(res.Timeline); n < 7 || n > 20 {
+				t.Errorf("%d timeline points over ~4 s at 500 ms, want 7 to 20", n)
 			}
+			// Cuts fall on the interval's grid, whenever the cutter wakes:
+			// Go's ticker reports its scheduled time, the Java worker cuts at
+			// clockStart + k × interval.
 			for i, p := range res.Timeline[:max(len(res.Timeline)-1, 0)] {
 				if d := p.Length - tr.TimelineInterval; d < -50*time.Millisecond || d > 50*time.Millisecond {
 					t.Errorf("point %d lasts %s, want %s", i, p.Length, tr.TimelineInterval)
@@ -205,13 +206,14 @@ var conformanceCases = []conformanceCase{
 		timing: true,
 		trial: Trial{Records: 1 << 30, Duration: 2 * time.Second, Warmup: time.Second, CatchUp: 20 * time.Millisecond, CatchUpMax: 2 * time.Second,
 			Rate: 3000, RecordSize: 100, Payload: "random", Seed: 9, Tag: "c5"},
-		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
-			if res.MeasuredFrom < tr.Warmup || res.MeasuredFrom > tr.Warmup+tr.CatchUpMax+500*time.Millisecond {
+		check: func(t *testing.T, k clients.Kind, tr Trial, res *Result, _ []readRecord) {
+			// The upper bound is a hang guard: past CatchUpMax only a stall
+			// delays the window's start; an unbounded catch-up runs on to
+			// the trial's timeout.
+			if res.MeasuredFrom < tr.Warmup || res.MeasuredFrom > tr.Warmup+tr.CatchUpMax+5*time.Second {
 				t.Errorf("measured from %s, want within [%s, %s] (the warm-up and at most its catch-up)", res.MeasuredFrom, tr.Warmup, tr.Warmup+tr.CatchUpMax)
 			}
-			if got := float64(res.Sent) / tr.Duration.Seconds(); math.Abs(got/tr.Rate-1) > 0.01 {
-				t.Errorf("window sent %.0f/s after the catch-up, want %.0f/s within 1 %%", got, tr.Rate)
-			}
+			wantPace(t, k, tr, res)
 			if res.Acked != res.Sent || res.Failed != 0 || res.AuditSent() != res.WarmupSent+res.Sent {
 				t.Errorf("acked %d failed %d of %d sent", res.Acked, res.Failed, res.Sent)
 			}
@@ -228,12 +230,14 @@ var conformanceCases = []conformanceCase{
 		trial:  Trial{Records: 1 << 30, Duration: 2 * time.Second, Rate: 2000, RecordSize: 100, Payload: "random", Seed: 11, Tag: "c6"},
 		check: func(t *testing.T, _ clients.Kind, tr Trial, res *Result, _ []readRecord) {
 			// 2 s of 20 ms transactions: 100 at most; a flush and a commit
-			// of a few ms each leave ~70.
+			// of a few ms each leave ~70. The old bug added ~95 ms to each:
+			// 2 s / (20 + 95 ms) ≈ 17. A floor of 30 tells them apart and
+			// leaves a busy machine ~47 ms per transaction.
 			t.Logf("%v transactions committed, %.0f records each, commit p50 %.1f ms, flush %.1f ms and commit %.1f ms each", res.Metrics["transactions-committed"],
 				res.Metrics["records-per-transaction-avg"], res.Metrics["transaction-commit-p50-ms"],
 				res.Metrics["flush-time-ns-total"]/1e6/res.Metrics["transactions-committed"], res.Metrics["txn-commit-time-ns-total"]/1e6/res.Metrics["transactions-committed"])
-			if n := res.Metrics["transactions-committed"]; n < 40 {
-				t.Errorf("%v transactions committed in %s at one every 20 ms, want at least 40 (records per transaction %.0f, commit p50 %.1f ms)",
+			if n := res.Metrics["transactions-committed"]; n < 30 {
+				t.Errorf("%v transactions committed in %s at one every 20 ms, want at least 30 (records per transaction %.0f, commit p50 %.1f ms)",
 					n, tr.Duration, res.Metrics["records-per-transaction-avg"], res.Metrics["transaction-commit-p50-ms"])
 			}
 			if res.Acked != res.Sent || res.Failed != 0 || res.Metrics["transactions-aborted"] != 0 {
@@ -241,6 +245,31 @@ var conformanceCases = []conformanceCase{
 			}
 		},
 	},
+}
+
+// paceStall is how far behind its schedule a producer may be when the
+// window ends (a stall of the machine, a slow acknowledgement holding the
+// queue): the records still due then are never sent.
+const paceStall = 300 * time.Millisecond
+
+// wantPace asserts a steady window's count against its pace. The pacer is
+// never early, so the upper bound is exact: the Go send loop re-anchors its
+// schedule at the window's start (Sent ≤ Rate·D + 1); the Java worker keeps
+// one schedule from its first send, so its window also catches up what the
+// warm-up left behind, and the bound covers both (WarmupSent + Sent ≤
+// Rate·(MeasuredFrom + D) + 1). Below, only paceStall may be lost.
+func wantPace(t *testing.T, k clients.Kind, tr Trial, res *Result) {
+	t.Helper()
+	sent, limit := res.Sent, tr.Rate*tr.Duration.Seconds()+1
+	if !k.GoWorkload {
+		sent, limit = res.WarmupSent+res.Sent, tr.Rate*(res.MeasuredFrom+tr.Duration).Seconds()+1
+	}
+	if float64(sent) > limit {
+		t.Errorf("sent %d records (warm-up %d, measured from %s), want at most %.0f: ahead of the %.0f/s pace", sent, res.WarmupSent, res.MeasuredFrom, limit, tr.Rate)
+	}
+	if lo := tr.Rate * (tr.Duration - paceStall).Seconds(); float64(res.Sent) < lo {
+		t.Errorf("window sent %d records in %s, want at least %.0f (%.0f/s, less %s behind at the end)", res.Sent, tr.Duration, lo, tr.Rate, paceStall)
+	}
 }
 
 // wantCounts asserts a clean trial's counts.
@@ -294,8 +323,9 @@ func TestConformance(t *testing.T) {
 	runConformance(t, false)
 }
 
-// TestConformanceTiming runs the table's timing cases (a rate within 1 %,
-// timeline points within 50 ms) against every client kind, alone.
+// TestConformanceTiming runs the table's timing cases (a window's pace,
+// timeline points on their grid, commits on schedule) against every client
+// kind, alone.
 func TestConformanceTiming(t *testing.T) {
 	testtier.Quiet(t)
 	runConformance(t, true)

@@ -60,9 +60,10 @@ func TestFranzRunTrials(t *testing.T) {
 			t.Errorf("latency counts %d and %d (intended), want %d measured records each",
 				res.Latency.TotalCount(), res.LatencyIntended.TotalCount(), n)
 		}
-		// The warm-up takes warm/rate = 200 ms at the pace; the measured
-		// window n/rate = 500 ms plus the flush.
-		if lo, hi := 150*time.Millisecond, 2*time.Second; res.MeasuredFrom < lo || res.MeasuredFrom > hi {
+		// The warm-up takes warm/rate = 200 ms at the pace, never less; the
+		// measured window n/rate = 500 ms plus the flush. The upper bound is
+		// a hang guard: a stall lengthens the warm-up.
+		if lo, hi := 150*time.Millisecond, 10*time.Second; res.MeasuredFrom < lo || res.MeasuredFrom > hi {
 			t.Errorf("measured from %v, want the 200 ms warm-up (%v..%v)", res.MeasuredFrom, lo, hi)
 		}
 		if lo := 475 * time.Millisecond; res.Elapsed < lo || res.MeasuredFrom+res.Elapsed > wall {
@@ -128,16 +129,21 @@ func TestFranzRunTrials(t *testing.T) {
 			t.Fatal(err)
 		}
 		logResult(t, res)
-		if res.Elapsed < 2*time.Second || res.Elapsed > 4*time.Second || wall > 10*time.Second {
+		// The window never ends early; the upper bounds are hang guards.
+		if res.Elapsed < 2*time.Second || res.Elapsed > 10*time.Second || wall > 30*time.Second {
 			t.Errorf("elapsed %v (run %v), want 2 s plus a flush", res.Elapsed, wall)
 		}
-		if want := int64(2 * rate); res.Sent < want*9/10 || res.Sent > want+1 || res.Acked != res.Sent {
+		// The pacer is never early: at most rate·2 s + 1. A producer may end
+		// the window up to 400 ms behind its schedule (a stall of the
+		// machine, acks holding the queue): at least 80 %.
+		if want := int64(2 * rate); res.Sent < want*8/10 || res.Sent > want+1 || res.Acked != res.Sent {
 			t.Errorf("sent %d acked %d, want about %d", res.Sent, res.Acked, want)
 		}
 		if res.WarmupSent != 0 || res.MeasuredFrom != 0 || res.Acks != nil {
 			t.Errorf("warm-up sent %d measured from %v acks %v, want none", res.WarmupSent, res.MeasuredFrom, res.Acks)
 		}
-		if n := len(res.Timeline); n < 8 || n > 10 {
+		// More points only if the flush stalls, up to the hang guard above.
+		if n := len(res.Timeline); n < 8 || n > int(10*time.Second/every)+1 {
 			t.Errorf("%d points, want 2 s / %v = 8 plus the flush's", n, every)
 		}
 		var acked int64
@@ -146,7 +152,7 @@ func TestFranzRunTrials(t *testing.T) {
 			if p.Warmup {
 				t.Errorf("point %d marked warm-up in a trial without one", i)
 			}
-			if i < len(res.Timeline)-1 && (p.Length < every*8/10 || p.Length > every*12/10) {
+			if i < len(res.Timeline)-1 && (p.Length < every/2 || p.Length > every*3/2) {
 				t.Errorf("point %d lasts %v, want about %v", i, p.Length, every)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -241,14 +240,19 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		// ~1 s of sending (5000 records at 5000/s, less what the stream's
 		// one rate schedule catches up after the first send's metadata
 		// wait), then the flush, which takes what acknowledgements take on
-		// a busy machine. That Elapsed leaves the warm-up out is checked
-		// exactly by checkTimeline: MeasuredFrom + Elapsed ends the timeline.
-		if res.Elapsed < 600*time.Millisecond || res.Elapsed > 3*time.Second {
-			t.Errorf("measured window %v, want ~1 s and a flush", res.Elapsed)
+		// a busy machine. The schedule is never early: the last record is
+		// due (warm+n-1)/rate = 1.3998 s into the clock, so the window lasts
+		// at least that less MeasuredFrom. The upper bound is a hang guard.
+		// That Elapsed leaves the warm-up out is checked exactly by
+		// checkTimeline: MeasuredFrom + Elapsed ends the timeline.
+		lastDue := time.Duration(float64(warm+n-1) / rate * float64(time.Second))
+		if res.Elapsed < lastDue-res.MeasuredFrom || res.Elapsed > 10*time.Second {
+			t.Errorf("measured window %v from %v, want at least %v and a flush", res.Elapsed, res.MeasuredFrom, lastDue-res.MeasuredFrom)
 		}
 		// At least 0.4 s (2000 records at 5000/s); the first send() also
 		// waits for the topic's metadata, which is what a warm-up absorbs.
-		if res.MeasuredFrom < 390*time.Millisecond || res.MeasuredFrom > 1500*time.Millisecond {
+		// The upper bound is a hang guard.
+		if res.MeasuredFrom < 390*time.Millisecond || res.MeasuredFrom > 5*time.Second {
 			t.Errorf("measured from %v, want 0.4 s and the metadata wait", res.MeasuredFrom)
 		}
 		if res.ClockStart.Before(before) || res.ClockStart.After(after) {
@@ -282,19 +286,26 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		wall := time.Since(start)
 		t.Logf("warm-up %d in %v, measured %d in %v (wall %v), %d points", res.WarmupSent,
 			res.MeasuredFrom.Round(time.Millisecond), res.Sent, res.Elapsed.Round(time.Millisecond), wall.Round(time.Millisecond), len(res.Timeline))
-		// Sending stops at 2 s (the records cap is far); the flush after it
-		// takes what the acknowledgements take on a busy machine.
-		if res.Elapsed < 2*time.Second || res.Elapsed > 3500*time.Millisecond {
+		// Sending stops at 2 s (the records cap is far), never before; the
+		// flush after it takes what the acknowledgements take on a busy
+		// machine. The upper bounds are hang guards.
+		if res.Elapsed < 2*time.Second || res.Elapsed > 10*time.Second {
 			t.Errorf("measured window %v, want 2 s and a flush", res.Elapsed)
 		}
-		if res.MeasuredFrom < 500*time.Millisecond || res.MeasuredFrom > 700*time.Millisecond {
+		if res.MeasuredFrom < 500*time.Millisecond || res.MeasuredFrom > 2*time.Second {
 			t.Errorf("measured from %v, want ~0.5 s", res.MeasuredFrom)
 		}
-		if want := int64(2 * rate); math.Abs(float64(res.Sent-want)) > 0.1*float64(want) || res.Acked != res.Sent {
-			t.Errorf("sent %d acked %d, want ~%d (2 s at %d/s)", res.Sent, res.Acked, want, rate)
+		// The worker's one schedule from its first send is never early: at
+		// most rate·0.5 s + 1 in the warm-up, and rate·(MeasuredFrom + 2 s)
+		// + 1 in all (the window catches up what the warm-up left behind).
+		// Below, each may end up to 20 % of its time behind schedule (a
+		// stall of the machine, the first send's metadata wait not yet
+		// caught up, acks holding the queue).
+		if hi := rate*(res.MeasuredFrom+2*time.Second).Seconds() + 1; float64(res.WarmupSent+res.Sent) > hi || res.Sent < 2*rate*8/10 || res.Acked != res.Sent {
+			t.Errorf("sent %d acked %d after %d in the warm-up, want at least %d and %.0f in all (2 s at %d/s)", res.Sent, res.Acked, res.WarmupSent, 2*rate*8/10, hi, rate)
 		}
-		if want := int64(rate / 2); math.Abs(float64(res.WarmupSent-want)) > 0.1*float64(want) || res.WarmupAcked != res.WarmupSent {
-			t.Errorf("warm-up sent %d acked %d, want ~%d (0.5 s at %d/s)", res.WarmupSent, res.WarmupAcked, want, rate)
+		if res.WarmupSent > rate/2+1 || res.WarmupSent < rate/2*8/10 || res.WarmupAcked != res.WarmupSent {
+			t.Errorf("warm-up sent %d acked %d, want %d to %d (0.5 s at %d/s)", res.WarmupSent, res.WarmupAcked, rate/2*8/10, rate/2+1, rate)
 		}
 		if res.Latency.TotalCount() != res.Acked {
 			t.Errorf("latency count %d, acked %d", res.Latency.TotalCount(), res.Acked)

@@ -174,7 +174,9 @@ func TestTrogdorStopOr(t *testing.T) {
 			defer srv.Close()
 			d := NewTrogdor(trogdor.NewClient(srv.URL), []string{"a", "b"}, "4.3.1")
 			seen := trogdor.Task{State: "SEEN", Status: json.RawMessage(status)}
-			last := d.stopOr("t", 300*time.Millisecond, seen)
+			// The stop's wait must hold the stand-in's first answers on a busy
+			// machine; the first case waits it out (the task never ends).
+			last := d.stopOr("t", 3*time.Second, seen)
 			if last.State != tc.wantState {
 				t.Errorf("state %q, want %q", last.State, tc.wantState)
 			}

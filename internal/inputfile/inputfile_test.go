@@ -47,8 +47,8 @@ func TestRead(t *testing.T) {
 			var err error
 			select {
 			case err = <-done:
-			case <-time.After(time.Second):
-				t.Fatalf("Read(%s) still blocked after 1s", tt.path)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Read(%s) still blocked after 10s", tt.path)
 			}
 			if tt.want == nil && tt.wantMsg == "" {
 				if err != nil {

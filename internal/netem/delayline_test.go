@@ -3,6 +3,9 @@ package netem
 import (
 	"bytes"
 	"io"
+	"math"
+	"math/rand/v2"
+	"net"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -27,8 +30,11 @@ func roundTrip(t *testing.T, c io.ReadWriter, n int) time.Duration {
 }
 
 // TestDelayAccuracy measures request→response round trips through the proxy
-// to an echo server: the median must be within ±(1 ms + 3 %) of the
-// configured RTT, and no sample may be shorter than RTT minus that tolerance.
+// to an echo server: none may be shorter than RTT minus 1 ms + 3 % (the
+// delay line's schedule is never early). Load only lengthens round trips
+// (beside two CPU hogs a median at 150 ms came out 188 ms), so there is no
+// upper bound here: accuracy (±(1 ms + 3 %)) is a benchmark, bench/netem.sh
+// §7 runs this test verbose and reports the logged figures.
 func TestDelayAccuracy(t *testing.T) {
 	testtier.Quiet(t)
 	echo := startEcho(t)
@@ -38,9 +44,6 @@ func TestDelayAccuracy(t *testing.T) {
 			p := startProxy(t, echo, Config{RTT: rtt})
 			c := dial(t, p.Addr())
 			roundTrip(t, c, 64) // warm-up: connection set-up, broker dial
-			// 11 samples: the median must ride out a stall of the shared
-			// machine that catches a few of them (a CI run saw 3 of 5 late
-			// by 2–9 ms at 50 ms once).
 			const n = 11
 			samples := make([]time.Duration, n)
 			for i := range samples {
@@ -49,10 +52,7 @@ func TestDelayAccuracy(t *testing.T) {
 			slices.Sort(samples)
 			tol := time.Millisecond + rtt*3/100
 			med := samples[n/2]
-			t.Logf("rtt %v: min %v median %v max %v (tolerance ±%v)", rtt, samples[0], med, samples[n-1], tol)
-			if d := med - rtt; d > tol || d < -tol {
-				t.Errorf("median round trip %v, want %v ± %v", med, rtt, tol)
-			}
+			t.Logf("rtt %v: min %v median %v max %v (benchmark target ±%v)", rtt, samples[0], med, samples[n-1], tol)
 			if samples[0] < rtt-tol {
 				t.Errorf("shortest round trip %v is shorter than %v - %v", samples[0], rtt, tol)
 			}
@@ -60,12 +60,28 @@ func TestDelayAccuracy(t *testing.T) {
 	}
 }
 
-// TestPipelining sends 5 requests back to back at RTT 100 ms: a delay line
-// returns all 5 echoes after about one RTT, a stop-and-wait proxy after 5.
+// TestPipelining sends 5 requests back to back at RTT 100 ms to an echo
+// server that answers them only once all 5 have arrived: a delay line
+// delivers the echoes after one RTT, never less; a stop-and-wait proxy (or
+// one with fewer than 5 in flight) never does, and the read times out. So
+// the behaviour needs no upper bound on the time, which load would move.
 func TestPipelining(t *testing.T) {
 	testtier.Quiet(t)
 	const rtt = 100 * time.Millisecond
-	p := startProxy(t, startEcho(t), Config{RTT: rtt})
+	echo := listenLoopback(t, func(c net.Conn) {
+		buf := make([]byte, 1+500)
+		if _, err := io.ReadFull(c, buf[:1]); err != nil { // the warm-up byte, echoed at once
+			return
+		}
+		if _, err := c.Write(buf[:1]); err != nil {
+			return
+		}
+		if _, err := io.ReadFull(c, buf[1:]); err != nil {
+			return
+		}
+		_, _ = c.Write(buf[1:])
+	})
+	p := startProxy(t, echo, Config{RTT: rtt})
 	c := dial(t, p.Addr())
 	roundTrip(t, c, 1)
 	start := time.Now()
@@ -76,7 +92,7 @@ func TestPipelining(t *testing.T) {
 	}
 	in := make([]byte, 500)
 	if _, err := io.ReadFull(c, in); err != nil {
-		t.Fatalf("read: %v", err)
+		t.Fatalf("read: %v (the 5 requests were not all in flight at once)", err)
 	}
 	elapsed := time.Since(start)
 	for i := range 5 {
@@ -85,17 +101,16 @@ func TestPipelining(t *testing.T) {
 		}
 	}
 	t.Logf("5 pipelined requests answered in %v", elapsed)
-	if lo, hi := rtt-2*time.Millisecond, rtt+20*time.Millisecond; elapsed < lo || elapsed > hi {
-		t.Errorf("5 pipelined round trips took %v, want within [%v, %v]", elapsed, lo, hi)
+	if lo := rtt - 2*time.Millisecond; elapsed < lo {
+		t.Errorf("5 pipelined round trips took %v, want at least %v", elapsed, lo)
 	}
 }
 
 // TestJitterKeepsOrder sends numbered messages at RTT 20 ms ± 8 ms: each
-// comes back in order, with a round trip within [RTT-2J, RTT+2J] (each
-// direction may move by ±J) plus 2 ms of slack. None may be early; one of
-// the 30 may be late, since a late wake-up of the test or the proxy on a
-// busy 2-core machine only ever lengthens a round trip (a CI run saw one
-// at 43.8 ms), while a jitter that exceeds its bound puts many out.
+// comes back in order, none earlier than RTT-2J (each direction may move by
+// ±J) less 2 ms of slack, and the round trips spread. Late ones are not
+// counted: load only lengthens a round trip; TestScheduleJitter bounds the
+// scheduled delay itself.
 func TestJitterKeepsOrder(t *testing.T) {
 	testtier.Quiet(t)
 	const rtt, jitter = 20 * time.Millisecond, 8 * time.Millisecond
@@ -103,19 +118,12 @@ func TestJitterKeepsOrder(t *testing.T) {
 	c := dial(t, p.Addr())
 	var lo, hi time.Duration = time.Hour, 0
 	var spread bool
-	var late []time.Duration
 	for i := range 30 {
 		d := roundTrip(t, c, 8+i)
 		lo, hi = min(lo, d), max(hi, d)
 		if d < rtt-2*jitter-2*time.Millisecond {
 			t.Errorf("round trip %d: %v below %v - %v", i, d, rtt, 2*jitter)
 		}
-		if d > rtt+2*jitter+2*time.Millisecond {
-			late = append(late, d)
-		}
-	}
-	if len(late) > 1 {
-		t.Errorf("%d of 30 round trips above %v + %v: %v", len(late), rtt, 2*jitter, late)
 	}
 	spread = hi-lo > 2*time.Millisecond
 	t.Logf("jittered round trips within [%v, %v]", lo, hi)
@@ -143,8 +151,10 @@ func TestJitterKeepsOrder(t *testing.T) {
 	}
 }
 
-// TestBandwidth pushes 4 MiB through an 80 Mbit/s proxy: it must take
-// 4 MiB·8/80e6 ≈ 0.419 s ± 15 %.
+// TestBandwidth pushes 4 MiB through an 80 Mbit/s proxy: it must take at
+// least 4 MiB·8/80e6 ≈ 0.419 s less one pacing quantum (the pacer books
+// every piece on the emulated link's clock and gives no idle credit, so it
+// is never early), and under twice that.
 func TestBandwidth(t *testing.T) {
 	testtier.Quiet(t)
 	const size = 4 << 20
@@ -164,8 +174,9 @@ func TestBandwidth(t *testing.T) {
 	if got.Load() != size {
 		t.Fatalf("sink got %d bytes, want %d", got.Load(), size)
 	}
-	if tol := want * 15 / 100; elapsed < want-tol || elapsed > want+tol {
-		t.Errorf("took %v, want %v ± 15%%", elapsed, want)
+	q := time.Duration(float64(quantum(mbit)) * 8 / (mbit * 1e6) * float64(time.Second))
+	if elapsed < want-q || elapsed >= 2*want {
+		t.Errorf("took %v, want within [%v, %v)", elapsed, want-q, 2*want)
 	}
 }
 
@@ -215,5 +226,34 @@ func TestScheduleMonotonic(t *testing.T) {
 			t.Fatalf("chunk %d: delay %v above RTT/2+jitter", i, d)
 		}
 		prev = at
+	}
+}
+
+// TestScheduleJitter: with a fixed seed and arrivals far enough apart that
+// order never clamps, every scheduled delay lies within RTT/2 ± J (never
+// below 0) and the jitter spreads over most of that range.
+func TestScheduleJitter(t *testing.T) {
+	for _, tc := range []struct{ rtt, jitter time.Duration }{
+		{20 * time.Millisecond, 8 * time.Millisecond},
+		{10 * time.Millisecond, 0},
+		{4 * time.Millisecond, 5 * time.Millisecond}, // RTT/2 - J < 0: clamped to arrival
+		{300 * time.Millisecond, 30 * time.Millisecond},
+	} {
+		s := &schedule{rng: rand.New(rand.NewPCG(1, 2))}
+		cfg := &Config{RTT: tc.rtt, Jitter: tc.jitter}
+		lo, hi := max(tc.rtt/2-tc.jitter, 0), tc.rtt/2+tc.jitter
+		minD, maxD := time.Duration(math.MaxInt64), time.Duration(0)
+		t0 := time.Now()
+		for i := range 1000 {
+			arr := t0.Add(time.Duration(i) * (tc.rtt + 2*tc.jitter + time.Millisecond))
+			d := s.deliverAt(arr, cfg).Sub(arr)
+			if d < lo || d > hi {
+				t.Fatalf("RTT %v ± %v: chunk %d delayed %v, want within [%v, %v]", tc.rtt, tc.jitter, i, d, lo, hi)
+			}
+			minD, maxD = min(minD, d), max(maxD, d)
+		}
+		if tc.jitter > 0 && (minD > max(tc.rtt/2-tc.jitter/2, lo) || maxD < tc.rtt/2+tc.jitter/2) {
+			t.Errorf("RTT %v ± %v: delays within [%v, %v], want the jitter to spread them", tc.rtt, tc.jitter, minD, maxD)
+		}
 	}
 }

@@ -52,7 +52,9 @@ func TestDirectPath(t *testing.T) {
 	for i := range sizes {
 		sizes[i] = []int{200 << 10, 70 << 10, 1000, 20 << 10, 5 << 10, 64 << 10}[i%6]
 	}
-	fb := &fakeBroker{respond: ackResponse, check: checkPatterned(sizes)}
+	// The broker answers a wave once all k requests arrived, so that all k
+	// are in flight at once whatever the scheduling (MaxInFlight below).
+	fb := &fakeBroker{respond: ackResponse, check: checkPatterned(sizes), wave: k}
 	p := startProxy(t, fb.start(t), Config{})
 	c := dial(t, p.Addr())
 	var total int
@@ -93,10 +95,10 @@ func TestDirectPath(t *testing.T) {
 		t.Fatal(*errp)
 	}
 	// The proxy counts a write's bytes once the write returns, which can be
-	// after the broker's answer reached the client: wait (at most 1 s) for
+	// after the broker's answer reached the client: wait (at most 10 s) for
 	// the last count.
 	s := p.Stats()
-	for deadline := time.Now().Add(time.Second); s.BytesUp < int64(total) && time.Now().Before(deadline); s = p.Stats() {
+	for deadline := time.Now().Add(testTimeout); s.BytesUp < int64(total) && time.Now().Before(deadline); s = p.Stats() {
 		time.Sleep(time.Millisecond)
 	}
 	if s.ProduceRequests != int64(len(sizes)) || s.MaxInFlight != k {

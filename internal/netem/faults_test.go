@@ -61,18 +61,18 @@ func TestCutEveryN(t *testing.T) {
 	}
 }
 
-// TestCutAt: a cut armed 80 ms after SetConfig spares earlier produce
-// requests and cuts the first one after it, once.
+// TestCutAt: a cut set 80 ms after SetConfig on a live connection cuts the
+// first produce request after that time, once. (Which requests an offset
+// spares, without a clock to race, is TestFaultState's.)
 func TestCutAt(t *testing.T) {
 	fb := &fakeBroker{respond: ackResponse}
 	p := startProxy(t, fb.start(t), Config{})
-	p.SetConfig(Config{Fault: &Fault{At: []time.Duration{80 * time.Millisecond}}})
-	armed := time.Now()
 	c := dial(t, p.Addr())
 	if !produceOnce(t, c, 1) {
-		t.Fatal("produce before the cut time: connection closed")
+		t.Fatal("produce before the cut was armed: connection closed")
 	}
-	time.Sleep(80*time.Millisecond - time.Since(armed) + 5*time.Millisecond)
+	p.SetConfig(Config{Fault: &Fault{At: []time.Duration{80 * time.Millisecond}}})
+	time.Sleep(85 * time.Millisecond) // past the offset, which counts from SetConfig
 	if produceOnce(t, c, 2) {
 		t.Fatal("produce after the cut time: got a response, want the connection cut")
 	}

@@ -152,11 +152,11 @@ func TestRespScannerChunking(t *testing.T) {
 
 // TestFramingStats runs a client sending produce requests in waves of K
 // back to back, waiting for all K responses before the next wave, through the
-// proxy to a fake broker answering after 20 ms. Within a wave the requests
-// arrive before any response can (RTT + 20 ms later), so the proxy must see
-// exactly K in flight at most, the per-send samples 1..K per wave (mean
-// (K+1)/2), every request, their exact mean size, and round trips of RTT +
-// broker delay.
+// proxy to a fake broker answering after 20 ms, and only once all K of the
+// wave have arrived. So every request of a wave passes the proxy before any
+// response: the proxy must see exactly K in flight at most, the per-send
+// samples 1..K per wave (mean (K+1)/2), every request, their exact mean
+// size, and round trips of at least RTT + broker delay.
 func TestFramingStats(t *testing.T) {
 	testtier.Quiet(t) // counts the proxy's connections: beside other packages, a client retrying a stopped broker's port can land on it
 	const brokerDelay = 20 * time.Millisecond
@@ -173,7 +173,7 @@ func TestFramingStats(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fb := &fakeBroker{delay: brokerDelay, respond: ackResponse}
+			fb := &fakeBroker{delay: brokerDelay, respond: ackResponse, wave: tc.k}
 			p := startProxy(t, fb.start(t), Config{RTT: rtt})
 			c := dial(t, p.Addr())
 			var totalBytes int
@@ -229,11 +229,13 @@ func TestFramingStats(t *testing.T) {
 				t.Errorf("Connections = %d, want 1", s.Connections)
 			}
 			if tc.acks != 0 {
-				// Each request waits RTT + broker delay; with K pipelined the
-				// broker answers in order, so allow a few ms of queueing.
+				// Each request waits at least RTT + broker delay (the delay
+				// line and the broker are never early). Load only adds, and
+				// a wave's answers wait for its last request: beside two CPU
+				// hogs p50 reached 66 ms and p99 257 ms, so no upper bound.
 				wantRTT := float64(rtt+brokerDelay) / 1e6
-				if s.RTTp50Ms < wantRTT-0.5 || s.RTTp50Ms > wantRTT+5 || s.RTTp99Ms < s.RTTp50Ms || s.RTTp99Ms > wantRTT+15 {
-					t.Errorf("round trip p50 %.2f ms p99 %.2f ms, want about %.0f ms", s.RTTp50Ms, s.RTTp99Ms, wantRTT)
+				if s.RTTp50Ms < wantRTT-0.5 || s.RTTp99Ms < s.RTTp50Ms {
+					t.Errorf("round trip p50 %.2f ms p99 %.2f ms, want p50 ≥ %.1f and p99 ≥ p50", s.RTTp50Ms, s.RTTp99Ms, wantRTT-0.5)
 				}
 			}
 			t.Logf("%+v", s)

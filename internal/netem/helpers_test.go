@@ -105,6 +105,10 @@ func dial(t testing.TB, addr string) net.Conn {
 type fakeBroker struct {
 	delay   time.Duration
 	respond func(key, version int16, corr int32, req []byte) []byte
+	// wave, if > 1, holds the answers of a connection until wave requests
+	// have arrived since the last release, so that a client's wave is all in
+	// flight at once however late its writes are scheduled.
+	wave int
 	// check, if set, inspects each request (without its size prefix) as it
 	// arrives, in order; the first error it returns is kept in checkErr.
 	check    func(req []byte) error
@@ -136,7 +140,8 @@ func (fb *fakeBroker) serve(c net.Conn) {
 		}
 	}()
 	var size [4]byte
-	for {
+	var held []due
+	for n := 1; ; n++ {
 		if _, err := io.ReadFull(c, size[:]); err != nil {
 			return
 		}
@@ -156,7 +161,13 @@ func (fb *fakeBroker) serve(c net.Conn) {
 		}
 		resp := fb.respond(key, int16(binary.BigEndian.Uint16(req[2:])), int32(binary.BigEndian.Uint32(req[4:])), req)
 		if resp != nil {
-			out <- due{at: time.Now().Add(fb.delay), frame: resp}
+			held = append(held, due{at: time.Now().Add(fb.delay), frame: resp})
+		}
+		if fb.wave <= 1 || n%fb.wave == 0 {
+			for _, d := range held {
+				out <- d
+			}
+			held = held[:0]
 		}
 	}
 }

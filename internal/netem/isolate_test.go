@@ -46,8 +46,11 @@ func TestSetConfigFunc(t *testing.T) {
 		}
 	}
 	fast, slow := roundTrip(t, dial(t, s.Addr(0)), 10), roundTrip(t, dial(t, s.Addr(1)), 10)
-	if fast > 30*time.Millisecond || slow < 40*time.Millisecond {
-		t.Errorf("round trips %v (RTT 0) and %v (RTT 40ms): per-broker configs not applied", fast, slow)
+	// Broker 0's proxy at RTT 0 takes the direct path, which applies no
+	// delay and times none (0); broker 1's is never early.
+	if st := s.Proxy(0).Stats(); st.UpDelayP50Ms != 0 || st.DownDelayP50Ms != 0 || slow < 40*time.Millisecond {
+		t.Errorf("round trips %v (RTT 0, applied delay %.3f + %.3f ms) and %v (RTT 40ms): per-broker configs not applied",
+			fast, st.UpDelayP50Ms, st.DownDelayP50Ms, slow)
 	}
 }
 
@@ -71,8 +74,10 @@ func TestFetchRTT(t *testing.T) {
 		}
 	}
 	st := p.Stats()
-	if st.Fetches != 3 || st.ProduceRequests != 0 || st.FetchRTTMinMs < 10 || st.FetchRTTMinMs > 30 {
-		t.Errorf("stats %+v, want 3 fetches of 10–30 ms and no produce request", st)
+	// Never below the 10 ms RTT, less the minWait a wait may end early per
+	// direction; the upper bound is a loose catch for a wrong delay.
+	if early := 2 * float64(minWait) / 1e6; st.Fetches != 3 || st.ProduceRequests != 0 || st.FetchRTTMinMs < 10-early || st.FetchRTTMinMs >= 100 {
+		t.Errorf("stats %+v, want 3 fetches of 10–100 ms and no produce request", st)
 	}
 }
 
@@ -92,8 +97,11 @@ func TestAppliedDelay(t *testing.T) {
 		if rtt == 0 && got != 0 {
 			t.Errorf("RTT 0: applied delay %.3f ms, want 0: the direct path is not timed", got)
 		}
-		if rtt > 0 && (got < want || got > want+2) {
-			t.Errorf("RTT %v: applied delay %.3f + %.3f ms, want %.0f to %.0f ms", rtt, st.UpDelayP50Ms, st.DownDelayP50Ms, want, want+2)
+		// Timers only fire late: never under the RTT (less the minWait a
+		// wait may end early per direction), and 10 ms over it only if the
+		// medians of both directions are 5 ms late.
+		if early := 2 * float64(minWait) / 1e6; rtt > 0 && (got < want-early || got >= want+10) {
+			t.Errorf("RTT %v: applied delay %.3f + %.3f ms, want %.0f to %.0f ms", rtt, st.UpDelayP50Ms, st.DownDelayP50Ms, want, want+10)
 		}
 	}
 }

@@ -67,8 +67,8 @@ func TestStartSetsGroupAndKillAllKillsIt(t *testing.T) {
 	KillAll()
 	KillAll() // idempotent
 	_ = cmd.Wait()
-	waitGone(t, pid, 3*time.Second)
-	waitGone(t, grandchild, 3*time.Second)
+	waitGone(t, pid, 10*time.Second)
+	waitGone(t, grandchild, 10*time.Second)
 	if got := Registered(); len(got) != 0 {
 		t.Errorf("Registered() after KillAll = %v, want empty", got)
 	}
@@ -100,9 +100,11 @@ func TestStartDetachedIsNotRegistered(t *testing.T) {
 		t.Errorf("Registered() = %v, want a detached child left out", got)
 	}
 	KillAll()
-	time.Sleep(100 * time.Millisecond)
-	if !Alive(pid) {
-		t.Error("KillAll killed a detached child")
+	// A kill takes effect when the child is next scheduled: watch for 2 s.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !Alive(pid) {
+			t.Fatal("KillAll killed a detached child")
+		}
 	}
 }
 
@@ -188,7 +190,7 @@ func TestNoOrphans(t *testing.T) {
 			if code != tc.wantCode {
 				t.Errorf("child exit code = %d (%v), want %d", code, err, tc.wantCode)
 			}
-			waitGone(t, grandchild, 3*time.Second)
+			waitGone(t, grandchild, 10*time.Second)
 		})
 	}
 }
@@ -197,7 +199,12 @@ func TestNoOrphans(t *testing.T) {
 // the grace period, one that exits on SIGTERM is not; Cmdline reads a live
 // process's arguments and none of a gone one.
 func TestStopDetached(t *testing.T) {
-	stubborn := exec.Command("sh", "-c", "trap '' TERM; sleep 30")
+	// exec keeps the ignored TERM; "ready" says the trap is in place.
+	stubborn := exec.Command("sh", "-c", "trap '' TERM; echo ready; exec sleep 30")
+	ready, err := stubborn.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	polite := exec.Command("sleep", "30")
 	for _, c := range []*exec.Cmd{stubborn, polite} {
 		if err := StartDetached(c); err != nil {
@@ -208,7 +215,7 @@ func TestStopDetached(t *testing.T) {
 	// Until the child has exec'd, its command line is its parent's or empty.
 	var args []string
 	var ok bool
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if args, ok = Cmdline(polite.Process.Pid); ok && len(args) == 2 && args[0] == "sleep" {
 			break
 		}
@@ -216,7 +223,9 @@ func TestStopDetached(t *testing.T) {
 	if !ok || len(args) != 2 || args[0] != "sleep" {
 		t.Errorf("Cmdline = %q, %v; want [sleep 30]", args, ok)
 	}
-	time.Sleep(100 * time.Millisecond) // let the shell install its trap
+	if line, err := bufio.NewReader(ready).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("stubborn child said %q, %v; want \"ready\"", line, err)
+	}
 	left := StopDetached([]int{stubborn.Process.Pid, polite.Process.Pid}, 300*time.Millisecond)
 	if len(left) != 0 || Alive(stubborn.Process.Pid) || Alive(polite.Process.Pid) {
 		t.Errorf("still alive after StopDetached: %v", left)

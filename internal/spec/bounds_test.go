@@ -10,7 +10,9 @@ import (
 )
 
 // TestHostileFiles checks that files built to hang or flood the parser are
-// refused quickly, with one located message and a bounded error list.
+// refused early, with one located message and a bounded error list. The
+// location shows where the check stopped (the 65th bracket, the 20,001st
+// line or item), far before the end of the file; the clock is a hang guard.
 func TestHostileFiles(t *testing.T) {
 	const head = "name: x\nclient: java\n"
 	var merges strings.Builder
@@ -32,14 +34,14 @@ func TestHostileFiles(t *testing.T) {
 		{"nested brackets after an apostrophe", head + "description: it's " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n",
 			"x.yaml:3:83: nesting deeper than 64 levels"},
 		{"200,000 merge keys", merges.String(), "x.yaml:20001:9: more than 20000 lines and list items"},
-		{"300,000 list items", items.String(), "more than 20000 lines and list items"},
+		{"300,000 list items", items.String(), "x.yaml:3:40019: more than 20000 lines and list items"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
 			_, err := Parse("x.yaml", []byte(tt.src), nil)
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("took %s, want under 1s", d)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %s, want under 10s", d)
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
@@ -101,8 +103,8 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 				t.Errorf("Load(%s) = %v, want not a regular file", path, err)
 			}
-		case <-time.After(time.Second):
-			t.Fatalf("Load(%s) still running after 1s", path)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Load(%s) still running after 10s", path)
 		}
 	}
 	if _, err := os.Stat(fifo); err != nil {

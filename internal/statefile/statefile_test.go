@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bufio"
 	"errors"
 	"os"
 	"os/exec"
@@ -33,13 +34,22 @@ func TestLock(t *testing.T) {
 			if _, err := exec.LookPath("flock"); err != nil {
 				t.Skip("no flock command")
 			}
-			cmd := exec.Command("flock", path+".lock", "sleep", "30")
+			// The child says "held" once flock has the lock.
+			cmd := exec.Command("flock", path+".lock", "sh", "-c", "echo held; exec sleep 30")
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // sleep holds the lock too
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(300 * time.Millisecond) // let it take the lock
-			return func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() }
+			release := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() }
+			if line, err := bufio.NewReader(out).ReadString('\n'); line != "held\n" {
+				release()
+				t.Fatalf("flock child said %q, %v; want \"held\"", line, err)
+			}
+			return release
 		}, ""},
 	}
 	for _, tc := range cases {
@@ -55,7 +65,7 @@ func TestLock(t *testing.T) {
 				release()
 				t.Fatalf("second Lock = %v, want ErrLocked", err)
 			}
-			if took := time.Since(start); took > time.Second {
+			if took := time.Since(start); took > 10*time.Second {
 				t.Errorf("refusal took %v, want at once", took)
 			}
 			for _, want := range []string{"another prodlab cluster up or down", path + ".lock", tc.wantPid} {
@@ -66,9 +76,9 @@ func TestLock(t *testing.T) {
 			release()
 			// A killed holder's lock goes with its last file descriptor,
 			// when the kernel has finished its exit (sleep, flock's child,
-			// is not the process Wait reaps): allow that 2 s.
+			// is not the process Wait reaps): allow that 10 s.
 			var unlock func()
-			for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 				if unlock, err = Lock(path, "cluster state", "prodlab cluster up or down"); err == nil || time.Now().After(deadline) {
 					break
 				}
@@ -139,7 +149,7 @@ func TestLoadRefusesWhatSaveNeverWrites(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Errorf("Load: %v, want %q", err, tt.want)
 				}
-			case <-time.After(2 * time.Second):
+			case <-time.After(10 * time.Second):
 				t.Fatal("Load blocked")
 			}
 		})

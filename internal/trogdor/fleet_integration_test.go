@@ -51,7 +51,7 @@ func TestFleetRunsProduceTaskOnTrogdor39(t *testing.T) {
 
 // runFleetTrial is the body of the fleet tests for one trogdor release.
 func runFleetTrial(t *testing.T, release string, checkRefusal bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	jar := testjar.WorkerJar(t)
 	cl, err := cluster.Start(ctx, cluster.Config{Brokers: 1, Dir: t.TempDir()})

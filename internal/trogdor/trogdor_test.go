@@ -223,9 +223,11 @@ func TestClient(t *testing.T) {
 		}, ""},
 		{"HTTP error", func() error { return c.StopTask(ctx, "t1") }, "404"},
 		{"wait times out", func() error {
-			ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			// The deadline must fall between polls, not cut one short: the
+			// first poll gets 3 s on a busy machine, and there is no second.
+			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			defer cancel()
-			_, err := c.WaitTask(ctx, "t2", 50*time.Millisecond)
+			_, err := c.WaitTask(ctx, "t2", time.Hour)
 			return err
 		}, "still RUNNING"},
 		{"unreachable", func() error {
