@@ -14,7 +14,7 @@ var counterparts = map[string][]string{
 	// Java → librdkafka
 	BufferMemory:              {"queue.buffering.max.kbytes"},
 	MaxRequestSize:            {"message.max.bytes"},
-	MaxBufferedRecords:        {"queue.buffering.max.messages"},
+	MaxBufferedRecords:        {QueueBufferingMaxMessages},
 	"partitioner.class":       {"partitioner"},
 	"partitioner.ignore.keys": {"partitioner"},
 	"max.block.ms":            {"queue.buffering.max.ms"},
@@ -23,7 +23,7 @@ var counterparts = map[string][]string{
 	"sasl.jaas.config":        {"sasl.username", "sasl.password"},
 	// librdkafka → Java
 	"batch.num.messages":                     {BatchSize},
-	"queue.buffering.max.messages":           {BufferMemory, MaxBufferedRecords},
+	QueueBufferingMaxMessages:                {BufferMemory, MaxBufferedRecords},
 	"queue.buffering.max.kbytes":             {BufferMemory},
 	"queue.buffering.max.ms":                 {LingerMs},
 	"sticky.partitioning.linger.ms":          {"partitioner.adaptive.partitioning.enable", LingerMs},

@@ -15,7 +15,16 @@ const (
 	SecurityProtocol  = "security.protocol"
 	// BatchNumMessages is librdkafka's own (no Java equivalent).
 	BatchNumMessages = "batch.num.messages"
+	// QueueBufferingMaxMessages is librdkafka's bound on its buffer in
+	// records (no Java equivalent; prodlab's MaxBufferedRecords for
+	// franz-go).
+	QueueBufferingMaxMessages = "queue.buffering.max.messages"
 )
+
+// BufferedRecordsLimits are the settings that bound a client's buffer in
+// records, each in its client's words: what can be in flight is never
+// more.
+var BufferedRecordsLimits = []string{MaxBufferedRecords, QueueBufferingMaxMessages}
 
 // librdkafkaAliases are librdkafka's other names for the settings Parse
 // reads, so that a librdkafka experiment written in its client's words is

@@ -187,15 +187,23 @@ func finiteOr(v, alt float64) float64 {
 // achieved unscaled, a resolution of 1 let probes at 0.4 % of their rate
 // pass (librdkafka's defaults allow a million requests in flight).
 func KeepUpResolution(r *results.Record) float64 {
-	acked := float64(r.Records.Acked)
+	achieved := 1.0
+	if r.Load != nil {
+		achieved = r.Load.Achieved
+	}
+	return resolution(achieved, float64(r.Records.Acked), inFlightRecords(r))
+}
+
+// resolution is how far a window that acknowledged acked records at
+// achieved ÷ offered may lie below what the producer did, in the same
+// units: achieved × in flight ÷ acknowledged, the relative part at most 1
+// (0 when nothing was acknowledged). KeepUpResolution and tailKeptUp
+// share it.
+func resolution(achieved, acked, inFlight float64) float64 {
 	if acked <= 0 {
 		return 0
 	}
-	rel := math.Min(1, inFlightRecords(r)/acked)
-	if r.Load == nil {
-		return rel
-	}
-	return rel * r.Load.Achieved
+	return achieved * math.Min(1, inFlight/acked)
 }
 
 // inFlightRecords is how many records a trial's producer can have in
@@ -212,17 +220,13 @@ func inFlightRecords(r *results.Record) float64 {
 	if n, err := strconv.Atoi(r.EffectiveConfig[kafkaconf.MaxInFlight]); err == nil && n > 1 {
 		inFlight *= float64(n)
 	}
-	for _, k := range bufferedRecordsKeys {
+	for _, k := range kafkaconf.BufferedRecordsLimits {
 		if n, err := strconv.ParseFloat(r.EffectiveConfig[k], 64); err == nil && n > 0 {
 			inFlight = math.Min(inFlight, n)
 		}
 	}
 	return inFlight
 }
-
-// bufferedRecordsKeys are the effective settings that bound a client's
-// buffer in records, in each client's own words.
-var bufferedRecordsKeys = []string{kafkaconf.MaxBufferedRecords, "queue.buffering.max.messages"}
 
 // KeptUp reports whether a rate-limited trial achieved at least keepUp of
 // its offered rate, within the window's resolution (KeepUpResolution): the
