@@ -121,10 +121,13 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	}
 	total := c.cfg.Brokers + c.cfg.Controllers
 	per := c.cfg.portsPerNode()
-	ports, err := pickPorts(per * total)
+	ports, release, err := pickPorts(per * total)
 	if err != nil {
 		return err
 	}
+	// Held until the proxies the Advertise functions make have their own
+	// ports (see freePorts); released by the time the nodes start.
+	defer release()
 	specs := make([]nodeSpec, total)
 	c.nodes, c.controllers = nil, nil
 	for i := range specs {
@@ -160,13 +163,14 @@ func (c *Cluster) startOnce(ctx context.Context) error {
 	if err := c.formatAll(ctx); err != nil {
 		return err
 	}
+	release()
 	// Controllers first: brokers wait for a quorum to register with.
 	for _, n := range append(append([]*node(nil), c.controllers...), c.nodes...) {
 		if err := n.start(c.java, c.dist, c.cds, c.cfg.Dir, c.cfg.Detached); err != nil {
 			return err
 		}
 	}
-	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids(), c.ClientOpts()...)
+	return waitReady(ctx, c.cfg.ReadyTimeout, c.nodes, c.ids(), c.clusterID, c.ClientOpts()...)
 }
 
 // nodeSpec lays out node id on its ports (client, controller, one

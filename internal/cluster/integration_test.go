@@ -149,6 +149,22 @@ func TestThreeNodes(t *testing.T) {
 		}
 	})
 
+	// A node whose port another cluster's broker answers on (it bound the
+	// port between prodlab choosing it and the node binding it) is not
+	// ready, however complete that broker's metadata; the same probe with
+	// this cluster's id is.
+	t.Run("readiness knows its own cluster", func(t *testing.T) {
+		n := newNode(t.TempDir(), c.nodes[1].spec)
+		n.done = make(chan struct{}) // "running"
+		err := waitReady(ctx, 2*time.Second, []*node{n}, []int{1, 2, 3}, "a-foreign-cluster-id", c.ClientOpts()...)
+		if err == nil || !strings.Contains(err.Error(), "not this one") {
+			t.Errorf("waitReady with a foreign cluster id = %v, want a 'not this one' timeout", err)
+		}
+		if err := waitReady(ctx, 30*time.Second, []*node{n}, []int{1, 2, 3}, c.clusterID, c.ClientOpts()...); err != nil {
+			t.Errorf("waitReady with the cluster's own id: %v", err)
+		}
+	})
+
 	// Before the kill tests, on the cluster as it is fresh: the gap between
 	// trials was 5 s here when the readiness probe read kgo's cached
 	// metadata (a broker's early UNKNOWN_TOPIC_OR_PARTITION kept for the
@@ -167,6 +183,12 @@ func TestThreeNodes(t *testing.T) {
 		}
 		if err := c.Kill(victim.ID); err == nil {
 			t.Error("Kill of a dead broker succeeded, want an error")
+		}
+		if d := c.Describe(victim.ID); !strings.Contains(d, "is not running") || !strings.Contains(d, "broker-3.log") {
+			t.Errorf("Describe of a killed broker = %q, want its state and log", d)
+		}
+		if d := c.Describe(1); !strings.Contains(d, "is running") {
+			t.Errorf("Describe of a live broker = %q, want 'is running'", d)
 		}
 		fenced := eventually(t, 30*time.Second, "killed broker leaves the metadata", func() (bool, string) {
 			ids, err := metadataIDs(ctx, brokers[0].Addr)
@@ -342,10 +364,11 @@ func TestDataRootInMemory(t *testing.T) {
 // if the DIRECT listener's metadata names the DIRECT addresses.
 func TestDirectListener(t *testing.T) {
 	testtier.Shared(t)
-	dead, err := freePorts(1)
+	dead, release, err := freePorts(1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	release() // nobody listens there
 	c := startCluster(t, Config{Brokers: 1, Advertise: func(int, string) string { return fmt.Sprintf("127.0.0.1:%d", dead[0]) }})
 	direct := c.DirectBootstrap()
 	if len(direct) != 1 || slices.Contains(c.Bootstrap(), direct[0]) {
@@ -379,13 +402,13 @@ func TestStartRetriesOnBindError(t *testing.T) {
 	}
 	defer taken.Close()
 	calls := 0
-	pickPorts = func(n int) ([]int, error) {
+	pickPorts = func(n int) ([]int, func(), error) {
 		calls++
-		ports, err := freePorts(n)
+		ports, release, err := freePorts(n)
 		if err == nil && calls == 1 {
 			ports[0] = taken.Addr().(*net.TCPAddr).Port
 		}
-		return ports, err
+		return ports, release, err
 	}
 	t.Cleanup(func() { pickPorts = freePorts })
 	c := startCluster(t, Config{Brokers: 1})

@@ -21,6 +21,23 @@ func (c *Cluster) node(id int) (*node, error) {
 	return c.nodes[id-1], nil
 }
 
+// Describe says how broker id's process stands (running, or not) with the
+// last lines of its log: what an error about reaching the broker should
+// carry, so that its cause is in the message and not only in a log that
+// a failed test removes.
+func (c *Cluster) Describe(id int) string {
+	n, err := c.node(id)
+	if err != nil {
+		return err.Error()
+	}
+	pid, _ := n.state()
+	state := "not running"
+	if n.running() {
+		state = "running"
+	}
+	return fmt.Sprintf("broker %d (pid %d) is %s; last lines of %s:\n%s", id, pid, state, n.logPath, indent(n.logTail()))
+}
+
 // Stop stops every broker: SIGTERM, up to Config.StopGrace for a clean exit,
 // then SIGKILL. Each broker leaves the proc registry as it exits. Stopping an
 // external cluster does nothing. Stop is idempotent.
@@ -109,7 +126,7 @@ func (c *Cluster) Restart(ctx context.Context, id int) error {
 			want = append(want, m.spec.ID)
 		}
 	}
-	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want, c.ClientOpts()...); err != nil {
+	if err := waitReady(ctx, c.cfg.ReadyTimeout, []*node{n}, want, c.clusterID, c.ClientOpts()...); err != nil {
 		return fmt.Errorf("restart broker %d: %w", id, err)
 	}
 	return nil

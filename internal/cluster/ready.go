@@ -24,11 +24,14 @@ type probe struct {
 }
 
 // waitReady waits until every node in check answers a Metadata request that
-// lists all of want (node ids), so each checked node is up, registered and
-// unfenced, and sees the others. It fails early when a checked node's
+// names cluster clusterID and lists all of want (node ids), so each checked
+// node is up, registered and unfenced, and sees the others. The cluster id
+// tells a node from whatever else answers on its port: another test's
+// broker, or a proxy in front of one, that bound the port in the moment
+// between prodlab choosing it and the node binding it. It fails early when a checked node's
 // process exits, and on timeout; both errors carry the tail of the failing
 // node's log. opts reach a secured client listener (TLS, SASL).
-func waitReady(ctx context.Context, timeout time.Duration, check []*node, want []int, opts ...kgo.Opt) error {
+func waitReady(ctx context.Context, timeout time.Duration, check []*node, want []int, clusterID string, opts ...kgo.Opt) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	probes := make([]*probe, len(check))
@@ -55,7 +58,7 @@ func waitReady(ctx context.Context, timeout time.Duration, check []*node, want [
 				return fmt.Errorf("node %d exited while starting%s; last lines of %s:\n%s",
 					p.node.spec.ID, p.node.firstErrors(), p.node.logPath, indent(p.node.logTail()))
 			}
-			p.lastErr = p.check(ctx, want)
+			p.lastErr = p.check(ctx, want, clusterID)
 			if p.lastErr != nil {
 				pending++
 			}
@@ -79,7 +82,7 @@ func waitReady(ctx context.Context, timeout time.Duration, check []*node, want [
 }
 
 // check sends one Metadata request to the probed node itself.
-func (p *probe) check(ctx context.Context, want []int) error {
+func (p *probe) check(ctx context.Context, want []int, clusterID string) error {
 	seeds := p.client.SeedBrokers()
 	if len(seeds) == 0 {
 		return errors.New("no seed broker")
@@ -92,6 +95,9 @@ func (p *probe) check(ctx context.Context, want []int) error {
 	if err != nil {
 		return fmt.Errorf("metadata request: %w", err)
 	}
+	if got := resp.ClusterID; got == nil || *got != clusterID {
+		return fmt.Errorf("%s answers for cluster %s, not this one (%s): another program's broker holds the port", p.node.spec.Addr(), orNone(got), clusterID)
+	}
 	var got []int
 	for _, b := range resp.Brokers {
 		got = append(got, int(b.NodeID))
@@ -102,4 +108,12 @@ func (p *probe) check(ctx context.Context, want []int) error {
 		}
 	}
 	return nil
+}
+
+// orNone is *s, or "(none)" for nil.
+func orNone(s *string) string {
+	if s == nil {
+		return "(none)"
+	}
+	return *s
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,8 +291,10 @@ func TestIsRelease(t *testing.T) {
 	}
 }
 
-func TestFreePortsDistinctAndLoopback(t *testing.T) {
-	ports, err := freePorts(6)
+// TestFreePortsHeldUntilRelease: the ports differ, and nobody else can
+// bind them (a proxy binding port 0, say) until release; then a node can.
+func TestFreePortsHeldUntilRelease(t *testing.T) {
+	ports, release, err := freePorts(6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,6 +305,17 @@ func TestFreePortsDistinctAndLoopback(t *testing.T) {
 		}
 		seen[p] = true
 	}
+	addr := fmt.Sprintf("%s:%d", loopback, ports[0])
+	if l, err := net.Listen("tcp", addr); err == nil {
+		_ = l.Close()
+		t.Fatalf("bound %s before release: the port was not held", addr)
+	}
+	release()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("bind %s after release: %v", addr, err)
+	}
+	_ = l.Close()
 }
 
 func TestIsBindError(t *testing.T) {
@@ -383,10 +397,11 @@ func TestStateRoundTripAndForeignPIDs(t *testing.T) {
 // its log, not more.
 func TestWaitReadyTimeoutCarriesLogTail(t *testing.T) {
 	dir := t.TempDir()
-	ports, err := freePorts(2) // closed again: nothing listens there
+	ports, release, err := freePorts(2)
 	if err != nil {
 		t.Fatal(err)
 	}
+	release() // nothing listens there
 	n := newNode(dir, nodeSpec{ID: 2, ClientPort: ports[0], ControllerPort: ports[1]})
 	n.done = make(chan struct{}) // "running", never exits
 	var log strings.Builder
@@ -396,7 +411,7 @@ func TestWaitReadyTimeoutCarriesLogTail(t *testing.T) {
 	if err := os.WriteFile(n.logPath, []byte(log.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = waitReady(t.Context(), 600*time.Millisecond, []*node{n}, []int{2})
+	err = waitReady(t.Context(), 600*time.Millisecond, []*node{n}, []int{2}, "id")
 	if err == nil {
 		t.Fatal("waitReady succeeded with nothing listening")
 	}
@@ -412,7 +427,7 @@ func TestWaitReadyTimeoutCarriesLogTail(t *testing.T) {
 	// A node whose process exited fails at once, without waiting.
 	close(n.done)
 	start := time.Now()
-	err = waitReady(t.Context(), time.Minute, []*node{n}, []int{2})
+	err = waitReady(t.Context(), time.Minute, []*node{n}, []int{2}, "id")
 	if err == nil || !strings.Contains(err.Error(), "exited") || time.Since(start) > 5*time.Second {
 		t.Errorf("waitReady on an exited node = %v after %v, want a quick 'exited' error", err, time.Since(start))
 	}

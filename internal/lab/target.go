@@ -178,7 +178,7 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 		err = t.startEmbedded(ctx)
 	}
 	if err == nil && t.net != nil {
-		err = t.net.Check(ctx)
+		err = t.checkProxies(ctx)
 	}
 	if err == nil {
 		err = t.secure(ctx)
@@ -194,6 +194,20 @@ func StartTarget(ctx context.Context, cfg TargetConfig) (*Target, error) {
 		t.version = t.c.Version()
 	}
 	return t, nil
+}
+
+// checkProxies dials every broker behind a proxy once; for an embedded
+// cluster a failure carries each broker's state and log tail.
+func (t *Target) checkProxies(ctx context.Context) error {
+	err := t.net.Check(ctx)
+	if err == nil || t.c == nil || !t.c.Embedded() {
+		return err
+	}
+	states := make([]string, 0, len(t.c.BrokerIDs()))
+	for _, id := range t.c.BrokerIDs() {
+		states = append(states, t.c.Describe(id))
+	}
+	return fmt.Errorf("%w\n%s", err, strings.Join(states, "\n"))
 }
 
 // connect reaches an external cluster; with proxies, clients bootstrap
