@@ -130,7 +130,9 @@ func TestWatchStopReleases(t *testing.T) {
 	if err := syscall.Kill(c.Pids()[1], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	c.nodes[0].wait(5 * time.Second)
+	if !c.nodes[0].wait(time.Minute) { // a hang guard
+		t.Fatal("the killed process was not reaped within a minute")
+	}
 	if !errors.Is(context.Cause(ctx), context.Canceled) {
 		t.Errorf("cause after stop = %v, want context.Canceled", context.Cause(ctx))
 	}

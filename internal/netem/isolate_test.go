@@ -15,7 +15,7 @@ func TestIsolate(t *testing.T) {
 	for _, cfg := range []Config{{}, {RTT: 4 * time.Millisecond}} {
 		p := startProxy(t, startEcho(t), cfg)
 		c := dial(t, p.Addr())
-		if d := roundTrip(t, c, 10); d > time.Second {
+		if d := roundTrip(t, c, 10); d > testTimeout {
 			t.Fatalf("RTT %v: round trip %v before isolation", cfg.RTT, d)
 		}
 		p.Isolate()
@@ -120,7 +120,7 @@ func TestSetPut(t *testing.T) {
 	if err != nil || again != first {
 		t.Fatalf("Put again = %q, %v; want the same proxy %q", again, err, first)
 	}
-	if d := roundTrip(t, dial(t, again), 10); d > time.Second {
+	if d := roundTrip(t, dial(t, again), 10); d > testTimeout {
 		t.Errorf("round trip %v through the re-pointed proxy", d)
 	}
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // TestKeepUpResolution: a window resolves achieved ÷ offered to the
-// records the producer can have in flight (at most its buffer) out of
-// those offered, and KeptUp allows exactly that.
+// records one response acknowledges (a batch per partition, at most the
+// client's buffer) out of those offered, and KeptUp allows exactly that;
+// how many requests may be in flight does not widen it.
 func TestKeepUpResolution(t *testing.T) {
 	rec := func(acked int64, perBatch float64, partitions int, inFlight string, achieved float64) *results.Record {
 		return &results.Record{Records: results.Records{Acked: acked}, RecordsPerBatch: perBatch,
@@ -29,7 +30,8 @@ func TestKeepUpResolution(t *testing.T) {
 	}{
 		{"one batch of 15 in 1,000", rec(1000, 15, 1, "1", 0.98), 0.015 * 0.98, true, "0.98 × (1 + 0.015) reaches 0.99"},
 		{"beyond it", rec(1000, 15, 1, "1", 0.97), 0.015 * 0.97, false, "0.97 × (1 + 0.015) does not"},
-		{"5 in flight, 3 partitions", rec(90000, 30, 3, "5", 0.99), 30 * 3 * 5 / 90000.0 * 0.99, true, "at the bound"},
+		{"3 partitions", rec(4500, 30, 3, "5", 0.98), 30 * 3 / 4500.0 * 0.98, true, "0.98 × 1.02 reaches 0.99"},
+		{"5 in flight do not widen it", rec(4500, 30, 3, "5", 0.97), 30 * 3 / 4500.0 * 0.97, false, "0.97 × 1.02 < 0.99"},
 		{"no batches counted", rec(1000, 0, 1, "", 0.5), 0.001 * 0.5, false, "one record"},
 		{"nothing acked", rec(0, 15, 1, "1", 0), 0, false, "no resolution, and far behind"},
 		// A window too short to resolve anything shows at most twice
@@ -37,10 +39,13 @@ func TestKeepUpResolution(t *testing.T) {
 		{"never more than twice", rec(10, 50, 1, "5", 0.2), 0.2, false, "a window of 10 records at a fifth of its rate"},
 		{"twice reaches it", rec(10, 50, 1, "5", 0.5), 0.5, true, "a window of 10 records at half its rate"},
 		// librdkafka's defaults allow a million requests in flight: a
-		// probe at 0.4 % of its rate once passed on a resolution of 1.
-		{"a million in flight", rec(45000, 15, 1, "1000000", 0.0044), 0.0044, false, "far behind its rate"},
-		// The client's buffer bounds what can be in flight.
-		{"the buffer bounds it", bufferedRec(rec(1000000, 15, 1, "1000000", 0.89), "100000"), 0.1 * 0.89, false, "0.89 × 1.1 < 0.99"},
+		// probe at 0.4 % of its rate once passed on a resolution of 1,
+		// and one at half its rate behind a 48 Mbit/s pipe on a
+		// resolution of in flight (capped by the buffer) ÷ acknowledged.
+		{"a million in flight", rec(45000, 15, 1, "1000000", 0.0044), 15 / 45000.0 * 0.0044, false, "far behind its rate"},
+		{"half a pipe's rate", bufferedRec(rec(2800, 16, 1, "1000000", 0.52), "100000"), 16 / 2800.0 * 0.52, false, "0.52 × 1.006 < 0.99"},
+		// The client's buffer bounds the grain.
+		{"the buffer bounds it", bufferedRec(rec(1000, 50, 4, "1", 0.89), "100"), 0.1 * 0.89, false, "0.89 × 1.1 < 0.99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,7 +90,7 @@ func tailKeptUp(rec *results.Record, keepUp float64) bool {
 		return false
 	}
 	achieved := acked / (ms / 1000) / rec.Load.OfferedRecordsPerS
-	return achieved+resolution(achieved, acked, inFlightRecords(rec)) >= keepUp
+	return achieved+resolution(achieved, acked, ackGrain(rec)) >= keepUp
 }
 
 // StartLag estimates how far behind its schedule a rate-limited trial's
