@@ -13,13 +13,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/payload"
 )
 
 func main() {
@@ -59,12 +60,15 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		return fmt.Errorf("connect: %w", err)
 	}
 
-	// Values are windows of a random A–Z pool, read-only, so no record
-	// needs its own buffer.
-	pool := make([]byte, size+64<<10)
-	for i := range pool {
-		pool[i] = byte('A' + rand.IntN(26))
+	// The values prodlab sends: random A–Z letters, each record its own
+	// window of a 16 MiB pool (payload's text kind, viewed without a
+	// copy). A pool small enough to stay in the CPU's cache would make
+	// the bare loop's copies cheaper than any honest payload's.
+	gen, err := payload.New(payload.KindText, size, 0)
+	if err != nil {
+		return err
 	}
+	values := gen.(payload.Viewer)
 	var failed atomic.Int64
 	promise := func(_ *kgo.Record, err error) {
 		if err != nil { // warm-up or measured: any failure fails the run
@@ -76,8 +80,7 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		if i == warmup {
 			start = time.Now()
 		}
-		off := int(i*7919) % (len(pool) - size)
-		cl.Produce(ctx, &kgo.Record{Value: pool[off : off+size]}, promise)
+		cl.Produce(ctx, &kgo.Record{Value: values.View(i)}, promise)
 	}
 	if err := cl.Flush(ctx); err != nil {
 		return fmt.Errorf("flush: %w", err)

@@ -16,13 +16,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/prodlab/prodlab/internal/payload"
 )
 
 func main() {
@@ -72,19 +73,22 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 			}
 		}
 	}()
-	// Values are windows of a random A–Z pool; librdkafka copies them.
-	pool := make([]byte, size+64<<10)
-	for i := range pool {
-		pool[i] = byte('A' + rand.IntN(26))
+	// The values prodlab sends: random A–Z letters, each record its own
+	// window of a 16 MiB pool (payload's text kind, viewed without a
+	// copy). A pool small enough to stay in the CPU's cache would make
+	// the bare loop's copies cheaper than any honest payload's.
+	gen, err := payload.New(payload.KindText, size, 0)
+	if err != nil {
+		return err
 	}
+	values := gen.(payload.Viewer)
 	deadline := time.Now().Add(timeout)
 	var start time.Time
 	for i := int64(0); i < records && time.Now().Before(deadline); i++ {
 		if i == warmup {
 			start = time.Now()
 		}
-		off := int(i*7919) % (len(pool) - size)
-		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: pool[off : off+size]}
+		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: values.View(i)}
 		for {
 			err := p.Produce(m, nil)
 			var ke kafka.Error

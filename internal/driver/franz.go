@@ -123,13 +123,16 @@ type franzRecord struct {
 	hdr        []byte    // the audit header's value, reused
 	stamp      []byte    // the hand-off time header's value, reused
 	key        []byte    // the key's bytes, reused (Key stays nil when keyless)
+	// buf holds the value of a generator that writes it (payload.Fill);
+	// Value points into the generator's own bytes when it has them.
+	buf []byte
 }
 
 // reset clears a finished record for reuse, keeping its buffers.
 func (r *franzRecord) reset() {
-	value, headers, hdr, key, stamp := r.Value[:0], r.Headers[:0], r.hdr[:0], r.key[:0], r.stamp[:0]
-	*r = franzRecord{hdr: hdr, key: key, stamp: stamp}
-	r.Value, r.Headers = value, headers
+	headers, hdr, key, stamp, buf := r.Headers[:0], r.hdr[:0], r.key[:0], r.stamp[:0], r.buf
+	*r = franzRecord{hdr: hdr, key: key, stamp: stamp, buf: buf}
+	r.Headers = headers
 }
 
 // fromKgo recovers the franzRecord of a record prodlab produced. kgo hands

@@ -97,7 +97,7 @@ func (fr *franzRun) produce(ctx context.Context) error { return fr.run(ctx, fr) 
 func (fr *franzRun) prepare(seq int64) {
 	r := fr.pool.Get().(*franzRecord)
 	r.seq = seq
-	r.Value = fr.gen.Next(seq, r.Value[:0])
+	r.Value = payload.Fill(fr.gen, seq, &r.buf)
 	if fr.keys != nil {
 		r.key = fr.keys.Append(r.key[:0], seq)
 		r.Key = r.key

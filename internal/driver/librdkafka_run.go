@@ -137,6 +137,9 @@ type rdRecord struct {
 	handoff, intended time.Time
 	value, key, hdr   []byte
 	stamp             []byte
+	// buf holds the value of a generator that writes it (payload.Fill);
+	// value points into the generator's own bytes when it has them.
+	buf []byte
 	// msg and headers are handed to Produce, which copies what they point
 	// to into librdkafka and keeps only the opaque: reused with the record,
 	// so the produce loop allocates no message per record.
@@ -273,7 +276,7 @@ func (rr *rdRun) readEvents() {
 func (rr *rdRun) prepare(seq int64) {
 	r := rr.pool.Get().(*rdRecord)
 	r.seq = seq
-	r.value = rr.gen.Next(seq, r.value[:0])
+	r.value = payload.Fill(rr.gen, seq, &r.buf)
 	if rr.keys != nil {
 		r.key = rr.keys.Append(r.key[:0], seq)
 	}

@@ -265,7 +265,7 @@ func (l *sendLoop) result(client string) *Result {
 		LatencyIntended:  ty.intended,
 		Metrics:          map[string]float64{},
 		Acks:             ty.acks,
-		PartitionRecords: ty.parts,
+		PartitionRecords: ty.partitionRecords(),
 		WarmupSent:       l.warmSent,
 		WarmupAcked:      ty.warmAck,
 		ClockStart:       l.clockStart,
@@ -300,7 +300,7 @@ const maxAckLogHint = 1 << 24
 // newTally returns the tally for t. inflight, when non-nil, feeds the
 // timeline's in-flight figure.
 func newTally(t Trial, inflight *inflightGauge) *tally {
-	ty := &tally{hist: NewLatencyHistogram(), errs: map[string]int64{}, parts: map[int32]int64{}}
+	ty := &tally{hist: NewLatencyHistogram(), errs: map[string]int64{}}
 	if t.Rate > 0 {
 		ty.intended = NewLatencyHistogram()
 	}

@@ -28,8 +28,9 @@ type tally struct {
 	tl       *timeline
 	warmAck  int64
 	warmFail int64
-	// parts counts the measured records acknowledged by partition.
-	parts map[int32]int64
+	// parts counts the measured records acknowledged by partition, indexed
+	// by partition: a slice, not a map, on the path of every record.
+	parts []int64
 	// intended measures from each record's intended send time (rate-limited
 	// trials only).
 	intended *hdrhistogram.Histogram
@@ -60,6 +61,9 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now 
 		ty.warmAck++
 	} else {
 		ty.acked++
+		if int(partition) >= len(ty.parts) {
+			ty.parts = append(ty.parts, make([]int64, int(partition)+1-len(ty.parts))...)
+		}
 		ty.parts[partition]++
 		_ = ty.hist.RecordValue(latUs)
 		if ty.intended != nil {
@@ -73,4 +77,16 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now 
 	if ty.tl != nil {
 		ty.tl.ackLocked(latUs, int64(valueLen))
 	}
+}
+
+// partitionRecords is parts as a map of the partitions that acknowledged a
+// measured record.
+func (ty *tally) partitionRecords() map[int32]int64 {
+	out := make(map[int32]int64, len(ty.parts))
+	for p, n := range ty.parts {
+		if n > 0 {
+			out[int32(p)] = n
+		}
+	}
+	return out
 }

@@ -58,11 +58,15 @@ func newFile(path string) (*fileGen, error) {
 	return g, nil
 }
 
-// Next implements Generator. The line is copied into buf because the
-// producer keeps the value until it is acknowledged.
+// Next implements Generator: the line, copied into buf.
 func (g *fileGen) Next(seq int64, buf []byte) []byte {
+	return append(buf[:0], g.View(seq)...)
+}
+
+// View implements Viewer: record seq's line, the file's own bytes.
+func (g *fileGen) View(seq int64) []byte {
 	i := int(uint64(seq) % uint64(len(g.starts)))
-	return append(buf[:0], g.data[g.starts[i]:g.ends[i]]...)
+	return g.data[g.starts[i]:g.ends[i]:g.ends[i]]
 }
 
 // trimEOL strips a line's ending: "\n", and a "\r" before it (or before

@@ -22,6 +22,26 @@ type Generator interface {
 	Next(seq int64, buf []byte) []byte
 }
 
+// Viewer is a Generator whose values already exist, unchanging, for as
+// long as the generator does (text's letter pool, a file's lines): View
+// returns record seq's value without a copy, and the caller must not
+// write to it. Same bytes as Next; a producer that hands values to a
+// client that copies them (every client does) saves a copy per record.
+type Viewer interface {
+	View(seq int64) []byte
+}
+
+// Fill returns record seq's value from g: g's own bytes when it is a
+// Viewer, else Next written into *buf, which keeps the storage for the
+// next record. The value must not be written to.
+func Fill(g Generator, seq int64, buf *[]byte) []byte {
+	if v, ok := g.(Viewer); ok {
+		return v.View(seq)
+	}
+	*buf = g.Next(seq, (*buf)[:0])
+	return *buf
+}
+
 // Kind names accepted by New.
 const (
 	KindJSON   = "json"   // unique JSON order events of exactly size bytes

@@ -319,3 +319,40 @@ func TestJSONMinimumIs100(t *testing.T) {
 		t.Errorf("MinJSONSize = %d, want 100", MinJSONSize)
 	}
 }
+
+// TestFillIsNext: Fill gives Next's bytes for every kind; text and file
+// give their own bytes (Viewer) and leave the caller's buffer alone,
+// json and random write into it.
+func TestFillIsNext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lines.txt")
+	if err := os.WriteFile(path, []byte("one\ntwo\r\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{KindJSON, KindRandom, KindText, KindFile + path} {
+		g, err := New(kind, 200, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, viewer := g.(Viewer)
+		if want := kind == KindText || strings.HasPrefix(kind, KindFile); viewer != want {
+			t.Errorf("%s: Viewer %v, want %v", kind, viewer, want)
+		}
+		var buf []byte
+		for _, seq := range []int64{0, 1, 2, 3, 81919, 1 << 40} {
+			got := Fill(g, seq, &buf)
+			want := g.Next(seq, nil)
+			if kind == KindJSON { // its "ts" moves; the first 40 bytes end before it
+				got, want = got[:40], want[:40]
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s seq %d: Fill %q, Next %q", kind, seq, got, want)
+			}
+			if viewer && buf != nil {
+				t.Errorf("%s: Fill wrote into the caller's buffer", kind)
+			}
+			if !viewer && len(buf) == 0 {
+				t.Errorf("%s: Fill left the caller's buffer empty", kind)
+			}
+		}
+	}
+}

@@ -52,7 +52,12 @@ func newText(size int, seed uint64) *textGen {
 // Next implements Generator.
 func (g *textGen) Next(seq int64, buf []byte) []byte {
 	buf = resize(buf, g.size)
-	off := int(seq%g.n) * g.size
-	copy(buf, g.pool[off:off+g.size])
+	copy(buf, g.View(seq))
 	return buf
+}
+
+// View implements Viewer: record seq's window of the pool.
+func (g *textGen) View(seq int64) []byte {
+	off := int(seq%g.n) * g.size
+	return g.pool[off : off+g.size : off+g.size]
 }
