@@ -400,6 +400,8 @@ func runningWorkers(ctx context.Context, t *testing.T, a trogdor.Node) int {
 // the driver itself (the lab creates its own).
 func newTopic(ctx context.Context, t *testing.T, c *cluster.Cluster, name string) string {
 	t.Helper()
+	// Unique per call: the cluster outlives one run of the test (-count).
+	name = fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
 	adm, err := cluster.NewAdmin(c.Bootstrap())
 	if err != nil {
 		t.Fatal(err)
