@@ -7,7 +7,8 @@
 #   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
 #
 # Today's methods: ONE embedded broker on CPU 0 and every client on CPU 1
-# (split CPUs: taskset; the broker inherits cluster up's affinity);
+# (split CPUs: taskset; the broker inherits cluster up's affinity); each
+# run on a fresh topic, after `sync` has written out the last run's log;
 # steady-state figures (each side's line for the records after
 # COST_WARMUP warm-up records, in the same client); pairs alternating their
 # order (A B, B A, …), at least COST_PAIRS, then more until both ratios'
@@ -89,6 +90,18 @@ side_kgoloop() { run_side "$2" "$OUT/kgoloop" -bootstrap "$BOOT" -topic "$1" -re
 side_prodlab_librdkafka() { run_side "$2" "$PRODLAB" perf --client librdkafka --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_rdkloop() { run_side "$2" "$OUT/rdkloop" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE" -props "$(IFS=,; echo "${PROPS[*]}")"; }
 
+# settled_side SIDE NAME: one run of side_SIDE on a fresh topic, after the
+# broker has written out what the run before it left (sync: the kernel's
+# dirty pages of the last run's gigabytes), and its topic dropped after:
+# without it the second run of every pair ran at half the first's rate
+# and dearer per MB, whichever side it was (bench/RESULTS.md §58).
+settled_side() {
+  local t; t=$(fresh_topic "$2")
+  sync
+  "side_$1" "$t" "$LOGS/$2.log"
+  drop_topic "$t"
+}
+
 precise() { "$BENCHTOOL" paired <"$1" 2>/dev/null | awk -v p="$PRECISION" '{exit !((($3 - $2) / 2 / $1) <= p)}'; }
 
 # verdict3 RATIO LO HI WHAT: the answer against ±3 %.
@@ -108,13 +121,11 @@ compare() {
   printf '| pair | order | %s rec/s | %s rec/s | ratio | %s CPU ms/MB | %s CPU ms/MB | ratio |\n|---:|---|---:|---:|---:|---:|---:|---:|\n' "$a" "$b" "$a" "$b" >"$table"
   for ((i = 1; i <= MAX_PAIRS; i++)); do
     if (( i > PAIRS )) && precise "$tput" && precise "$cpu"; then break; fi
-    ta=$(fresh_topic "$name-$i-a"); tb=$(fresh_topic "$name-$i-b")
     if (( i % 2 )); then
-      first="A B"; ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log"); rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log")
+      first="A B"; ra=$(settled_side "$a" "$name-$i-a"); rb=$(settled_side "$b" "$name-$i-b")
     else
-      first="B A"; rb=$("side_$b" "$tb" "$LOGS/$name-$i-b.log"); ra=$("side_$a" "$ta" "$LOGS/$name-$i-a.log")
+      first="B A"; rb=$(settled_side "$b" "$name-$i-b"); ra=$(settled_side "$a" "$name-$i-a")
     fi
-    drop_topic "$ta"; drop_topic "$tb"
     set -- $ra; local a_rps=$1 a_cpu=$2; set -- $rb; local b_rps=$1 b_cpu=$2
     echo "$a_rps $b_rps" >>"$tput"; echo "$a_cpu $b_cpu" >>"$cpu"
     awk -v i="$i" -v f="$first" -v ar="$a_rps" -v br="$b_rps" -v ac="$a_cpu" -v bc="$b_cpu" \
