@@ -5,6 +5,8 @@
 #   java:       prodlab perf --client java       ÷ kafka-producer-perf-test (same kafka-clients)
 #   franz-go:   prodlab perf --client franz-go   ÷ bench/kgoloop (a bare kgo loop)
 #   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
+#   wrapper:    bench/rdkloop ÷ bench/rdkcloop (the same loop against librdkafka's C API, the same static library):
+#               confluent-kafka-go's own cost, apart from librdkafka's
 #
 # Today's methods: ONE embedded broker on CPU 0 and every client on CPU 1
 # (split CPUs: taskset; the broker inherits cluster up's affinity); each
@@ -22,7 +24,7 @@
 # Output: bench/out/cost/cost.md (tables and verdicts) and its logs.
 # Environment: COST_RECORDS (default 1000000), COST_WARMUP (200000),
 # COST_PAIRS (6), COST_MAX_PAIRS (20), COST_PRECISION (0.015), COST_KAFKA
-# (4.4.0), COST_ONLY (java|franz|librdkafka, default all three).
+# (4.4.0), COST_ONLY (java|franz|librdkafka|wrapper, default all four).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${COST_RECORDS:-1000000}
@@ -31,7 +33,7 @@ PAIRS=${COST_PAIRS:-6}
 MAX_PAIRS=${COST_MAX_PAIRS:-20}
 PRECISION=${COST_PRECISION:-0.015}
 KAFKA=${COST_KAFKA:-4.4.0}
-ONLY=${COST_ONLY:-java franz librdkafka}
+ONLY=${COST_ONLY:-java franz librdkafka wrapper}
 SIZE=1024
 RUN_TIMEOUT=600
 for v in RECORDS WARMUP PAIRS MAX_PAIRS; do
@@ -51,6 +53,10 @@ PRODLAB=./bin/prodlab
 go build -o "$OUT/benchtool" ./bench/benchtool
 go build -o "$OUT/kgoloop" ./bench/kgoloop
 CGO_ENABLED=1 go build -tags librdkafka -o "$OUT/rdkloop" ./bench/rdkloop
+# rdkcloop links the librdkafka that confluent-kafka-go bundles (and rdkloop and the worker run).
+RDK_VENDOR=$(go list -m -f '{{.Dir}}' github.com/confluentinc/confluent-kafka-go/v2)/kafka/librdkafka_vendor
+cc -O2 -Wall -DLIBRDKAFKA_STATICLIB -I"$RDK_VENDOR" -o "$OUT/rdkcloop" bench/rdkcloop/rdkcloop.c \
+  "$RDK_VENDOR/librdkafka_glibc_linux_$(go env GOARCH).a" -lm -ldl -lpthread -lrt
 BENCHTOOL=$OUT/benchtool
 TOOLS_CP=$("$BENCHTOOL" classpath "org.apache.kafka:kafka-tools:$KAFKA")
 
@@ -88,6 +94,7 @@ side_perftest() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP" org.apache.kafk
 side_prodlab_franz() { run_side "$2" "$PRODLAB" perf --client franz-go --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_kgoloop() { run_side "$2" "$OUT/kgoloop" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE"; }
 side_prodlab_librdkafka() { run_side "$2" "$PRODLAB" perf --client librdkafka --bootstrap-server "$BOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
+side_rdkcloop() { run_side "$2" "$OUT/rdkcloop" "$BOOT" "$1" "$RECORDS" "$WARMUP" "$SIZE" "$(IFS=,; echo "${PROPS[*]}")"; }
 side_rdkloop() { run_side "$2" "$OUT/rdkloop" -bootstrap "$BOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE" -props "$(IFS=,; echo "${PROPS[*]}")"; }
 
 # settled_side SIDE NAME: one run of side_SIDE on a fresh topic, after the
@@ -153,6 +160,7 @@ for c in $ONLY; do
     java) compare java prodlab_java perftest ;;
     franz) compare franz prodlab_franz kgoloop ;;
     librdkafka) compare librdkafka prodlab_librdkafka rdkloop ;;
+    wrapper) compare wrapper rdkloop rdkcloop ;;
     *) echo "cost: unknown COST_ONLY entry $c" >&2; exit 2 ;;
   esac
 done
