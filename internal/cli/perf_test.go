@@ -66,9 +66,9 @@ func TestPerfFlags(t *testing.T) {
 		{
 			// values may contain '=' and ','; the flag may be repeated
 			name: "repeated producer-props, values with = and ,",
-			args: append(base, "--producer-props", "client.id=a=b", "--producer-props", "interceptor.classes=x,y", "acks=0"),
+			args: append(base, "--producer-props", "client.id=a=b", "--producer-props", "ssl.cipher.suites=x,y", "acks=0"),
 			check: func(t *testing.T, p *perfPlan) {
-				wantProps(t, p, map[string]string{"client.id": "a=b", "interceptor.classes": "x,y", "acks": "0"})
+				wantProps(t, p, map[string]string{"client.id": "a=b", "ssl.cipher.suites": "x,y", "acks": "0"})
 				if p.bootstrap != nil {
 					t.Errorf("bootstrap %v, want none (embedded cluster)", p.bootstrap)
 				}

@@ -31,6 +31,7 @@ func (e *Experiment) expand(c *collector) []Scenario {
 	for i, a := range e.Matrix {
 		keys[i] = a.Key
 	}
+	checkClientTwice(e, c)
 	out := make([]Scenario, 0, total)
 	idx := make([]int, len(e.Matrix)) // odometer over the axes' values
 	for n := 0; n < total; n++ {
@@ -135,6 +136,8 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 
 	e.parseConf(c)
 	checkIdempotence(e, report)
+	checkSpelledTwice(e, report)
+	checkLabOwned(e, report)
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)
 	checkProducers(e, report)
