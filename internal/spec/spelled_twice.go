@@ -89,4 +89,3 @@ func clientForm(name, kafka string, kafkaVaried bool) string {
 func versionLike(kafka string) bool {
 	return kafka != "" && !strings.ContainsRune(kafka, '/')
 }
-
