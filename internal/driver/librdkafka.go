@@ -121,7 +121,12 @@ func LibrdkafkaConfig(props map[string]string) (map[string]string, error) {
 				errs = append(errs, errors.New(kafkaconf.RefuseFor(k, clients.Librdkafka, librdkafkaNearest(k), "")))
 				continue
 			}
-			conf[k] = librdkafkaValue(p, v)
+			val := librdkafkaValue(p, v)
+			if err := p.CheckValue(val); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			conf[k] = val
 		}
 	}
 	if err := librdkafkaSecurity(sec, conf); err != nil {

@@ -72,6 +72,14 @@ func TestLibrdkafkaConfig(t *testing.T) {
 		{name: "max.request.size refused, nearest message.max.bytes",
 			props:   map[string]string{"max.request.size": "1048576"},
 			wantErr: []string{"producer property max.request.size is not supported by client librdkafka; its nearest setting is message.max.bytes"}},
+		// A number out of librdkafka's range is refused as written: the
+		// library would convert first (2^32 + 1000 ran as 1000).
+		{name: "a count that would wrap",
+			props:   map[string]string{"batch.num.messages": "4294968296"},
+			wantErr: []string{`batch.num.messages must be an integer in 1..1000000, got "4294968296"`}},
+		{name: "acks all still passes as -1",
+			props: map[string]string{"acks": "all"},
+			want:  map[string]string{"acks": "-1"}},
 		// transactional.id passes to librdkafka; prodlab's schedule stays
 		// with the driver.
 		{name: "transactional.id passes, the transaction schedule stays prodlab's",

@@ -33,6 +33,9 @@ type LibrdkafkaProp struct {
 	Default string
 	// AliasOf names the property an alias stands for, "" for none.
 	AliasOf string
+	// Range is the table's range column: "1 .. 1000000" for a number, the
+	// values of an enum or flags, "" for none.
+	Range string
 }
 
 //go:embed librdkafka_properties.tsv
@@ -109,6 +112,7 @@ func ParseLibrdkafkaTable(md string) ([]LibrdkafkaProp, error) {
 			Side:    strings.TrimSpace(cells[1]),
 			Topic:   topic,
 			Default: strings.TrimSpace(cells[3]),
+			Range:   strings.TrimSpace(cells[2]),
 		}
 		if m := tableAlias.FindStringSubmatch(desc); m != nil {
 			p.AliasOf = m[1]
@@ -125,7 +129,7 @@ func ParseLibrdkafkaTable(md string) ([]LibrdkafkaProp, error) {
 }
 
 // tsvHeader is the first line of librdkafka_properties.tsv.
-const tsvHeader = "name\tside\tlevel\ttype\tdefault\talias_of"
+const tsvHeader = "name\tside\tlevel\ttype\tdefault\talias_of\trange"
 
 // FormatLibrdkafkaTSV writes props as librdkafka_properties.tsv.
 func FormatLibrdkafkaTSV(props []LibrdkafkaProp) string {
@@ -137,7 +141,8 @@ func FormatLibrdkafkaTSV(props []LibrdkafkaProp) string {
 			level = "topic"
 		}
 		def := strings.ReplaceAll(p.Default, "\t", " ")
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Side, level, p.Type, def, p.AliasOf)
+		rng := strings.ReplaceAll(p.Range, "\t", " ")
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Side, level, p.Type, def, p.AliasOf, rng)
 	}
 	return b.String()
 }
@@ -151,10 +156,10 @@ func ParseLibrdkafkaTSV(s string) ([]LibrdkafkaProp, error) {
 	var out []LibrdkafkaProp
 	for i, l := range lines[1:] {
 		f := strings.Split(l, "\t")
-		if len(f) != 6 {
-			return nil, fmt.Errorf("line %d: want 6 fields, got %d", i+2, len(f))
+		if len(f) != 7 {
+			return nil, fmt.Errorf("line %d: want 7 fields, got %d", i+2, len(f))
 		}
-		out = append(out, LibrdkafkaProp{Name: f[0], Side: f[1], Topic: f[2] == "topic", Type: f[3], Default: f[4], AliasOf: f[5]})
+		out = append(out, LibrdkafkaProp{Name: f[0], Side: f[1], Topic: f[2] == "topic", Type: f[3], Default: f[4], AliasOf: f[5], Range: f[6]})
 	}
 	return out, nil
 }

@@ -44,12 +44,12 @@ func TestParseLibrdkafkaTable(t *testing.T) {
 	want := []LibrdkafkaProp{
 		{Name: "builtin.features", Side: "*", Type: "CSV flags", Default: "gzip, snappy, ssl"},
 		{Name: "bootstrap.servers", Side: "*", Type: "string", AliasOf: "metadata.broker.list"},
-		{Name: "batch.num.messages", Side: "P", Type: "integer", Default: "10000"},
-		{Name: "debug", Side: "*", Type: "CSV flags"},
+		{Name: "batch.num.messages", Side: "P", Type: "integer", Default: "10000", Range: "1 .. 1000000"},
+		{Name: "debug", Side: "*", Type: "CSV flags", Range: "generic, broker"},
 		{Name: "group.id", Side: "C", Type: "string"},
 		{Name: "dr_cb", Side: "P", Type: "see dedicated API"},
-		{Name: "acks", Side: "P", Topic: true, Type: "integer", Default: "-1", AliasOf: "request.required.acks"},
-		{Name: "compression.codec", Side: "P", Topic: true, Type: "enum value", Default: "inherit"},
+		{Name: "acks", Side: "P", Topic: true, Type: "integer", Default: "-1", AliasOf: "request.required.acks", Range: "-1 .. 1000"},
+		{Name: "compression.codec", Side: "P", Topic: true, Type: "enum value", Default: "inherit", Range: "none, gzip"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseLibrdkafkaTable:\n got %+v\nwant %+v", got, want)
@@ -70,15 +70,15 @@ func TestLibrdkafkaTSV(t *testing.T) {
 	props := []LibrdkafkaProp{
 		{Name: "client.id", Side: "*", Type: "string", Default: "rdkafka"},
 		{Name: "linger.ms", Side: "P", Type: "float", Default: "5", AliasOf: "queue.buffering.max.ms"},
-		{Name: "acks", Side: "P", Topic: true, Type: "integer", Default: "-1", AliasOf: "request.required.acks"},
+		{Name: "acks", Side: "P", Topic: true, Type: "integer", Default: "-1", AliasOf: "request.required.acks", Range: "-1 .. 1000"},
 		{Name: "metadata.broker.list", Side: "*", Type: "string"},
 		{Name: "odd", Side: "*", Type: "string", Default: "a\tb"},
 	}
 	tsv := FormatLibrdkafkaTSV(props)
-	if first, _, _ := strings.Cut(tsv, "\n"); first != "name\tside\tlevel\ttype\tdefault\talias_of" {
+	if first, _, _ := strings.Cut(tsv, "\n"); first != "name\tside\tlevel\ttype\tdefault\talias_of\trange" {
 		t.Errorf("header = %q", first)
 	}
-	if !strings.Contains(tsv, "acks\tP\ttopic\tinteger\t-1\trequest.required.acks\n") {
+	if !strings.Contains(tsv, "acks\tP\ttopic\tinteger\t-1\trequest.required.acks\t-1 .. 1000\n") {
 		t.Errorf("topic row not written as expected:\n%s", tsv)
 	}
 	got, err := ParseLibrdkafkaTSV(tsv)
@@ -95,13 +95,13 @@ func TestLibrdkafkaTSV(t *testing.T) {
 		name, tsv, wantErr string
 	}{
 		// Not the file: no header.
-		{"no header", "client.id\t*\tglobal\tstring\trdkafka\t\n", "want the header"},
+		{"no header", "client.id\t*\tglobal\tstring\trdkafka\t\t\n", "want the header"},
 		// Empty input has no header either.
 		{"empty", "", "want the header"},
 		// A row missing its alias column is refused, naming its line.
-		{"short row", tsvHeader + "\nclient.id\t*\tglobal\tstring\n", "line 2: want 6 fields, got 4"},
+		{"short row", tsvHeader + "\nclient.id\t*\tglobal\tstring\n", "line 2: want 7 fields, got 4"},
 		// A row with a stray tab too.
-		{"long row", tsvHeader + "\na\t*\tglobal\tstring\t\t\t\nb\t*\tglobal\tstring\t\t\n", "line 2: want 6 fields, got 7"},
+		{"long row", tsvHeader + "\na\t*\tglobal\tstring\t\t\t\t\nb\t*\tglobal\tstring\t\t\t\n", "line 2: want 7 fields, got 8"},
 	} {
 		if _, err := ParseLibrdkafkaTSV(tc.tsv); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s: ParseLibrdkafkaTSV error %v, want one containing %q", tc.name, err, tc.wantErr)

@@ -119,8 +119,8 @@ func Parse(props map[string]string) (Producer, error) {
 		p.CompressionType = Opt[string]{v, true}
 	}
 	p.TransactionalID, _ = get(TransactionalID)
-	parsePositive(get, fail, TransactionDurationMs, &p.TransactionDurationMs)
-	parsePositive(get, fail, TransactionRecords, &p.TransactionRecords)
+	parsePositive(get, fail, TransactionDurationMs, maxTransactionDurationMs, &p.TransactionDurationMs)
+	parsePositive(get, fail, TransactionRecords, maxTransactionRecords, &p.TransactionRecords)
 	if v, ok := get(TransactionAbortRatio); ok {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
 			p.TransactionAbortRatio = Opt[float64]{f, true}
@@ -166,15 +166,23 @@ func parseInt64(get func(string) (string, bool), fail func(name, v, want string)
 }
 
 // parsePositive fills dst from the positive long setting name, if set.
-func parsePositive(get func(string) (string, bool), fail func(name, v, want string), name string, dst *Opt[int64]) {
+func parsePositive(get func(string) (string, bool), fail func(name, v, want string), name string, most int64, dst *Opt[int64]) {
 	if v, ok := get(name); ok {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 && n <= most {
 			*dst = Opt[int64]{n, true}
 		} else {
-			fail(name, v, "a positive integer")
+			fail(name, v, fmt.Sprintf("a positive integer of at most %d", most))
 		}
 	}
 }
+
+// The bounds of prodlab's transaction schedule: a week (workload.timeout.s's
+// bound), so that a duration never wraps when it becomes nanoseconds (one
+// near 2^64/10^6 committed 43 times in 2 s), and a trial's most records.
+const (
+	maxTransactionDurationMs = 7 * 24 * 3600 * 1000
+	maxTransactionRecords    = 1_000_000_000
+)
 
 // TransactionConflict is the contradiction of a transactional producer
 // that every client release refuses: transactions need idempotence, so

@@ -52,9 +52,14 @@ func TestParse(t *testing.T) {
 		{name: "abort ratio NaN", props: map[string]string{TransactionAbortRatio: "NaN"},
 			wantErr: `transaction.abort.ratio must be a share`},
 		{name: "zero records per transaction", props: map[string]string{TransactionRecords: "0"},
-			wantErr: `transaction.records must be a positive integer, got "0"`},
+			wantErr: `transaction.records must be a positive integer of at most 1000000000, got "0"`},
 		{name: "zero duration", props: map[string]string{TransactionDurationMs: "0"},
-			wantErr: `transaction.duration.ms must be a positive integer, got "0"`},
+			wantErr: `transaction.duration.ms must be a positive integer of at most 604800000, got "0"`},
+		// Near 2^64/10^6 ms a duration wrapped when it became nanoseconds.
+		{name: "duration that would wrap", props: map[string]string{TransactionDurationMs: "18446744073709"},
+			wantErr: `transaction.duration.ms must be a positive integer of at most 604800000, got "18446744073709"`},
+		{name: "records above a trial's", props: map[string]string{TransactionRecords: "1000000001"},
+			wantErr: `transaction.records must be a positive integer of at most 1000000000, got "1000000001"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse(tc.props)

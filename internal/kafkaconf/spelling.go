@@ -1,7 +1,11 @@
 package kafkaconf
 
 import (
+	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -46,3 +50,50 @@ var labOwned = map[string]string{
 // LabOwned says why prodlab keeps the producer setting name for itself
 // ("" when it does not): a scenario may not set it, for any client.
 func LabOwned(name string) string { return labOwned[name] }
+
+// librdkafkaRange is a numeric range column: "1 .. 1000000".
+var librdkafkaRange = regexp.MustCompile(`^(-?[0-9.e+]+) \.\. (-?[0-9.e+]+)$`)
+
+// CheckValue refuses a value of a numeric property outside librdkafka's own
+// range, or not a number, quoting it as written: librdkafka converts
+// before it checks, so 2^32 + 1000 records per batch ran as 1000 and a
+// 2^40-KiB buffer was refused as "0". Values of other types are
+// librdkafka's to judge (the worker's check).
+func (p LibrdkafkaProp) CheckValue(v string) error {
+	m := librdkafkaRange.FindStringSubmatch(p.Range)
+	switch {
+	case p.Type == "integer":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s must be an integer%s, got %q", p.Name, rangeWords(m), v)
+		}
+		if m != nil {
+			lo, _ := strconv.ParseInt(m[1], 10, 64)
+			hi, _ := strconv.ParseInt(m[2], 10, 64)
+			if n < lo || n > hi {
+				return fmt.Errorf("%s must be an integer%s, got %q", p.Name, rangeWords(m), v)
+			}
+		}
+	case p.Type == "float":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s must be a number%s, got %q", p.Name, rangeWords(m), v)
+		}
+		if m != nil {
+			lo, _ := strconv.ParseFloat(m[1], 64)
+			hi, _ := strconv.ParseFloat(m[2], 64)
+			if f < lo || f > hi {
+				return fmt.Errorf("%s must be a number%s, got %q", p.Name, rangeWords(m), v)
+			}
+		}
+	}
+	return nil
+}
+
+// rangeWords is " in LO..HI" for a range column's match, "" for none.
+func rangeWords(m []string) string {
+	if m == nil {
+		return ""
+	}
+	return " in " + m[1] + ".." + m[2]
+}

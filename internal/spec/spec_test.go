@@ -423,7 +423,7 @@ func TestValidation(t *testing.T) {
 		// transactional.id (pointing at the setting).
 		{name: "transaction settings", src: "name: x\nproducer: {transactional.id: t, transaction.abort.ratio: 1.5, transaction.records: 0}\n",
 			want: []string{
-				`x.yaml:2:63: producer: transaction.records must be a positive integer, got "0"`,
+				`x.yaml:2:63: producer: transaction.records must be a positive integer of at most 1000000000, got "0"`,
 				`x.yaml:2:33: producer: transaction.abort.ratio must be a share of transactions between 0 and 1, got "1.5"`,
 			}},
 		{name: "transaction.version before Kafka 4.0", src: "name: x\ncluster: {kafka: 3.9.1, transaction.version: 1}\n",
