@@ -3,6 +3,7 @@ package kafkaconf
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -118,11 +119,20 @@ func Parse(props map[string]string) (Producer, error) {
 	if v, ok := get(CompressionType); ok {
 		p.CompressionType = Opt[string]{v, true}
 	}
-	p.TransactionalID, _ = get(TransactionalID)
+	if v, ok := get(TransactionalID); ok {
+		switch {
+		case v == "":
+			fail(TransactionalID, v, "a name (leave it out for a producer without transactions)")
+		case len(v) > MaxTransactionalIDBytes:
+			errs = append(errs, fmt.Errorf("%s is %d bytes long, more than the %d Kafka's protocol leaves room for beside prodlab's suffixes", TransactionalID, len(v), MaxTransactionalIDBytes))
+		default:
+			p.TransactionalID = v
+		}
+	}
 	parsePositive(get, fail, TransactionDurationMs, maxTransactionDurationMs, &p.TransactionDurationMs)
 	parsePositive(get, fail, TransactionRecords, maxTransactionRecords, &p.TransactionRecords)
 	if v, ok := get(TransactionAbortRatio); ok {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && decimal.MatchString(v) && f >= 0 && f <= 1 {
 			p.TransactionAbortRatio = Opt[float64]{f, true}
 		} else {
 			fail(TransactionAbortRatio, v, "a share of transactions between 0 and 1")
@@ -175,6 +185,15 @@ func parsePositive(get func(string) (string, bool), fail func(name, v, want stri
 		}
 	}
 }
+
+// MaxTransactionalIDBytes bounds a transactional.id: Kafka's protocol
+// carries it as a string of at most 32,767 bytes, and prodlab appends a
+// suffix per trial and producer (SuffixedTransactionalID).
+const MaxTransactionalIDBytes = 32_000
+
+// decimal is the one form of a fraction every worker reads (Go's
+// ParseFloat also takes hex floats, infinities and underscores).
+var decimal = regexp.MustCompile(`^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$`)
 
 // The bounds of prodlab's transaction schedule: a week (workload.timeout.s's
 // bound), so that a duration never wraps when it becomes nanoseconds (one

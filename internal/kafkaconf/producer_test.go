@@ -55,6 +55,15 @@ func TestParse(t *testing.T) {
 			wantErr: `transaction.records must be a positive integer of at most 1000000000, got "0"`},
 		{name: "zero duration", props: map[string]string{TransactionDurationMs: "0"},
 			wantErr: `transaction.duration.ms must be a positive integer of at most 604800000, got "0"`},
+		{name: "empty transactional.id", props: map[string]string{TransactionalID: " "},
+			wantErr: `transactional.id must be a name (leave it out for a producer without transactions), got ""`},
+		{name: "transactional.id too long", props: map[string]string{TransactionalID: strings.Repeat("x", 40000)},
+			wantErr: `transactional.id is 40000 bytes long, more than the 32000 Kafka's protocol leaves room for beside prodlab's suffixes`},
+		// Go reads hex floats; the Java worker does not.
+		{name: "abort ratio as a hex float", props: map[string]string{TransactionalID: "t", TransactionAbortRatio: "0x1p-1"},
+			want: Producer{TransactionalID: "t"}, wantErr: `transaction.abort.ratio must be a share`},
+		{name: "abort ratio decimal", props: map[string]string{TransactionalID: "t", TransactionAbortRatio: ".5"},
+			want: Producer{TransactionalID: "t", TransactionAbortRatio: Opt[float64]{0.5, true}}},
 		// Near 2^64/10^6 ms a duration wrapped when it became nanoseconds.
 		{name: "duration that would wrap", props: map[string]string{TransactionDurationMs: "18446744073709"},
 			wantErr: `transaction.duration.ms must be a positive integer of at most 604800000, got "18446744073709"`},
