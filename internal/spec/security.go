@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/goccy/go-yaml"
 
 	"github.com/prodlab/prodlab/internal/kafkaconf"
@@ -68,9 +70,17 @@ func checkSecurityScenario(e *Experiment, report reportFunc) {
 }
 
 // overriddenBySecurity are the producer settings a secured embedded
-// cluster sets itself (cluster.ClientProps): a user's value would be
-// silently replaced.
-var overriddenBySecurity = []string{kafkaconf.SecurityProtocol, "sasl.mechanism", "sasl.jaas.config"}
+// cluster sets itself (cluster.ClientProps, in the Java client's words,
+// which the librdkafka driver translates into its own): a user's value,
+// in either client's words, would be silently replaced. TLS sets the
+// trust store, SASL the login; both the protocol.
+var overriddenBySecurity = struct{ always, tls, sasl []string }{
+	always: []string{kafkaconf.SecurityProtocol},
+	tls: []string{"ssl.truststore.type", "ssl.truststore.certificates", "ssl.truststore.location",
+		"ssl.ca.pem", "ssl.ca.location"}, // librdkafka's words
+	sasl: []string{"sasl.mechanism", "sasl.jaas.config",
+		"sasl.mechanisms", "sasl.username", "sasl.password"}, // librdkafka's words
+}
 
 // checkSecurityOverrides reports producer settings that cluster.security
 // replaces, so that a user who wrote them learns they are not used.
@@ -79,7 +89,14 @@ func checkSecurityOverrides(e *Experiment, report reportFunc) {
 	if mode == "" || mode == SecurityPlaintext {
 		return
 	}
-	for _, k := range overriddenBySecurity {
+	keys := overriddenBySecurity.always
+	if UsesTLS(mode) {
+		keys = append(slices.Clone(keys), overriddenBySecurity.tls...)
+	}
+	if UsesSASL(mode) {
+		keys = append(slices.Clone(keys), overriddenBySecurity.sasl...)
+	}
+	for _, k := range keys {
 		if _, set := e.Producer[k]; set {
 			report([]string{producerPrefix + k, "cluster.security"},
 				"producer setting %s is set by cluster.security=%s (prodlab's brokers, their SCRAM user and CA); drop it, or drop cluster.security and use --bootstrap for a cluster secured your way", k, mode)

@@ -52,6 +52,16 @@ func TestOneSpellingOneOwner(t *testing.T) {
 				`x.yaml:4:18: value "java@4.3.0" of matrix axis "client" names client java@4.3.0 again (as "java"): one client, two spellings`,
 			}},
 		{name: "java beside a varied release", src: "name: x\nmatrix:\n  client: [java, java@4.3.0]\n  kafka: [4.3.0, 4.4.0]\n"},
+		// cluster.security sets the trust store and the login: in either
+		// client's words a scenario's own would be replaced without a word.
+		{name: "librdkafka's login under SASL", src: "name: x\nclient: librdkafka\ncluster: {security: sasl_plaintext}\nproducer: {sasl.username: bob, ssl.ca.location: /ca.pem}\n",
+			want: []string{
+				`x.yaml:4:12: producer setting sasl.username is set by cluster.security=sasl_plaintext (prodlab's brokers, their SCRAM user and CA); drop it, or drop cluster.security and use --bootstrap for a cluster secured your way`,
+			}},
+		{name: "librdkafka's CA under TLS", src: "name: x\nclient: librdkafka\ncluster: {security: ssl}\nproducer: {sasl.mechanisms: PLAIN, ssl.ca.location: /ca.pem}\n",
+			want: []string{
+				`x.yaml:4:36: producer setting ssl.ca.location is set by cluster.security=ssl (prodlab's brokers, their SCRAM user and CA); drop it, or drop cluster.security and use --bootstrap for a cluster secured your way`,
+			}},
 		{name: "labelled pair is an A/A", src: "name: x\nmatrix:\n  client:\n    - {label: a, client: librdkafka}\n    - {label: b, client: librdkafka@2.11.1}\n"},
 	}
 	for _, tt := range tests {
