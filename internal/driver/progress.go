@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -9,29 +10,31 @@ import (
 const progressInterval = time.Second
 
 // progressMeter is the in-process side of Trial.Progress: the producing
-// loop and the acknowledgement callbacks update atomics (no lock on the hot
-// path), and a ticker goroutine turns them into Progress reports.
-//
-// The counters are read one by one, so a report may see a record's count
-// without its latency (or the reverse); the next report includes the rest,
-// so windows summed over several reports are exact.
+// loop counts hand-offs in an atomic, the tally counts completions under
+// the lock it already holds for each (ackLocked, failLocked: no atomic of
+// their own on an acknowledgement's path), and a ticker goroutine turns
+// them into Progress reports, taking that lock once a report.
 type progressMeter struct {
-	sent, acked, failed atomic.Int64
-	latSumUs            atomic.Int64
-	latMaxUs            atomic.Int64 // since the previous report; swapped to 0 by it
+	sent atomic.Int64
+	mu   *sync.Mutex // the tally's; guards the figures below
+	// acked, failed and latSumUs count from the start; latMaxUs since the
+	// previous report.
+	acked, failed, latSumUs, latMaxUs int64
 }
 
-// ack counts one acknowledged record with its latency in µs.
-func (m *progressMeter) ack(latUs int64) {
-	m.acked.Add(1)
-	m.latSumUs.Add(latUs)
-	for {
-		cur := m.latMaxUs.Load()
-		if latUs <= cur || m.latMaxUs.CompareAndSwap(cur, latUs) {
-			return
-		}
-	}
+// newProgressMeter returns a meter whose completions are counted under mu.
+func newProgressMeter(mu *sync.Mutex) *progressMeter { return &progressMeter{mu: mu} }
+
+// ackLocked counts one acknowledged record with its latency in µs; the
+// caller holds m.mu.
+func (m *progressMeter) ackLocked(latUs int64) {
+	m.acked++
+	m.latSumUs += latUs
+	m.latMaxUs = max(m.latMaxUs, latUs)
 }
+
+// failLocked counts one failed record; the caller holds m.mu.
+func (m *progressMeter) failLocked() { m.failed++ }
 
 // report calls fn every interval from a new goroutine, with Elapsed measured
 // from start, until the returned stop function is called; stop waits for the
@@ -39,15 +42,19 @@ func (m *progressMeter) ack(latUs int64) {
 func (m *progressMeter) report(fn func(Progress), start time.Time, interval time.Duration) (stop func()) {
 	var prevAcked, prevSum int64 // only the ticking goroutine touches them
 	return tickEvery(interval, func(now time.Time) {
-		acked, sum := m.acked.Load(), m.latSumUs.Load()
+		sent := m.sent.Load()
+		m.mu.Lock()
+		acked, sum, failed, maxUs := m.acked, m.latSumUs, m.failed, m.latMaxUs
+		m.latMaxUs = 0
+		m.mu.Unlock()
 		p := Progress{
 			Elapsed:            now.Sub(start),
-			Sent:               m.sent.Load(),
+			Sent:               sent,
 			Acked:              acked,
-			Failed:             m.failed.Load(),
+			Failed:             failed,
 			WindowCount:        acked - prevAcked,
 			WindowLatencySumUs: sum - prevSum,
-			WindowLatencyMaxUs: m.latMaxUs.Swap(0),
+			WindowLatencyMaxUs: maxUs,
 		}
 		prevAcked, prevSum = acked, sum
 		fn(p)

@@ -10,7 +10,8 @@ import (
 // arrive concurrently add up to the exact totals, and that no report comes
 // after stop returns.
 func TestProgressMeterWindowsAddUp(t *testing.T) {
-	m := &progressMeter{}
+	var tallyMu sync.Mutex // the tally's lock, in a trial
+	m := newProgressMeter(&tallyMu)
 	var (
 		mu      sync.Mutex
 		reports []Progress
@@ -32,7 +33,9 @@ func TestProgressMeterWindowsAddUp(t *testing.T) {
 			defer wg.Done()
 			for i := int64(1); i <= 250; i++ {
 				m.sent.Add(1)
-				m.ack(int64(g)*250 + i) // latencies 1..1000 µs
+				tallyMu.Lock()
+				m.ackLocked(int64(g)*250 + i) // latencies 1..1000 µs
+				tallyMu.Unlock()
 				if i%50 == 0 {
 					time.Sleep(time.Millisecond)
 				}

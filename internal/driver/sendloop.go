@@ -63,7 +63,8 @@ type sender interface {
 func newSendLoop(t Trial, inflight *inflightGauge) *sendLoop {
 	l := &sendLoop{t: t, tally: newTally(t, inflight)}
 	if t.Progress != nil {
-		l.meter = &progressMeter{}
+		l.meter = newProgressMeter(&l.tally.mu)
+		l.tally.prog = l.meter
 	}
 	if t.Rate > 0 {
 		l.pace.every = time.Duration(float64(time.Second) / t.Rate)
@@ -137,13 +138,6 @@ func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, inten
 	l.tally.record(seq, partition, valueLen, intended, now, lat, err)
 	if l.hz != nil {
 		l.hz.done(lat)
-	}
-	if l.meter != nil {
-		if err != nil {
-			l.meter.failed.Add(1)
-		} else {
-			l.meter.ack(lat)
-		}
 	}
 }
 

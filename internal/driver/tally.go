@@ -34,6 +34,8 @@ type tally struct {
 	// intended measures from each record's intended send time (rate-limited
 	// trials only).
 	intended *hdrhistogram.Histogram
+	// prog counts for Trial.Progress, under mu (nil without progress).
+	prog *progressMeter
 }
 
 // record counts one finished record seq of valueLen value bytes on
@@ -42,6 +44,13 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now 
 	warm := seq < ty.firstMeasured.Load()
 	ty.mu.Lock()
 	defer ty.mu.Unlock()
+	if ty.prog != nil {
+		if err != nil {
+			ty.prog.failLocked()
+		} else {
+			ty.prog.ackLocked(latUs)
+		}
+	}
 	if err != nil {
 		if warm {
 			ty.warmFail++
