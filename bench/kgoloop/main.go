@@ -13,14 +13,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/prodlab/prodlab/internal/payload"
 )
 
 func main() {
@@ -60,15 +59,11 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		return fmt.Errorf("connect: %w", err)
 	}
 
-	// The values prodlab sends: random A–Z letters, each record its own
-	// window of a 16 MiB pool (payload's text kind, viewed without a
-	// copy). A pool small enough to stay in the CPU's cache would make
+	// Values like prodlab's own: random A–Z letters, each record its own
+	// window of a 16 MiB pool, drawn here (a baseline shares no code with
+	// prodlab). A pool small enough to stay in the CPU's cache would make
 	// the bare loop's copies cheaper than any honest payload's.
-	gen, err := payload.New(payload.KindText, size, 0)
-	if err != nil {
-		return err
-	}
-	values := gen.(payload.Viewer)
+	values := letterWindows(size)
 	var failed atomic.Int64
 	promise := func(_ *kgo.Record, err error) {
 		if err != nil { // warm-up or measured: any failure fails the run
@@ -80,7 +75,7 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		if i == warmup {
 			start = time.Now()
 		}
-		cl.Produce(ctx, &kgo.Record{Value: values.View(i)}, promise)
+		cl.Produce(ctx, &kgo.Record{Value: values(i)}, promise)
 	}
 	if err := cl.Flush(ctx); err != nil {
 		return fmt.Errorf("flush: %w", err)
@@ -94,4 +89,21 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		return fmt.Errorf("%d records failed", failed.Load())
 	}
 	return nil
+}
+
+// letterPoolBytes is the letter pool's size, as prodlab's text payload's.
+const letterPoolBytes = 16 << 20
+
+// letterWindows draws a pool of random A–Z letters and returns record i's
+// value: window i mod n of size letters, read-only.
+func letterWindows(size int) func(i int64) []byte {
+	n := max(1, letterPoolBytes/size)
+	pool := make([]byte, n*size)
+	for i := range pool {
+		pool[i] = byte('A' + rand.IntN(26))
+	}
+	return func(i int64) []byte {
+		off := int(i%int64(n)) * size
+		return pool[off : off+size : off+size]
+	}
 }

@@ -16,14 +16,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
-	"github.com/prodlab/prodlab/internal/payload"
 )
 
 func main() {
@@ -73,22 +72,18 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 			}
 		}
 	}()
-	// The values prodlab sends: random A–Z letters, each record its own
-	// window of a 16 MiB pool (payload's text kind, viewed without a
-	// copy). A pool small enough to stay in the CPU's cache would make
+	// Values like prodlab's own: random A–Z letters, each record its own
+	// window of a 16 MiB pool, drawn here (a baseline shares no code with
+	// prodlab). A pool small enough to stay in the CPU's cache would make
 	// the bare loop's copies cheaper than any honest payload's.
-	gen, err := payload.New(payload.KindText, size, 0)
-	if err != nil {
-		return err
-	}
-	values := gen.(payload.Viewer)
+	values := letterWindows(size)
 	deadline := time.Now().Add(timeout)
 	var start time.Time
 	for i := int64(0); i < records && time.Now().Before(deadline); i++ {
 		if i == warmup {
 			start = time.Now()
 		}
-		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: values.View(i)}
+		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: values(i)}
 		for {
 			err := p.Produce(m, nil)
 			var ke kafka.Error
@@ -115,4 +110,21 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 		return fmt.Errorf("%d records failed", failed.Load())
 	}
 	return nil
+}
+
+// letterPoolBytes is the letter pool's size, as prodlab's text payload's.
+const letterPoolBytes = 16 << 20
+
+// letterWindows draws a pool of random A–Z letters and returns record i's
+// value: window i mod n of size letters, read-only.
+func letterWindows(size int) func(i int64) []byte {
+	n := max(1, letterPoolBytes/size)
+	pool := make([]byte, n*size)
+	for i := range pool {
+		pool[i] = byte('A' + rand.IntN(26))
+	}
+	return func(i int64) []byte {
+		off := int(i%int64(n)) * size
+		return pool[off : off+size : off+size]
+	}
 }

@@ -13,6 +13,9 @@ const (
 	MaxRequestSize    = "max.request.size"
 	TransactionalID   = "transactional.id"
 	SecurityProtocol  = "security.protocol"
+	// TransactionTimeoutMs is how long the coordinator lets a transaction
+	// stay open (Java, franz-go and librdkafka share the name).
+	TransactionTimeoutMs = "transaction.timeout.ms"
 	// BatchNumMessages is librdkafka's own (no Java equivalent).
 	BatchNumMessages = "batch.num.messages"
 	// QueueBufferingMaxMessages is librdkafka's bound on its buffer in

@@ -41,6 +41,9 @@ type Producer struct {
 	BatchNumMessages Opt[int]
 	// TransactionalID is "" when the producer is not transactional.
 	TransactionalID string
+	// TransactionTimeoutMs is transaction.timeout.ms: how long the
+	// coordinator lets a transaction stay open before it aborts it.
+	TransactionTimeoutMs Opt[int64]
 	// TransactionDurationMs, TransactionRecords and TransactionAbortRatio
 	// are prodlab's transaction schedule (see Transactions).
 	TransactionDurationMs Opt[int64]
@@ -129,6 +132,7 @@ func Parse(props map[string]string) (Producer, error) {
 			p.TransactionalID = v
 		}
 	}
+	parseInt64(get, fail, TransactionTimeoutMs, &p.TransactionTimeoutMs)
 	parsePositive(get, fail, TransactionDurationMs, maxTransactionDurationMs, &p.TransactionDurationMs)
 	parsePositive(get, fail, TransactionRecords, maxTransactionRecords, &p.TransactionRecords)
 	if v, ok := get(TransactionAbortRatio); ok {
@@ -280,13 +284,15 @@ type Defaults struct {
 	LingerMs        int64
 	// MaxRequestSize is 0 for a client without that setting.
 	MaxRequestSize int
+	// TransactionTimeoutMs is the default transaction.timeout.ms.
+	TransactionTimeoutMs int64
 }
 
 // JavaDefaults are the Java producer's defaults for the kafka-clients
 // release (major.minor…; "" for the newest): linger.ms is 5 since 4.0
 // (KIP-1030) and 0 before.
 func JavaDefaults(release string) Defaults {
-	d := Defaults{MaxInFlight: 5, BatchSize: 16384, LingerMs: 5, MaxRequestSize: 1 << 20, CompressionType: "none"}
+	d := Defaults{MaxInFlight: 5, BatchSize: 16384, LingerMs: 5, MaxRequestSize: 1 << 20, CompressionType: "none", TransactionTimeoutMs: 60000}
 	if major, _, ok := strings.Cut(release, "."); ok {
 		if n, err := strconv.Atoi(major); err == nil && n < 4 {
 			d.LingerMs = 0
@@ -299,15 +305,17 @@ func JavaDefaults(release string) Defaults {
 // (as its effective-config report gives them): 5 requests in flight (fixed
 // when idempotent), a batch limit of 1 MiB (the driver's
 // ProducerBatchMaxBytes, which batch.size sets and which also bounds one
-// record; franz-go has no max.request.size) and kgo's linger of 10 ms.
-var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10, CompressionType: "snappy"}
+// record; franz-go has no max.request.size), kgo's linger of 10 ms and its
+// transaction timeout of 40 s.
+var FranzDefaults = Defaults{MaxInFlight: 5, BatchSize: 1 << 20, LingerMs: 10, CompressionType: "snappy", TransactionTimeoutMs: 40000}
 
 // LibrdkafkaDefaults are librdkafka's producer defaults in Java terms (its
 // CONFIGURATION.md): linger.ms 5, batch.size 1,000,000 bytes (and at most
 // batch.num.messages 10,000 records), message.max.bytes 1,000,000 as the
 // request limit, and 5 requests in flight, the most its idempotent producer
-// allows (1,000,000 without idempotence, which is off by default).
-var LibrdkafkaDefaults = Defaults{MaxInFlight: 5, MaxInFlightPlain: 1000000, BatchSize: 1000000, LingerMs: 5, MaxRequestSize: 1000000, CompressionType: "none"}
+// allows (1,000,000 without idempotence, which is off by default), and a
+// transaction timeout of 60 s.
+var LibrdkafkaDefaults = Defaults{MaxInFlight: 5, MaxInFlightPlain: 1000000, BatchSize: 1000000, LingerMs: 5, MaxRequestSize: 1000000, CompressionType: "none", TransactionTimeoutMs: 60000}
 
 // InFlight is the requests in flight per connection a producer of these
 // defaults runs: max.in.flight.requests.per.connection when set, else the

@@ -184,8 +184,8 @@ func TestAdvisorHalving(t *testing.T) {
 func TestAdvisePipe(t *testing.T) {
 	testtier.Quiet(t)
 	dir := t.TempDir()
-	_, scs := planTestdata(t, "advise.yaml")
 	runTestdata(t, "advise.yaml", dir, 6*time.Minute)
+	_, scs := planTestdata(t, "advise.yaml")
 	// The link delivers late under load, never early: a loaded machine
 	// lowers a rate, and no interval may lie wholly above the pipe
 	// model's bound (10 % for the batches' framing). The defaults' once

@@ -137,6 +137,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	e.parseConf(c)
 	checkIdempotence(e, report)
 	checkSpelledTwice(e, report)
+	checkTransactionTimeout(e, report)
 	checkLabOwned(e, report)
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)

@@ -62,6 +62,17 @@ func TestOneSpellingOneOwner(t *testing.T) {
 			want: []string{
 				`x.yaml:4:36: producer setting ssl.ca.location is set by cluster.security=ssl (prodlab's brokers, their SCRAM user and CA); drop it, or drop cluster.security and use --bootstrap for a cluster secured your way`,
 			}},
+		// A transaction open as long as the coordinator allows is aborted by
+		// it: every commit would fail late.
+		{name: "duration at franz-go's default timeout", src: "name: x\nclient: franz-go\nproducer: {transactional.id: t, transaction.duration.ms: 40000}\n",
+			want: []string{
+				`x.yaml:3:33: transaction.duration.ms 40000 holds each transaction open at least as long as transaction.timeout.ms 40000, after which the coordinator aborts it: set transaction.timeout.ms above the duration, or a shorter duration`,
+			}},
+		{name: "duration above a written timeout", src: "name: x\nproducer: {transactional.id: t, transaction.duration.ms: 5000, transaction.timeout.ms: 2000}\n",
+			want: []string{
+				`x.yaml:2:33: transaction.duration.ms 5000 holds each transaction open at least as long as transaction.timeout.ms 2000, after which the coordinator aborts it: set transaction.timeout.ms above the duration, or a shorter duration`,
+			}},
+		{name: "duration under java's default timeout", src: "name: x\nproducer: {transactional.id: t, transaction.duration.ms: 40000}\n"},
 		{name: "labelled pair is an A/A", src: "name: x\nmatrix:\n  client:\n    - {label: a, client: librdkafka}\n    - {label: b, client: librdkafka@2.11.1}\n"},
 	}
 	for _, tt := range tests {

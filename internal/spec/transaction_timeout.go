@@ -1,0 +1,35 @@
+package spec
+
+import (
+	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
+)
+
+// checkTransactionTimeout refuses a transaction schedule the coordinator
+// cannot keep: transactions held open at least as long as
+// transaction.timeout.ms (the client's default when unset: 60 s for Java
+// and librdkafka, 40 s for franz-go), which the coordinator aborts on its
+// own, so that every commit fails late.
+func checkTransactionTimeout(e *Experiment, report reportFunc) {
+	prod := e.Settings()
+	if prod.TransactionalID == "" {
+		return
+	}
+	tx := prod.Transactions()
+	if tx.Every <= 0 { // a schedule by records only: no time bound to judge
+		return
+	}
+	timeout := prod.TransactionTimeoutMs
+	if !timeout.Set {
+		cl, err := clients.Parse(e.Client)
+		if err != nil || cl.Kind.Defaults == nil {
+			return
+		}
+		timeout = kafkaconf.Opt[int64]{V: cl.Kind.Defaults(cl.Version).TransactionTimeoutMs, Set: true}
+	}
+	if timeout.V > 0 && tx.Every >= timeout.V {
+		report([]string{"producer." + kafkaconf.TransactionDurationMs, "producer." + kafkaconf.TransactionTimeoutMs},
+			"transaction.duration.ms %d holds each transaction open at least as long as transaction.timeout.ms %d, after which the coordinator aborts it: set transaction.timeout.ms above the duration, or a shorter duration",
+			tx.Every, timeout.V)
+	}
+}
