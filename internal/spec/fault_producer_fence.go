@@ -13,8 +13,8 @@ var producerFence = FaultType{
 	Fields: []string{"at.ms"},
 	Doc:    "start a second producer with the trial's transactional.id at at.ms: it fences the trial's producer and aborts its open transaction",
 	Validate: func(f Fault) error {
-		if f.AtMs <= 0 {
-			return fmt.Errorf("fault %s needs at.ms above 0: when the second producer fences the first", FaultProducerFence)
+		if f.AtMs < 1 { // 1e-300 is not a moment after the start either
+			return fmt.Errorf("fault %s needs at.ms of 1 or more: when the second producer fences the first", FaultProducerFence)
 		}
 		return nil
 	},
@@ -45,4 +45,20 @@ func (e *Experiment) FencesProducer() bool {
 		}
 	}
 	return false
+}
+
+// afterFenceError is why fault f never fires ("" when it may): the
+// earliest producer.fence ends the trial's producer, so a fault due at or
+// after it (a second fence among them) would come when nothing produces.
+func afterFenceError(e *Experiment, f Fault) string {
+	var first *Fault
+	for i := range e.Faults {
+		if g := &e.Faults[i]; g.Type == FaultProducerFence && (first == nil || g.AtMs < first.AtMs) {
+			first = g
+		}
+	}
+	if first == nil || f.pos == first.pos || f.Every > 0 || f.AtMs < first.AtMs {
+		return ""
+	}
+	return fmt.Sprintf("fault %s at at.ms %g comes at or after the %s at at.ms %g, which ends the trial's producer: it would never fire", f.Type, f.AtMs, FaultProducerFence, first.AtMs)
 }

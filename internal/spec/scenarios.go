@@ -193,6 +193,9 @@ func checkScenarioFaults(e *Experiment, id string, fromMatrix map[string]bool, c
 			msg = fenceFaultError(e, f)
 		}
 		if msg == "" {
+			msg = afterFenceError(e, f)
+		}
+		if msg == "" {
 			msg = faultNeverError(e, f)
 		}
 		if msg == "" {

@@ -440,7 +440,17 @@ func TestValidation(t *testing.T) {
 			}},
 		{name: "fence without at.ms", src: "name: x\nproducer: {transactional.id: t}\nfaults: [{type: producer.fence}]\n",
 			want: []string{
-				`x.yaml:3:10: fault producer.fence needs at.ms above 0: when the second producer fences the first`,
+				`x.yaml:3:10: fault producer.fence needs at.ms of 1 or more: when the second producer fences the first`,
+			}},
+		{name: "fence at a vanishing at.ms", src: "name: x\nproducer: {transactional.id: t}\nfaults: [{type: producer.fence, at.ms: 1e-300}]\n",
+			want: []string{
+				`x.yaml:3:10: fault producer.fence needs at.ms of 1 or more: when the second producer fences the first`,
+			}},
+		// The first fence ends the producer: a fault due after it never fires.
+		{name: "faults after the fence", src: "name: x\ncluster: {brokers: 3}\nproducer: {transactional.id: t}\n" +
+			"faults: [{type: producer.fence, at.ms: 3000}, {type: producer.fence, at.ms: 1000}, {type: broker.kill, broker: 2, at.ms: 500}]\n",
+			want: []string{
+				`x.yaml:4:10: fault producer.fence at at.ms 3000 comes at or after the producer.fence at at.ms 1000, which ends the trial's producer: it would never fire`,
 			}},
 		{name: "transaction settings without an id", src: "name: x\nproducer: {acks: all, transaction.abort.ratio: 0.2}\n",
 			want: []string{
