@@ -266,6 +266,9 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 	if !m.OK {
 		return m.failedResult(t)
 	}
+	if err := m.impossibleCounts(); err != nil {
+		return nil, err
+	}
 	lat, err := decodeJavaHistogram(m.Histogram)
 	if err != nil {
 		return nil, err
@@ -320,6 +323,34 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// impossibleCounts refuses a result no producer can have reported: a
+// negative count or time, more records acknowledged and failed than
+// handed over (in the window or the warm-up). A worker that says so is
+// broken, and its figures must not reach a record as if measured.
+func (m *javaMessage) impossibleCounts() error {
+	var why []string
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{{"sent", m.Sent}, {"acked", m.Acked}, {"failed", m.Failed}, {"warmup_sent", m.WarmupSent}, {"warmup_acked", m.WarmupAcked},
+		{"batches", m.Batches}, {"produce_requests", m.ProduceRequests}, {"uncompressed_bytes", m.UncompressedBytes},
+		{"compressed_bytes", m.CompressedBytes}, {"elapsed_ns", m.ElapsedNs}} {
+		if c.v < 0 {
+			why = append(why, fmt.Sprintf("%s %d is negative", c.name, c.v))
+		}
+	}
+	if m.Acked+m.Failed > m.Sent {
+		why = append(why, fmt.Sprintf("acked %d and failed %d are more than the %d sent", m.Acked, m.Failed, m.Sent))
+	}
+	if m.WarmupAcked > m.WarmupSent {
+		why = append(why, fmt.Sprintf("warmup_acked %d is more than the %d sent in the warm-up", m.WarmupAcked, m.WarmupSent))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("worker result with impossible counts: %s", strings.Join(why, "; "))
 }
 
 // failedResult is the outcome of a result with ok=false: its *JavaError,

@@ -378,3 +378,34 @@ func TestJavaWorkerProduces(t *testing.T) {
 		}
 	}
 }
+
+// TestJavaResultImpossibleCounts: a worker's result that no producer can
+// have reported fails the trial, naming what is impossible; the same
+// result with possible counts passes.
+func TestJavaResultImpossibleCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(m *javaMessage)
+		want string // "" for a result that passes
+	}{
+		{"as written", func(*javaMessage) {}, ""},
+		{"negative sent", func(m *javaMessage) { m.Sent = -1 }, "sent -1 is negative"},
+		{"more acked than sent", func(m *javaMessage) { m.Acked = m.Sent + 1 }, "are more than the 1010 sent"},
+		{"warm-up acked beyond its sends", func(m *javaMessage) { m.WarmupSent, m.WarmupAcked = 5, 6 }, "warmup_acked 6 is more than the 5 sent"},
+		{"negative time", func(m *javaMessage) { m.ElapsedNs = -1 }, "elapsed_ns -1 is negative"},
+		{"negative bytes", func(m *javaMessage) { m.CompressedBytes = -5 }, "compressed_bytes -5 is negative"},
+	} {
+		m, err := decodeJavaMessage(readJavaTestdata(t, "result_ok.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.edit(m)
+		_, err = m.toResult(Trial{Records: 1010})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), "impossible counts") || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want impossible counts: %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -61,8 +61,8 @@ var librdkafkaRange = regexp.MustCompile(`^(-?[0-9.e+]+) \.\. (-?[0-9.e+]+)$`)
 // librdkafka's to judge (the worker's check).
 func (p LibrdkafkaProp) CheckValue(v string) error {
 	m := librdkafkaRange.FindStringSubmatch(p.Range)
-	switch {
-	case p.Type == "integer":
+	switch p.Type {
+	case "integer":
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			return fmt.Errorf("%s must be an integer%s, got %q", p.Name, rangeWords(m), v)
@@ -74,7 +74,7 @@ func (p LibrdkafkaProp) CheckValue(v string) error {
 				return fmt.Errorf("%s must be an integer%s, got %q", p.Name, rangeWords(m), v)
 			}
 		}
-	case p.Type == "float":
+	case "float":
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf("%s must be a number%s, got %q", p.Name, rangeWords(m), v)
