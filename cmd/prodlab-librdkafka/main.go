@@ -82,7 +82,7 @@ func run(args []string) int {
 		resolved, err := driver.LibrdkafkaCheck(in)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return 2
+			return driver.LibrdkafkaRefusedExit
 		}
 		_ = json.NewEncoder(os.Stdout).Encode(resolved)
 		return 0

@@ -17,6 +17,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // librdkafka, the C client under confluent-kafka-python, -dotnet, -go,
@@ -229,6 +230,11 @@ func CheckLibrdkafka(name string, props map[string]string, worker string) error 
 	return err
 }
 
+// LibrdkafkaRefusedExit is the exit status of the worker's check command
+// when librdkafka refuses the configuration (its reason on stderr); any
+// other failure (a panic exits 2, a crash by signal) is the worker's own.
+const LibrdkafkaRefusedExit = 4
+
 // librdkafkaCheckTimeout bounds the worker's check command.
 const librdkafkaCheckTimeout = 20 * time.Second
 
@@ -287,10 +293,17 @@ func librdkafkaRunCheck(path string, in []byte) (resolved map[string]string, fin
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(errOut.String()); msg != "" && ctx.Err() == nil {
+		msg := textfmt.Foreign(strings.TrimSpace(errOut.String()))
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == LibrdkafkaRefusedExit && msg != "" && ctx.Err() == nil {
 			return nil, true, fmt.Errorf("client librdkafka refuses these producer properties: %s", msg)
 		}
-		return nil, false, fmt.Errorf("librdkafka check (%s): %w", path, err)
+		// A crash, a timeout or a kill is the worker's failure, not
+		// librdkafka's answer, and is not remembered.
+		if msg != "" {
+			return nil, false, fmt.Errorf("librdkafka check (%s) failed: %w: %s", path, err, msg)
+		}
+		return nil, false, fmt.Errorf("librdkafka check (%s) failed: %w", path, err)
 	}
 	if err := json.Unmarshal(out.Bytes(), &resolved); err != nil {
 		return nil, false, fmt.Errorf("librdkafka check wrote %.200q: %w", out.String(), err)

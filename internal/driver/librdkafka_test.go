@@ -2,6 +2,7 @@ package driver
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -252,5 +253,37 @@ func TestCheckJavaLibrdkafkaNames(t *testing.T) {
 	// The registry's check is the same.
 	if err := Check(client, map[string]string{"batch.num.messages": "1"}); err == nil || !strings.Contains(err.Error(), "nearest setting is batch.size") {
 		t.Errorf("Check(%s, batch.num.messages) = %v, want the refusal naming batch.size", client, err)
+	}
+}
+
+// TestLibrdkafkaRunCheckTellsRefusalFromCrash: only the worker's refusal
+// exit (LibrdkafkaRefusedExit) reads as librdkafka refusing the
+// properties, and is remembered; a panic (exit 2) or a crash by signal is
+// the worker's failure, not remembered, its stderr clipped to one line.
+func TestLibrdkafkaRunCheckTellsRefusalFromCrash(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\ncat > /dev/null\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, body string
+		final      bool
+		want       string
+	}{
+		{"refusal", `echo "acks must be …" >&2; exit 4`, true, "client librdkafka refuses these producer properties: acks must be …"},
+		{"panic", `printf 'panic: runtime error\n\ngoroutine 1 [running]:\n' >&2; exit 2`, false, `failed: exit status 2: "panic: runtime error\n\ngoroutine 1 [running]:"`},
+		{"crash", `kill -SEGV $$`, false, "failed: signal: segmentation fault"},
+	} {
+		_, final, err := librdkafkaRunCheck(script(tc.name+".sh", tc.body), []byte("{}"))
+		if err == nil || final != tc.final || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: final %v, %v; want final %v and %q", tc.name, final, err, tc.final, tc.want)
+		}
+		if strings.Contains(tc.name, "panic") && strings.Contains(err.Error(), "refuses") {
+			t.Errorf("%s read as a refusal: %v", tc.name, err)
+		}
 	}
 }

@@ -20,3 +20,19 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
+
+// TestForeign: text from another program is one line of at most
+// MaxForeign characters, its control characters escaped.
+func TestForeign(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"connection refused", "connection refused"},
+		{"line one\nline two", `"line one\nline two"`},
+		{"\x1b[2Jcleared", `"\x1b[2Jcleared"`},
+		{strings.Repeat("x", 301), `"` + strings.Repeat("x", 300) + `"…`},
+		{strings.Repeat("é", 300), strings.Repeat("é", 300)},
+	} {
+		if got := Foreign(tc.in); got != tc.want {
+			t.Errorf("Foreign(%.20q) = %.40q, want %.40q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/secret"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // Client talks to a Trogdor coordinator's REST API.
@@ -148,7 +149,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		return fmt.Errorf("trogdor %s %s: read answer: %w", method, path, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("trogdor %s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(data)))
+		return fmt.Errorf("trogdor %s %s: %s: %s", method, path, textfmt.Foreign(resp.Status), textfmt.Foreign(strings.TrimSpace(string(data))))
 	}
 	if out == nil {
 		return nil

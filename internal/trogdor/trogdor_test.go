@@ -293,3 +293,23 @@ func TestNodeStatuses(t *testing.T) {
 		})
 	}
 }
+
+// TestClientClipsErrorBodies: a coordinator's error body is text from
+// outside: a 5 MB one with terminal escapes and line breaks reaches a
+// message as one escaped line of at most a few hundred characters.
+func TestClientClipsErrorBodies(t *testing.T) {
+	body := "\x1b[2J" + strings.Repeat("boom\r\n", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	_, err := NewClient(srv.URL).Task(context.Background(), "t")
+	if err == nil {
+		t.Fatal("a 500 answer gave no error")
+	}
+	msg := err.Error()
+	if len(msg) > 1000 || strings.ContainsAny(msg, "\r\n\x1b") || !strings.Contains(msg, `\x1b[2Jboom\r\nboom`) {
+		t.Errorf("error of %d bytes, want one escaped line under 1000: %.200q", len(msg), msg)
+	}
+}
