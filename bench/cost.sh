@@ -111,12 +111,12 @@ settled_side() {
 
 precise() { "$BENCHTOOL" paired <"$1" 2>/dev/null | awk -v p="$PRECISION" '{exit !((($3 - $2) / 2 / $1) <= p)}'; }
 
-# verdict3 RATIO LO HI WHAT: the answer against ±3 %.
+# verdict3 RATIO LO HI WHAT A: the answer against ±3 %, for side A.
 verdict3() {
-  awk -v r="$1" -v lo="$2" -v hi="$3" -v w="$4" 'BEGIN {
+  awk -v r="$1" -v lo="$2" -v hi="$3" -v w="$4" -v a="$5" 'BEGIN {
     if (lo >= 0.97 && hi <= 1/0.97) printf "**equivalent within ±3 %%** (%s ratio %.3f [%.3f, %.3f])", w, r, lo, hi
-    else if (lo > 1) printf "**prodlab higher** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", (r-1)*100, (lo-1)*100, (hi-1)*100, w
-    else if (hi < 1) printf "**prodlab lower** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", (r-1)*100, (lo-1)*100, (hi-1)*100, w
+    else if (lo > 1) printf "**%s higher** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", a, (r-1)*100, (lo-1)*100, (hi-1)*100, w
+    else if (hi < 1) printf "**%s lower** by %+.1f %% [%+.1f %%, %+.1f %%] (%s)", a, (r-1)*100, (lo-1)*100, (hi-1)*100, w
     else printf "**not shown either way**: %.3f [%.3f, %.3f] is wider than ±3 %% (%s)", r, lo, hi, w }'
 }
 
@@ -144,7 +144,7 @@ compare() {
   {
     echo "### $name: $a ÷ $b"
     echo
-    echo "Pairs: $(wc -l <"$tput"). Throughput: $(verdict3 $t "throughput"). CPU per MB: $(verdict3 $c "CPU per MB")."
+    echo "Pairs: $(wc -l <"$tput"). Throughput: $(verdict3 $t "throughput" "$a"). CPU per MB: $(verdict3 $c "CPU per MB" "$a")."
     echo
     cat "$table"
     echo
