@@ -248,11 +248,7 @@ func DescribeProps(props map[string]string) string {
 	keys := slices.Sorted(maps.Keys(props))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		v := props[k]
-		if secret.IsKey(k) {
-			v = "[hidden]"
-		}
-		parts[i] = k + "=" + v
+		parts[i] = k + "=" + secret.Shown(k, props[k])
 	}
 	return strings.Join(parts, " ")
 }

@@ -21,6 +21,10 @@ func TestPerfDryRun(t *testing.T) {
 		{"secret hidden", []string{"--bootstrap-server", "127.0.0.1:1", "--topic", "t", "--num-records", "10", "--record-size", "100",
 			"--producer-props", "sasl.jaas.config=hunter2"}, ExitOK,
 			"dry run of perf: 10 records (0 warm-up) to t on 127.0.0.1:1 with java; producer properties: client.id=perf-producer-client sasl.jaas.config=[hidden]; nothing started\n"},
+		// A password inside a URL is hidden whatever its key is called.
+		{"password in a URL", []string{"--bootstrap-server", "127.0.0.1:1", "--topic", "t", "--num-records", "10", "--record-size", "100",
+			"--producer-props", "sasl.oauthbearer.token.endpoint.url=https://app:hunter2@idp.example/token"}, ExitOK,
+			"dry run of perf: 10 records (0 warm-up) to t on 127.0.0.1:1 with java; producer properties: client.id=perf-producer-client sasl.oauthbearer.token.endpoint.url=https://[hidden]@idp.example/token; nothing started\n"},
 		{"bad input", []string{"--topic", "t", "--num-records", "0", "--record-size", "100"}, ExitUsage, ""},
 	}
 	for _, tt := range tests {

@@ -40,6 +40,9 @@ func newRedactor(props map[string]string) *redactor {
 		}
 	}
 	for k, v := range props {
+		for _, pw := range secret.UserinfoPasswords(v) { // a URL's password, whatever the key
+			add(pw)
+		}
 		if !isSecretKey(k) {
 			continue
 		}

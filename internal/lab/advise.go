@@ -351,10 +351,7 @@ func advicePlan(e *spec.Experiment, scs []spec.Scenario) *results.AdvicePlan {
 	p := &results.AdvicePlan{Objective: e.Advise.Objective, Client: e.Client, Defaults: spec.CandidateID(spec.DefaultsLabel),
 		Current: spec.CandidateID(spec.DefaultsLabel), Constraints: map[string]string{}}
 	for k, v := range e.Advise.Constraints {
-		if secret.IsKey(k) {
-			v = secret.Hidden // plan.json and advice.properties land in the run directory
-		}
-		p.Constraints[k] = v
+		p.Constraints[k] = secret.Shown(k, v) // plan.json and advice.properties land in the run directory
 	}
 	if e.Advise.Current != nil {
 		p.Current = spec.CandidateID(spec.CurrentLabel)

@@ -34,17 +34,26 @@ func isJavaPassword(k string) bool {
 	}
 }
 
-// Mask returns a copy of props with every secret value replaced by Hidden.
+// Mask returns a copy of props as prodlab writes them: every secret value
+// replaced by Hidden, the credentials of addresses in the others hidden
+// (Shown).
 func Mask(props map[string]string) map[string]string {
 	if props == nil {
 		return nil
 	}
 	out := make(map[string]string, len(props))
 	for k, v := range props {
-		if IsKey(k) {
-			v = Hidden
-		}
-		out[k] = v
+		out[k] = Shown(k, v)
 	}
 	return out
+}
+
+// Shown is property key's value v as prodlab prints or writes it: Hidden
+// for a secret key, else v with the credentials of any address in it
+// hidden ("https://app:PASSWORD@idp/token" → "https://[hidden]@idp/token").
+func Shown(key, v string) string {
+	if IsKey(key) {
+		return Hidden
+	}
+	return RedactUserinfo(v)
 }

@@ -87,8 +87,8 @@ func configSlice(m map[string]string, prefix string) yaml.MapSlice {
 	out := yaml.MapSlice{}
 	for _, k := range names {
 		v := typedValue(prefix+k, m[k])
-		if secret.IsKey(k) {
-			v = secret.Hidden // the resolved experiment lands in the run directory
+		if shown := secret.Shown(k, m[k]); shown != m[k] {
+			v = shown // the resolved experiment lands in the run directory
 		}
 		out = append(out, yaml.MapItem{Key: k, Value: v})
 	}
