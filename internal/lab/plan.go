@@ -7,6 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -167,7 +168,7 @@ func jvmOpts() map[string]string {
 	out := map[string]string{}
 	for role, opts := range map[string][]string{"broker": cluster.BrokerJVMOpts(), "worker": driver.WorkerJVMOpts()} {
 		if len(opts) > 0 {
-			out[role] = strings.Join(opts, " ")
+			out[role] = strings.Join(secret.JVMOpts(opts), " ") // environment.json lands in the run directory
 		}
 	}
 	if len(out) == 0 {

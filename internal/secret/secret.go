@@ -57,3 +57,18 @@ func Shown(key, v string) string {
 	}
 	return RedactUserinfo(v)
 }
+
+// JVMOpts returns JVM options as prodlab writes them: a system property
+// whose name holds a secret's word (-Djavax.net.ssl.keyStorePassword=…)
+// has its value hidden, and the credentials of addresses in the others.
+func JVMOpts(opts []string) []string {
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		if name, v, ok := strings.Cut(strings.TrimPrefix(o, "-D"), "="); ok && strings.HasPrefix(o, "-D") {
+			out[i] = "-D" + name + "=" + Shown(name, v)
+			continue
+		}
+		out[i] = RedactUserinfo(o)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,15 @@ func TestSubstringRule(t *testing.T) {
 		if got := IsKey(tt.key); got != tt.want {
 			t.Errorf("IsKey(%q) = %v, want %v", tt.key, got, tt.want)
 		}
+	}
+}
+
+// TestJVMOpts: a -D property named like a secret has its value hidden;
+// other options are kept, an address's credentials hidden.
+func TestJVMOpts(t *testing.T) {
+	in := []string{"-Xmx512M", "-Djavax.net.ssl.keyStorePassword=hunter22", "-Dapp.url=http://u:pw@h:1/x", "-Dplain=1"}
+	want := []string{"-Xmx512M", "-Djavax.net.ssl.keyStorePassword=[hidden]", "-Dapp.url=http://[hidden]@h:1/x", "-Dplain=1"}
+	if got := JVMOpts(in); !slices.Equal(got, want) {
+		t.Errorf("JVMOpts = %q, want %q", got, want)
 	}
 }
