@@ -103,9 +103,9 @@ side_rdkloop() { run_side "$2" "$OUT/rdkloop" -bootstrap "$BOOT" -topic "$1" -re
 # without it the second run of every pair ran at half the first's rate
 # and dearer per MB, whichever side it was (bench/RESULTS.md §58).
 settled_side() {
-  local t; t=$(fresh_topic "$2")
+  local t; t=$(fresh_topic "$2") || return 1
   sync
-  "side_$1" "$t" "$LOGS/$2.log"
+  "side_$1" "$t" "$LOGS/$2.log" || { drop_topic "$t"; return 1; }
   drop_topic "$t"
 }
 
@@ -128,10 +128,11 @@ compare() {
   printf '| pair | order | %s rec/s | %s rec/s | ratio | %s CPU ms/MB | %s CPU ms/MB | ratio |\n|---:|---|---:|---:|---:|---:|---:|---:|\n' "$a" "$b" "$a" "$b" >"$table"
   for ((i = 1; i <= MAX_PAIRS; i++)); do
     if (( i > PAIRS )) && precise "$tput" && precise "$cpu"; then break; fi
+    # $(...) does not inherit set -e: a failed side ends the script here.
     if (( i % 2 )); then
-      first="A B"; ra=$(settled_side "$a" "$name-$i-a"); rb=$(settled_side "$b" "$name-$i-b")
+      first="A B"; ra=$(settled_side "$a" "$name-$i-a") || exit 1; rb=$(settled_side "$b" "$name-$i-b") || exit 1
     else
-      first="B A"; rb=$(settled_side "$b" "$name-$i-b"); ra=$(settled_side "$a" "$name-$i-a")
+      first="B A"; rb=$(settled_side "$b" "$name-$i-b") || exit 1; ra=$(settled_side "$a" "$name-$i-a") || exit 1
     fi
     set -- $ra; local a_rps=$1 a_cpu=$2; set -- $rb; local b_rps=$1 b_cpu=$2
     echo "$a_rps $b_rps" >>"$tput"; echo "$a_cpu $b_cpu" >>"$cpu"

@@ -104,6 +104,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+  if (!rkt) {
+    fprintf(stderr, "rdkcloop: topic %s: %s\n", topic, rd_kafka_err2str(rd_kafka_last_error()));
+    return 1;
+  }
   const struct rd_kafka_metadata *md;
   rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, 10000);
   if (err) {
@@ -116,6 +120,10 @@ int main(int argc, char **argv) {
    * own, consecutive records' windows disjoint. */
   int64_t windows = POOL_BYTES / size;
   char *pool = malloc((size_t)(windows * size));
+  if (!pool) {
+    fprintf(stderr, "rdkcloop: no memory for the letter pool\n");
+    return 1;
+  }
   uint64_t x = 0x9E3779B97F4A7C15ull;
   for (int64_t i = 0; i < windows * size; i++) {
     x ^= x >> 12;

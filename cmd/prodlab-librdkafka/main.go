@@ -79,6 +79,10 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+		if !json.Valid(in) { // prodlab's fault, not librdkafka's refusal
+			fmt.Fprintln(os.Stderr, "prodlab-librdkafka check: the configuration is not JSON")
+			return 1
+		}
 		resolved, err := driver.LibrdkafkaCheck(in)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -390,7 +390,9 @@ func TestJavaResultImpossibleCounts(t *testing.T) {
 	}{
 		{"as written", func(*javaMessage) {}, ""},
 		{"negative sent", func(m *javaMessage) { m.Sent = -1 }, "sent -1 is negative"},
-		{"more acked than sent", func(m *javaMessage) { m.Acked = m.Sent + 1 }, "are more than the 1010 sent"},
+		{"more acked than sent", func(m *javaMessage) { m.Acked = m.Sent + 1 }, "acked 1011 is more than the 1010 sent"},
+		// A send that threw counts as failed, not as sent (the Java worker).
+		{"acked and failed above sent", func(m *javaMessage) { m.Failed = m.Sent }, ""},
 		{"warm-up acked beyond its sends", func(m *javaMessage) { m.WarmupSent, m.WarmupAcked = 5, 6 }, "warmup_acked 6 is more than the 5 sent"},
 		{"negative time", func(m *javaMessage) { m.ElapsedNs = -1 }, "elapsed_ns -1 is negative"},
 		{"negative bytes", func(m *javaMessage) { m.CompressedBytes = -5 }, "compressed_bytes -5 is negative"},

@@ -42,11 +42,11 @@ func (m *progressMeter) failLocked() { m.failed++ }
 func (m *progressMeter) report(fn func(Progress), start time.Time, interval time.Duration) (stop func()) {
 	var prevAcked, prevSum int64 // only the ticking goroutine touches them
 	return tickEvery(interval, func(now time.Time) {
-		sent := m.sent.Load()
 		m.mu.Lock()
 		acked, sum, failed, maxUs := m.acked, m.latSumUs, m.failed, m.latMaxUs
 		m.latMaxUs = 0
 		m.mu.Unlock()
+		sent := m.sent.Load() // after: a record is sent before it completes
 		p := Progress{
 			Elapsed:            now.Sub(start),
 			Sent:               sent,

@@ -195,9 +195,10 @@ func parsePositive(get func(string) (string, bool), fail func(name, v, want stri
 // suffix per trial and producer (SuffixedTransactionalID).
 const MaxTransactionalIDBytes = 32_000
 
-// decimal is the one form of a fraction every worker reads (Go's
-// ParseFloat also takes hex floats, infinities and underscores).
-var decimal = regexp.MustCompile(`^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$`)
+// decimal is a fraction in decimal notation ("0.25", ".5", "1.", "1e-1"),
+// the form every worker's parser reads alike; Go's ParseFloat also takes
+// hex floats, infinities and underscores, which a worker's need not.
+var decimal = regexp.MustCompile(`^[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
 
 // The bounds of prodlab's transaction schedule: a week (workload.timeout.s's
 // bound), so that a duration never wraps when it becomes nanoseconds (one

@@ -59,7 +59,7 @@ func TestParse(t *testing.T) {
 			wantErr: `transactional.id must be a name (leave it out for a producer without transactions), got ""`},
 		{name: "transactional.id too long", props: map[string]string{TransactionalID: strings.Repeat("x", 40000)},
 			wantErr: `transactional.id is 40000 bytes long, more than the 32000 Kafka's protocol leaves room for beside prodlab's suffixes`},
-		// Go reads hex floats; the Java worker does not.
+		// Go reads hex floats, infinities and underscores; only decimals pass.
 		{name: "abort ratio as a hex float", props: map[string]string{TransactionalID: "t", TransactionAbortRatio: "0x1p-1"},
 			want: Producer{TransactionalID: "t"}, wantErr: `transaction.abort.ratio must be a share`},
 		{name: "abort ratio decimal", props: map[string]string{TransactionalID: "t", TransactionAbortRatio: ".5"},

@@ -47,9 +47,23 @@ var labOwned = map[string]string{
 	"stats_cb":             "prodlab's librdkafka worker reads the client's statistics itself",
 }
 
+// loadsCode are the lab-owned settings that name code to load: empty, they
+// load none (metric.reporters empty turns the JMX reporter off).
+var loadsCode = map[string]bool{"plugin.library.paths": true, "interceptor.classes": true, "metric.reporters": true}
+
 // LabOwned says why prodlab keeps the producer setting name for itself
-// ("" when it does not): a scenario may not set it, for any client.
-func LabOwned(name string) string { return labOwned[name] }
+// ("" when it does not, or when value, empty, loads no code): a scenario
+// may not set it, for any client.
+func LabOwned(name, value string) string {
+	if loadsCode[name] && strings.TrimSpace(value) == "" {
+		return ""
+	}
+	return labOwned[name]
+}
+
+// octalLike is an integer written with a leading zero, which librdkafka
+// (strtol, base 0) reads in octal and prodlab would read in decimal.
+var octalLike = regexp.MustCompile(`^[-+]?0[0-9]`)
 
 // librdkafkaRange is a numeric range column: "1 .. 1000000".
 var librdkafkaRange = regexp.MustCompile(`^(-?[0-9.e+]+) \.\. (-?[0-9.e+]+)$`)
@@ -64,7 +78,7 @@ func (p LibrdkafkaProp) CheckValue(v string) error {
 	switch p.Type {
 	case "integer":
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
+		if err != nil || octalLike.MatchString(v) { // librdkafka's strtol reads 010 as 8
 			return fmt.Errorf("%s must be an integer%s, got %q", p.Name, rangeWords(m), v)
 		}
 		if m != nil {

@@ -36,6 +36,7 @@ func TestLibrdkafkaCheckValue(t *testing.T) {
 		{"batch.num.messages", "4294968296", `batch.num.messages must be an integer in 1..1000000, got "4294968296"`},
 		{"batch.num.messages", "0", `batch.num.messages must be an integer in 1..1000000, got "0"`},
 		{"batch.num.messages", "1e3", `batch.num.messages must be an integer in 1..1000000, got "1e3"`},
+		{"batch.num.messages", "010", `batch.num.messages must be an integer in 1..1000000, got "010"`}, // 8 to librdkafka
 		{"queue.buffering.max.kbytes", "1099511627776", `queue.buffering.max.kbytes must be an integer in 1..2147483647, got "1099511627776"`},
 		{"request.required.acks", "-1", ""},
 		{"linger.ms", "0.5", ""},

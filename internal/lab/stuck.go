@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -26,14 +27,29 @@ func (x *executor) watchStuck(label string, timeout, after time.Duration) (stop 
 	t := time.AfterFunc(timeout+after, func() {
 		var b bytes.Buffer
 		_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
-		where := "(could not be written)"
-		if f, err := os.CreateTemp("", "prodlab-stuck-*.txt"); err == nil {
-			if _, err := f.Write(b.Bytes()); err == nil {
-				where = f.Name()
-			}
-			_ = f.Close()
+		where, err := writeStacks(b.Bytes())
+		if err != nil {
+			where = fmt.Sprintf("(not kept: %v)", err)
 		}
 		x.ev.logf("%s: the driver has not returned %s after the trial's timeout (%s): a bug in prodlab; its goroutines are in %s", label, after, timeout, where)
 	})
 	return func() { t.Stop() }
+}
+
+// writeStacks keeps a goroutine dump in a file of its own and returns its
+// path; a file it could not write whole is removed.
+func writeStacks(stacks []byte) (string, error) {
+	f, err := os.CreateTemp("", "prodlab-stuck-*.txt")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(stacks)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }

@@ -47,18 +47,19 @@ func (e *Experiment) FencesProducer() bool {
 	return false
 }
 
-// afterFenceError is why fault f never fires ("" when it may): the
+// afterFenceError is why fault i of e never fires ("" when it may): the
 // earliest producer.fence ends the trial's producer, so a fault due at or
 // after it (a second fence among them) would come when nothing produces.
-func afterFenceError(e *Experiment, f Fault) string {
-	var first *Fault
-	for i := range e.Faults {
-		if g := &e.Faults[i]; g.Type == FaultProducerFence && (first == nil || g.AtMs < first.AtMs) {
-			first = g
+func afterFenceError(e *Experiment, i int) string {
+	first := -1
+	for j, g := range e.Faults {
+		if g.Type == FaultProducerFence && (first < 0 || g.AtMs < e.Faults[first].AtMs) {
+			first = j
 		}
 	}
-	if first == nil || f.pos == first.pos || f.Every > 0 || f.AtMs < first.AtMs {
+	f := e.Faults[i]
+	if first < 0 || i == first || f.Every > 0 || f.AtMs < e.Faults[first].AtMs {
 		return ""
 	}
-	return fmt.Sprintf("fault %s at at.ms %g comes at or after the %s at at.ms %g, which ends the trial's producer: it would never fire", f.Type, f.AtMs, FaultProducerFence, first.AtMs)
+	return fmt.Sprintf("fault %s at at.ms %g comes at or after the %s at at.ms %g, which ends the trial's producer: it would never fire", f.Type, f.AtMs, FaultProducerFence, e.Faults[first].AtMs)
 }

@@ -184,7 +184,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 // at the fault's own position; one that depends on a matrix value names
 // the scenario.
 func checkScenarioFaults(e *Experiment, id string, fromMatrix map[string]bool, c *collector) {
-	for _, f := range e.Faults {
+	for i, f := range e.Faults {
 		msg := zoneFaultError(e, f)
 		if f.Broker > e.Cluster.Brokers {
 			msg = fmt.Sprintf("fault broker %d does not exist (broker ids are 1..%d)", f.Broker, e.Cluster.Brokers)
@@ -193,7 +193,7 @@ func checkScenarioFaults(e *Experiment, id string, fromMatrix map[string]bool, c
 			msg = fenceFaultError(e, f)
 		}
 		if msg == "" {
-			msg = afterFenceError(e, f)
+			msg = afterFenceError(e, i)
 		}
 		if msg == "" {
 			msg = faultNeverError(e, f)

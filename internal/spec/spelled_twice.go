@@ -35,7 +35,7 @@ func checkSpelledTwice(e *Experiment, report reportFunc) {
 // would load.
 func checkLabOwned(e *Experiment, report reportFunc) {
 	for _, n := range slices.Sorted(maps.Keys(e.Producer)) {
-		if why := kafkaconf.LabOwned(n); why != "" {
+		if why := kafkaconf.LabOwned(n, e.Producer[n]); why != "" {
 			report([]string{producerPrefix + n}, "producer property %s is prodlab's to set, not a scenario's: %s", n, why)
 		}
 	}

@@ -43,6 +43,7 @@ func TestOneSpellingOneOwner(t *testing.T) {
 			want: []string{
 				`x.yaml:4:26: scenario "plugin.library.paths=/tmp/evil.so": producer property plugin.library.paths is prodlab's to set, not a scenario's: it loads a shared library into the client: prodlab runs only the client's own code`,
 			}},
+		{name: "no reporters loads nothing", src: "name: x\nproducer: {metric.reporters: \"\"}\n"},
 		{name: "librdkafka twice", src: "name: x\nmatrix:\n  client: [librdkafka, librdkafka@2.11.1]\n",
 			want: []string{
 				`x.yaml:3:24: value "librdkafka@2.11.1" of matrix axis "client" names client librdkafka@2.11.1 again (as "librdkafka"): one client, two spellings`,

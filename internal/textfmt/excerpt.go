@@ -32,10 +32,21 @@ const MaxForeign = 300
 // printable, else quoted (control characters, line breaks and terminal
 // escapes escaped) and cut with "…".
 func Foreign(s string) string {
-	if len([]rune(s)) <= MaxForeign && strconv.CanBackquote(s) {
+	if len([]rune(s)) <= MaxForeign && strconv.CanBackquote(s) && printable(s) {
 		return s
 	}
 	return quoted(s, MaxForeign)
+}
+
+// printable reports whether every rune of s prints: CanBackquote lets C1
+// controls (U+009B, an 8-bit terminal escape) and bidi overrides through.
+func printable(s string) bool {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Shown is s as a message shows it: unchanged when it is short and

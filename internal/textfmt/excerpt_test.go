@@ -30,6 +30,8 @@ func TestForeign(t *testing.T) {
 		{"\x1b[2Jcleared", `"\x1b[2Jcleared"`},
 		{strings.Repeat("x", 301), `"` + strings.Repeat("x", 300) + `"…`},
 		{strings.Repeat("é", 300), strings.Repeat("é", 300)},
+		{"\u009b2Jcsi", `"\u009b2Jcsi"`},
+		{"abc\u202edef", `"abc\u202edef"`},
 	} {
 		if got := Foreign(tc.in); got != tc.want {
 			t.Errorf("Foreign(%.20q) = %.40q, want %.40q", tc.in, got, tc.want)
