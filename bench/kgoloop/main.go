@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/bench/letters"
 )
 
 func main() {
@@ -62,7 +64,7 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 	// window of a 16 MiB pool, drawn here (a baseline shares no code with
 	// prodlab). A pool small enough to stay in the CPU's cache would make
 	// the bare loop's copies cheaper than any honest payload's.
-	values := letterWindows(size)
+	values := letters.Windows(size)
 	var failed atomic.Int64
 	promise := func(_ *kgo.Record, err error) {
 		if err != nil { // warm-up or measured: any failure fails the run
@@ -88,27 +90,4 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		return fmt.Errorf("%d records failed", failed.Load())
 	}
 	return nil
-}
-
-// letterPoolBytes is the letter pool's size, as prodlab's text payload's.
-const letterPoolBytes = 16 << 20
-
-// letterWindows draws a pool of random A–Z letters and returns record i's
-// value: window i mod n of size letters, read-only.
-func letterWindows(size int) func(i int64) []byte {
-	n := max(1, letterPoolBytes/size)
-	pool := make([]byte, n*size)
-	// xorshift64*, as bench/rdkcloop draws them: the pool's cost, counted
-	// in the loop's CPU, is then the same in every baseline.
-	x := uint64(0x9E3779B97F4A7C15)
-	for i := range pool {
-		x ^= x >> 12
-		x ^= x << 25
-		x ^= x >> 27
-		pool[i] = byte('A' + (x*0x2545F4914F6CDD1D>>32)%26)
-	}
-	return func(i int64) []byte {
-		off := int(i%int64(n)) * size
-		return pool[off : off+size : off+size]
-	}
 }
