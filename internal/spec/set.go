@@ -34,8 +34,10 @@ func applySets(e *Experiment, sets []string, c *collector) {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.TrimSpace(key)
 		at := pos{File: "--set " + clipText(s)}
-		if ok && isSecret(key) {
-			at.File = "--set " + key + "=" + secret.Hidden // errors reach the terminal
+		if ok && (isSecret(key) || isSecret(suggest(key, append(tailKeys(key), producerNames()...)))) {
+			// Errors reach the terminal; a misspelled secret key
+			// (ssl.keystore.pasword) holds a secret as much as the key.
+			at.File = "--set " + key + "=" + secret.Hidden
 		}
 		if !utf8.ValidString(s) {
 			at.File = "--set " + strings.ToValidUTF8(at.File[len("--set "):], "\uFFFD")

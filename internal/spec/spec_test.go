@@ -473,6 +473,10 @@ func TestValidation(t *testing.T) {
 			want: []string{`--set acks=1: enable.idempotence=true requires acks=all (or -1), got acks=1`}},
 		// Top-level shapes: a section that is not a mapping, a list where a
 		// value belongs.
+		// A misspelled secret key holds a secret as much as the key does:
+		// its value is hidden in the message.
+		{name: "misspelled secret", src: "name: x\n", sets: []string{"ssl.keystore.pasword=hunter22"},
+			want: []string{`--set ssl.keystore.pasword=[hidden]: unknown key "ssl.keystore.pasword"; did you mean "ssl.keystore.password"?`}},
 		{name: "shapes", src: "name: x\ncluster: 3\nproducer: {acks: [all]}\n",
 			want: []string{
 				`x.yaml:2:10: cluster must be a mapping`,
