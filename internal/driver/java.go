@@ -29,8 +29,9 @@ const (
 	// javaHelloTimeout bounds JVM start-up and the hello handshake.
 	javaHelloTimeout = 60 * time.Second
 	// javaCancelGrace is how long a cancelled trial may take to report
-	// before the worker is killed.
-	javaCancelGrace = 30 * time.Second
+	// before the worker is killed: a cancelled trial's result is not kept,
+	// and Ctrl-C must end a run within seconds, whatever a worker does.
+	javaCancelGrace = 10 * time.Second
 	// javaTrialSlack is how long past its own timeout a trial may take
 	// before the worker is presumed hung and killed (the worker enforces the
 	// timeout itself; closing the producer can take a while).
