@@ -30,6 +30,9 @@ done
 // an error that says so, and the worker's process is gone.
 func TestWorkerIgnoringCancelIsKilled(t *testing.T) {
 	testtier.Shared(t)
+	if testing.Short() {
+		t.Skip("waits out the cancel grace")
+	}
 	script := filepath.Join(t.TempDir(), "chatty.sh")
 	if err := os.WriteFile(script, []byte(chattyWorker), 0o755); err != nil {
 		t.Fatal(err)
