@@ -146,7 +146,7 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 			return nil, fmt.Errorf("%s driver: %w", name, err)
 		}
 		j.logf = f
-		errOut = io.MultiWriter(f, j.stderr, j.log)
+		errOut = io.MultiWriter(&cappedWriter{w: f, left: maxWorkerLog}, j.stderr, j.log)
 	}
 	cmd.Stderr = errOut
 	stdin, err := cmd.StdinPipe()

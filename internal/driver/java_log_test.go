@@ -121,3 +121,20 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	}
 	t.Logf("bad sasl.jaas.config: %v", err)
 }
+
+// TestCappedWriter: a worker's log keeps its first bytes up to the bound,
+// then one line saying the rest was dropped; every write still succeeds
+// (the worker's stderr must keep draining).
+func TestCappedWriter(t *testing.T) {
+	var b strings.Builder
+	c := &cappedWriter{w: &b, left: 10}
+	for _, s := range []string{"12345", "67890abc", "more", "and more"} {
+		if n, err := c.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	want := "1234567890\n[prodlab: the worker's log reached 64 MiB; the rest is not kept]\n"
+	if b.String() != want {
+		t.Errorf("log %q, want %q", b.String(), want)
+	}
+}
