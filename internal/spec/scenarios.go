@@ -138,6 +138,7 @@ func checkScenario(e *Experiment, id string, fromMatrix map[string]bool, c *coll
 	checkIdempotence(e, report)
 	checkSpelledTwice(e, report)
 	checkTransactionTimeout(e, report)
+	checkTransactionRecords(e, report)
 	checkLabOwned(e, report)
 	checkWorkloadTime(e, report)
 	checkKeys(e, report)

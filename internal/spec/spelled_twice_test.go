@@ -73,6 +73,11 @@ func TestOneSpellingOneOwner(t *testing.T) {
 			want: []string{
 				`x.yaml:2:33: transaction.duration.ms 5000 holds each transaction open at least as long as transaction.timeout.ms 2000, after which the coordinator aborts it: set transaction.timeout.ms above the duration, or a shorter duration`,
 			}},
+		{name: "records beyond the burst", src: "name: x\nworkload: {records: 1000}\nproducer: {transactional.id: t, transaction.records: 5000}\n",
+			want: []string{
+				`x.yaml:3:33: transaction.records 5000 is more than the trial's 1000 records: its one transaction would end with the last record, and the setting would mean nothing (write at most 1000)`,
+			}},
+		{name: "records within the burst", src: "name: x\nworkload: {records: 1000}\nproducer: {transactional.id: t, transaction.records: 1000}\n"},
 		{name: "duration under java's default timeout", src: "name: x\nproducer: {transactional.id: t, transaction.duration.ms: 40000}\n"},
 		{name: "labelled pair is an A/A", src: "name: x\nmatrix:\n  client:\n    - {label: a, client: librdkafka}\n    - {label: b, client: librdkafka@2.11.1}\n"},
 	}

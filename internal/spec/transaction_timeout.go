@@ -35,3 +35,18 @@ func checkTransactionTimeout(e *Experiment, report reportFunc) {
 			tx.Every, timeout.V)
 	}
 }
+
+// checkTransactionRecords refuses a transaction.records that a burst of
+// workload.records never reaches: the trial's one transaction then ends
+// with its last record, and the setting means nothing.
+func checkTransactionRecords(e *Experiment, report reportFunc) {
+	prod := e.Settings()
+	if prod.TransactionalID == "" || !prod.TransactionRecords.Set || e.Workload.DurationS > 0 || e.Workload.Records <= 0 {
+		return
+	}
+	if n := prod.TransactionRecords.V; n > e.Workload.Records {
+		report([]string{"producer." + kafkaconf.TransactionRecords, "workload.records"},
+			"transaction.records %d is more than the trial's %d records: its one transaction would end with the last record, and the setting would mean nothing (write at most %d)",
+			n, e.Workload.Records, e.Workload.Records)
+	}
+}
