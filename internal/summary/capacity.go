@@ -182,7 +182,7 @@ func finiteOr(v, alt float64) float64 {
 // at a slow pipe or a low rate that is several percent of a short window.
 // It is the window's relative resolution (that grain ÷ acknowledged, at
 // most 1: a window never shows more than twice what it acknowledged)
-// scaled by what the window achieved. Until stop 60 the grain was every
+// scaled by what the window achieved. Until stop 61 the grain was every
 // record the producer could have in flight (× max.in.flight, up to its
 // buffer), which let a producer held at half a pipe's rate pass:
 // librdkafka's defaults behind 48 Mbit/s probed "11,238 msg/s" where the
