@@ -83,6 +83,10 @@ type Kind struct {
 	// model needs when the experiment leaves them unset; release is the
 	// client's (or the brokers') release, "" for the newest.
 	Defaults func(release string) kafkaconf.Defaults
+	// SpelledTwice groups the names among a scenario's settings that are
+	// one setting of this kind in two spellings (its aliases); nil for a
+	// kind with one name per setting.
+	SpelledTwice func(names []string) [][]string
 }
 
 // Names of the kinds, for code that must tell them apart.
@@ -125,7 +129,8 @@ var kinds = []Kind{
 		RecordLimit:           "message.max.bytes",
 		Transactions:          true,
 		IdempotentMaxInFlight: 5,
-		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.LibrdkafkaDefaults }},
+		Defaults:              func(string) kafkaconf.Defaults { return kafkaconf.LibrdkafkaDefaults },
+		SpelledTwice:          kafkaconf.LibrdkafkaSpelledTwice},
 }
 
 // Kinds returns every kind, in the order messages list them.

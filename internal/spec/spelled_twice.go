@@ -16,17 +16,17 @@ import (
 // labels said otherwise.
 func checkSpelledTwice(e *Experiment, report reportFunc) {
 	cl, err := clients.Parse(e.Client)
-	if err != nil || cl.Kind.Name != clients.Librdkafka {
+	if err != nil || cl.Kind.SpelledTwice == nil {
 		return
 	}
-	for _, group := range kafkaconf.LibrdkafkaSpelledTwice(slices.Collect(maps.Keys(e.Producer))) {
+	for _, group := range cl.Kind.SpelledTwice(slices.Collect(maps.Keys(e.Producer))) {
 		keys := make([]string, len(group))
 		for i, n := range group {
 			keys[i] = producerPrefix + n
 		}
 		p, _ := kafkaconf.Librdkafka(group[0])
-		report(keys, "%s are one librdkafka setting (%s) written %d ways: librdkafka keeps one of them, whatever the labels say; write it once",
-			strings.Join(group, " and "), p.Canonical(), len(group))
+		report(keys, "%s are one %s setting (%s) written %d ways: %s keeps one of them, whatever the labels say; write it once",
+			strings.Join(group, " and "), cl.Kind.Name, p.Canonical(), len(group), cl.Kind.Name)
 	}
 }
 
