@@ -19,6 +19,7 @@ import (
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // WorkerMainClass is the Java worker's entry point.
@@ -40,6 +41,14 @@ const (
 	javaExitTimeout = 10 * time.Second
 	// javaDefaultTrialTimeout applies when a trial has none.
 	javaDefaultTrialTimeout = 10 * time.Minute
+	// workerIODelay bounds how long, once a worker's process has exited,
+	// its stderr may stay open (held by a child it left); the child's
+	// whole process group is then killed, so its stdout ends too.
+	workerIODelay = time.Second
+	// maxWorkerLine bounds one line a worker writes: a result with its
+	// acknowledgement ranges and histograms fits many times over, and a
+	// worker writing without newlines must not grow our memory for ever.
+	maxWorkerLine = 256 << 20
 )
 
 // Java runs trials in one long-lived protocol worker driven over line-
@@ -70,6 +79,9 @@ type Java struct {
 	logf   *os.File
 	nextID int64
 	closed bool
+	// slack is how long past its own timeout a trial may take before the
+	// worker is presumed hung and killed (javaTrialSlack; tests shorten it).
+	slack time.Duration
 }
 
 func init() {
@@ -127,7 +139,7 @@ func startJavaWith(ctx context.Context, version string, classpath []string, logD
 // own (librdkafka). name is the driver's Name; version the client's
 // release, for messages; its stderr goes to logDir/logName.
 func startWorker(ctx context.Context, name, version string, check func(string, map[string]string) error, cmd *exec.Cmd, logDir, logName string) (*Java, error) {
-	j := &Java{name: name, version: version, check: check, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{})}
+	j := &Java{name: name, version: version, check: check, cmd: cmd, stderr: &tailWriter{max: 8 << 10}, exited: make(chan struct{}), slack: javaTrialSlack}
 	logPath := ""
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
@@ -162,6 +174,7 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 		return nil, fmt.Errorf("%s driver: %w", name, err)
 	}
 	cmd.Stdout = stdoutW
+	cmd.WaitDelay = workerIODelay
 	j.stdin = stdin
 	err = proc.Start(cmd)
 	_ = stdoutW.Close()
@@ -178,6 +191,9 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 	}()
 	go func() {
 		j.waitEr = cmd.Wait()
+		// Whatever the worker left running in its group (a child holding
+		// its stdout) goes with it, before the group is forgotten.
+		_ = proc.Signal(cmd.Process.Pid, syscall.SIGKILL)
 		proc.Forget(cmd.Process.Pid)
 		close(j.exited)
 	}()
@@ -193,12 +209,13 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 	return j, nil
 }
 
-// read decodes the worker's stdout lines until it ends.
+// read decodes the worker's stdout lines until it ends, or until a line
+// longer than maxWorkerLine.
 func (j *Java) read(r io.Reader, msgs chan<- *javaMessage) {
 	defer close(msgs)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, maxWorkerLine)
 		if len(line) > 0 && strings.TrimSpace(string(line)) != "" {
 			m, derr := decodeJavaMessage(line)
 			if derr != nil {
@@ -212,6 +229,22 @@ func (j *Java) read(r io.Reader, msgs chan<- *javaMessage) {
 				j.readEr = err
 			}
 			return
+		}
+	}
+}
+
+// readLine reads up to and including the next newline, refusing a line of
+// more than max bytes.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line)+len(part) > max {
+			return nil, fmt.Errorf("worker wrote a line longer than %d MiB", max>>20)
+		}
+		line = append(line, part...)
+		if err != bufio.ErrBufferFull {
+			return line, err
 		}
 	}
 }
@@ -275,7 +308,7 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 		j.nextID += int64(len(req.Producers))
 	}
 	mark := j.log.mark()
-	m, err := j.roundTrip(ctx, req, "result", t.Timeout+javaTrialSlack, progressRouter(req, t.Progress))
+	m, err := j.roundTrip(ctx, req, "result", t.Timeout+j.slack, progressRouter(req, t.Progress))
 	if err != nil {
 		return nil, j.explainErr(err, mark)
 	}
@@ -392,6 +425,7 @@ func (j *Java) deadErr(cause error) error {
 	select {
 	case <-j.exited:
 	case <-time.After(2 * time.Second):
+		j.kill() // it stopped talking, not running: it is of no more use
 	}
 	j.closed = true
 	msg := fmt.Sprintf("%s: worker stopped", j.Name())
@@ -407,10 +441,27 @@ func (j *Java) deadErr(cause error) error {
 		}
 	default:
 	}
-	if tail := strings.TrimSpace(j.stderr.String()); tail != "" {
+	if tail := foreignTail(j.stderr.String(), maxTailLines); tail != "" {
 		msg += "; stderr:\n" + tail
 	}
 	return errors.New(msg)
+}
+
+// maxTailLines is how many of a dead worker's last stderr lines its error
+// quotes.
+const maxTailLines = 12
+
+// foreignTail is the last n non-blank lines of text another program
+// wrote, each as textfmt.Foreign shows it: clipped and escaped, so that a
+// worker's stderr can neither flood a message nor drive the terminal.
+func foreignTail(text string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
+			lines = append(lines, textfmt.Foreign(l))
+		}
+	}
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
 }
 
 // kill ends the worker's process group and waits for it.
