@@ -65,9 +65,13 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	rememberSecrets(req, exp.Producer)
 	scs, err := lab.Plan(exp)
 	if err != nil {
 		return nil, invalid(err)
+	}
+	for _, sc := range scs {
+		rememberSecrets(req, sc.Exp.Producer)
 	}
 	if err := checkRunDir(req.Out, exp, req.Resume); err != nil {
 		return nil, err
@@ -94,6 +98,19 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// rememberSecrets has the process scrub every secret value of a run's
+// inputs from all it prints and writes (secret.Remember): those of the
+// producer settings (a matrix axis's and an advise candidate's, called
+// per scenario), of the worker's JVM options and of the addresses given.
+func rememberSecrets(req RunRequest, producer map[string]string) {
+	secret.Remember(secret.Values(producer)...)
+	secret.Remember(secret.JVMOptValues(driver.WorkerJVMOpts())...)
+	secret.Remember(secret.UserinfoPasswords(req.Bootstrap)...)
+	for _, set := range req.Sets {
+		secret.Remember(secret.UserinfoPasswords(set)...)
+	}
 }
 
 // loadExperiment loads the request's experiment with its --set values;

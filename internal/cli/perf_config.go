@@ -19,6 +19,7 @@ import (
 	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/payload"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -112,6 +113,7 @@ func resolvePerf(f *perfFlags, changed func(string) bool, extra []string) (*perf
 	setPerfTransactions(f, changed, props)
 	p.props = props
 	p.redact = newRedactor(props)
+	secret.Remember(secret.Values(props)...) // and from the files and logs a perf run writes
 
 	if err := app.CheckProducer(p.client, props); err != nil {
 		return nil, p.redact.err(err)

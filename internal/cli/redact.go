@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -18,10 +17,6 @@ import (
 // isSecretKey reports whether a property's value is a secret.
 func isSecretKey(key string) bool { return secret.IsKey(key) }
 
-// jaasSecret finds the quoted option values of a JAAS configuration that
-// are secrets (password="...", and similar).
-var jaasSecret = regexp.MustCompile(`(?i)(?:password|secret|token)\w*\s*=\s*"([^"]*)"`)
-
 // minSecretLen is the shortest value the redactor replaces: shorter ones
 // would match innocent text everywhere (and are not worth protecting).
 const minSecretLen = 3
@@ -29,8 +24,9 @@ const minSecretLen = 3
 // redactor replaces secret values in text.
 type redactor struct{ secrets []string }
 
-// newRedactor collects the secret values of props: whole values of secret
-// keys, and the passwords inside a JAAS configuration.
+// newRedactor collects the secret values of props (secret.Values): whole
+// values of secret keys, the passwords inside a JAAS configuration and in
+// URLs.
 func newRedactor(props map[string]string) *redactor {
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -39,17 +35,8 @@ func newRedactor(props map[string]string) *redactor {
 			seen[s] = true
 		}
 	}
-	for k, v := range props {
-		for _, pw := range secret.UserinfoPasswords(v) { // a URL's password, whatever the key
-			add(pw)
-		}
-		if !isSecretKey(k) {
-			continue
-		}
+	for _, v := range secret.Values(props) {
 		add(v)
-		for _, m := range jaasSecret.FindAllStringSubmatch(v, -1) {
-			add(m[1])
-		}
 	}
 	r := &redactor{}
 	for s := range seen {

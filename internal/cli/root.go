@@ -17,6 +17,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -55,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	defer proc.KillAll()
+	// Every secret the inputs hold is remembered once they are read
+	// (app); nothing printed carries one, whatever text quotes it.
+	stdout, stderr = secret.Writer(stdout), secret.Writer(stderr)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -169,5 +170,34 @@ func TestReadLineBounded(t *testing.T) {
 				t.Errorf("lines %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWorkerLogScrubbed: a worker's stderr that quotes a secret the
+// process remembers (a client logging the URL it could not reach) is
+// kept in the worker's log, and quoted in its error, without it.
+func TestWorkerLogScrubbed(t *testing.T) {
+	testtier.Shared(t)
+	const marker = "worker-log-marker-pw"
+	secret.Remember(marker)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "worker.sh")
+	body := helloThen(`printf 'token endpoint https://app:` + marker + `@idp/token refused\n' >&2; exit 1`)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	j, err := startWorker(t.Context(), "fake", "1", func(string, map[string]string) error { return nil }, exec.Command(script), dir, "worker.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = j.Close() }()
+	_, err = j.Run(t.Context(), Trial{Topic: "t", Records: 10, RecordSize: 10, Payload: "random", Timeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "app:[hidden]@idp") {
+		t.Errorf("err = %v, want the worker's stderr quoted, scrubbed", err)
+	}
+	_ = j.Close()
+	log, rerr := os.ReadFile(filepath.Join(dir, "worker.log"))
+	if rerr != nil || !strings.Contains(string(log), "app:[hidden]@idp") || strings.Contains(string(log), marker) {
+		t.Errorf("worker.log = %q (%v), want the line kept and the secret hidden", log, rerr)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/proc"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -160,7 +161,7 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 		j.logf = f
 		errOut = io.MultiWriter(&cappedWriter{w: f, left: maxWorkerLog}, j.stderr, j.log)
 	}
-	cmd.Stderr = errOut
+	cmd.Stderr = secret.Writer(errOut) // a client logging the URL it could not reach
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		j.closeLog()

@@ -7,7 +7,6 @@ package progress
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -44,10 +43,11 @@ type Bar struct {
 }
 
 // New returns a Bar for total trials writing to w; it draws in place when
-// w is a terminal (an *os.File for which term.IsTerminal holds).
+// w is a terminal (a file, or a writer over one with its Fd, for which
+// term.IsTerminal holds).
 func New(w io.Writer, total int) *Bar {
 	b := &Bar{w: w, total: total, now: time.Now, width: 100}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) {
 		b.tty = true
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
 			b.width = cols - 1

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/results"
+	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -303,8 +304,18 @@ func writeHTML(dir string, recs []results.Record, env *Env, plan *results.Plan) 
 	return nil
 }
 
-// writeFile writes dir/name through a temporary file and a rename.
+// writeFile writes dir/name through a temporary file and a rename, every
+// secret the process remembers scrubbed from it (a trial's error quoting
+// one, rendered from the records in memory).
 func writeFile(dir, name string, data []byte) error {
+	switch filepath.Ext(name) {
+	case ".json":
+		data = secret.ScrubJSON(data)
+	case ".html":
+		data = []byte(secret.ScrubHTML(string(data)))
+	default:
+		data = []byte(secret.Scrub(string(data)))
+	}
 	tmp := filepath.Join(dir, "."+name+".tmp")
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err

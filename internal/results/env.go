@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/inputfile"
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // EnvironmentFile is the run directory's environment.json: the machine and
@@ -102,7 +103,7 @@ func writeJSONFile(dir, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", name, err)
 	}
-	b = append(b, '\n')
+	b = append(secret.ScrubJSON(b), '\n')
 	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/prodlab/prodlab/internal/secret"
 )
 
 // Writer appends Records to a run directory's results.jsonl. Each Append is
@@ -124,15 +126,16 @@ func truncate(f *os.File, n int64) error {
 	return nil
 }
 
-// Append writes r as one JSON line and fsyncs it. It sets r.Schema to the
-// schema this code writes.
+// Append writes r as one JSON line, every secret the process remembers
+// scrubbed from its strings (secret.ScrubJSON), and fsyncs it. It sets
+// r.Schema to the schema this code writes.
 func (w *Writer) Append(r Record) error {
 	r.Schema = Schema
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("encode result of %s trial %d: %w", r.ScenarioID, r.Trial, err)
 	}
-	line = append(line, '\n')
+	line = append(secret.ScrubJSON(line), '\n') // a secret quoted in an error, a log excerpt
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {
