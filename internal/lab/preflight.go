@@ -35,6 +35,9 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 		} else if err := checkKIP1269Agents(ctx, scs, workerJar); err != nil {
 			errs = append(errs, err)
 		}
+		if err := checkTransactionMax(scs); err != nil {
+			errs = append(errs, err)
+		}
 		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Cluster.CPUs == spec.CPUsSplit }) {
 			if _, err := planCPUSets(); err != nil {
 				errs = append(errs, err)
