@@ -120,6 +120,10 @@ func WaitDone(ctx context.Context, id string, interval time.Duration, poll func(
 	}
 }
 
+// maxAnswer bounds a coordinator's or agent's answer: the task list of a
+// long-lived fleet fits many times over.
+const maxAnswer = 64 << 20
+
 // do sends one request with an optional JSON body and decodes a JSON answer
 // into out (when not nil). A status other than 2xx is an error carrying the
 // coordinator's message.
@@ -144,9 +148,12 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		return fmt.Errorf("trogdor coordinator %s: %w", secret.RedactUserinfo(c.URL), err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
 		return fmt.Errorf("trogdor %s %s: read answer: %w", method, path, err)
+	}
+	if len(data) > maxAnswer {
+		return fmt.Errorf("trogdor %s %s: the answer is larger than %d MiB: refused (is this a Trogdor coordinator?)", method, path, maxAnswer>>20)
 	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("trogdor %s %s: %s: %s", method, path, textfmt.Foreign(resp.Status), textfmt.Foreign(strings.TrimSpace(string(data))))

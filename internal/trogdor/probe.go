@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/prodlab/prodlab/internal/secret"
+	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
 // TaskAPI is the version of prodlab's Trogdor task API (ProduceTaskSpec and
@@ -76,7 +78,7 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 		return f, ctx.Err()
 	}
 	if err == nil && task.Error != "" {
-		return f, fmt.Errorf("trogdor coordinator %s: probing its agents failed: %s", secret.RedactUserinfo(c.URL), task.Error)
+		return f, fmt.Errorf("trogdor coordinator %s: probing its agents failed: %s", secret.RedactUserinfo(c.URL), textfmt.Foreign(task.Error))
 	}
 	if err != nil { // some agents never answered: take what the others said
 		if task, err = c.Task(ctx, id); err != nil {
@@ -87,10 +89,16 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 	if err != nil {
 		return f, fmt.Errorf("trogdor coordinator %s: probe: %w", secret.RedactUserinfo(c.URL), err)
 	}
+	if len(statuses) > maxProbed {
+		return f, fmt.Errorf("trogdor coordinator %s: %d agents answered the probe, more than the %d prodlab drives: is this a Trogdor coordinator?", secret.RedactUserinfo(c.URL), len(statuses), maxProbed)
+	}
 	for node, raw := range statuses {
 		var info AgentInfo
 		if err := json.Unmarshal(raw, &info); err != nil || info.Node == "" {
-			return f, fmt.Errorf("trogdor agent %s answered the probe with %s: is prodlab's worker jar on its class path?", node, clip(string(raw)))
+			return f, fmt.Errorf("trogdor agent %s answered the probe with %s: is prodlab's worker jar on its class path?", textfmt.Foreign(node), textfmt.Foreign(string(raw)))
+		}
+		if err := checkNodeNames(append([]string{node, info.Node}, info.Agents...)); err != nil {
+			return f, fmt.Errorf("trogdor coordinator %s: %w", secret.RedactUserinfo(c.URL), err)
 		}
 		f.Answered[info.Node] = info
 		for _, a := range info.Agents {
@@ -104,6 +112,28 @@ func Probe(ctx context.Context, c *Client, wait time.Duration) (Probed, error) {
 		return f, fmt.Errorf("trogdor coordinator %s: no agent answered within %s (are the agents running, and can the coordinator reach them?)", secret.RedactUserinfo(c.URL), wait)
 	}
 	return f, nil
+}
+
+// maxProbed is the most agents a probe may report: a fleet of more is
+// no fleet prodlab drives from one process, and an answer that large is
+// taken for a misbehaving server rather than read on.
+const maxProbed = 1024
+
+// maxNodeName is the longest node name accepted: a host name is at most
+// 253 characters.
+const maxNodeName = 253
+
+// checkNodeNames refuses names no Trogdor node has (too long, or with
+// spaces or control characters), which every message would otherwise
+// quote: a misbehaving server's answer, refused at once and quoted
+// clipped and escaped.
+func checkNodeNames(names []string) error {
+	for _, n := range names {
+		if len(n) > maxNodeName || strings.IndexFunc(n, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) >= 0 {
+			return fmt.Errorf("an agent answered with the node name %s, which no host has (at most %d printable characters, no spaces)", textfmt.Foreign(n), maxNodeName)
+		}
+	}
+	return nil
 }
 
 // explainCreate turns a refused task creation into its likely cause.
@@ -128,7 +158,7 @@ func NodeStatuses(status json.RawMessage, nodes []string) (map[string]json.RawMe
 		return out, nil
 	}
 	if err := json.Unmarshal(status, &out); err != nil {
-		return nil, fmt.Errorf("task status %s: want an object keyed by node: %w", clip(string(status)), err)
+		return nil, fmt.Errorf("task status %s: want an object keyed by node: %w", textfmt.Foreign(string(status)), err)
 	}
 	return out, nil
 }
@@ -144,12 +174,4 @@ func probeStatuses(status json.RawMessage) (map[string]json.RawMessage, error) {
 		return map[string]json.RawMessage{one.Node: status}, nil
 	}
 	return NodeStatuses(status, nil)
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
 }
