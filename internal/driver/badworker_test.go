@@ -103,6 +103,9 @@ func TestMisbehavingWorkers(t *testing.T) {
 			if pid := cmd.Process.Pid; syscall.Kill(pid, 0) == nil {
 				t.Errorf("the worker (pid %d) still runs", pid)
 			}
+			if j != nil && !j.Gone() {
+				t.Error("the driver does not say its worker is gone: the lab would not start another")
+			}
 			checkChildGone(t, filepath.Join(dir, "child"))
 		})
 	}

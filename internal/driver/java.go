@@ -31,9 +31,11 @@ const (
 	// javaHelloTimeout bounds JVM start-up and the hello handshake.
 	javaHelloTimeout = 60 * time.Second
 	// javaCancelGrace is how long a cancelled trial may take to report
-	// before the worker is killed: a cancelled trial's result is not kept,
-	// and Ctrl-C must end a run within seconds, whatever a worker does.
-	javaCancelGrace = 10 * time.Second
+	// before the worker is killed: a cancelled trial's result is not kept
+	// (the workers answer a cancel at once, closing the producer without
+	// waiting), Ctrl-C must end a run within 5 s whatever a worker does,
+	// and a killed worker is replaced for the next trial (Gone).
+	javaCancelGrace = 4 * time.Second
 	// javaTrialSlack is how long past its own timeout a trial may take
 	// before the worker is presumed hung and killed (the worker enforces the
 	// timeout itself; closing the producer can take a while).
@@ -319,6 +321,18 @@ func (j *Java) Run(ctx context.Context, t Trial) (*Result, error) {
 	}
 	j.explainFailed(res, mark)
 	return res, nil
+}
+
+// Gone reports whether the worker's process has exited (it crashed, or
+// was killed after a trial it would not answer or end): the driver can
+// run no more trials, and its owner starts another.
+func (j *Java) Gone() bool {
+	select {
+	case <-j.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // LogPath is the worker's log file, "" when its stderr is not kept.

@@ -416,13 +416,30 @@ func (t *Target) driverOf(ctx context.Context, client, class string) (driver.Dri
 	release := cluster.ReleaseOrDefault(t.version)
 	key := driver.Key(client, release) + classSuffix(class)
 	if w, ok := t.watched[key]; ok {
-		return w, nil
+		if !driverGone(w) {
+			return w, nil
+		}
+		t.cfg.Logf("%s: its worker stopped; starting another for the next trial", w.Name())
+		_ = t.drivers[key].Close()
+		delete(t.watched, key)
+		delete(t.drivers, key)
 	}
 	d, err := t.cachedDriver(ctx, client, release, key)
 	if err != nil {
 		return nil, err
 	}
 	return t.watch(key, d), nil
+}
+
+// driverGone reports whether d (or the driver it wraps) says its client
+// process is gone (driver.Java.Gone: it crashed, or was killed after a
+// trial it would not end): the run goes on with another.
+func driverGone(d driver.Driver) bool {
+	if w, ok := d.(*watchedDriver); ok {
+		d = w.Driver
+	}
+	g, ok := d.(interface{ Gone() bool })
+	return ok && g.Gone()
 }
 
 // classSuffix tells a worker class's drivers apart in the driver caches.
