@@ -40,7 +40,7 @@ func FranzOption(key, value string) (string, bool) {
 // enable.idempotence=false, a truststore file): Check does.
 func FranzOptions(props map[string]string) map[string]string {
 	s := &franzSettings{}
-	s.conf, _ = kafkaconf.Parse(props)
+	s.conf = kafkaconf.ParseValid(props) // rendered, not checked: Check reports a bad value
 	valid := make(map[string]string, len(props))
 	for k, v := range props {
 		v = strings.TrimSpace(v)

@@ -154,6 +154,10 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	settings, err := kafkaconf.Parse(t.Props)
+	if err != nil {
+		return nil, err
+	}
 	eff, err := librdkafkaResolve(conf)
 	if err != nil {
 		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)
@@ -183,7 +187,7 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 		rr.close()
 		return nil, err
 	}
-	if err := rr.startTransactions(ctx, t); err != nil {
+	if err := rr.startTransactions(ctx, settings, t); err != nil {
 		rr.close()
 		return nil, err
 	}
@@ -192,9 +196,8 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 
 // startTransactions makes a producer with a transactional.id
 // transactional: its id registered (InitTransactions), the first
-// transaction begun and the schedule of t's settings kept.
-func (rr *rdRun) startTransactions(ctx context.Context, t Trial) error {
-	conf, _ := kafkaconf.Parse(t.Props) // checked before the trial
+// transaction begun and the schedule of its settings (conf, t's) kept.
+func (rr *rdRun) startTransactions(ctx context.Context, conf kafkaconf.Producer, t Trial) error {
 	if conf.TransactionalID == "" {
 		return nil
 	}

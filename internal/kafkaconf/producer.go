@@ -32,9 +32,7 @@ type Producer struct {
 	EnableIdempotence Opt[bool]
 	MaxInFlight       Opt[int]
 	BatchSize         Opt[int]
-	LingerMs          Opt[int64]
 	CompressionType   Opt[string]
-	BufferMemory      Opt[int64]
 	MaxRequestSize    Opt[int]
 	// BatchNumMessages is librdkafka's bound of a batch in records
 	// (batch.num.messages); the other clients have none.
@@ -117,8 +115,11 @@ func Parse(props map[string]string) (Producer, error) {
 	parseInt(get, fail, BatchSize, &p.BatchSize)
 	parseInt(get, fail, MaxRequestSize, &p.MaxRequestSize)
 	parseInt(get, fail, BatchNumMessages, &p.BatchNumMessages)
-	parseInt64(get, fail, LingerMs, &p.LingerMs)
-	parseInt64(get, fail, BufferMemory, &p.BufferMemory)
+	// linger.ms and buffer.memory are checked here, and read by no one
+	// as numbers: the clients take them as written.
+	var unread Opt[int64]
+	parseInt64(get, fail, LingerMs, &unread)
+	parseInt64(get, fail, BufferMemory, &unread)
 	if v, ok := get(CompressionType); ok {
 		p.CompressionType = Opt[string]{v, true}
 	}
@@ -143,6 +144,15 @@ func Parse(props map[string]string) (Producer, error) {
 		}
 	}
 	return p, errors.Join(errs...)
+}
+
+// ParseValid is Parse for settings already checked (by spec, or by the
+// driver's Check), or rendered whatever they hold: the settings that
+// parse, a bad one left unset. It is the one way to read settings without
+// their error, and says so where it is called.
+func ParseValid(props map[string]string) Producer {
+	p, _ := Parse(props)
+	return p
 }
 
 // parseBool reads a boolean as the Java client does (true or false in any

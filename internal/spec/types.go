@@ -359,8 +359,7 @@ func cloneMap(m map[string]string) map[string]string {
 // cannot read is left unset, as Parse would have refused it.
 func (e *Experiment) Settings() kafkaconf.Producer {
 	if !e.confSet {
-		conf, _ := kafkaconf.Parse(e.Producer)
-		return conf
+		return kafkaconf.ParseValid(e.Producer)
 	}
 	return e.conf
 }
