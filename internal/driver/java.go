@@ -163,7 +163,8 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 		j.logf = f
 		errOut = io.MultiWriter(&cappedWriter{w: f, left: maxWorkerLog}, j.stderr, j.log)
 	}
-	cmd.Stderr = secret.Writer(errOut) // a client logging the URL it could not reach
+	stderr := secret.NewLineWriter(errOut) // a client logging the URL it could not reach
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		j.closeLog()
@@ -194,6 +195,7 @@ func startWorker(ctx context.Context, name, version string, check func(string, m
 	}()
 	go func() {
 		j.waitEr = cmd.Wait()
+		_ = stderr.Flush() // a last line without its newline
 		// Whatever the worker left running in its group (a child holding
 		// its stdout) goes with it, before the group is forgotten.
 		_ = proc.Signal(cmd.Process.Pid, syscall.SIGKILL)

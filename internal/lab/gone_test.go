@@ -26,8 +26,11 @@ func (g *goneDriver) Run(context.Context, driver.Trial) (*driver.Result, error) 
 // or killed after a trial it would not end) is closed and replaced for the
 // next trial, so the run goes on; a live one is kept.
 func TestDeadWorkerReplaced(t *testing.T) {
-	for _, gone := range []bool{false, true} {
-		t.Run(fmt.Sprint("gone=", gone), func(t *testing.T) {
+	for _, tc := range []struct{ gone, watched bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
+		gone := tc.gone
+		// watched=false: a later group's target over the shared cache,
+		// which has not wrapped the driver yet.
+		t.Run(fmt.Sprintf("gone=%v,watched=%v", tc.gone, tc.watched), func(t *testing.T) {
 			var logged []string
 			tg := &Target{
 				cfg:     TargetConfig{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }},
@@ -38,7 +41,9 @@ func TestDeadWorkerReplaced(t *testing.T) {
 			key := driver.Key("franz-go", cluster.ReleaseOrDefault(""))
 			old := &goneDriver{gone: gone}
 			tg.drivers[key] = old
-			tg.watched[key] = &watchedDriver{Driver: old, t: tg}
+			if tc.watched {
+				tg.watched[key] = &watchedDriver{Driver: old, t: tg}
+			}
 			d, err := tg.Driver(t.Context(), "franz-go")
 			if err != nil {
 				t.Fatal(err)

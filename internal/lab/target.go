@@ -419,10 +419,7 @@ func (t *Target) driverOf(ctx context.Context, client, class string) (driver.Dri
 		if !driverGone(w) {
 			return w, nil
 		}
-		t.cfg.Logf("%s: its worker stopped; starting another for the next trial", w.Name())
-		_ = t.drivers[key].Close()
-		delete(t.watched, key)
-		delete(t.drivers, key)
+		delete(t.watched, key) // cachedDriver replaces what it wraps
 	}
 	d, err := t.cachedDriver(ctx, client, release, key)
 	if err != nil {
@@ -462,10 +459,16 @@ func (t *Target) watch(key string, d driver.Driver) driver.Driver {
 }
 
 // cachedDriver returns the driver of key from the (possibly shared) cache,
-// starting it on first use.
+// starting it on first use, and again when the cached one's worker is
+// gone (driverGone): the run goes on with another.
 func (t *Target) cachedDriver(ctx context.Context, client, release, key string) (driver.Driver, error) {
 	if d, ok := t.drivers[key]; ok {
-		return d, nil
+		if !driverGone(d) {
+			return d, nil
+		}
+		t.cfg.Logf("%s: its worker stopped; starting another for the next trial", d.Name())
+		_ = d.Close()
+		delete(t.drivers, key)
 	}
 	if driver.NeedsWorker(client) {
 		t.cfg.Logf("starting Java worker with kafka-clients %s", driver.Release(client, release))

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"bytes"
 	"encoding/json"
 	"html"
 	"io"
@@ -34,16 +35,19 @@ var known struct {
 
 // Remember adds values to the secrets scrubbed from everything the
 // process prints and writes from now on; values shorter than MinScrubbed
-// are ignored.
+// are ignored. The list is replaced, never changed in place, so a Scrub
+// running meanwhile reads a whole one.
 func Remember(values ...string) {
 	known.Lock()
 	defer known.Unlock()
+	next := slices.Clone(known.values)
 	for _, v := range values {
-		if v = strings.TrimSpace(v); len(v) >= MinScrubbed && !allDigits(v) && !slices.Contains(known.values, v) {
-			known.values = append(known.values, v)
+		if v = strings.TrimSpace(v); len(v) >= MinScrubbed && !allDigits(v) && !slices.Contains(next, v) {
+			next = append(next, v)
 		}
 	}
-	slices.SortFunc(known.values, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(next, func(a, b string) int { return len(b) - len(a) })
+	known.values = next
 }
 
 // allDigits reports whether s is made of ASCII digits only.
@@ -67,30 +71,26 @@ func Scrub(s string) string {
 }
 
 // ScrubHTML returns an HTML page with every remembered secret replaced by
-// Hidden, as written and as HTML escapes it.
+// Hidden, as written and as HTML escapes it (html.EscapeString's form, and
+// html/template's, which also writes + as &#43;).
 func ScrubHTML(page string) string {
 	for _, v := range remembered() {
-		page = strings.ReplaceAll(page, v, Hidden)
-		page = strings.ReplaceAll(page, html.EscapeString(v), Hidden)
+		esc := html.EscapeString(v)
+		for _, form := range []string{v, esc, strings.ReplaceAll(esc, "+", "&#43;")} {
+			page = strings.ReplaceAll(page, form, Hidden)
+		}
 	}
 	return page
 }
 
 // ScrubJSON returns a JSON document with every remembered secret replaced
-// by Hidden inside its strings, in the form JSON escapes it; numbers,
-// literals and the document's structure are left as they are, so a
-// results line stays valid and its figures unchanged.
+// by Hidden inside its string values: each is decoded, scrubbed and
+// written again only when it held one, so escapes stay whole; object keys,
+// numbers, literals and the document's structure are left as they are,
+// so a results line stays valid and its figures and names unchanged.
 func ScrubJSON(doc []byte) []byte {
-	vs := remembered()
-	if len(vs) == 0 {
+	if len(remembered()) == 0 {
 		return doc
-	}
-	escaped := make([]string, 0, len(vs))
-	for _, v := range vs {
-		b, err := json.Marshal(v)
-		if err == nil {
-			escaped = append(escaped, string(b[1:len(b)-1]))
-		}
 	}
 	var out []byte
 	for i := 0; i < len(doc); {
@@ -100,18 +100,46 @@ func ScrubJSON(doc []byte) []byte {
 			continue
 		}
 		end := stringEnd(doc, i)
-		body := string(doc[i+1 : end])
-		for _, e := range escaped {
-			body = strings.ReplaceAll(body, e, Hidden)
+		if end == len(doc) { // not JSON (a torn line): scrubbed as text
+			return append(out, Scrub(string(doc[i:]))...)
 		}
-		out = append(out, '"')
-		out = append(out, body...)
-		if end < len(doc) {
-			out = append(out, '"')
-		}
+		out = append(out, scrubJSONString(doc[i:end+1], isKey(doc, end+1))...)
 		i = end + 1
 	}
 	return out
+}
+
+// scrubJSONString is the JSON string lit scrubbed (lit itself when it is
+// a key, holds no secret, or does not decode).
+func scrubJSONString(lit []byte, key bool) []byte {
+	var s string
+	if key || json.Unmarshal(lit, &s) != nil {
+		return lit
+	}
+	scrubbed := Scrub(s)
+	if scrubbed == s {
+		return lit
+	}
+	b, err := json.Marshal(scrubbed)
+	if err != nil {
+		return lit
+	}
+	return b
+}
+
+// isKey reports whether the JSON string ending before doc[after] is an
+// object key: a colon follows it.
+func isKey(doc []byte, after int) bool {
+	for ; after < len(doc); after++ {
+		switch doc[after] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // stringEnd is the index of the quote closing the JSON string that opens
@@ -192,4 +220,48 @@ func JVMOptValues(opts []string) []string {
 		}
 	}
 	return out
+}
+
+// maxHeld bounds what a LineWriter holds waiting for a line's end.
+const maxHeld = 64 << 10
+
+// LineWriter scrubs another program's output by whole lines: what it is
+// given is held until its line ends (or maxHeld bytes pile up), so that a
+// secret split across two reads of a pipe is still found. Flush writes
+// what is held once the output has ended.
+type LineWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	held []byte
+}
+
+// NewLineWriter returns a LineWriter onto w.
+func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: w} }
+
+func (l *LineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held = append(l.held, p...)
+	cut := bytes.LastIndexByte(l.held, '\n') + 1
+	if cut == 0 {
+		if len(l.held) < maxHeld {
+			return len(p), nil
+		}
+		cut = len(l.held)
+	}
+	_, err := io.WriteString(l.w, Scrub(string(l.held[:cut])))
+	l.held = append(l.held[:0], l.held[cut:]...)
+	return len(p), err
+}
+
+// Flush writes, scrubbed, what is held of an unfinished last line.
+func (l *LineWriter) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.held) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(l.w, Scrub(string(l.held)))
+	l.held = l.held[:0]
+	return err
 }

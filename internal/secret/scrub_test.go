@@ -3,7 +3,7 @@ package secret
 import (
 	"bytes"
 	"encoding/json"
-	"html"
+	"html/template"
 	"os"
 	"slices"
 	"strings"
@@ -20,8 +20,14 @@ func TestScrub(t *testing.T) {
 	if slices.Contains(remembered(), "short") || slices.Contains(remembered(), "1234567") {
 		t.Errorf("a 5-character or a digits-only value was remembered: %q", remembered())
 	}
-	if got := ScrubHTML(`<td>` + html.EscapeString(quoted) + `</td>`); got != "<td>[hidden]</td>" {
-		t.Errorf("ScrubHTML = %q", got)
+	Remember("tok+en/ab==")
+	var page bytes.Buffer
+	tmpl := template.Must(template.New("p").Parse(`<td>{{.}}</td><td>{{.}}</td>`))
+	if err := tmpl.Execute(&page, "token tok+en/ab== and "+quoted); err != nil {
+		t.Fatal(err)
+	}
+	if got := ScrubHTML(page.String()); strings.Contains(got, "en/ab") || strings.Contains(got, "word-42") {
+		t.Errorf("ScrubHTML left a secret of an html/template page: %q", got)
 	}
 	tests := []struct {
 		name, in, want string
@@ -39,6 +45,9 @@ func TestScrub(t *testing.T) {
 		{name: "digits-only value not remembered", json: true,
 			in: `{"note":"sent 1234567 records"}`, want: `{"note":"sent 1234567 records"}`},
 		{name: "unterminated json string", json: true, in: `{"e":"scrub-marker-1`, want: `{"e":"[hidden]`},
+		{name: "secret after an escape", json: true, in: `{"e":"line1\nscrub-marker-1"}`, want: `{"e":"line1\n[hidden]"}`},
+		{name: "keys left as they are", json: true, in: `{"scrub-marker-1" : "scrub-marker-1", "k": ["scrub-marker-1"]}`,
+			want: `{"scrub-marker-1" : "[hidden]", "k": ["[hidden]"]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,5 +122,25 @@ func TestWriterKeepsFd(t *testing.T) {
 	b, _ := os.ReadFile(f.Name())
 	if strings.Contains(string(b)+buf.String(), "fd-marker-1") {
 		t.Errorf("written %q and %q, want the marker hidden", b, buf.String())
+	}
+}
+
+// TestLineWriter: a secret split across two writes (two reads of a pipe)
+// is still scrubbed, and a last line without its newline comes out on
+// Flush.
+func TestLineWriter(t *testing.T) {
+	Remember("split-marker-pw")
+	var out bytes.Buffer
+	lw := NewLineWriter(&out)
+	for _, part := range []string{"one split-ma", "rker-pw line\ntwo ", "split-marker-pw"} {
+		if _, err := lw.Write([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := lw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "one [hidden] line\ntwo [hidden]"; got != want {
+		t.Errorf("wrote %q, want %q", got, want)
 	}
 }
