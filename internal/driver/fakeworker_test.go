@@ -26,7 +26,7 @@ done
 `
 
 // TestWorkerIgnoringCancelIsKilled: a cancelled trial whose worker goes on
-// talking ends within javaCancelGrace (plus a hang guard's margin), with
+// talking ends within workerCancelGrace (plus a hang guard's margin), with
 // an error that says so, and the worker's process is gone.
 func TestWorkerIgnoringCancelIsKilled(t *testing.T) {
 	testtier.Shared(t)
@@ -50,8 +50,8 @@ func TestWorkerIgnoringCancelIsKilled(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not stop within") {
 		t.Errorf("Run = %v, want the worker named as not stopping", err)
 	}
-	if took < javaCancelGrace || took > javaCancelGrace+30*time.Second { // the grace is a floor; the ceiling a hang guard
-		t.Errorf("Run returned %v after the cancel, want about the %v grace", took, javaCancelGrace)
+	if took < workerCancelGrace || took > workerCancelGrace+30*time.Second { // the grace is a floor; the ceiling a hang guard
+		t.Errorf("Run returned %v after the cancel, want about the %v grace", took, workerCancelGrace)
 	}
 	if pid := j.cmd.Process.Pid; syscall.Kill(pid, 0) == nil {
 		t.Errorf("the worker (pid %d) still runs", pid)

@@ -17,7 +17,7 @@ import (
 const procClockTicks = 100
 
 // PID is the worker JVM's process id, or 0 when no worker runs.
-func (j *Java) PID() int {
+func (j *Worker) PID() int {
 	if j.cmd == nil || j.cmd.Process == nil || j.exited == nil {
 		return 0
 	}
@@ -34,7 +34,7 @@ func (j *Java) PID() int {
 // the difference of two readings. It fails when no worker runs (not
 // started, closed or dead) or /proc cannot be read (not Linux). It does not
 // wait for a running trial.
-func (j *Java) CPUTime() (time.Duration, error) {
+func (j *Worker) CPUTime() (time.Duration, error) {
 	pid := j.PID()
 	if pid == 0 {
 		return 0, fmt.Errorf("%s: no worker process runs", j.Name())

@@ -14,9 +14,9 @@ import (
 
 // newSharedRunRequest is the run request with id for t's producers, which
 // take the ids id+1..id+n.
-func newSharedRunRequest(id int64, t Trial) javaRequest {
+func newSharedRunRequest(id int64, t Trial) workerRequest {
 	n := producerCount(t)
-	req := javaRequest{Op: "run", ID: id, TimeoutMs: t.Timeout.Milliseconds()}
+	req := workerRequest{Op: "run", ID: id, TimeoutMs: t.Timeout.Milliseconds()}
 	for i := range n {
 		req.Producers = append(req.Producers, newRunRequest(id+1+int64(i), t.share(i, n)))
 	}
@@ -25,7 +25,7 @@ func newSharedRunRequest(id int64, t Trial) javaRequest {
 
 // progressRouter passes a progress message of req (or of one of its
 // producers) to the trial's progress callback, summing the producers'.
-func progressRouter(req javaRequest, progress func(Progress)) func(id int64, p Progress) {
+func progressRouter(req workerRequest, progress func(Progress)) func(id int64, p Progress) {
 	if progress == nil {
 		return nil
 	}
@@ -42,14 +42,14 @@ func progressRouter(req javaRequest, progress func(Progress)) func(id int64, p P
 
 // ownsID reports whether a message with id answers req or one of its
 // producers.
-func ownsID(req javaRequest, id int64) bool {
+func ownsID(req workerRequest, id int64) bool {
 	return id == req.ID || id > req.ID && id <= req.ID+int64(len(req.Producers))
 }
 
 // toSharedResult converts the result of a run request with producers: each
 // producer's result is converted for its share and the results merged. A
 // producer the client refused fails the trial, naming the producer.
-func (m *javaMessage) toSharedResult(t Trial) (*Result, error) {
+func (m *workerMessage) toSharedResult(t Trial) (*Result, error) {
 	n := producerCount(t)
 	if !m.OK && len(m.Producers) == 0 {
 		return m.toResult(t) // the request as a whole was refused

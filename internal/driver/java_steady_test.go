@@ -20,7 +20,7 @@ import (
 // time: unit tests of the protocol, then integration tests on a broker.
 
 func TestJavaRunRequestSteadyState(t *testing.T) {
-	got, err := encodeJavaRequest(newRunRequest(3, Trial{
+	got, err := encodeWorkerRequest(newRunRequest(3, Trial{
 		Topic: "t", Records: 5000, Duration: 2 * time.Second, WarmupRecords: 2000,
 		Warmup: 1500 * time.Millisecond, TimelineInterval: 250 * time.Millisecond,
 	}))
@@ -36,7 +36,7 @@ func TestJavaRunRequestSteadyState(t *testing.T) {
 		t.Errorf("transaction_duration_ms is not part of the protocol (transaction.duration.ms in props is): %s", got)
 	}
 	// A sub-millisecond setting stays on; zero and negative are off.
-	got, _ = encodeJavaRequest(newRunRequest(4, Trial{Topic: "t", TimelineInterval: 300 * time.Microsecond, Duration: -time.Second}))
+	got, _ = encodeWorkerRequest(newRunRequest(4, Trial{Topic: "t", TimelineInterval: 300 * time.Microsecond, Duration: -time.Second}))
 	if !bytes.Contains(got, []byte(`"timeline_interval_ms":1`)) || bytes.Contains(got, []byte("duration_ms")) ||
 		bytes.Contains(got, []byte("warmup")) {
 		t.Errorf("request = %s", got)
@@ -71,7 +71,7 @@ func javaTimelineResult(t *testing.T) []byte {
 }
 
 func TestJavaResultTimeline(t *testing.T) {
-	m, err := decodeJavaMessage(javaTimelineResult(t))
+	m, err := decodeWorkerMessage(javaTimelineResult(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestParseProcStatTicks(t *testing.T) {
 	if err != nil || d < 0 || d > time.Hour {
 		t.Errorf("own CPU time %v, %v", d, err)
 	}
-	if _, err := (&Java{version: "3.9.1"}).CPUTime(); err == nil || !strings.Contains(err.Error(), "no worker process") {
+	if _, err := (&Worker{version: "3.9.1"}).CPUTime(); err == nil || !strings.Contains(err.Error(), "no worker process") {
 		t.Errorf("CPUTime without a worker: %v", err)
 	}
 }

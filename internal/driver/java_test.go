@@ -37,7 +37,7 @@ func TestJavaRunRequestEncoding(t *testing.T) {
 		Tag:        "run1-s0-t0",
 		Timeout:    10 * time.Minute,
 	}
-	got, err := encodeJavaRequest(newRunRequest(1, tr))
+	got, err := encodeWorkerRequest(newRunRequest(1, tr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +47,12 @@ func TestJavaRunRequestEncoding(t *testing.T) {
 	}
 
 	// Zero records is a valid run and must still be sent.
-	got, _ = encodeJavaRequest(newRunRequest(2, Trial{Topic: "t"}))
+	got, _ = encodeWorkerRequest(newRunRequest(2, Trial{Topic: "t"}))
 	if !bytes.Contains(got, []byte(`"records":0`)) {
 		t.Errorf("zero records dropped: %s", got)
 	}
 	// Other ops carry only what they need.
-	got, _ = encodeJavaRequest(javaRequest{Op: "hello"})
+	got, _ = encodeWorkerRequest(workerRequest{Op: "hello"})
 	if string(got) != "{\"op\":\"hello\"}\n" {
 		t.Errorf("hello = %q", got)
 	}
@@ -72,7 +72,7 @@ func TestJavaDecodeMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			m, err := decodeJavaMessage(readJavaTestdata(t, tt.file))
+			m, err := decodeWorkerMessage(readJavaTestdata(t, tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,11 +81,11 @@ func TestJavaDecodeMessages(t *testing.T) {
 			}
 		})
 	}
-	m, _ := decodeJavaMessage(readJavaTestdata(t, "hello.json"))
+	m, _ := decodeWorkerMessage(readJavaTestdata(t, "hello.json"))
 	if m.Client != "kafka-clients 3.9.1" || m.Java != "17.0.15" {
 		t.Errorf("hello = %+v", m)
 	}
-	m, _ = decodeJavaMessage(readJavaTestdata(t, "progress.json"))
+	m, _ = decodeWorkerMessage(readJavaTestdata(t, "progress.json"))
 	want := Progress{Elapsed: 2001 * time.Millisecond, Sent: 52000, Acked: 51873, Failed: 2,
 		WindowCount: 25000, WindowLatencySumUs: 75000000, WindowLatencyMaxUs: 9100}
 	if got := m.progress(); got != want {
@@ -97,14 +97,14 @@ func TestJavaDecodeMessages(t *testing.T) {
 		`{"id":1}`,       // no op
 		`{"op":"result"`, // truncated
 	} {
-		if _, err := decodeJavaMessage([]byte(bad)); err == nil {
+		if _, err := decodeWorkerMessage([]byte(bad)); err == nil {
 			t.Errorf("decode %q: no error", bad)
 		}
 	}
 }
 
 func TestJavaResultOK(t *testing.T) {
-	m, err := decodeJavaMessage(readJavaTestdata(t, "result_ok.json"))
+	m, err := decodeWorkerMessage(readJavaTestdata(t, "result_ok.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestJavaResultOK(t *testing.T) {
 }
 
 func TestJavaConfigErrorResult(t *testing.T) {
-	m, err := decodeJavaMessage(readJavaTestdata(t, "result_config_error.json"))
+	m, err := decodeWorkerMessage(readJavaTestdata(t, "result_config_error.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestDecodeJavaHistogram(t *testing.T) {
 }
 
 func TestJavaCheck(t *testing.T) {
-	j := &Java{name: "java@3.9.1", version: "3.9.1", check: CheckJava}
+	j := &Worker{name: "java@3.9.1", version: "3.9.1", check: CheckJava}
 	if j.Name() != "java@3.9.1" {
 		t.Errorf("name = %s", j.Name())
 	}
@@ -274,7 +274,7 @@ func buildWorker(t *testing.T) string {
 }
 
 // startJavaDriver starts a worker for version and closes it when the test ends.
-func startJavaDriver(t *testing.T, version string) *Java {
+func startJavaDriver(t *testing.T, version string) *Worker {
 	t.Helper()
 	jar := buildWorker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -385,19 +385,19 @@ func TestJavaWorkerProduces(t *testing.T) {
 func TestJavaResultImpossibleCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		edit func(m *javaMessage)
+		edit func(m *workerMessage)
 		want string // "" for a result that passes
 	}{
-		{"as written", func(*javaMessage) {}, ""},
-		{"negative sent", func(m *javaMessage) { m.Sent = -1 }, "sent -1 is negative"},
-		{"more acked than sent", func(m *javaMessage) { m.Acked = m.Sent + 1 }, "acked 1011 is more than the 1010 sent"},
+		{"as written", func(*workerMessage) {}, ""},
+		{"negative sent", func(m *workerMessage) { m.Sent = -1 }, "sent -1 is negative"},
+		{"more acked than sent", func(m *workerMessage) { m.Acked = m.Sent + 1 }, "acked 1011 is more than the 1010 sent"},
 		// A send that threw counts as failed, not as sent (the Java worker).
-		{"acked and failed above sent", func(m *javaMessage) { m.Failed = m.Sent }, ""},
-		{"warm-up acked beyond its sends", func(m *javaMessage) { m.WarmupSent, m.WarmupAcked = 5, 6 }, "warmup_acked 6 is more than the 5 sent"},
-		{"negative time", func(m *javaMessage) { m.ElapsedNs = -1 }, "elapsed_ns -1 is negative"},
-		{"negative bytes", func(m *javaMessage) { m.CompressedBytes = -5 }, "compressed_bytes -5 is negative"},
+		{"acked and failed above sent", func(m *workerMessage) { m.Failed = m.Sent }, ""},
+		{"warm-up acked beyond its sends", func(m *workerMessage) { m.WarmupSent, m.WarmupAcked = 5, 6 }, "warmup_acked 6 is more than the 5 sent"},
+		{"negative time", func(m *workerMessage) { m.ElapsedNs = -1 }, "elapsed_ns -1 is negative"},
+		{"negative bytes", func(m *workerMessage) { m.CompressedBytes = -5 }, "compressed_bytes -5 is negative"},
 	} {
-		m, err := decodeJavaMessage(readJavaTestdata(t, "result_ok.json"))
+		m, err := decodeWorkerMessage(readJavaTestdata(t, "result_ok.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

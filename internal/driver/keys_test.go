@@ -29,7 +29,7 @@ func TestJavaRunRequestKeys(t *testing.T) {
 			`"keys":{"distribution":"uniform","count":10,"size":2}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := encodeJavaRequest(newRunRequest(1, Trial{Topic: "t", Records: 5, Keys: tc.space}))
+			b, err := encodeWorkerRequest(newRunRequest(1, Trial{Topic: "t", Records: 5, Keys: tc.space}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +39,7 @@ func TestJavaRunRequestKeys(t *testing.T) {
 			}
 		})
 	}
-	m, err := decodeJavaMessage([]byte(`{"op":"result","id":1,"ok":true,"sent":5,"acked":5,"partition_records":{"0":2,"11":3}}`))
+	m, err := decodeWorkerMessage([]byte(`{"op":"result","id":1,"ok":true,"sent":5,"acked":5,"partition_records":{"0":2,"11":3}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

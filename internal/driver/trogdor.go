@@ -141,7 +141,7 @@ func (d *Trogdor) Run(ctx context.Context, t Trial) (*Result, error) {
 		return nil, err
 	}
 	if t.Timeout <= 0 {
-		t.Timeout = javaDefaultTrialTimeout
+		t.Timeout = workerDefaultTrialTimeout
 	}
 	shares := nodeTrials(t, d.nodes)
 	id := fmt.Sprintf("prodlab-%s-%d-%s", t.Topic, d.seq.Add(1), strconv.FormatInt(time.Now().UnixNano(), 36))
@@ -177,14 +177,14 @@ func (d *Trogdor) poll(ctx context.Context, id string) (trogdor.Task, error) {
 // taskSpec is the ProduceTaskSpec of a trial: one start time for every
 // node, each node's own run request (nodeRequest).
 func (d *Trogdor) taskSpec(t Trial, shares []Trial) map[string]any {
-	runs := map[string]javaRequest{}
+	runs := map[string]workerRequest{}
 	for i, node := range d.nodes {
 		runs[node] = nodeRequest(shares[i])
 	}
 	return map[string]any{
 		"class":      TrogdorTaskClass,
 		"startMs":    time.Now().Add(trogdorStartLead).UnixMilli(),
-		"durationMs": (t.Timeout + javaTrialSlack).Milliseconds(),
+		"durationMs": (t.Timeout + workerTrialSlack).Milliseconds(),
 		"nodes":      d.nodes,
 		"runs":       runs,
 	}
@@ -192,7 +192,7 @@ func (d *Trogdor) taskSpec(t Trial, shares []Trial) map[string]any {
 
 // nodeRequest is the worker run request of one node's share (id 1, as the
 // task worker numbers it; its producers 2, 3, …).
-func nodeRequest(t Trial) javaRequest {
+func nodeRequest(t Trial) workerRequest {
 	if producerCount(t) > 1 {
 		return newSharedRunRequest(1, t)
 	}
@@ -240,7 +240,7 @@ func nodeTrials(t Trial, nodes []string) []Trial {
 // stop goes unanswered, the task as last polled stands in for it, and a
 // coordinator that stopped answering the polls is named.
 func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, error) {
-	deadline := time.NewTimer(trogdorStartLead + t.Timeout + javaTrialSlack)
+	deadline := time.NewTimer(trogdorStartLead + t.Timeout + workerTrialSlack)
 	defer deadline.Stop()
 	tick := time.NewTicker(trogdorPoll)
 	defer tick.Stop()
@@ -271,7 +271,7 @@ func (d *Trogdor) wait(ctx context.Context, id string, t Trial) (trogdor.Task, e
 			}
 			return trogdor.Task{}, fmt.Errorf("trogdor task %s stopped: %w", id, ctx.Err())
 		case <-deadline.C:
-			return trogdor.Task{}, d.lateError(id, t.Timeout+javaTrialSlack, pollErr, d.stopOr(id, trogdorStopWait, seen))
+			return trogdor.Task{}, d.lateError(id, t.Timeout+workerTrialSlack, pollErr, d.stopOr(id, trogdorStopWait, seen))
 		case <-tick.C:
 		}
 	}
@@ -309,14 +309,14 @@ const trogdorGraceStopWait = 3 * time.Second
 
 // messages are the nodes' latest worker lines (their task status), in
 // node order; nil for a node without one.
-func (d *Trogdor) messages(task trogdor.Task) []*javaMessage {
-	out := make([]*javaMessage, len(d.nodes))
+func (d *Trogdor) messages(task trogdor.Task) []*workerMessage {
+	out := make([]*workerMessage, len(d.nodes))
 	statuses, err := trogdor.NodeStatuses(task.Status, d.nodes)
 	if err != nil {
 		return out
 	}
 	for i, node := range d.nodes {
-		if m, err := decodeJavaMessage(statuses[node]); err == nil {
+		if m, err := decodeWorkerMessage(statuses[node]); err == nil {
 			out[i] = m
 		}
 	}
@@ -431,7 +431,7 @@ func nodeResult(status json.RawMessage, share Trial, notStarted string) (*Result
 	if len(status) == 0 {
 		return nil, errors.New("no status: " + notStarted)
 	}
-	m, err := decodeJavaMessage(status)
+	m, err := decodeWorkerMessage(status)
 	if err != nil {
 		return nil, err
 	}

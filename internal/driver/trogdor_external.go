@@ -54,7 +54,7 @@ func (d *Trogdor) createExternal(ctx context.Context, id string, t Trial, shares
 		spec := map[string]any{
 			"class":                 ExternalCommandClass,
 			"startMs":               start,
-			"durationMs":            (t.Timeout + javaTrialSlack).Milliseconds(),
+			"durationMs":            (t.Timeout + workerTrialSlack).Milliseconds(),
 			"commandNode":           node,
 			"command":               cmd,
 			"workload":              nodeRequest(shares[i]),

@@ -44,7 +44,7 @@ func TestTxnResultRoundTrip(t *testing.T) {
 		}
 	}
 
-	back, err := decodeJavaMessage(line)
+	back, err := decodeWorkerMessage(line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestTxnResultRoundTrip(t *testing.T) {
 func TestTxnResultOpenTransaction(t *testing.T) {
 	line := `{"op":"result","id":1,"ok":true,"sent":4,"acked":4,"acked_ranges":[[0,4]],` +
 		`"effective":{"transactional.id":"x"}}`
-	m, err := decodeJavaMessage([]byte(line))
+	m, err := decodeWorkerMessage([]byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestTxnResultRangesChecked(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			line := fmt.Sprintf(`{"op":"result","id":1,"ok":true,"sent":10,"acked":10,"acked_ranges":[[0,10]],`+
 				`"effective":{"transactional.id":"x"},"committed_ranges":%s,"aborted_ranges":%s}`, c.committed, c.aborted)
-			m, err := decodeJavaMessage([]byte(line))
+			m, err := decodeWorkerMessage([]byte(line))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestFencedResultRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := decodeJavaMessage(line)
+		back, err := decodeWorkerMessage(line)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ type WorkerService struct {
 // requests that arrive during it wait, except cancel and exit.
 func (w WorkerService) Serve(in io.Reader, out io.Writer) error {
 	s := &serving{svc: w, out: out}
-	queue := make(chan javaRequest, 64)
+	queue := make(chan workerRequest, 64)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -61,11 +61,11 @@ read:
 	for {
 		line, err := br.ReadBytes('\n')
 		if strings.TrimSpace(string(line)) != "" {
-			var req javaRequest
+			var req workerRequest
 			jerr := json.Unmarshal(line, &req)
 			switch {
 			case jerr != nil || req.Op == "":
-				s.write(javaMessage{Op: "error", Error: fmt.Sprintf("not a request: %.200q", line)})
+				s.write(workerMessage{Op: "error", Error: fmt.Sprintf("not a request: %.200q", line)})
 			case req.Op == "cancel":
 				s.cancelRun()
 			case req.Op == "exit":
@@ -99,10 +99,10 @@ type serving struct {
 }
 
 // write writes one message as a line.
-func (s *serving) write(m javaMessage) {
+func (s *serving) write(m workerMessage) {
 	b, err := json.Marshal(m)
 	if err != nil {
-		b, _ = json.Marshal(javaMessage{Op: "error", ID: m.ID, Error: "encode " + m.Op + ": " + err.Error()})
+		b, _ = json.Marshal(workerMessage{Op: "error", ID: m.ID, Error: "encode " + m.Op + ": " + err.Error()})
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -129,15 +129,15 @@ func (s *serving) closing() {
 }
 
 // handle answers one queued request.
-func (s *serving) handle(req javaRequest) {
+func (s *serving) handle(req workerRequest) {
 	switch req.Op {
 	case "hello":
-		s.write(javaMessage{Op: "hello", ID: req.ID, Client: s.svc.Client, Java: s.svc.Runtime})
+		s.write(workerMessage{Op: "hello", ID: req.ID, Client: s.svc.Client, Java: s.svc.Runtime})
 	case "run":
 		s.mu.Lock()
 		if s.exiting {
 			s.mu.Unlock()
-			s.write(javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: "the worker is exiting"})
+			s.write(workerMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: "the worker is exiting"})
 			return
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -150,18 +150,18 @@ func (s *serving) handle(req javaRequest) {
 		cancel()
 		s.write(m)
 	default:
-		s.write(javaMessage{Op: "error", ID: req.ID, Error: fmt.Sprintf("unknown op %q (want hello, run, cancel or exit)", req.Op)})
+		s.write(workerMessage{Op: "error", ID: req.ID, Error: fmt.Sprintf("unknown op %q (want hello, run, cancel or exit)", req.Op)})
 	}
 }
 
 // run runs a run request: one producer, or each of its producers
 // concurrently with its own id.
-func (s *serving) run(ctx context.Context, req javaRequest) javaMessage {
+func (s *serving) run(ctx context.Context, req workerRequest) workerMessage {
 	if len(req.Producers) == 0 {
 		return s.runOne(ctx, req)
 	}
-	out := javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, OK: true}
-	subs := make([]*javaMessage, len(req.Producers))
+	out := workerMessage{Op: "result", ID: req.ID, Client: s.svc.Client, OK: true}
+	subs := make([]*workerMessage, len(req.Producers))
 	var wg sync.WaitGroup
 	for i, sub := range req.Producers {
 		wg.Add(1)
@@ -177,13 +177,13 @@ func (s *serving) run(ctx context.Context, req javaRequest) javaMessage {
 }
 
 // runOne runs one producer's request and makes its result message.
-func (s *serving) runOne(ctx context.Context, req javaRequest) javaMessage {
+func (s *serving) runOne(ctx context.Context, req workerRequest) workerMessage {
 	t, err := req.trial()
 	if err != nil {
-		return javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
+		return workerMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 	}
 	t.Progress = func(p Progress) {
-		s.write(javaMessage{Op: "progress", ID: req.ID, Sent: p.Sent, Acked: p.Acked, Failed: p.Failed,
+		s.write(workerMessage{Op: "progress", ID: req.ID, Sent: p.Sent, Acked: p.Acked, Failed: p.Failed,
 			ElapsedNs: int64(p.Elapsed), WindowCount: p.WindowCount, WindowLatencySumUs: p.WindowLatencySumUs, WindowLatencyMaxUs: p.WindowLatencyMaxUs})
 	}
 	res, err := s.svc.Run(ctx, t)
@@ -191,7 +191,7 @@ func (s *serving) runOne(ctx context.Context, req javaRequest) javaMessage {
 		err = fmt.Errorf("trial cancelled: %w", ctx.Err())
 	}
 	if err != nil && (!errors.Is(err, ErrFenced) || res == nil) {
-		m := javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
+		m := workerMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 		if s.svc.Hint != nil {
 			m.Hint = s.svc.Hint(err)
 		}
@@ -205,13 +205,13 @@ func (s *serving) runOne(ctx context.Context, req javaRequest) javaMessage {
 	}
 	err = merr
 	if err != nil {
-		return javaMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
+		return workerMessage{Op: "result", ID: req.ID, Client: s.svc.Client, Error: err.Error()}
 	}
 	return m
 }
 
 // trial is the Trial a run request asks for (the reverse of newRunRequest).
-func (r javaRequest) trial() (Trial, error) {
+func (r workerRequest) trial() (Trial, error) {
 	if r.Records == nil {
 		return Trial{}, fmt.Errorf("run request %d has no records", r.ID)
 	}
@@ -247,9 +247,9 @@ func (r javaRequest) trial() (Trial, error) {
 }
 
 // resultMessage is the result message of a finished trial (the reverse of
-// javaMessage.toResult).
-func resultMessage(id int64, res *Result) (javaMessage, error) {
-	m := javaMessage{
+// workerMessage.toResult).
+func resultMessage(id int64, res *Result) (workerMessage, error) {
+	m := workerMessage{
 		Op: "result", ID: id, OK: true, Client: res.Client,
 		Sent: res.Sent, Acked: res.Acked, Failed: res.Failed, Errors: res.Errors,
 		ElapsedNs:         int64(res.Elapsed),

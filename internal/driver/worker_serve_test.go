@@ -25,14 +25,14 @@ const serveWait = 5 * time.Second
 // per call), decoded as the Java driver's reader decodes it.
 type serveOut struct {
 	t    *testing.T
-	msgs chan *javaMessage
+	msgs chan *workerMessage
 }
 
 func (o *serveOut) Write(p []byte) (int, error) {
 	if !strings.HasSuffix(string(p), "\n") || strings.Count(string(p), "\n") != 1 {
 		o.t.Errorf("Serve wrote %q, not one line", p)
 	}
-	m, err := decodeJavaMessage(p)
+	m, err := decodeWorkerMessage(p)
 	if err != nil {
 		o.t.Errorf("Serve wrote a line the driver cannot read: %v", err)
 		return len(p), nil
@@ -55,7 +55,7 @@ type conversation struct {
 func converse(t *testing.T, svc WorkerService) *conversation {
 	t.Helper()
 	pr, pw := io.Pipe()
-	c := &conversation{t: t, in: pw, out: &serveOut{t: t, msgs: make(chan *javaMessage, 100)}, done: make(chan error, 1)}
+	c := &conversation{t: t, in: pw, out: &serveOut{t: t, msgs: make(chan *workerMessage, 100)}, done: make(chan error, 1)}
 	go func() {
 		err := svc.Serve(pr, c.out)
 		_ = pr.Close() // a later write fails instead of blocking
@@ -76,9 +76,9 @@ func (c *conversation) send(lines ...string) {
 }
 
 // request writes a request as the Java driver encodes it.
-func (c *conversation) request(r javaRequest) {
+func (c *conversation) request(r workerRequest) {
 	c.t.Helper()
-	line, err := encodeJavaRequest(r)
+	line, err := encodeWorkerRequest(r)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func (c *conversation) request(r javaRequest) {
 }
 
 // next is Serve's next answer.
-func (c *conversation) next() *javaMessage {
+func (c *conversation) next() *workerMessage {
 	c.t.Helper()
 	select {
 	case m := <-c.out.msgs:
@@ -99,9 +99,9 @@ func (c *conversation) next() *javaMessage {
 
 // result skips progress messages to the next other answer, returning the
 // progress messages skipped.
-func (c *conversation) result() (*javaMessage, []*javaMessage) {
+func (c *conversation) result() (*workerMessage, []*workerMessage) {
 	c.t.Helper()
-	var progress []*javaMessage
+	var progress []*workerMessage
 	for {
 		m := c.next()
 		if m.Op != "progress" {
@@ -164,7 +164,7 @@ func roundTripTrial() Trial {
 }
 
 // TestRunRequestTrial: a trial encoded as a run request (newRunRequest,
-// then JSON) is read back by the worker's side (javaRequest.trial) as the
+// then JSON) is read back by the worker's side (workerRequest.trial) as the
 // same trial, on every field the protocol carries.
 func TestRunRequestTrial(t *testing.T) {
 	for _, tc := range []struct {
@@ -191,11 +191,11 @@ func TestRunRequestTrial(t *testing.T) {
 			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{}}},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
-			line, err := encodeJavaRequest(newRunRequest(9, tc.trial))
+			line, err := encodeWorkerRequest(newRunRequest(9, tc.trial))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var req javaRequest
+			var req workerRequest
 			if err := json.Unmarshal(line, &req); err != nil {
 				t.Fatal(err)
 			}
@@ -218,15 +218,15 @@ func TestRunRequestTrial(t *testing.T) {
 func TestRunRequestTrialRefused(t *testing.T) {
 	zero := int64(0)
 	for _, tc := range []struct {
-		req     javaRequest
+		req     workerRequest
 		wantErr string
 	}{
 		// No records field at all (0 records is written as "records":0).
-		{javaRequest{Op: "run", ID: 3, Bootstrap: "b:9092", Topic: "t"}, "run request 3 has no records"},
+		{workerRequest{Op: "run", ID: 3, Bootstrap: "b:9092", Topic: "t"}, "run request 3 has no records"},
 		// No bootstrap.
-		{javaRequest{Op: "run", ID: 4, Topic: "t", Records: &zero}, "run request 4 needs bootstrap and topic"},
+		{workerRequest{Op: "run", ID: 4, Topic: "t", Records: &zero}, "run request 4 needs bootstrap and topic"},
 		// No topic.
-		{javaRequest{Op: "run", ID: 5, Bootstrap: "b:9092", Records: &zero}, "run request 5 needs bootstrap and topic"},
+		{workerRequest{Op: "run", ID: 5, Bootstrap: "b:9092", Records: &zero}, "run request 5 needs bootstrap and topic"},
 	} {
 		if _, err := tc.req.trial(); err == nil || err.Error() != tc.wantErr {
 			t.Errorf("trial() of %+v: error %v, want %q", tc.req, err, tc.wantErr)
@@ -809,7 +809,7 @@ func TestWorkerServeReadError(t *testing.T) {
 		{"exit", strings.NewReader("{\"op\":\"hello\"}\n{\"op\":\"exit\"}\n{\"op\":\"hello\"}\n"), nil, 1},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
-			out := &serveOut{t: t, msgs: make(chan *javaMessage, 10)}
+			out := &serveOut{t: t, msgs: make(chan *workerMessage, 10)}
 			err := WorkerService{Client: "x 1"}.Serve(tc.in, out)
 			if !errors.Is(err, tc.wantErr) {
 				t.Errorf("Serve = %v, want %v", err, tc.wantErr)

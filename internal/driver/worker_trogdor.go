@@ -22,8 +22,8 @@ import (
 
 // trogdorStart is the line an ExternalCommandSpec's agent writes first.
 type trogdorStart struct {
-	ID       string       `json:"id"`
-	Workload *javaRequest `json:"workload"`
+	ID       string         `json:"id"`
+	Workload *workerRequest `json:"workload"`
 }
 
 // ServeTrogdor runs the one trial of a Trogdor task and returns when its

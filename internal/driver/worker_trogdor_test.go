@@ -15,7 +15,7 @@ import (
 
 // trogdorLines decodes what ServeTrogdor wrote: each line a Trogdor status
 // ({"status": worker line}) or error ({"error": …}) object.
-func trogdorLines(t *testing.T, out string) (statuses []*javaMessage, errs []string) {
+func trogdorLines(t *testing.T, out string) (statuses []*workerMessage, errs []string) {
 	t.Helper()
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		var obj struct {
@@ -29,7 +29,7 @@ func trogdorLines(t *testing.T, out string) (statuses []*javaMessage, errs []str
 		case obj.Error != nil:
 			errs = append(errs, *obj.Error)
 		case obj.Status != nil:
-			m, err := decodeJavaMessage(obj.Status)
+			m, err := decodeWorkerMessage(obj.Status)
 			if err != nil {
 				t.Fatalf("status %s: %v", obj.Status, err)
 			}

@@ -16,8 +16,8 @@ import (
 // (requests) and stdout (answers). docs/worker-protocol.md is the reference;
 // these types mirror it.
 
-// javaRequest is a request to the worker: hello, run, cancel or exit.
-type javaRequest struct {
+// workerRequest is a request to the worker: hello, run, cancel or exit.
+type workerRequest struct {
 	Op string `json:"op"`
 	ID int64  `json:"id,omitempty"`
 
@@ -41,24 +41,24 @@ type javaRequest struct {
 	CatchUpMaxMs       int64 `json:"catch_up_max_ms,omitempty"`
 	TimelineIntervalMs int64 `json:"timeline_interval_ms,omitempty"`
 	// Keys is the records' key space; omitted for keyless records.
-	Keys *javaKeys `json:"keys,omitempty"`
+	Keys *workerKeys `json:"keys,omitempty"`
 	// Stamp adds the hand-off time header (auditheader.TimeKey).
 	Stamp bool `json:"stamp,omitempty"`
 	// Producers, when set, runs one producer per sub-request concurrently
 	// (see java_producers.go); the other run fields are then unused.
-	Producers []javaRequest `json:"producers,omitempty"`
+	Producers []workerRequest `json:"producers,omitempty"`
 }
 
-// javaKeys is a run request's key space (package keys).
-type javaKeys struct {
+// workerKeys is a run request's key space (package keys).
+type workerKeys struct {
 	Distribution string  `json:"distribution"`
 	Count        int64   `json:"count"`
 	Size         int     `json:"size"`
 	Exponent     float64 `json:"exponent,omitempty"`
 }
 
-// javaMessage is any line the worker writes; Op says which fields are set.
-type javaMessage struct {
+// workerMessage is any line the worker writes; Op says which fields are set.
+type workerMessage struct {
 	Op string `json:"op"` // hello | progress | result | error
 	ID int64  `json:"id"`
 
@@ -113,7 +113,7 @@ type javaMessage struct {
 	PartitionRecords map[int32]int64 `json:"partition_records"`
 	// Producers holds each producer's result, in order, when the request
 	// had producers.
-	Producers []*javaMessage `json:"producers"`
+	Producers []*workerMessage `json:"producers"`
 	// CPUNs is the CPU time of the process that ran the trial on a Trogdor
 	// agent (user + system): the external worker's whole life, or the
 	// agent JVM's during the trial; 0 when not measured.
@@ -156,7 +156,7 @@ func (e *JavaError) Error() string {
 }
 
 // progress converts a progress message into a Progress report.
-func (m *javaMessage) progress() Progress {
+func (m *workerMessage) progress() Progress {
 	return Progress{
 		Elapsed:            time.Duration(m.ElapsedNs),
 		Sent:               m.Sent,
@@ -169,9 +169,9 @@ func (m *javaMessage) progress() Progress {
 }
 
 // newRunRequest turns a trial into the worker's run request.
-func newRunRequest(id int64, t Trial) javaRequest {
+func newRunRequest(id int64, t Trial) workerRequest {
 	records := t.Records
-	return javaRequest{
+	return workerRequest{
 		Op:         "run",
 		ID:         id,
 		Bootstrap:  strings.Join(t.Bootstrap, ","),
@@ -191,17 +191,17 @@ func newRunRequest(id int64, t Trial) javaRequest {
 		CatchUpMs:          positiveMillis(t.CatchUp),
 		CatchUpMaxMs:       positiveMillis(t.CatchUpMax),
 		TimelineIntervalMs: positiveMillis(t.TimelineInterval),
-		Keys:               newJavaKeys(t.Keys),
+		Keys:               newWorkerKeys(t.Keys),
 		Stamp:              t.StampHandoff,
 	}
 }
 
-// newJavaKeys is the request's key space, nil when keyless.
-func newJavaKeys(s keys.Space) *javaKeys {
+// newWorkerKeys is the request's key space, nil when keyless.
+func newWorkerKeys(s keys.Space) *workerKeys {
 	if !s.Keyed() {
 		return nil
 	}
-	return &javaKeys{Distribution: s.Distribution, Count: s.Count, Size: s.Size, Exponent: s.Exponent}
+	return &workerKeys{Distribution: s.Distribution, Count: s.Count, Size: s.Size, Exponent: s.Exponent}
 }
 
 // positiveMillis is d in whole milliseconds, at least 1 when d is positive
@@ -213,8 +213,8 @@ func positiveMillis(d time.Duration) int64 {
 	return max(d.Milliseconds(), 1)
 }
 
-// encodeJavaRequest renders a request as one protocol line, newline included.
-func encodeJavaRequest(r javaRequest) ([]byte, error) {
+// encodeWorkerRequest renders a request as one protocol line, newline included.
+func encodeWorkerRequest(r workerRequest) ([]byte, error) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s request: %w", r.Op, err)
@@ -222,14 +222,14 @@ func encodeJavaRequest(r javaRequest) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// decodeJavaMessage parses one line the worker wrote.
-func decodeJavaMessage(line []byte) (*javaMessage, error) {
-	var m javaMessage
+// decodeWorkerMessage parses one line the worker wrote.
+func decodeWorkerMessage(line []byte) (*workerMessage, error) {
+	var m workerMessage
 	if err := json.Unmarshal(line, &m); err != nil {
-		return nil, fmt.Errorf("java worker wrote a malformed line %.200q: %w", line, err)
+		return nil, fmt.Errorf("the worker wrote a malformed line %.200q: %w", line, err)
 	}
 	if m.Op == "" {
-		return nil, fmt.Errorf("java worker wrote a line without op: %.200q", line)
+		return nil, fmt.Errorf("the worker wrote a line without op: %.200q", line)
 	}
 	return &m, nil
 }
@@ -262,7 +262,7 @@ const latencyHighestUs = int64(10 * time.Minute / time.Microsecond)
 // toResult converts a result message into a Result for trial t; a result
 // with ok=false becomes a *JavaError, returned with the Result as far as it
 // went when the producer was fenced (ErrFenced).
-func (m *javaMessage) toResult(t Trial) (*Result, error) {
+func (m *workerMessage) toResult(t Trial) (*Result, error) {
 	if !m.OK {
 		return m.failedResult(t)
 	}
@@ -329,7 +329,7 @@ func (m *javaMessage) toResult(t Trial) (*Result, error) {
 // negative count or time, more records acknowledged than handed over (in
 // the window or the warm-up). A worker that says so is broken, and its
 // figures must not reach a record as if measured.
-func (m *javaMessage) impossibleCounts() error {
+func (m *workerMessage) impossibleCounts() error {
 	var why []string
 	for _, c := range []struct {
 		name string
@@ -358,7 +358,7 @@ func (m *javaMessage) impossibleCounts() error {
 
 // failedResult is the outcome of a result with ok=false: its *JavaError,
 // with the figures as far as they went when the producer was fenced.
-func (m *javaMessage) failedResult(t Trial) (*Result, error) {
+func (m *workerMessage) failedResult(t Trial) (*Result, error) {
 	msg := m.Error
 	if msg == "" {
 		msg = "java worker reported a failed trial without a message"
@@ -378,7 +378,7 @@ func (m *javaMessage) failedResult(t Trial) (*Result, error) {
 
 // ackLog is the ack log the result's ranges describe: acked, failed and,
 // for a transactional producer, each record's transaction.
-func (m *javaMessage) ackLog(t Trial) (*AckLog, error) {
+func (m *workerMessage) ackLog(t Trial) (*AckLog, error) {
 	n := m.seqLimit(t)
 	acks := NewAckLog(n)
 	if err := fillRanges(acks.Ack, m.AckedRanges, n); err != nil {
@@ -409,7 +409,7 @@ func (m *javaMessage) ackLog(t Trial) (*AckLog, error) {
 // worker tried (sent ones, and those whose send() threw, which count as
 // failed only), warm-up included, and no more than the trial asked for when
 // its length is a record count.
-func (m *javaMessage) seqLimit(t Trial) int64 {
+func (m *workerMessage) seqLimit(t Trial) int64 {
 	n := m.WarmupSent + m.WarmupFailed + m.Sent + m.Failed
 	if t.Warmup <= 0 {
 		n = min(n, t.WarmupRecords+t.Records)
@@ -418,7 +418,7 @@ func (m *javaMessage) seqLimit(t Trial) int64 {
 }
 
 // timeline converts the result's timeline points, decoding their histograms.
-func (m *javaMessage) timeline() ([]Interval, error) {
+func (m *workerMessage) timeline() ([]Interval, error) {
 	out := make([]Interval, 0, len(m.Timeline))
 	for i, p := range m.Timeline {
 		lat, err := decodeJavaHistogram(p.Histogram)
