@@ -53,7 +53,7 @@ func TestMisbehavingWorkers(t *testing.T) {
 		{name: "silent after hello", script: helloThen(":"), within: 2*time.Second + slack + 5*time.Second,
 			want: "no answer to run request within 3s; worker killed"},
 		{name: "chatty, never a result",
-			script: helloThen(`while :; do printf '{"op":"progress","id":%s,"sent":1,"acked":1}\n' "$id"; sleep 0.01; done`),
+			script: chattyWorker,
 			within: 2*time.Second + slack + 5*time.Second, want: "no answer to run request within 3s; worker killed"},
 		{name: "no hello", script: "#!/bin/sh\nwhile read -r line; do :; done\n", noHello: true, within: 2*time.Second + 5*time.Second,
 			want: "worker did not start"},

@@ -15,15 +15,7 @@ import (
 
 // chattyWorker says hello, then answers a run with progress lines for ever
 // and never reads stdin again: a worker that ignores cancel.
-const chattyWorker = `#!/bin/sh
-while IFS= read -r line; do
-  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
-  case "$line" in
-    *'"op":"hello"'*) printf '{"op":"hello","id":%s,"client":"fake 1"}\n' "${id:-0}" ;;
-    *'"op":"run"'*) while :; do printf '{"op":"progress","id":%s,"sent":1,"acked":1}\n' "$id"; sleep 0.01; done ;;
-  esac
-done
-`
+var chattyWorker = helloThen(`while :; do printf '{"op":"progress","id":%s,"sent":1,"acked":1}\n' "$id"; sleep 0.01; done`)
 
 // TestWorkerIgnoringCancelIsKilled: a cancelled trial whose worker goes on
 // talking ends within workerCancelGrace (plus a hang guard's margin), with

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/spec"
 )
 
@@ -23,16 +21,10 @@ const brokerTransactionMaxMs = 900_000
 func checkTransactionMax(scs []spec.Scenario) error {
 	var p problems
 	for _, sc := range scs {
-		prod := sc.Exp.Settings()
-		if prod.TransactionalID == "" {
+		if sc.Exp.Settings().TransactionalID == "" {
 			continue
 		}
-		timeout := prod.TransactionTimeoutMs
-		if !timeout.Set {
-			if cl, err := clients.Parse(sc.Exp.Client); err == nil && cl.Kind.Defaults != nil {
-				timeout = kafkaconf.Opt[int64]{V: cl.Kind.Defaults(cl.Version).TransactionTimeoutMs, Set: true}
-			}
-		}
+		timeout := sc.Exp.TransactionTimeoutMs()
 		limit, from := int64(brokerTransactionMaxMs), "Kafka's default"
 		if v, ok := sc.Exp.Cluster.Configs["transaction.max.timeout.ms"]; ok {
 			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {

@@ -21,19 +21,26 @@ func checkTransactionTimeout(e *Experiment, report reportFunc) {
 	if tx.Every <= 0 || prod.TransactionRecords.Set {
 		return
 	}
-	timeout := prod.TransactionTimeoutMs
-	if !timeout.Set {
-		cl, err := clients.Parse(e.Client)
-		if err != nil || cl.Kind.Defaults == nil {
-			return
-		}
-		timeout = kafkaconf.Opt[int64]{V: cl.Kind.Defaults(cl.Version).TransactionTimeoutMs, Set: true}
-	}
-	if timeout.V > 0 && tx.Every >= timeout.V {
+	timeout := e.TransactionTimeoutMs()
+	if timeout.Set && timeout.V > 0 && tx.Every >= timeout.V {
 		report([]string{"producer." + kafkaconf.TransactionDurationMs, "producer." + kafkaconf.TransactionTimeoutMs},
 			"transaction.duration.ms %d holds each transaction open at least as long as transaction.timeout.ms %d, after which the coordinator aborts it: set transaction.timeout.ms above the duration, or a shorter duration",
 			tx.Every, timeout.V)
 	}
+}
+
+// TransactionTimeoutMs is the producer's transaction.timeout.ms: as set,
+// else its client's default (60 s for Java and librdkafka, 40 s for
+// franz-go); unset only when the client is not known.
+func (e *Experiment) TransactionTimeoutMs() kafkaconf.Opt[int64] {
+	if t := e.Settings().TransactionTimeoutMs; t.Set {
+		return t
+	}
+	cl, err := clients.Parse(e.Client)
+	if err != nil || cl.Kind.Defaults == nil {
+		return kafkaconf.Opt[int64]{}
+	}
+	return kafkaconf.Opt[int64]{V: cl.Kind.Defaults(cl.Version).TransactionTimeoutMs, Set: true}
 }
 
 // checkTransactionRecords refuses a transaction.records that a burst of
