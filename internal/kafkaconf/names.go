@@ -13,6 +13,7 @@ const (
 	MaxRequestSize    = "max.request.size"
 	TransactionalID   = "transactional.id"
 	SecurityProtocol  = "security.protocol"
+	RequestTimeoutMs  = "request.timeout.ms"
 	// TransactionTimeoutMs is how long the coordinator lets a transaction
 	// stay open (Java, franz-go and librdkafka share the name).
 	TransactionTimeoutMs = "transaction.timeout.ms"

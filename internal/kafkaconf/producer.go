@@ -37,6 +37,11 @@ type Producer struct {
 	// BatchNumMessages is librdkafka's bound of a batch in records
 	// (batch.num.messages); the other clients have none.
 	BatchNumMessages Opt[int]
+	// RequestTimeoutMs is request.timeout.ms.
+	RequestTimeoutMs Opt[int64]
+	// SecurityProtocol is security.protocol in upper case (librdkafka
+	// takes lower case too).
+	SecurityProtocol Opt[string]
 	// TransactionalID is "" when the producer is not transactional.
 	TransactionalID string
 	// TransactionTimeoutMs is transaction.timeout.ms: how long the
@@ -122,6 +127,10 @@ func Parse(props map[string]string) (Producer, error) {
 	parseInt64(get, fail, BufferMemory, &unread)
 	if v, ok := get(CompressionType); ok {
 		p.CompressionType = Opt[string]{v, true}
+	}
+	parseInt64(get, fail, RequestTimeoutMs, &p.RequestTimeoutMs)
+	if v, ok := get(SecurityProtocol); ok {
+		p.SecurityProtocol = Opt[string]{strings.ToUpper(v), true}
 	}
 	if v, ok := get(TransactionalID); ok {
 		switch {

@@ -73,9 +73,9 @@ func (t *Target) secure(ctx context.Context) error {
 	return err
 }
 
-// usesTLS reports whether producer properties ask for TLS.
-func usesTLS(props map[string]string) bool {
-	return strings.HasSuffix(strings.ToUpper(strings.TrimSpace(props[kafkaconf.SecurityProtocol])), "SSL")
+// usesTLS reports whether producer settings ask for TLS.
+func usesTLS(p kafkaconf.Producer) bool {
+	return strings.HasSuffix(p.SecurityProtocol.V, "SSL")
 }
 
 // checkExternalSecurity adds what an existing cluster cannot do with
@@ -86,7 +86,7 @@ func checkExternalSecurity(sc spec.Scenario, p *problems) {
 	if m := sc.Exp.Cluster.Security; m != "" && m != spec.SecurityPlaintext {
 		p.add("cluster.security secures the listener of brokers prodlab starts; for an existing cluster give its security.protocol, ssl.* and sasl.* as producer properties (drop cluster.security or --bootstrap)", label(sc))
 	}
-	if usesTLS(sc.Exp.Producer) && needsProxies([]spec.Scenario{sc}) {
+	if usesTLS(sc.Exp.Settings()) && needsProxies([]spec.Scenario{sc}) {
 		p.add("network emulation of an existing TLS cluster: the proxies cannot rewrite broker addresses inside TLS (run it on an embedded cluster with cluster.security instead)", label(sc))
 	}
 }

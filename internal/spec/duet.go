@@ -175,7 +175,7 @@ func unconfined(a, b Experiment) string {
 		}
 		return fmt.Sprintf("a %s client runs in prodlab's own process on every CPU, so the halves cannot confine it beside a %s one (use schedule: sequential)", in, other)
 	}
-	ca, cb := orNoneCodec(a.Producer["compression.type"]), orNoneCodec(b.Producer["compression.type"])
+	ca, cb := a.Settings().CompressionType.Or("none"), b.Settings().CompressionType.Or("none")
 	if ca != cb {
 		return fmt.Sprintf("%s runs both arms' clients in prodlab's own process on every CPU, so compression.type %s against %s would take client CPU from both arms (use a client in a worker process, java or librdkafka, whose worker each arm confines, or schedule: sequential)", a.Client, ca, cb)
 	}
@@ -194,14 +194,6 @@ func unequalWindows(a, b Experiment) string {
 		return fmt.Sprintf("their windows differ (workload.warmup.s %g + duration.s %g against %g + %g), so one would run its end alone", wa.WarmupS, wa.DurationS, wb.WarmupS, wb.DurationS)
 	}
 	return ""
-}
-
-// orNoneCodec is a compression.type, "none" when unset.
-func orNoneCodec(v string) string {
-	if v == "" {
-		return "none"
-	}
-	return v
 }
 
 // DuetPairs splits scs into the pairs a duet runs side by side: planned

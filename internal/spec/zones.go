@@ -96,10 +96,8 @@ func checkBatchFits(e *Experiment, key string, mbit float64, report reportFunc) 
 	}
 	batch := e.Settings().BatchSize.Or(kafkaconf.JavaDefaults("").BatchSize)
 	timeoutMs := 30_000.0
-	if v, ok := e.Producer["request.timeout.ms"]; ok {
-		if n, err := parseInt(v); err == nil && n > 0 {
-			timeoutMs = float64(n)
-		}
+	if t := e.Settings().RequestTimeoutMs; t.Set && t.V > 0 {
+		timeoutMs = float64(t.V)
 	}
 	needMs := float64(batch) * 8 / (mbit * 1e6) * 1000
 	if needMs > timeoutMs {
