@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -78,41 +77,26 @@ func (t Trial) share(i, n int) Trial {
 		s.Tag = ProducerTag(t.Tag, i)
 	}
 	if n > 1 {
-		s.Props = SuffixTransactionalID(t.Props, "p"+strconv.Itoa(i))
+		s.Props = kafkaconf.WithSuffixedTransactionalID(t.Props, "p"+strconv.Itoa(i))
 	}
 	s.Progress = nil
 	return s
 }
 
-// SuffixTransactionalID returns props with its transactional.id made
-// "<id>-<suffix>", props itself unchanged; props as they are without an
-// id. Producers that shared an id would fence each other (each
-// initTransactions bumps the id's epoch and aborts the other's open
-// transaction), so every producer of a trial — and every trial — gets its
-// own, with the user's id as the prefix.
-func SuffixTransactionalID(props map[string]string, suffix string) map[string]string {
-	id := props[kafkaconf.TransactionalID]
-	if id == "" {
-		return props
-	}
-	out := maps.Clone(props)
-	out[kafkaconf.TransactionalID] = kafkaconf.SuffixedTransactionalID(id, suffix)
-	return out
-}
-
 // TransactionalIDs lists the transactional ids trial t's producers run
 // with (share's suffixes); nil when t is not transactional.
 func TransactionalIDs(t Trial) []string {
-	if t.Props[kafkaconf.TransactionalID] == "" {
+	id := kafkaconf.ParseValid(t.Props).TransactionalID
+	if id == "" {
 		return nil
 	}
 	n := producerCount(t)
 	if n == 1 {
-		return []string{t.Props[kafkaconf.TransactionalID]}
+		return []string{id}
 	}
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = t.share(i, n).Props[kafkaconf.TransactionalID]
+		ids[i] = kafkaconf.ParseValid(t.share(i, n).Props).TransactionalID
 	}
 	return ids
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // TestShare checks how a trial is split over its producers: records and
@@ -158,7 +160,7 @@ func TestTransactionalIDs(t *testing.T) {
 		t.Errorf("one producer: id %q, want the trial's own", s.Props["transactional.id"])
 	}
 	plain := map[string]string{"acks": "all"}
-	if got := SuffixTransactionalID(plain, "p0"); len(got) != 1 || got["transactional.id"] != "" {
+	if got := kafkaconf.WithSuffixedTransactionalID(plain, "p0"); len(got) != 1 || got["transactional.id"] != "" {
 		t.Errorf("no id: %v, want the props as they are", got)
 	}
 }

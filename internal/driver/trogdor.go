@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -223,7 +224,7 @@ func nodeTrials(t Trial, nodes []string) []Trial {
 		if t.Tag != "" {
 			s.Tag = t.Tag + "/" + node
 		}
-		s.Props = SuffixTransactionalID(t.Props, node)
+		s.Props = kafkaconf.WithSuffixedTransactionalID(t.Props, node)
 		s.Progress = nil
 		out[i] = s
 		first += k

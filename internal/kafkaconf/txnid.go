@@ -1,11 +1,30 @@
 package kafkaconf
 
-import "strings"
+import (
+	"maps"
+	"strings"
+)
 
 // SuffixedTransactionalID is id as one producer of one trial runs it: id,
 // then "-" and suffix (the trial's topic, a producer's -p<i>, a Trogdor
 // node), so that no producer fences another.
 func SuffixedTransactionalID(id, suffix string) string { return id + "-" + suffix }
+
+// WithSuffixedTransactionalID returns props with its transactional.id
+// made SuffixedTransactionalID(id, suffix), props itself unchanged; props
+// as they are without an id. Producers that shared an id would fence each
+// other (each initTransactions bumps the id's epoch and aborts the other's
+// open transaction), so every producer of a trial — and every trial —
+// gets its own, with the user's id as the prefix.
+func WithSuffixedTransactionalID(props map[string]string, suffix string) map[string]string {
+	id := props[TransactionalID]
+	if id == "" {
+		return props
+	}
+	out := maps.Clone(props)
+	out[TransactionalID] = SuffixedTransactionalID(id, suffix)
+	return out
+}
 
 // RunsAsTransactionalID reports whether reported, the transactional.id a
 // client ran with, is id as prodlab runs it: id itself, or id with its

@@ -168,7 +168,7 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 		Bootstrap: bootstrap,
 		Topic:     topic,
 		// Each trial's own transactional.id: the user's, then the topic.
-		Props:      driver.SuffixTransactionalID(e.Producer, topic),
+		Props:      kafkaconf.WithSuffixedTransactionalID(e.Producer, topic),
 		Records:    e.Workload.Records,
 		RecordSize: e.Workload.RecordSize,
 		Payload:    e.Workload.Payload,
