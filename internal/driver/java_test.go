@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -409,5 +411,20 @@ func TestJavaResultImpossibleCounts(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), "impossible counts") || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: %v, want impossible counts: %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestRunRequestNamesTheSchedule: a transactional trial that names no
+// transaction bound goes to the worker with the default commit interval
+// written out (kafkaconf owns it; the Java worker has none of its own),
+// and the trial's own props are left as they are.
+func TestRunRequestNamesTheSchedule(t *testing.T) {
+	tr := Trial{Topic: "t", Props: map[string]string{kafkaconf.TransactionalID: "tx"}}
+	req := newRunRequest(1, tr)
+	if got := req.Props[kafkaconf.TransactionDurationMs]; got != strconv.Itoa(kafkaconf.DefaultTransactionDurationMs) {
+		t.Errorf("request's transaction.duration.ms %q, want the default %d", got, kafkaconf.DefaultTransactionDurationMs)
+	}
+	if _, ok := tr.Props[kafkaconf.TransactionDurationMs]; ok {
+		t.Error("the trial's own props were changed")
 	}
 }

@@ -176,7 +176,7 @@ func newRunRequest(id int64, t Trial) workerRequest {
 		ID:         id,
 		Bootstrap:  strings.Join(t.Bootstrap, ","),
 		Topic:      t.Topic,
-		Props:      t.Props,
+		Props:      kafkaconf.WithTransactionSchedule(t.Props),
 		Records:    &records,
 		RecordSize: t.RecordSize,
 		Payload:    t.Payload,

@@ -2,6 +2,7 @@ package kafkaconf
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 )
 
@@ -23,6 +24,21 @@ func WithSuffixedTransactionalID(props map[string]string, suffix string) map[str
 	}
 	out := maps.Clone(props)
 	out[TransactionalID] = SuffixedTransactionalID(id, suffix)
+	return out
+}
+
+// WithTransactionSchedule returns props with the default commit interval
+// written out (transaction.duration.ms DefaultTransactionDurationMs) when
+// it is a transactional producer's and names neither bound, props itself
+// unchanged; props as they are otherwise. The Java worker applies no
+// default of its own: this package owns it, and every run request says it.
+func WithTransactionSchedule(props map[string]string) map[string]string {
+	p := ParseValid(props)
+	if p.TransactionalID == "" || p.TransactionDurationMs.Set || p.TransactionRecords.Set {
+		return props
+	}
+	out := maps.Clone(props)
+	out[TransactionDurationMs] = strconv.Itoa(DefaultTransactionDurationMs)
 	return out
 }
 

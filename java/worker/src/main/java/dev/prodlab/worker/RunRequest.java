@@ -7,8 +7,6 @@ import java.util.Map;
 
 /** One {"op":"run"} request: everything the worker needs for one trial. */
 final class RunRequest {
-    /** Default transaction length when props has no transaction.duration.ms. */
-    static final long DEFAULT_TRANSACTION_DURATION_MS = 3000;
     /** Default trial bound when timeout_ms is absent or 0. */
     static final long DEFAULT_TIMEOUT_MS = 600_000;
 

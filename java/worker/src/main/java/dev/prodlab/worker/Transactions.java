@@ -55,12 +55,14 @@ final class Transactions {
 
     /**
      * Reads the schedule from the properties (prodlab's keys): the written
-     * bounds, or kafka-producer-perf-test's 3 s when neither is written.
+     * bounds, 0 for a bound not written. The Go driver writes the default
+     * (kafka-producer-perf-test's 3 s, kafkaconf.DefaultTransactionDurationMs,
+     * its one owner) into every transactional request that names neither.
      */
     static Transactions of(Map<String, String> props, long seed, String tag) throws TrialRunner.Rejected {
         String d = props.get(DURATION);
         String r = props.get(RECORDS);
-        long every = d == null && r == null ? RunRequest.DEFAULT_TRANSACTION_DURATION_MS : positive(DURATION, d);
+        long every = positive(DURATION, d);
         long recs = positive(RECORDS, r);
         double ratio = 0;
         String a = props.get(ABORT_RATIO);

@@ -330,6 +330,11 @@ final class TrialRunner {
             throw new Rejected(e.getMessage(), Hints.forConfigError(e.getMessage()));
         }
         boolean transactional = props.getProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "").length() > 0;
+        if (transactional && txn.everyNanos == 0 && txn.records == 0) {
+            throw new Rejected("a transactional producer's run request names no transaction schedule",
+                    "the driver sends " + Transactions.DURATION + " or " + Transactions.RECORDS
+                            + " with every transactional request (docs/worker-protocol.md)");
+        }
         if (transactional) {
             effective.put(Transactions.DURATION, Long.toString(txn.everyNanos / 1_000_000L));
             effective.put(Transactions.RECORDS, Long.toString(txn.records));
