@@ -173,7 +173,7 @@ func (j *Worker) read(r io.Reader, msgs chan<- *workerMessage) {
 			msgs <- m
 		}
 		if err != nil {
-			if err != io.EOF {
+			if !errors.Is(err, io.EOF) {
 				j.readEr = err
 			}
 			return
@@ -191,7 +191,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 			return nil, fmt.Errorf("worker wrote a line longer than %d MiB", max>>20)
 		}
 		line = append(line, part...)
-		if err != bufio.ErrBufferFull {
+		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}
 	}
