@@ -291,19 +291,27 @@ func TestIsRelease(t *testing.T) {
 	}
 }
 
-// TestFreePortsHeldUntilRelease: the ports differ, and nobody else can
-// bind them (a proxy binding port 0, say) until release; then a node can.
+// TestFreePortsHeldUntilRelease: the ports differ, lie below the kernel's
+// ephemeral range, and nobody else can bind them (a proxy binding port 0,
+// say) until release; then a node can.
 func TestFreePortsHeldUntilRelease(t *testing.T) {
 	ports, release, err := freePorts(6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[int]bool{}
+	lo, hi := portsBelow()
 	for _, p := range ports {
 		if p <= 0 || seen[p] {
 			t.Fatalf("ports %v: want 6 distinct positive ports", ports)
 		}
 		seen[p] = true
+		// Below the ephemeral range: no outgoing connection (a proxy
+		// dialing the stopped broker, even to itself) can take the port
+		// while a fault has the broker down.
+		if hi-lo >= 1000 && (p < lo || p >= hi) {
+			t.Errorf("port %d outside [%d, %d), the range below the kernel's ephemeral ports", p, lo, hi)
+		}
 	}
 	addr := fmt.Sprintf("%s:%d", loopback, ports[0])
 	if l, err := net.Listen("tcp", addr); err == nil {
