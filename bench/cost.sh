@@ -7,6 +7,8 @@
 #   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
 #   wrapper:    bench/rdkloop ÷ bench/rdkcloop (the same loop against librdkafka's C API, the same static library):
 #               confluent-kafka-go's own cost, apart from librdkafka's
+#   clib:       prodlab perf --client librdkafka ÷ bench/rdkcloop: what prodlab reports as librdkafka's, against
+#               librdkafka itself
 #
 # Today's methods: ONE embedded broker on CPU 0 and every client on CPU 1
 # (split CPUs: taskset; the broker inherits cluster up's affinity); each
@@ -24,16 +26,23 @@
 # Output: bench/out/cost/cost.md (tables and verdicts) and its logs.
 # Environment: COST_RECORDS (default 1000000), COST_WARMUP (200000),
 # COST_PAIRS (6), COST_MAX_PAIRS (20), COST_PRECISION (0.015), COST_KAFKA
-# (4.4.0), COST_ONLY (java|franz|librdkafka|wrapper, default all four).
+# (4.4.0), COST_ONLY (java|franz|librdkafka|clib|wrapper, default all five).
+# COST_QUICK=1 is the mode `make bench` runs, at most 10 minutes: the three
+# drivers' ratios (java, franz, librdkafka) from 300,000 records (100,000
+# warm-up) and 6 pairs each — intervals wider than the full run's, said so
+# in the verdicts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${COST_QUICK:-} == 1 ]]; then
+  : "${COST_RECORDS:=300000}" "${COST_WARMUP:=100000}" "${COST_PAIRS:=6}" "${COST_MAX_PAIRS:=6}" "${COST_ONLY:=java franz librdkafka}"
+fi
 RECORDS=${COST_RECORDS:-1000000}
 WARMUP=${COST_WARMUP:-200000}
 PAIRS=${COST_PAIRS:-6}
 MAX_PAIRS=${COST_MAX_PAIRS:-20}
 PRECISION=${COST_PRECISION:-0.015}
 KAFKA=${COST_KAFKA:-4.4.0}
-ONLY=${COST_ONLY:-java franz librdkafka wrapper}
+ONLY=${COST_ONLY:-java franz librdkafka clib wrapper}
 SIZE=1024
 RUN_TIMEOUT=600
 for v in RECORDS WARMUP PAIRS MAX_PAIRS; do
@@ -161,6 +170,7 @@ for c in $ONLY; do
     java) compare java prodlab_java perftest ;;
     franz) compare franz prodlab_franz kgoloop ;;
     librdkafka) compare librdkafka prodlab_librdkafka rdkloop ;;
+    clib) compare clib prodlab_librdkafka rdkcloop ;;
     wrapper) compare wrapper rdkloop rdkcloop ;;
     *) echo "cost: unknown COST_ONLY entry $c" >&2; exit 2 ;;
   esac

@@ -19,6 +19,9 @@
 #      cold and warm
 #   14. Trogdor (bench/trogdor.sh): a trial on 1, 2, 3 agents of a local
 #      fleet, and one agent against the same trial run directly
+#   15. the lab's own cost (COST_QUICK=1 bench/cost.sh): prodlab's java,
+#      franz-go and librdkafka drivers against bare loops of their clients,
+#      throughput and CPU per MB on split CPUs, verdicts against ±3 %
 #
 # Environment: BENCH_RECORDS (records per run, default 1000000),
 # BENCH_PAIRS (least pairs, default 11), BENCH_MAX_PAIRS (default 31),
@@ -70,6 +73,12 @@ KGOLOOP=$OUT/kgoloop
 
 echo "bench: resolving org.apache.kafka:kafka-tools:$KAFKA" >&2
 TOOLS_CP=$("$BENCHTOOL" classpath "org.apache.kafka:kafka-tools:$KAFKA")
+
+# 15. the lab's own cost (bench/cost.sh's quick mode, at most 10 minutes):
+# each driver against a bare loop of its client, on throughput and CPU per
+# MB, on split CPUs. It starts and stops its own broker, so it runs first.
+echo "bench: the lab's own cost (COST_QUICK=1 bench/cost.sh)" >&2
+COST_QUICK=1 ./bench/cost.sh >"$LOGS/cost.txt"
 
 CLUSTER_DIR=$OUT/cluster
 cleanup() {
@@ -210,7 +219,7 @@ RSS_MB=${RSS_MB:-"(missing)"}
 # --- 4: Go micro-benchmarks --------------------------------------------------
 
 echo "bench: Go micro-benchmarks" >&2
-MICRO_CMD="go test -run XXX -bench . -benchtime 1s ./internal/netem/ ./internal/audit/ ./internal/payload/"
+MICRO_CMD="go test -run XXX -bench . -benchtime 1s ./internal/netem/ ./internal/audit/ ./internal/payload/ ./internal/driver/"
 timeout "$RUN_TIMEOUT" $MICRO_CMD >"$LOGS/micro.txt" 2>&1
 
 # --- 5-7: network emulation --------------------------------------------------
@@ -290,6 +299,12 @@ cmd_line() { sed -n '1s/^\$ //p' "$1" | sed "s#$TOOLS_CP#<kafka-tools $KAFKA cla
   cat "$OUT/answers.md"
   echo
   cat "$OUT/trogdor.md"
+  echo
+  echo "## 15. The lab's own cost: each driver against a bare loop of its client"
+  echo
+  echo '`COST_QUICK=1 bench/cost.sh` (at most 10 minutes; the full run, `bench/cost.sh`, decides with more pairs and records):'
+  echo
+  sed 's/^### /### 15. /' "$OUT/cost/cost.md"
 } >"$RESULTS"
 echo "bench: wrote $RESULTS" >&2
 cat "$RESULTS" | sed -n '1,20p' >&2
