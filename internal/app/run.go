@@ -70,8 +70,8 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	if err != nil {
 		return nil, invalid(err)
 	}
-	for _, sc := range scs {
-		rememberSecrets(req, sc.Exp.Producer)
+	for _, sc := range scs { // a matrix axis's or an advise candidate's values
+		secret.Remember(secret.Values(sc.Exp.Producer)...)
 	}
 	if err := checkRunDir(req.Out, exp, req.Resume); err != nil {
 		return nil, err
@@ -102,8 +102,8 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 
 // rememberSecrets has the process scrub every secret value of a run's
 // inputs from all it prints and writes (secret.Remember): those of the
-// producer settings (a matrix axis's and an advise candidate's, called
-// per scenario), of the worker's JVM options and of the addresses given.
+// experiment's producer settings, of the worker's JVM options and of the
+// addresses given; PlanRun adds each scenario's settings once expanded.
 func rememberSecrets(req RunRequest, producer map[string]string) {
 	secret.Remember(secret.Values(producer)...)
 	secret.Remember(secret.JVMOptValues(driver.WorkerJVMOpts())...)
