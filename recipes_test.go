@@ -75,7 +75,11 @@ func recipeProblems(section, root string) []string {
 			if _, err := os.Stat(filepath.Join(root, pkg)); err != nil {
 				continue // not a prodlab package (a file name, a YAML key)
 			}
-			if !declaredIn(root, pkg, `\b`+q[2]+`\b`, false) {
+			// A declaration: func, method, type, var or const, or a
+			// line that begins with the name (a field, a block's entry),
+			// not a mention in a comment.
+			decl := `(?m)^\s*(?:(?:func(?:\s*\([^)]*\))?|type|var|const)\s+)?` + q[2] + `\b`
+			if !declaredIn(root, pkg, decl, false) {
 				out = append(out, fmt.Sprintf("%s names %s, which internal/%s does not declare", recipesHeading, tok, q[1]))
 			}
 		}
