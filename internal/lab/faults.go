@@ -54,6 +54,15 @@ func registerFault(name string, a faultAction) {
 	faultActions[name] = a
 }
 
+// action is the action of fault type name: the run's own (a test's)
+// when it has one, else the registered one.
+func (x *executor) action(name string) faultAction {
+	if a, ok := x.actions[name]; ok {
+		return a
+	}
+	return faultActions[name]
+}
+
 // isProxyFault reports whether the proxies carry fault f out.
 func isProxyFault(f spec.Fault) bool { return faultActions[f.Type].proxy != nil }
 
@@ -153,7 +162,7 @@ func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Targ
 		x.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)
 		return
 	}
-	up, err := faultActions[ft.Type].down(tgt.c, id)
+	up, err := x.action(ft.Type).down(tgt.c, id)
 	if err != nil {
 		f.event("error", "%s broker %d: %v", ft.Type, id, err)
 		return
@@ -161,7 +170,12 @@ func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Targ
 	f.event(ft.Type, "broker %d", id)
 	sleepCtx(ctx, delay) // a trial that ends early still brings the broker back
 	if err := up(x.runContext()); err != nil {
-		f.event("error", "recover broker %d after %s: %v", id, ft.Type, err)
+		err = fmt.Errorf("recover broker %d after %s: %w", id, ft.Type, err)
+		f.event("error", "%v", err)
+		// A broker that does not come back leaves a cluster no later trial
+		// can trust: give it up, which ends this trial at once (its error,
+		// see runMeasured) and records the group's other scenarios as not run.
+		_ = tgt.giveUpWith(fmt.Errorf("%w: %w", ErrClusterLost, err))
 		return
 	}
 	cpus, err := x.repin(tgt, id)

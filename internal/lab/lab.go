@@ -47,6 +47,9 @@ type Options struct {
 	// OnEvent, if set, sees every event of the run as it happens (a live
 	// view), after the progress bar and the results writer.
 	OnEvent func(Event)
+	// actions override fault actions by type, for tests of what the
+	// lab does when a real action fails.
+	actions map[string]faultAction
 }
 
 // Summary tells the caller how the run went; Records are every trial
@@ -220,7 +223,7 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 		kip1269Native: map[string]string{}}
 	r.x = &executor{root: ctx, run: filepath.Base(opts.Dir), experiment: exp.Name, keepTopics: opts.KeepTopics,
 		kip1269Native: r.kip1269Native, model: model.Pipe{}, proxied: proxiedScenarios(scs, cmps),
-		workers: workerClasses(scs, cmps)}
+		workers: workerClasses(scs, cmps), actions: opts.actions}
 	if opts.Previous != nil {
 		r.resumeFrom(opts.Previous)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -121,9 +122,11 @@ type Target struct {
 	// topicGoneWait: the brokers keep them longer than prodlab asks.
 	noTopicWait bool
 	// restarted: Recover already brought exited brokers back once; lost:
-	// why the cluster was then given up; giveUp stops the group that
+	// why the cluster was then given up (guarded by lostMu: a fault timer
+	// may give it up while the trial runs); giveUp stops the group that
 	// Supervise serves.
 	restarted bool
+	lostMu    sync.Mutex
 	lost      error
 	giveUp    context.CancelCauseFunc
 }

@@ -60,6 +60,9 @@ type executor struct {
 	// workers maps each scenario to its client process's class
 	// (workerClasses).
 	workers map[string]string
+	// actions, if set, override the registered fault actions by type
+	// (Options.actions: a test's broker that does not come back).
+	actions map[string]faultAction
 }
 
 // session is one started cluster that trials run on: its target, admin
@@ -273,6 +276,11 @@ func (x *executor) runMeasured(ctx context.Context, rec *results.Record, tr *tri
 	res, runErr := d.Run(ctx, t)
 	unwatch()
 	brokerEvents := faults.stop()
+	if lost := tgt.Lost(); lost != nil && x.runContext().Err() == nil {
+		// a fault's broker did not come back: the figures are of a broken
+		// cluster, and the reason is the restart's, not the cancel's echo
+		res, runErr = nil, lost
+	}
 	cpu1 := takeCPU(d, brokerPids(tgt))
 	if x.arm != nil {
 		x.arm.finished(ctx)

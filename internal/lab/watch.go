@@ -53,7 +53,11 @@ func (t *Target) Supervise(ctx context.Context) (supervised context.Context, sto
 }
 
 // Lost is why the target gave its cluster up, or nil.
-func (t *Target) Lost() error { return t.lost }
+func (t *Target) Lost() error {
+	t.lostMu.Lock()
+	defer t.lostMu.Unlock()
+	return t.lost
+}
 
 // Recover makes the target fit for the next trial after an unexpected
 // broker exit: the first time, it restarts the exited brokers (same ports,
@@ -61,8 +65,8 @@ func (t *Target) Lost() error { return t.lost }
 // cluster up and returns ErrClusterLost with the reason, as it does on
 // every later call. With no unexpected exit it does nothing.
 func (t *Target) Recover(ctx context.Context) error {
-	if t.lost != nil {
-		return t.lost
+	if lost := t.Lost(); lost != nil {
+		return lost
 	}
 	if !t.Embedded() {
 		return nil
@@ -86,9 +90,16 @@ func (t *Target) Recover(ctx context.Context) error {
 }
 
 // giveUpWith records why the cluster is given up, stops the supervised
-// group and returns err.
+// group and returns err. The first reason stays.
 func (t *Target) giveUpWith(err error) error {
+	t.lostMu.Lock()
+	if t.lost != nil {
+		err = t.lost
+		t.lostMu.Unlock()
+		return err
+	}
 	t.lost = err
+	t.lostMu.Unlock()
 	t.cfg.Logf("%v", err)
 	if t.giveUp != nil {
 		t.giveUp(err)
