@@ -44,9 +44,9 @@ func (p *Plan) Estimate() string {
 	}
 	s := "about " + d.Round(time.Second).String()
 	var notes []string
-	switch {
-	case p.Exp.Capacity.On:
-		notes = append(notes, "at most: the capacity search stops earlier once every sustainable rate is precise")
+	switch bound := p.Exp.Mode().UpperBound(); {
+	case bound != "":
+		notes = append(notes, bound)
 	case p.Exp.LivesAuto:
 		notes = append(notes, "at most: lives: auto stops earlier once every comparison is precise over its lives")
 	case p.Exp.TrialsAuto:

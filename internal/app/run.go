@@ -124,7 +124,7 @@ func loadExperiment(req RunRequest) (*spec.Experiment, error) {
 	if err := noSecretInSpace(exp); err != nil {
 		return nil, invalid(err)
 	}
-	if req.Advise && !exp.Advise.On {
+	if req.Advise && !exp.Mode().Advises() {
 		return nil, invalid(fmt.Errorf("%s has no advise: section: add one (docs/advice.md) naming the SLO and the settings to search, e.g.\n  advise:\n    slo: {p99.ms: 50}\n    space: {linger.ms: [0, 5, 20], batch.size: [16384, 65536]}", req.Experiment))
 	}
 	if req.Current == "" {

@@ -15,6 +15,20 @@ import (
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
+// An advisor race by sustainable rate: a capacity search over the
+// candidates that drops the worse (advisor).
+func init() {
+	registerMode("advise", labMode{measured: (*runner).adviseRounds, plan: func(p *results.Plan, e *spec.Experiment, scs []spec.Scenario) {
+		capacityPlan(p, e, scs)
+		p.Advise = advicePlan(e, scs)
+	}})
+}
+
+// adviseRounds is g's advisor race over its capacity search.
+func (r *runner) adviseRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
+	return newAdvisor(r.exp, r.capacityRounds(g, skip).(*capacitySearch))
+}
+
 // advisor is the advise: section's schedule: a capacity search over the
 // candidate scenarios (each a point of the search space, the user's
 // current settings, the client's defaults) that races them. After each
@@ -355,9 +369,6 @@ func advicePlan(e *spec.Experiment, scs []spec.Scenario) *results.AdvicePlan {
 	}
 	if e.Advise.Current != nil {
 		p.Current = spec.CandidateID(spec.CurrentLabel)
-	}
-	if e.Advise.RateObjective() {
-		p.RecordsPerS, p.SLO, p.KeepUp = e.Workload.Rate, e.Capacity.SLO, e.Capacity.KeepUp
 	}
 	for _, ax := range e.Advise.Space {
 		p.Space = append(p.Space, results.AdviceAxis{Key: ax.Key, Values: ax.Values})

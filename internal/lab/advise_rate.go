@@ -12,6 +12,31 @@ import (
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
+// An advisor race at a fixed rate: rounds of every candidate until the
+// pick is precise (rateAdvisor). cpu.brokers reads the brokers' CPU,
+// which only an embedded cluster's are prodlab's to read.
+func init() {
+	registerMode("advise-rate", labMode{measured: (*runner).adviseRateRounds,
+		plan: func(p *results.Plan, e *spec.Experiment, scs []spec.Scenario) {
+			p.Advise = advicePlan(e, scs)
+			p.Advise.RecordsPerS, p.Advise.SLO, p.Advise.KeepUp = e.Workload.Rate, e.Capacity.SLO, e.Capacity.KeepUp
+		},
+		external: func(sc spec.Scenario) string {
+			if sc.Exp.Advise.Objective == "cpu.brokers" {
+				return "advise.objective cpu.brokers needs an embedded cluster: prodlab cannot read an existing cluster's brokers' CPU (drop --bootstrap, or use cpu.client)"
+			}
+			return ""
+		}})
+}
+
+// adviseRateRounds is g's advisor race at the rate: rounds until precise
+// over the candidates' comparisons with the current settings.
+func (r *runner) adviseRateRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
+	u := newUntilPrecise(r.exp, g, adviseComparisons(r.exp, g.scs), r.nScenarios, r.prev)
+	u.skip, u.logf = skip, r.logf
+	return newRateAdvisor(r.exp, u)
+}
+
 // rateAdvisor is the advise: section's schedule for a rate objective
 // (cpu.total, p99.intended, … at workload.rate): rounds of every candidate
 // still in the race, until the comparisons of each against the current

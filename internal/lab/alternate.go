@@ -20,7 +20,7 @@ import (
 // repeat, a comparison across clusters, and room in memory for every
 // node at full heap.
 func (r *runner) alternates(gs []*clusterGroup) bool {
-	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && !r.exp.Capacity.On && r.exp.Trials < 2) {
+	if len(gs) < 2 || len(r.opts.Bootstrap) > 0 || (!r.exp.TrialsAuto && !r.exp.Mode().Searches() && r.exp.Trials < 2) {
 		return false
 	}
 	if r.exp.ClusterLives() > 1 {
@@ -51,7 +51,7 @@ func (r *runner) alternates(gs []*clusterGroup) bool {
 // capacity searches and the advisor compare across clusters of their
 // own: those keep alternating.
 func (r *runner) withinClusters(gs []*clusterGroup) bool {
-	if len(r.cmps) == 0 || r.exp.Capacity.On || r.exp.Advise.On {
+	if len(r.cmps) == 0 || r.exp.Mode().Searches() {
 		return false
 	}
 	of := map[string]*clusterGroup{}

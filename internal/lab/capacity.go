@@ -14,6 +14,25 @@ import (
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
+// A capacity search: each group's scenarios probed at the rates the
+// search picks (capacitySearch).
+func init() {
+	registerMode("capacity", labMode{measured: (*runner).capacityRounds, plan: capacityPlan})
+}
+
+// capacityRounds is g's capacity search.
+func (r *runner) capacityRounds(g *clusterGroup, _ func(spec.Scenario, int) bool) scheduler {
+	s := newCapacitySearch(r.exp, g, r.nScenarios, r.prev)
+	s.logf = r.logf
+	return s
+}
+
+// capacityPlan writes the search's settings into the plan.
+func capacityPlan(p *results.Plan, e *spec.Experiment, _ []spec.Scenario) {
+	c := e.Capacity
+	p.Capacity = &results.CapacityPlan{SLO: c.SLO, KeepUp: c.KeepUp, Precision: c.Precision, BudgetS: c.BudgetS}
+}
+
 // capacitySearch is the capacity: section for one cluster group: per
 // scenario, first an unthrottled ceiling probe, then one at half the
 // ceiling, then probes at the rate stats.Threshold.NextRate picks from

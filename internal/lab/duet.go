@@ -214,6 +214,24 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 	return gs, out
 }
 
+// A duet: each round's pairs side by side on clusters and CPU halves of
+// their own (runDuet), the rounds steady ones. It needs two CPU halves
+// and room for both clusters, and its own clusters.
+func init() {
+	registerMode("duet", labMode{run: (*runner).runDuet, measured: (*runner).steadyRounds,
+		external: func(spec.Scenario) string { return spec.DuetExternalError },
+		preflight: func(scs []spec.Scenario) []error {
+			var errs []error
+			if _, _, err := duetHalves(); err != nil {
+				errs = append(errs, err)
+			}
+			if err := duetFits(scs); err != nil {
+				errs = append(errs, err)
+			}
+			return errs
+		}})
+}
+
 // runDuet starts the clusters the pairs need, warms them side by side and
 // runs the measured schedule's rounds side by side.
 func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {

@@ -76,26 +76,18 @@ func (r *runner) runGroups(ctx context.Context, gs []*clusterGroup) {
 	r.runLives(ctx, todo)
 }
 
-// newMeasured is g's measured schedule: trials: N rounds, or under
-// trials: auto rounds until precise.
+// newMeasured is g's measured schedule, the run mode's (labMode.measured).
 func (r *runner) newMeasured(g *clusterGroup) scheduler {
 	skip := r.alreadyRun
 	if len(r.finishedBefore) == 0 {
 		skip = nil
 	}
-	if r.exp.Capacity.On {
-		s := newCapacitySearch(r.exp, g, r.nScenarios, r.prev)
-		s.logf = r.logf
-		if r.exp.Advise.On {
-			return newAdvisor(r.exp, s)
-		}
-		return s
-	}
-	if r.exp.Advise.RateObjective() {
-		u := newUntilPrecise(r.exp, g, adviseComparisons(r.exp, g.scs), r.nScenarios, r.prev)
-		u.skip, u.logf = skip, r.logf
-		return newRateAdvisor(r.exp, u)
-	}
+	return modeOf(r.exp).measured(r, g, skip)
+}
+
+// steadyRounds is a group's steady rounds: trials: N rounds, or under
+// trials: auto or lives: auto rounds until precise.
+func (r *runner) steadyRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
 	if r.exp.LivesAuto { // one schedule over every life, judged over them
 		u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
 		u.skip, u.logf, u.focus, u.minLives = skip, r.logf, true, spec.MinAutoLives

@@ -103,8 +103,8 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	r.x.ev = r.ev
 	defer r.closeDrivers()
 	defer r.x.unpin()
-	if exp.Duet() {
-		r.runDuet(ctx, scs)
+	if run := modeOf(exp).run; run != nil {
+		run(r, ctx, scs)
 	} else {
 		r.runGroups(ctx, groupByCluster(scs))
 	}
@@ -167,11 +167,8 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 	if exp.TrialsAuto {
 		plan.Precision = exp.Precision
 	}
-	if c := exp.Capacity; c.On {
-		plan.Capacity = &results.CapacityPlan{SLO: c.SLO, KeepUp: c.KeepUp, Precision: c.Precision, BudgetS: c.BudgetS}
-	}
-	if exp.Advise.On {
-		plan.Advise = advicePlan(exp, scs)
+	if add := modeOf(exp).plan; add != nil {
+		add(&plan, exp, scs)
 	}
 	plan.DuetWouldRun = len(opts.Bootstrap) == 0 && exp.DuetWouldRun()
 	for _, c := range cmps {
@@ -233,7 +230,7 @@ func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, c
 // total is how many trials the run will take for n scenarios, 0 when the
 // rounds decide it.
 func (r *runner) total(n int) int {
-	if r.exp.TrialsAuto || r.exp.LivesAuto || r.exp.WarmupAuto || r.exp.Capacity.On {
+	if r.exp.TrialsAuto || r.exp.LivesAuto || r.exp.WarmupAuto || r.exp.Mode().Searches() {
 		return 0
 	}
 	return max(n*(r.exp.Warmup+r.exp.Trials)*r.exp.ClusterLives()-len(r.finishedBefore), 0)

@@ -110,14 +110,13 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Cluster.CPUs == spec.CPUsSplit {
 			p.add("cluster.cpus: split pins the brokers prodlab starts; an existing cluster's are not its to pin (drop --bootstrap)", label(sc))
 		}
-		if sc.Exp.Duet() {
-			p.add(spec.DuetExternalError, label(sc))
+		if ext := modeOf(&sc.Exp).external; ext != nil {
+			if why := ext(sc); why != "" {
+				p.add(why, label(sc))
+			}
 		}
 		if sc.Exp.ClusterLives() > 1 {
 			p.add(fmt.Sprintf("lives: %s starts the brokers again for each life; an existing cluster keeps running (drop --bootstrap, or lives)", sc.Exp.LivesText()), label(sc))
-		}
-		if sc.Exp.Advise.RateObjective() && sc.Exp.Advise.Objective == "cpu.brokers" {
-			p.add("advise.objective cpu.brokers needs an embedded cluster: prodlab cannot read an existing cluster's brokers' CPU (drop --bootstrap, or use cpu.client)", label(sc))
 		}
 		if sc.Exp.Cluster.TransactionVersion > 0 {
 			p.add("cluster.transaction.version is set when prodlab formats an embedded cluster; an existing one keeps its own (drop --bootstrap, or set it with kafka-features)", label(sc))

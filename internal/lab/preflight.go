@@ -43,12 +43,9 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 				errs = append(errs, err)
 			}
 		}
-		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Duet() }) {
-			if _, _, err := duetHalves(); err != nil {
-				errs = append(errs, err)
-			}
-			if err := duetFits(scs); err != nil {
-				errs = append(errs, err)
+		if len(scs) > 0 {
+			if check := modeOf(&scs[0].Exp).preflight; check != nil { // every scenario shares the run's mode
+				errs = append(errs, check(scs)...)
 			}
 		}
 		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Cluster.Storage == spec.StorageMemory }) {

@@ -48,9 +48,9 @@ var RateObjectives = []string{"cpu.total", "cpu.client", "cpu.brokers", "p50.int
 // objectives is every advise.objective, the sustainable rate first.
 func objectives() []string { return append([]string{ObjectiveSustainable}, RateObjectives...) }
 
-// RateObjective reports whether the advise section asks for a metric at a
-// fixed rate rather than the sustainable rate.
-func (a Advise) RateObjective() bool { return a.On && slices.Contains(RateObjectives, a.Objective) }
+// isRateObjective reports whether objective is a metric at a fixed rate
+// rather than the sustainable rate.
+func isRateObjective(objective string) bool { return slices.Contains(RateObjectives, objective) }
 
 // DefaultAdviseSpace is the search space when advise.space is not given:
 // the settings that decide how a producer batches and pipelines. 36
@@ -331,7 +331,7 @@ func (e *Experiment) adviseCandidates(c *collector) {
 	if _, set := e.pos["capacity.budget"]; !set {
 		e.Capacity.BudgetS = DefaultAdviseBudgetS
 	}
-	if a.RateObjective() {
+	if isRateObjective(a.Objective) {
 		e.atRate(c, at)
 	}
 	if len(e.Matrix) > 0 {
@@ -576,6 +576,14 @@ func (e *Experiment) candidateAxis(at pos) Axis {
 	}
 }
 
+// checkAdviseAtRate checks the budget of an advisor race at a fixed rate;
+// that of one searching rates is checked with its search (checkCapacity).
+func (e *Experiment) checkAdviseAtRate(scs []Scenario, c *collector) {
+	if _, atRate := e.Mode().(adviseRateMode); atRate {
+		e.checkAdviseBudget(scs, c)
+	}
+}
+
 // checkAdviseBudget refuses an advise budget that cannot rank two
 // candidates: a ceiling probe of every candidate, then two more probes of
 // two of them; at a fixed rate, a trial of every candidate, then enough
@@ -586,7 +594,7 @@ func (e *Experiment) checkAdviseBudget(scs []Scenario, c *collector) {
 	}
 	w := scs[0].Exp.Workload
 	probe := TrialGapS + w.WarmupS + w.DurationS
-	if e.Advise.RateObjective() {
+	if isRateObjective(e.Advise.Objective) {
 		// A trial of every candidate, then the rounds a verdict of the
 		// pick against the current settings needs.
 		if need := probe * float64(len(scs)+2*(stats.DefaultMinPairs-1)); need > e.BudgetS {
@@ -643,7 +651,7 @@ func (e *Experiment) adviseYAML() yaml.MapSlice {
 		out = append(out, yaml.MapItem{Key: "slo", Value: slo})
 	}
 	precision, budget := e.Capacity.Precision, e.Capacity.BudgetS
-	if a.RateObjective() { // rounds at the rate: the run's own
+	if isRateObjective(a.Objective) { // rounds at the rate: the run's own
 		precision, budget = e.Precision, e.BudgetS
 	}
 	out = append(out, yaml.MapItem{Key: "keep.up", Value: number(e.Capacity.KeepUp)},
@@ -666,3 +674,50 @@ func (a Advise) references() string {
 	}
 	return "the client's defaults"
 }
+
+// adviseMode races candidate settings by their sustainable rates: one
+// capacity search per candidate, the worse dropped (advise: with
+// objective sustainable).
+type adviseMode struct{}
+
+func (adviseMode) Name() string     { return "advise" }
+func (adviseMode) Searches() bool   { return true }
+func (adviseMode) Advises() bool    { return true }
+func (adviseMode) SideBySide() bool { return false }
+
+func (adviseMode) roundsText(e *Experiment, warm string) string {
+	return warm + fmt.Sprintf("an advisor race: each candidate's sustainable rate searched (%s, keeping up %g), candidates decided worse than the best dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
+		e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, e.Advise.references(), seconds(e.Capacity.BudgetS))
+}
+
+// measuredSeconds is the search's budget: it stops there at the latest.
+func (adviseMode) measuredSeconds(e *Experiment, _ float64) float64 { return e.Capacity.BudgetS }
+
+func (adviseMode) livesRefusal(lives string) string { return searchLivesRefusal(lives) }
+
+func (adviseMode) UpperBound() string { return capacityMode{}.UpperBound() }
+
+// adviseRateMode races candidate settings by a metric at a fixed
+// workload.rate (RateObjectives): rounds of every candidate until the
+// pick is precise.
+type adviseRateMode struct{}
+
+func (adviseRateMode) Name() string     { return "advise-rate" }
+func (adviseRateMode) Searches() bool   { return true }
+func (adviseRateMode) Advises() bool    { return true }
+func (adviseRateMode) SideBySide() bool { return false }
+
+func (adviseRateMode) roundsText(e *Experiment, warm string) string {
+	return warm + fmt.Sprintf("an advisor race at %g msg/s: rounds of every candidate (each must keep up %g and hold %s), candidates decided worse than the best on %s dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
+		e.Workload.Rate, e.Capacity.KeepUp, e.Capacity.SLOText(), e.Advise.Objective, e.Precision*100, e.Advise.references(), seconds(e.BudgetS))
+}
+
+// measuredSeconds is that of rounds until precise (trials: auto).
+func (adviseRateMode) measuredSeconds(e *Experiment, round float64) float64 {
+	return e.roundsSeconds(round)
+}
+
+func (adviseRateMode) livesRefusal(lives string) string { return searchLivesRefusal(lives) }
+
+// UpperBound: the race's rounds run as trials: auto's, which says so.
+func (adviseRateMode) UpperBound() string { return "" }

@@ -265,8 +265,8 @@ func TestAdviseRateObjective(t *testing.T) {
 	src := rateBase + "advise:\n  objective: p99.intended\n  slo: {p99.ms: 40}\n  keep.up: 0.98\n  precision: 0.03\n  budget: 9m\n  space:\n    linger.ms: [0, 5]\n"
 	check := func(e *Experiment, what string) {
 		t.Helper()
-		if !e.Advise.RateObjective() || e.Capacity.On || !e.TrialsAuto {
-			t.Errorf("%s: rate objective %v, capacity on %v, trials auto %v; want a rate objective run as trials: auto", what, e.Advise.RateObjective(), e.Capacity.On, e.TrialsAuto)
+		if e.Mode().Name() != "advise-rate" || e.Capacity.On || !e.TrialsAuto {
+			t.Errorf("%s: mode %s, capacity on %v, trials auto %v; want advise-rate run as trials: auto", what, e.Mode().Name(), e.Capacity.On, e.TrialsAuto)
 		}
 		if e.Precision != 0.03 || e.BudgetS != 540 || e.Capacity.SLO["p99"] != 40 || e.Capacity.KeepUp != 0.98 {
 			t.Errorf("%s: precision %g budget %g SLO %v keep.up %g, want 0.03, 540, p99 40, 0.98", what, e.Precision, e.BudgetS, e.Capacity.SLO, e.Capacity.KeepUp)

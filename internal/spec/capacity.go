@@ -322,3 +322,30 @@ func (c Capacity) SLOText() string {
 	}
 	return "no SLO"
 }
+
+// capacityMode searches each scenario's sustainable rate (capacity:).
+type capacityMode struct{}
+
+func (capacityMode) Name() string     { return "capacity" }
+func (capacityMode) Searches() bool   { return true }
+func (capacityMode) Advises() bool    { return false }
+func (capacityMode) SideBySide() bool { return false }
+
+func (capacityMode) roundsText(e *Experiment, warm string) string {
+	return warm + fmt.Sprintf("a capacity search per scenario (%s, keeping up %g) until each sustainable rate is known within ±%g %% (budget %s)",
+		e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, seconds(e.Capacity.BudgetS))
+}
+
+// measuredSeconds is the search's budget: it stops there at the latest.
+func (capacityMode) measuredSeconds(e *Experiment, _ float64) float64 { return e.Capacity.BudgetS }
+
+func (capacityMode) livesRefusal(lives string) string { return searchLivesRefusal(lives) }
+
+func (capacityMode) UpperBound() string {
+	return "at most: the capacity search stops earlier once every sustainable rate is precise"
+}
+
+// searchLivesRefusal is why lives: cannot apply to a search.
+func searchLivesRefusal(lives string) string {
+	return fmt.Sprintf("lives: %s applies to rounds, not to a capacity or advise search, whose probes climb on one cluster (drop lives)", lives)
+}

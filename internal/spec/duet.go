@@ -224,3 +224,26 @@ func orNone(xs []string) string {
 
 // DuetExternalError is why a duet cannot run on an existing cluster.
 var DuetExternalError = fmt.Sprintf("schedule: %s starts a cluster for each arm; an existing cluster is one, shared by both (drop --bootstrap, or use schedule: %s)", ScheduleDuet, ScheduleSequential)
+
+// duetMode runs each round's comparisons with their two arms side by
+// side, on clusters and CPU halves of their own (schedule: duet).
+type duetMode struct{}
+
+func (duetMode) Name() string     { return "duet" }
+func (duetMode) Searches() bool   { return false }
+func (duetMode) Advises() bool    { return false }
+func (duetMode) SideBySide() bool { return true }
+
+func (duetMode) roundsText(e *Experiment, warm string) string {
+	return e.roundsWords(warm, ", each comparison's two arms side by side (schedule: duet)")
+}
+
+func (duetMode) measuredSeconds(e *Experiment, round float64) float64 {
+	return e.roundsSeconds(round)
+}
+
+func (duetMode) livesRefusal(lives string) string {
+	return fmt.Sprintf("lives: %s cannot run with schedule: duet: a duet's two clusters run side by side for the whole run (drop lives, or schedule)", lives)
+}
+
+func (duetMode) UpperBound() string { return "" }

@@ -59,12 +59,11 @@ func (e *Experiment) checkLives(scs []Scenario, c *collector) {
 	}
 	at := e.posOr("lives", pos{File: e.File})
 	lives := e.LivesText()
-	switch {
-	case e.Duet():
-		c.add(at.errorf("lives: %s cannot run with schedule: duet: a duet's two clusters run side by side for the whole run (drop lives, or schedule)", lives))
-	case e.Capacity.On || e.Advise.On:
-		c.add(at.errorf("lives: %s applies to rounds, not to a capacity or advise search, whose probes climb on one cluster (drop lives)", lives))
-	case slices.ContainsFunc(scs, func(sc Scenario) bool { return sc.Exp.Trogdor.Coordinator != "" }):
+	if why := e.Mode().livesRefusal(lives); why != "" {
+		c.add(at.errorf("%s", why))
+		return
+	}
+	if slices.ContainsFunc(scs, func(sc Scenario) bool { return sc.Exp.Trogdor.Coordinator != "" }) {
 		c.add(at.errorf("lives: %s cannot restart a Trogdor fleet's agents between lives (drop lives, or trogdor)", lives))
 	}
 }

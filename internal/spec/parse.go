@@ -58,9 +58,7 @@ func Parse(file string, data []byte, sets []string) (*Experiment, error) {
 		scs := e.expand(p.c)
 		e.checkRounds(p.c)
 		e.checkCapacity(scs, p.c)
-		if e.Advise.RateObjective() {
-			e.checkAdviseBudget(scs, p.c)
-		}
+		e.checkAdviseAtRate(scs, p.c)
 		e.checkSustainableMetric(p.c)
 		e.checkSLOOrder(p.c)
 		e.checkDuet(scs, p.c)

@@ -47,29 +47,31 @@ func (e *Experiment) plannedSeconds(scs []Scenario) float64 {
 		round += trialSeconds(sc.Exp.Workload)
 	}
 	layouts := float64(clusterLayouts(scs))
-	if e.Duet() { // a round runs each pair's trials side by side, and warms every cluster at once
+	if e.Mode().SideBySide() { // a round runs each pair's trials side by side, and warms every cluster at once
 		round /= 2
 		layouts = 1
 	}
 	if e.LivesAuto { // the budget holds every life: its start, warm-up and rounds
 		return e.BudgetS
 	}
-	var warm, measured float64
+	var warm float64
 	if e.WarmupAuto {
 		warm = e.WarmupMaxS * layouts
 	} else {
 		warm = float64(e.Warmup) * round
 	}
 	warm *= float64(e.ClusterLives()) // every life warms up again
-	switch {
-	case e.Capacity.On:
-		measured = e.Capacity.BudgetS
-	case e.TrialsAuto:
-		measured = math.Min(e.BudgetS, MaxAutoRounds*round*float64(e.ClusterLives()))
-	default:
-		measured = float64(e.Trials) * round * float64(e.ClusterLives()) // trials: N per life
+	return warm + e.Mode().measuredSeconds(e, round)
+}
+
+// roundsSeconds is the measured time of rounds of round seconds each, by
+// the rounds' settings: trials: auto's budget or its most rounds, or
+// trials: N per life.
+func (e *Experiment) roundsSeconds(round float64) float64 {
+	if e.TrialsAuto {
+		return math.Min(e.BudgetS, MaxAutoRounds*round*float64(e.ClusterLives()))
 	}
-	return warm + measured
+	return float64(e.Trials) * round * float64(e.ClusterLives()) // trials: N per life
 }
 
 // trialSeconds estimates one trial of workload w, in seconds (see
@@ -132,37 +134,7 @@ func (e *Experiment) RoundsText() string {
 	case e.Warmup > 0:
 		warm = fmt.Sprintf("%d warm-up round%s, then ", e.Warmup, map[bool]string{true: "s"}[e.Warmup > 1])
 	}
-	if e.Advise.RateObjective() {
-		return warm + fmt.Sprintf("an advisor race at %g msg/s: rounds of every candidate (each must keep up %g and hold %s), candidates decided worse than the best on %s dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
-			e.Workload.Rate, e.Capacity.KeepUp, e.Capacity.SLOText(), e.Advise.Objective, e.Precision*100, e.Advise.references(), seconds(e.BudgetS))
-	}
-	if e.Advise.On {
-		return warm + fmt.Sprintf("an advisor race: each candidate's sustainable rate searched (%s, keeping up %g), candidates decided worse than the best dropped, until the pick is known within ±%g %% and judged against %s (budget %s)",
-			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, e.Advise.references(), seconds(e.Capacity.BudgetS))
-	}
-	if e.Capacity.On {
-		return warm + fmt.Sprintf("a capacity search per scenario (%s, keeping up %g) until each sustainable rate is known within ±%g %% (budget %s)",
-			e.Capacity.SLOText(), e.Capacity.KeepUp, e.Capacity.Precision*100, seconds(e.Capacity.BudgetS))
-	}
-	duet := ""
-	if e.Duet() {
-		duet = ", each comparison's two arms side by side (schedule: duet)"
-	}
-	if e.LivesAuto {
-		return fmt.Sprintf("lives until every comparison is known within ±%g %% over them (%d to %d lives; budget %s, their starts and warm-ups included), in each every cluster in turn: ", e.Precision*100, MinAutoLives, MaxLives, seconds(e.BudgetS)) +
-			warm + fmt.Sprintf("%d rounds; answers judged over the lives", e.RoundsPerLife())
-	}
-	if n := e.ClusterLives(); n > 1 {
-		lives := fmt.Sprintf("%d lives, in each every cluster in turn: ", n)
-		if e.TrialsAuto {
-			return lives + warm + fmt.Sprintf("rounds until its comparisons are known within ±%g %% (1/%d of the budget %s); answers judged over the lives", e.Precision*100, n, seconds(e.BudgetS))
-		}
-		return lives + warm + fmt.Sprintf("%d trials; answers judged over the lives", e.Trials)
-	}
-	if e.TrialsAuto {
-		return warm + fmt.Sprintf("rounds until every comparison is known within ±%g %% (budget %s)", e.Precision*100, seconds(e.BudgetS)) + duet
-	}
-	return warm + fmt.Sprintf("%d trials", e.Trials) + duet
+	return e.Mode().roundsText(e, warm)
 }
 
 // longDuration writes seconds for messages: days past two days, else a Go

@@ -142,7 +142,7 @@ func (e *Experiment) checkRounds(c *collector) {
 		}
 		return pos{File: e.File}
 	}
-	if !e.TrialsAuto && !e.LivesAuto && !e.Capacity.On { // checkCapacity refuses them there
+	if !e.TrialsAuto && !e.LivesAuto && !e.Mode().Searches() { // checkCapacity and advise refuse them there
 		for _, k := range []string{"precision", "budget"} {
 			if _, set := e.pos[k]; set {
 				c.add(at(k).errorf("%s applies to trials: auto or lives: auto, but trials is %d (set trials: auto or lives: auto, or drop %s)", k, e.Trials, k))

@@ -20,7 +20,7 @@ func applySets(e *Experiment, sets []string, c *collector) {
 	defer func() {
 		// Judged after every --set, so that --set advise.objective may
 		// come after them.
-		if e.Advise.On {
+		if e.Mode().Advises() {
 			return
 		}
 		for _, a := range aliases {
@@ -157,10 +157,10 @@ func setLabel(a *Axis, canonical, raw, v string) string {
 // file's warmup.max.s. Notes says what was dropped, in one line each. A
 // setting given by --set itself is kept, and refused as before.
 func (e *Experiment) dropAutoSettings(fileTrialsAuto, fileWarmupAuto bool) {
-	if (e.Capacity.On || e.Advise.On) && e.setByFlag("trials") {
+	if e.Mode().Searches() && e.setByFlag("trials") {
 		e.ignoreTrialsFlag()
 	}
-	if fileTrialsAuto && !e.TrialsAuto && !e.LivesAuto && !e.Capacity.On && e.setByFlag("trials") {
+	if fileTrialsAuto && !e.TrialsAuto && !e.LivesAuto && e.setByFlag("trials") { // a search's --set trials is gone
 		if dropped := e.dropFileKeys("precision", "budget"); len(dropped) > 0 {
 			e.Precision, e.BudgetS = DefaultPrecision, DefaultBudgetS
 			verb := "applies to trials: auto only, is dropped"
@@ -186,9 +186,9 @@ func (e *Experiment) ignoreTrialsFlag() {
 	n := e.Trials
 	delete(e.pos, "trials")
 	e.Trials, e.TrialsAuto = DefaultTrials, false
-	name, stop := "a capacity search", "capacity.precision or capacity.budget"
-	if e.Advise.On {
-		name, stop = "advise", "advise.precision or advise.budget"
+	name, stop := e.searchName(), "capacity.precision or capacity.budget"
+	if e.Mode().Advises() {
+		stop = "advise.precision or advise.budget"
 	}
 	if n == 0 {
 		e.Notes = append(e.Notes, fmt.Sprintf("--set trials=auto is ignored: %s decides its own probes and stops at %s", name, stop))

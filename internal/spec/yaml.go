@@ -183,7 +183,7 @@ func number(f float64) any {
 func (e *Experiment) roundsYAML() yaml.MapSlice {
 	var out yaml.MapSlice
 	switch {
-	case e.Capacity.On, e.Advise.On: // the search decides its probes, advise its rounds
+	case e.Mode().Searches(): // the search decides its probes, advise its rounds
 	case e.TrialsAuto, e.LivesAuto: // lives: auto takes trials: N as rounds per life
 		trials := any(e.Trials)
 		if e.TrialsAuto {
