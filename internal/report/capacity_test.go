@@ -197,7 +197,7 @@ func TestLoadViewAbsent(t *testing.T) {
 	if v.load != nil || v.loadTable() != nil || loadCharts(v.load, nil) != nil {
 		t.Error("a run without rate-limited trials has a load view")
 	}
-	if v.capacityRun || v.capacityTable() != nil {
+	if _, capacity := v.layout.(capacityLayout); capacity || v.capacity != nil {
 		t.Error("a run without a capacity plan has a capacity view")
 	}
 }

@@ -155,25 +155,8 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if p.Title == "" {
 		p.Title = defaultTitle(in.Records)
 	}
-	if v.capacityRun {
-		// The probes belong with the answer, before the failed trials.
-		p.CapacityRun, p.Steady = true, nil
-		p.Tables = []pageTable{v.capacityTable().page()}
-		for _, t := range v.extraTables() {
-			p.Tables = append(p.Tables, t.page())
-		}
-		_, p.Errors = problemNotes(v.scs)
-	} else {
-		p.tables(v.scs, matrixKeys(all), shown(inHTML, v.scs))
-		for _, t := range v.extraTables() {
-			p.Extra = append(p.Extra, t.page())
-		}
-	}
 	// The SVG is built from escaped text only (see esc in svg.go).
-	var cs []chart
-	if !v.capacityRun {
-		cs = charts(all)
-	}
+	cs := v.layout.html(v, &p, all)
 	if v.advice != nil {
 		if c := adviceChart(v.advice, v.plan); c != nil {
 			cs = append([]chart{*c}, cs...)

@@ -26,17 +26,11 @@ func Markdown(w io.Writer, recs []results.Record) error {
 // rate-limited trials, and its Findings when it has a plan.
 func (v *view) markdown(w io.Writer) error {
 	var b strings.Builder
-	if v.capacityRun {
-		v.capacityTable().markdown(&b)
-	} else {
-		v.resultsMarkdown(&b)
-	}
+	v.layout.markdown(v, &b)
 	for _, t := range v.extraTables() {
 		t.markdown(&b)
 	}
-	if v.capacityRun {
-		problemsMarkdown(&b, v.scs)
-	}
+	v.layout.markdownAfter(v, &b)
 	v.findingsMarkdown(&b)
 	v.adviceMarkdown(&b)
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -17,10 +17,10 @@ import (
 // summarises; a scenario whose every trial failed gets only its comment,
 // ending in the error. A capacity run prints its probes instead
 // (perfTestProbes).
-func (v *view) perfTest(w io.Writer) error {
-	if v.capacityRun {
-		return v.perfTestProbes(w)
-	}
+func (v *view) perfTest(w io.Writer) error { return v.layout.perfTest(v, w) }
+
+// perfTestScenarios writes a line per scenario of a run of rounds.
+func (v *view) perfTestScenarios(w io.Writer) error {
 	for i := range v.scs {
 		s := v.scs[i].ScenarioStats
 		comment := "# " + statsLabel(s)

@@ -46,9 +46,9 @@ type view struct {
 	load   []loadCurve
 	keepUp float64
 	// capacity is the capacity answer (summary.Capacity) when the plan has
-	// a capacity section: then capacityRun is true.
-	capacity    []results.Capacity
-	capacityRun bool
+	// a capacity section; layout then lays the report out around it.
+	capacity []results.Capacity
+	layout   layout
 	// advice is an advise run's answer (summary.Advice), nil otherwise.
 	advice *results.Advice
 }
@@ -59,12 +59,12 @@ func newView(recs []results.Record, plan *results.Plan) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{recs: recs, scs: scs, plan: plan, keepUp: keepUpOf(plan)}
+	v := &view{recs: recs, scs: scs, plan: plan, keepUp: keepUpOf(plan), layout: roundsLayout{}}
 	v.load = loadCurves(recs, scs, v.keepUp)
 	if plan != nil {
 		v.findings = findings(recs, scs, *plan)
-		if plan.Capacity != nil {
-			v.capacityRun = true
+		if plan.Capacity != nil { // a capacity search's or a sustainable-rate advisor's
+			v.layout = capacityLayout{}
 			v.capacity = summary.Capacity(recs, *plan.Capacity, plan.Level)
 		}
 		v.advice = adviceOf(recs, plan)
@@ -72,11 +72,9 @@ func newView(recs []results.Record, plan *results.Plan) (*view, error) {
 	return v, nil
 }
 
-// capacityTable is the view's capacity table, nil outside a capacity run.
+// capacityTable is the view's capacity table; capacityLayout asks it, in
+// a run whose plan has a capacity section.
 func (v *view) capacityTable() *extraTable {
-	if !v.capacityRun {
-		return nil
-	}
 	return capacityTableOf(v.capacity, v.scs, *v.plan.Capacity, v.plan.Level)
 }
 

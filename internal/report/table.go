@@ -49,11 +49,7 @@ func Table(w io.Writer, recs []results.Record) error {
 // (capacity.go).
 func (v *view) table(w io.Writer) error {
 	var b strings.Builder
-	if v.capacityRun {
-		if err := v.capacityTable().text(&b); err != nil {
-			return err
-		}
-	} else if err := v.resultsText(&b); err != nil {
+	if err := v.layout.text(v, &b); err != nil {
 		return err
 	}
 	for _, t := range v.extraTables() {
@@ -61,9 +57,7 @@ func (v *view) table(w io.Writer) error {
 			return err
 		}
 	}
-	if v.capacityRun {
-		problemsText(&b, v.scs)
-	}
+	v.layout.textAfter(v, &b)
 	v.findingsText(&b)
 	v.adviceTextOut(&b)
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -323,6 +323,10 @@ func (c Capacity) SLOText() string {
 	return "no SLO"
 }
 
+// found notes a capacity section at at: even capacity: {} asks for a
+// search, on keeping up alone.
+func (c *Capacity) found(at pos) { c.On, c.sectionPos = true, at }
+
 // capacityMode searches each scenario's sustainable rate (capacity:).
 type capacityMode struct{}
 

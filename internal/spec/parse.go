@@ -116,8 +116,7 @@ func (p *fileParser) parse(e *Experiment, data []byte) {
 		case "cluster", "topic", "workload", "network", "timeline", "expect", "kip1269", "trogdor", "capacity":
 			p.section(e, key, mv.Value)
 			if key == "capacity" {
-				// capacity: {} asks for a search on keeping up alone.
-				e.Capacity.On, e.Capacity.sectionPos = true, kpos
+				e.Capacity.found(kpos)
 			}
 		case "producer":
 			p.configs(e, "producer", producerPrefix, mv.Value, producerNames())

@@ -196,7 +196,7 @@ func (e *Experiment) roundsYAML() yaml.MapSlice {
 		out = append(out, yaml.MapItem{Key: "trials", Value: e.Trials})
 	}
 	out = append(out, yaml.MapItem{Key: "equivalence", Value: number(e.Equivalence)})
-	if e.Duet() {
+	if e.Schedule != "" && e.Schedule != ScheduleSequential { // the default is not written
 		out = append(out, yaml.MapItem{Key: "schedule", Value: e.Schedule})
 	}
 	switch {
