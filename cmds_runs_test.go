@@ -15,8 +15,11 @@ import (
 // planned comparisons and each scenario's throughput.
 type recordedRun struct {
 	names []string // under results/
-	axes  []axis
-	plan  []results.PlannedComparison
+	// experiment names the runs' experiment (default: each its name): a
+	// history's runs share one.
+	experiment string
+	axes       []axis
+	plan       []results.PlannedComparison
 	// rate is a scenario's mean records/s.
 	rate func(id string) float64
 }
@@ -51,6 +54,13 @@ var recordedRuns = []recordedRun{
 			}
 			return 100000
 		},
+	},
+	{ // nightly runs of one experiment, for prodlab history
+		names:      []string{"20261201-020000-batching", "20261202-020000-batching", "20261203-020000-batching", "20261204-020000-batching", "20261205-020000-batching"},
+		experiment: "batching",
+		axes:       []axis{{"linger.ms", []string{"0", "5"}}},
+		plan:       []results.PlannedComparison{{Question: "linger.ms=5 vs 0", Baseline: "linger.ms=0", Candidate: "linger.ms=5"}},
+		rate:       func(id string) float64 { return 100000 + 1000*float64(len(id)) },
 	},
 	{
 		names: []string{"aa"},
@@ -105,7 +115,11 @@ func (r recordedRun) write(dir, name string) error {
 			for i, key := range keys {
 				scenario[key] = sc[i]
 			}
-			rec := results.Record{Schema: results.Schema, Run: name, Experiment: name,
+			exp := r.experiment
+			if exp == "" {
+				exp = name
+			}
+			rec := results.Record{Schema: results.Schema, Run: name, Experiment: exp,
 				Scenario: scenario, ScenarioKeys: keys, ScenarioID: id, Trial: trial,
 				Status: results.StatusOK, Client: "franz-go", Kafka: "4.4.0", RecordSize: 1024,
 				Throughput: results.Throughput{RecordsPerS: rps, MBPerS: rps * 1024 / 1e6},

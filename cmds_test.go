@@ -85,6 +85,7 @@ var commandRules = []commandRule{
 	{match: subcommand("experiments")},
 	{match: subcommand("report")},
 	{match: subcommand("compare")},
+	{match: subcommand("history")},
 }
 
 // placeholders are the words the docs write for something of the

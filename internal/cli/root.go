@@ -79,6 +79,8 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, app.ErrViolated):
 		return ExitViolated
+	case errors.Is(err, errRegression):
+		return ExitRegression
 	}
 	return ExitFailure
 }
@@ -110,7 +112,7 @@ Settings use the Java producer's property names (linger.ms, batch.size, acks...)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(), newAdviseCmd(), newExperimentsCmd(), newReportCmd(), newClusterCmd(), newCompareCmd(), newPerfCmd())
-	root.AddCommand(newTrogdorCmd(), newWorkerCmd())
+	root.AddCommand(newTrogdorCmd(), newWorkerCmd(), newHistoryCmd())
 	requireSubcommand(root)
 	return root
 }
