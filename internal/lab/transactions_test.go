@@ -133,7 +133,8 @@ matrix: {workload.isolation.level: [read_uncommitted, read_committed]}
 // later beside other packages' JVMs, so the fence leaves 6 s for a loaded
 // start and lands inside the 10 s trial); the trial's producer is fenced and ends there, as the
 // experiment asked (status ok, a fenced event), and the audit shows every
-// committed record once and nothing of the transaction the fence aborted —
+// committed record once and nothing of the transaction the fence ended
+// (its records undecided, or aborted when the fence answered the commit) —
 // for java, franz-go and librdkafka, two producers each (each its own id,
 // both fenced; neither stops the other, whose transaction would then stay
 // open and hold a read_committed reader back).
@@ -165,7 +166,11 @@ matrix: {client: [java, franz-go, librdkafka]}
 			if a.Acked == 0 || a.Lost != 0 || a.Duplicates != 0 || x.AbortedVisible != 0 || x.UndecidedVisible != 0 {
 				t.Errorf("want committed records once and nothing of the fenced transaction: %+v %+v", *a, *x)
 			}
-			if x.Undecided == 0 {
+			// The fenced transaction's records are undecided when the fence
+			// cut them off mid-transaction, or aborted when it answered the
+			// commit (franz-go's commit refused with the fence's error:
+			// bench/RESULTS.md §62); the experiment aborts nothing itself.
+			if x.Undecided+x.Aborted == 0 {
 				t.Errorf("no record of the fenced transaction counted (%+v): the fence hit nothing open", *x)
 			}
 		})
