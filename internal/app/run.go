@@ -14,6 +14,7 @@ import (
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/lab"
+	"github.com/prodlab/prodlab/internal/live"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
@@ -38,6 +39,9 @@ type RunRequest struct {
 	// OnEvent, when set, sees every trial start, progress update, record
 	// and log line as the run goes (a live view).
 	OnEvent func(lab.Event)
+	// Live, when set, serves the run's live page on that address
+	// (DefaultLiveAddr: loopback, a free port), said on the log.
+	Live string
 	// Advise asks for advice (`prodlab advise`): the experiment must have
 	// an advise: section.
 	Advise bool
@@ -46,6 +50,10 @@ type RunRequest struct {
 	// section (the key alone would make one of the default space).
 	Current string
 }
+
+// DefaultLiveAddr is where --live alone serves the page: loopback, a free
+// port.
+const DefaultLiveAddr = live.DefaultAddr
 
 // Plan is a checked run: everything that can be refused was refused
 // (InputError) before anything starts.
@@ -78,6 +86,11 @@ func PlanRun(ctx context.Context, req RunRequest) (*Plan, error) {
 	}
 	if err := maven.CheckCacheDir(); err != nil {
 		return nil, invalid(err)
+	}
+	if req.Live != "" {
+		if err := live.CheckAddr(req.Live); err != nil {
+			return nil, invalid(fmt.Errorf("--live: %w", err))
+		}
 	}
 	p := &Plan{Exp: exp, Scenarios: scs, req: req}
 	if req.Bootstrap != "" {
@@ -179,6 +192,16 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 	if err != nil {
 		return nil, err
 	}
+	onEvent := p.req.OnEvent
+	if p.req.Live != "" {
+		page, err := live.Start(p.req.Live, dir)
+		if err != nil {
+			return nil, invalid(err)
+		}
+		defer page.Close() //nolint:errcheck // the run is over; a page that does not close cleanly loses nothing
+		fmt.Fprintf(log, "prodlab: live page at %s (until the run ends)\n", page.URL())
+		onEvent = both(onEvent, page.Publish)
+	}
 	opts := lab.Options{
 		Dir:        dir,
 		Bootstrap:  p.Bootstrap,
@@ -188,7 +211,7 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 		WorkerJar:  WorkerJar(),
 		Version:    p.req.Version,
 		Previous:   previous,
-		OnEvent:    p.req.OnEvent,
+		OnEvent:    onEvent,
 	}
 	if announce != nil {
 		announce(dir)
@@ -198,6 +221,14 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 		return nil, err
 	}
 	return &RunAnswer{Dir: dir, Records: sum.Records, Interrupted: sum.Stopped}, err
+}
+
+// both is a subscriber that gives each event to a, if set, then b.
+func both(a, b func(lab.Event)) func(lab.Event) {
+	if a == nil {
+		return b
+	}
+	return func(ev lab.Event) { a(ev); b(ev) }
 }
 
 // previousRecords reads what the run in dir recorded before, when resuming

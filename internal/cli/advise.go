@@ -68,6 +68,7 @@ expect.`,
 	c.Flags().StringVar(&f.bootstrap, "bootstrap", "", "search on an existing cluster at HOST:PORT[,HOST:PORT] instead of starting one")
 	c.Flags().BoolVar(&f.resume, "resume", false, "continue the unfinished advise run in --out DIR (same file and flags)")
 	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "check everything, print the candidates and an estimate of the run time, and start nothing")
+	addLiveFlag(c, f)
 	addFormatFlag(c, &f.format)
 	return c
 }

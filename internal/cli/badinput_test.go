@@ -456,6 +456,8 @@ func badInputs(t *testing.T) []badInput {
 	add(
 		cmdRow("run flags", "two experiments", ExitUsage, "accepts at most 1 arg", "run", "batching", "replication"),
 		cmdRow("run flags", "unknown flag", ExitUsage, "unknown flag: --outt", "run", "batching", "--outt", "x"),
+		cmdRow("run flags", "--live not HOST:PORT", ExitUsage, `--live: live page address "nonsense": want HOST:PORT`, "run", "record-size", "--live=nonsense"),
+		cmdRow("run flags", "--live not this machine's", ExitUsage, "--live: live page: listen tcp 192.0.2.1:0", "run", "record-size", "--live=192.0.2.1:0"),
 		cmdRow("run flags", "--set empty", ExitUsage, "--set : expected key=value", "run", "batching", "--set="),
 		cmdRow("run flags", "unknown format", ExitUsage, `unknown format "xml": want one of table`, "run", "batching", "--format", "xml"),
 		cmdRow("run flags", "empty format", ExitUsage, "unknown format \"\"", "run", "batching", "--format", ""),

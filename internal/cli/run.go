@@ -35,6 +35,15 @@ type runFlags struct {
 	// section; current is its --current file.
 	advise  bool
 	current string
+	// live is --live's address ("": no page).
+	live string
+}
+
+// addLiveFlag adds --live [ADDR]: alone it serves the page on loopback,
+// a free port.
+func addLiveFlag(c *cobra.Command, f *runFlags) {
+	c.Flags().StringVar(&f.live, "live", "", "serve a live page of the run while it goes, on ADDR (--live alone: 127.0.0.1, a free port, printed at the start)")
+	c.Flags().Lookup("live").NoOptDefVal = app.DefaultLiveAddr
 }
 
 func newRunCmd() *cobra.Command {
@@ -80,6 +89,7 @@ reordered or phantom records the experiment does not expect.`,
   prodlab run ./my.yaml --bootstrap 127.0.0.1:9092 --out results/mine
   prodlab run ./my.yaml --out results/mine --resume   # after Ctrl-C or a crash
   prodlab run idempotence --dry-run                   # the scenarios and the time it will take
+  prodlab run idempotence --live                      # and follow it in a browser: the URL is printed at the start
   prodlab run producers --trogdor http://127.0.0.1:8889   # producers on a Trogdor fleet's agents`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -100,6 +110,7 @@ reordered or phantom records the experiment does not expect.`,
 	c.Flags().IntVar(&f.trogdorMaxPerNode, "trogdor-max-producers-per-node", 0, "with --trogdor: refuse a scenario that would run more producer instances on one agent (sets trogdor.max.producers.per.node; 0: no limit)")
 	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "check everything, print the scenarios, rounds and an estimate of the run time, and start nothing")
 	addFormatFlag(c, &f.format)
+	addLiveFlag(c, f)
 	return c
 }
 
@@ -167,6 +178,7 @@ func planRun(ctx context.Context, name string, f *runFlags) (*app.Plan, error) {
 		Version:    Version,
 		Advise:     f.advise,
 		Current:    f.current,
+		Live:       f.live,
 	})
 	blameTrogdorFlags(err, sets)
 	return plan, err

@@ -97,6 +97,12 @@ func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Op
 	r := newRunner(ctx, exp, scs, cmps, opts)
 	before := len(r.sum.Records)
 	r.ev = append(r.ev, progressView(progress.New(opts.Log, r.total(len(scs)))), resultsWriter(w, r.logf), collect(&r.sum))
+	if ew, err := newEventsWriter(opts.Dir, r.logf); err != nil {
+		r.logf("%v; the run goes on without it", err)
+	} else {
+		defer ew.Close() //nolint:errcheck // a replay file: its close cannot lose a result
+		r.ev = append(r.ev, ew.publish)
+	}
 	if opts.OnEvent != nil {
 		r.ev = append(r.ev, opts.OnEvent)
 	}
