@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
@@ -36,16 +37,22 @@ type HistoryRequest struct {
 
 // History reads the runs req names, orders them by their start, and lines
 // them up (report.NewHistory). Runs of different experiments, a path that
-// holds no run, and fewer than two runs are input errors.
+// holds no run, and fewer than two runs are input errors; a run found in
+// a folder that cannot be read (one that stopped before its first trial)
+// is skipped with a warning, so one broken run does not hide the others.
 func History(req HistoryRequest, warn io.Writer) (*report.History, error) {
 	dirs, err := historyDirs(req.Paths)
 	if err != nil {
 		return nil, err
 	}
 	runs := make([]report.HistoryRun, 0, len(dirs))
-	for _, dir := range dirs {
-		r, err := readHistoryRun(dir, warn)
-		if err != nil {
+	for _, d := range dirs {
+		r, err := readHistoryRun(d.path, warn)
+		switch {
+		case err != nil && d.found:
+			fmt.Fprintf(warn, "prodlab: history: skipping %s: %v\n", d.path, err)
+			continue
+		case err != nil:
 			return nil, err
 		}
 		if req.Experiment == "" || r.Records[0].Experiment == req.Experiment {
@@ -59,11 +66,19 @@ func History(req HistoryRequest, warn io.Writer) (*report.History, error) {
 	return report.NewHistory(runs, req.Change)
 }
 
+// historyDir is a run directory of a history; found: it was found in a
+// folder rather than named.
+type historyDir struct {
+	path  string
+	found bool
+}
+
 // historyDirs expands paths into run directories: a directory holding
 // results.jsonl is one; any other directory stands for its
-// subdirectories that hold one, in name order.
-func historyDirs(paths []string) ([]string, error) {
-	var dirs []string
+// subdirectories that hold one, in name order. A directory given twice
+// (under any name) is refused.
+func historyDirs(paths []string) ([]historyDir, error) {
+	var dirs []historyDir
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		switch {
@@ -72,7 +87,7 @@ func historyDirs(paths []string) ([]string, error) {
 		case !st.IsDir():
 			return nil, invalid(fmt.Errorf("history: %s is a file, not a run directory or a folder of them", p))
 		case isRunDir(p):
-			dirs = append(dirs, p)
+			dirs = append(dirs, historyDir{path: p})
 			continue
 		}
 		entries, err := os.ReadDir(p)
@@ -82,20 +97,32 @@ func historyDirs(paths []string) ([]string, error) {
 		n := len(dirs)
 		for _, e := range entries {
 			if sub := filepath.Join(p, e.Name()); e.IsDir() && isRunDir(sub) {
-				dirs = append(dirs, sub)
+				dirs = append(dirs, historyDir{path: sub, found: true})
 			}
 		}
 		if len(dirs) == n {
 			return nil, invalid(fmt.Errorf("history: %s holds no run directory (none of its subdirectories has %s)", p, results.ResultsFile))
 		}
-	}
-	for i, d := range dirs {
-		if err := notTwice(dirs[:i], d); err != nil {
-			return nil, err
+		if len(dirs) > maxHistoryDirs {
+			break
 		}
 	}
 	if len(dirs) > maxHistoryDirs {
-		return nil, invalid(fmt.Errorf("history reads at most %d run directories, got %d: give the newest ones", maxHistoryDirs, len(dirs)))
+		return nil, invalid(fmt.Errorf("history reads at most %d run directories, got more: give the newest ones", maxHistoryDirs))
+	}
+	seen := map[[2]uint64]string{} // device and inode → the path first given
+	for _, d := range dirs {
+		st, err := os.Stat(d.path)
+		if err != nil {
+			return nil, invalid(fmt.Errorf("history: %w", err))
+		}
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			key := [2]uint64{uint64(sys.Dev), sys.Ino} //nolint:unconvert // Dev's type differs by platform
+			if first, twice := seen[key]; twice {
+				return nil, invalid(fmt.Errorf("%s is given twice (as %s): each run counts once", d.path, first))
+			}
+			seen[key] = d.path
+		}
 	}
 	return dirs, nil
 }

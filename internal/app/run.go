@@ -194,7 +194,7 @@ func Run(ctx context.Context, p *Plan, log io.Writer, announce func(dir string))
 	}
 	onEvent := p.req.OnEvent
 	if p.req.Live != "" {
-		page, err := live.Start(p.req.Live, dir)
+		page, err := live.Start(p.req.Live, dir, previous)
 		if err != nil {
 			return nil, invalid(err)
 		}

@@ -50,6 +50,13 @@ func TestHistoryCmd(t *testing.T) {
 	fell := writeHistory(t, "batching", 1000, 1002, 998, 1001, 999, 1000, 800)
 	two := writeHistory(t, "batching", 1000, 800)
 	other := writeHistory(t, "other", 1000)
+	broken := writeHistory(t, "batching", 1000, 1001, 999)
+	if err := os.Mkdir(filepath.Join(broken, "run-00"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "run-00", results.ResultsFile), nil, 0o644); err != nil { // stopped before its first trial
+		t.Fatal(err)
+	}
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -64,6 +71,9 @@ func TestHistoryCmd(t *testing.T) {
 		{name: "threshold above the fall", args: []string{"history", fell, "--gate", "throughput:30%"}, code: ExitOK},
 		{name: "too few runs to gate", args: []string{"history", two, "--gate", "throughput"}, code: ExitOK,
 			err: "gate throughput: cannot tell yet: throughput of linger.ms=0: 1 run(s) at its level before the newest, a test needs 2"},
+		{name: "a broken run in the folder is skipped", args: []string{"history", broken}, code: ExitOK,
+			out: []string{"history of batching: 3 runs"}, err: "skipping " + filepath.Join(broken, "run-00")},
+		{name: "a broken run named is refused", args: []string{"history", steady, filepath.Join(broken, "run-00")}, code: ExitUsage, err: "is empty"},
 		{name: "csv", args: []string{"history", steady, "--format", "csv"}, code: ExitOK, out: []string{"run,dir,started,scenario"}},
 		{name: "json", args: []string{"history", steady, "--format", "json"}, code: ExitOK, out: []string{`"experiment": "batching"`}},
 		{name: "html", args: []string{"history", steady, "--format", "html"}, code: ExitOK, out: []string{"<svg", "</html>"}},

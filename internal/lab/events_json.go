@@ -72,12 +72,13 @@ func newEventsWriter(dir string, logf func(format string, args ...any)) (*events
 // released: saying it publishes a Log event, which comes here again.
 func (w *eventsWriter) publish(ev Event) {
 	if err := w.write(ev); err != nil {
-		w.logf("%s: %v; the run goes on without it", EventsFile, err)
+		w.logf("%s: %v; the run goes on", EventsFile, err)
 	}
 }
 
 // write appends ev; it returns the error of the first write that fails,
-// after which it writes nothing.
+// after which it writes nothing (an event that cannot be encoded is
+// skipped, said, and the file goes on).
 func (w *eventsWriter) write(ev Event) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -85,13 +86,15 @@ func (w *eventsWriter) write(ev Event) error {
 		return nil
 	}
 	b, err := ev.JSON(time.Now())
-	if err == nil { // scrubbed of the run's secrets, as every file of the run directory
-		_, err = w.f.Write(append(secret.ScrubJSON(b), '\n'))
-	}
 	if err != nil {
-		w.failed = true
+		return err
 	}
-	return err
+	// scrubbed of the run's secrets, as every file of the run directory
+	if _, err := w.f.Write(append(secret.ScrubJSON(b), '\n')); err != nil {
+		w.failed = true
+		return err
+	}
+	return nil
 }
 
 // Close closes the file.

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -45,14 +47,16 @@ type Server struct {
 	mu   sync.Mutex
 	plan *results.Plan
 	// kept are the events a late browser replays: every trial start and
-	// end, each findings update, the last maxLogLines log lines (logs
-	// counts them, to drop the oldest) and the newest progress.
-	kept     [][]byte
-	logs     []int // indexes into kept of log events
+	// end, and the last maxLogLines log lines (logs counts them, to drop
+	// the oldest); then the newest findings and progress.
+	kept     []kept
+	logs     int
+	findings []byte
 	progress []byte
 	recs     []results.Record
 	subs     map[chan []byte]struct{}
 	closed   bool
+	hosts    map[string]bool // the Host headers a request may carry
 }
 
 // CheckAddr refuses an address the page could not listen on, before the
@@ -65,13 +69,18 @@ func CheckAddr(addr string) error {
 	return ln.Close()
 }
 
-// listen listens on addr (DefaultAddr when empty).
+// listen listens on addr (DefaultAddr when empty). A host must be
+// named: ":8080" would serve every interface without saying so.
 func listen(addr string) (net.Listener, error) {
 	if addr == "" {
 		addr = DefaultAddr
 	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
 		return nil, fmt.Errorf("live page address %q: want HOST:PORT (%s for a free port on loopback): %w", addr, DefaultAddr, err)
+	}
+	if host == "" {
+		return nil, fmt.Errorf("live page address %q names no host: give 127.0.0.1%s for loopback, or 0.0.0.0%s to serve every interface", addr, addr, addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -81,17 +90,18 @@ func listen(addr string) (net.Listener, error) {
 }
 
 // Start listens on addr (DefaultAddr when empty) and serves the page of
-// the run in dir.
-func Start(addr, dir string) (*Server, error) {
+// the run in dir; previous are the records a resumed run kept, which the
+// findings count as the run's stopping rule does.
+func Start(addr, dir string, previous []results.Record) (*Server, error) {
 	ln, err := listen(addr)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, ln: ln, subs: map[chan []byte]struct{}{}}
+	s := &Server{dir: dir, ln: ln, subs: map[chan []byte]struct{}{}, recs: slices.Clone(previous), hosts: allowedHosts(addr, ln.Addr())}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.page)
 	mux.HandleFunc("GET /events", s.events)
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	s.srv = &http.Server{Handler: s.checkHost(mux), ReadHeaderTimeout: 5 * time.Second}
 	go s.srv.Serve(ln) //nolint:errcheck // ends with ErrServerClosed at Close
 	return s, nil
 }
@@ -119,27 +129,35 @@ func (s *Server) Publish(ev lab.Event) {
 	case lab.Log:
 		s.keepLog(b)
 	default:
-		s.kept = append(s.kept, b)
+		s.kept = append(s.kept, kept{b: b})
 	}
 	s.send(b)
 	if ev.Kind == lab.TrialFinished && ev.Record != nil {
 		s.recs = append(s.recs, *ev.Record)
-		if f := s.findings(); f != nil {
-			s.kept = append(s.kept, f)
+		if f := s.answers(); f != nil {
+			s.findings = f
 			s.send(f)
 		}
 	}
 }
 
-// keepLog keeps log event b, dropping the oldest past maxLogLines.
+// kept is an event a late browser replays; log marks a log line.
+type kept struct {
+	b   []byte
+	log bool
+}
+
+// keepLog keeps log event b; past maxLogLines it drops the oldest log
+// line kept (a scan of kept, once per line past the bound).
 func (s *Server) keepLog(b []byte) {
-	if len(s.logs) == maxLogLines {
-		old := s.logs[0]
-		s.logs = s.logs[1:]
-		s.kept[old] = nil // a dropped line: skipped on replay
+	if s.logs == maxLogLines {
+		if i := slices.IndexFunc(s.kept, func(k kept) bool { return k.log }); i >= 0 {
+			s.kept = slices.Delete(s.kept, i, i+1)
+			s.logs--
+		}
 	}
-	s.logs = append(s.logs, len(s.kept))
-	s.kept = append(s.kept, b)
+	s.logs++
+	s.kept = append(s.kept, kept{b: b, log: true})
 }
 
 // send gives b to every browser attached; one that has fallen
@@ -155,9 +173,9 @@ func (s *Server) send(b []byte) {
 	}
 }
 
-// findings is the findings event: the plan's questions answered on the
+// answers is the findings event: the plan's questions answered on the
 // trials so far (report.Findings), nil without a plan or a question.
-func (s *Server) findings() []byte {
+func (s *Server) answers() []byte {
 	if s.plan == nil {
 		p, ok, err := results.ReadPlan(s.dir)
 		if err != nil || !ok {
@@ -171,11 +189,18 @@ func (s *Server) findings() []byte {
 	return findingsEvent(report.Findings(s.recs, *s.plan), s.plan.Margin)
 }
 
-// Close stops serving and ends every browser's stream.
+// endEvent tells a browser the run is over: it stops following.
+var endEvent = []byte(`{"kind":"end"}`)
+
+// Close stops serving and ends every browser's stream with endEvent.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	for ch := range s.subs {
+		select {
+		case ch <- endEvent:
+		default:
+		}
 		delete(s.subs, ch)
 		close(ch)
 	}
@@ -216,14 +241,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		return
 	}
-	backlog := make([][]byte, 0, len(s.kept)+1)
-	for _, b := range s.kept {
+	backlog := make([][]byte, 0, len(s.kept)+2)
+	for _, k := range s.kept {
+		backlog = append(backlog, k.b)
+	}
+	for _, b := range [][]byte{s.findings, s.progress} {
 		if b != nil {
 			backlog = append(backlog, b)
 		}
-	}
-	if s.progress != nil {
-		backlog = append(backlog, s.progress)
 	}
 	s.subs[ch] = struct{}{}
 	s.mu.Unlock()
@@ -250,6 +275,36 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// allowedHosts are the Host headers a request may carry: the address
+// listened on, and, on loopback, localhost's names with its port. A
+// request naming another host is refused (DNS rebinding: a page on
+// another site whose name resolves to 127.0.0.1 must not read the run).
+func allowedHosts(asked string, bound net.Addr) map[string]bool {
+	hosts := map[string]bool{asked: true, bound.String(): true}
+	if tcp, ok := bound.(*net.TCPAddr); ok {
+		port := strconv.Itoa(tcp.Port)
+		askedHost, _, _ := net.SplitHostPort(asked)
+		hosts[net.JoinHostPort(askedHost, port)] = true
+		if tcp.IP.IsLoopback() {
+			for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+				hosts[net.JoinHostPort(h, port)] = true
+			}
+		}
+	}
+	return hosts
+}
+
+// checkHost refuses a request whose Host header is not one of s.hosts.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hosts[r.Host] {
+			http.Error(w, "host not allowed: open the address prodlab printed", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // drop detaches a browser's channel, if still attached.

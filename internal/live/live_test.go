@@ -69,7 +69,7 @@ func TestLivePage(t *testing.T) {
 		{Question: "does linger help?", Baseline: "0", Candidate: "5"}}}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start("", dir)
+	s, err := Start("", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestLivePage(t *testing.T) {
 	st := openStream(t, s)
 	var kinds []string
 	var last map[string]any
-	for len(kinds) < 3*2*3+1 { // per trial its start, end and the findings; then the progress
+	for len(kinds) < 3*2*2+2 { // per trial its start and end; then the newest findings and progress
 		k, m := st.next(t)
 		if k == "" {
 			t.Fatalf("stream ended after %v", kinds)
@@ -101,8 +101,8 @@ func TestLivePage(t *testing.T) {
 			last = m
 		}
 	}
-	if n := strings.Count(strings.Join(kinds, ","), "trial_progress"); n != 1 || kinds[len(kinds)-1] != "trial_progress" {
-		t.Errorf("replay %v: want the newest progress only, last", kinds)
+	if got := strings.Join(kinds[len(kinds)-2:], ","); got != "findings,trial_progress" || strings.Count(strings.Join(kinds, ","), "findings") != 1 {
+		t.Errorf("replay %v: want the newest findings and progress only, last", kinds)
 	}
 	fs, _ := last["findings"].([]any)
 	if len(fs) != 1 || !strings.Contains(fmt.Sprint(fs[0]), "faster") {
@@ -112,17 +112,22 @@ func TestLivePage(t *testing.T) {
 	if k, m := st.next(t); k != "log" || m["line"] != "12:00:00 after the browser came" {
 		t.Errorf("next event %s %v, want the new log line", k, m)
 	}
-	done := make(chan struct{})
+	done := make(chan string)
 	go func() {
+		last := ""
 		for k, _ := st.next(t); k != ""; k, _ = st.next(t) {
+			last = k
 		}
-		close(done)
+		done <- last
 	}()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case <-done:
+	case last := <-done:
+		if last != "end" {
+			t.Errorf("the stream's last event is %q, want end", last)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stream did not end at Close")
 	}
@@ -131,7 +136,7 @@ func TestLivePage(t *testing.T) {
 // TestLivePageServesNothingElse: the page is embedded and self-contained,
 // and no path reaches a file.
 func TestLivePageServesNothingElse(t *testing.T) {
-	s, err := Start("127.0.0.1:0", t.TempDir())
+	s, err := Start("127.0.0.1:0", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +170,7 @@ func TestLivePageServesNothingElse(t *testing.T) {
 // TestLiveSlowBrowser: a browser that stops reading is dropped once it
 // falls subBuffer events behind; the run's Publish never waits for it.
 func TestLiveSlowBrowser(t *testing.T) {
-	s, err := Start("", t.TempDir())
+	s, err := Start("", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,26 +188,75 @@ func TestLiveSlowBrowser(t *testing.T) {
 	}
 	s.mu.Lock()
 	_, attached := s.subs[ch]
-	kept := 0
-	for _, b := range s.kept {
-		if b != nil {
-			kept++
-		}
-	}
+	kept := len(s.kept)
 	s.mu.Unlock()
 	if attached {
 		t.Error("the slow browser is still attached")
 	}
-	if kept != maxLogLines {
+	if kept != maxLogLines || s.logs != maxLogLines {
 		t.Errorf("%d log lines kept, want the last %d", kept, maxLogLines)
 	}
 }
 
 func TestLiveBadAddress(t *testing.T) {
-	for _, addr := range []string{"nonsense", "127.0.0.1", "256.1.1.1:0"} {
-		if s, err := Start(addr, t.TempDir()); err == nil {
+	for _, addr := range []string{"nonsense", "127.0.0.1", "256.1.1.1:0", ":0"} {
+		if s, err := Start(addr, t.TempDir(), nil); err == nil {
 			_ = s.Close()
 			t.Errorf("Start(%q) = nil error", addr)
+		}
+	}
+}
+
+// TestLiveResumed: a resumed run's page judges the questions on the
+// trials its earlier sessions kept too, as the run's stopping rule does.
+func TestLiveResumed(t *testing.T) {
+	dir := t.TempDir()
+	if err := results.WritePlan(dir, results.Plan{Level: 0.95, Margin: 0.05, Comparisons: []results.PlannedComparison{
+		{Question: "q", Baseline: "0", Candidate: "5"}}}); err != nil {
+		t.Fatal(err)
+	}
+	var previous []results.Record
+	for trial := 0; trial < 3; trial++ {
+		previous = append(previous, *rec("0", trial, 1000+float64(trial)), *rec("5", trial, 1500+float64(trial)))
+	}
+	s, err := Start("", dir, previous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close() //nolint:errcheck // a test server
+	s.Publish(lab.Event{Kind: lab.TrialFinished, Scenario: "0", Trial: 3, Record: rec("0", 3, 1003), Status: "ok"})
+	st := openStream(t, s)
+	for k, m := st.next(t); k != ""; k, m = st.next(t) {
+		if k == "findings" {
+			if fs := fmt.Sprint(m["findings"]); !strings.Contains(fs, "faster") {
+				t.Errorf("findings %s, want the candidate faster on the earlier sessions' trials", fs)
+			}
+			return
+		}
+	}
+	t.Fatal("no findings")
+}
+
+// TestLiveRefusesOtherHosts: a request naming another host (DNS
+// rebinding) is refused; the printed address and localhost are served.
+func TestLiveRefusesOtherHosts(t *testing.T) {
+	s, err := Start("", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close() //nolint:errcheck // a test server
+	_, port, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(s.URL(), "http://"), "/"), ":")
+	for host, want := range map[string]int{"127.0.0.1:" + port: http.StatusOK, "localhost:" + port: http.StatusOK,
+		"evil.example:" + port: http.StatusForbidden, "127.0.0.1:1": http.StatusForbidden} {
+		req, _ := http.NewRequest(http.MethodGet, s.URL(), nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, resp.Status, want)
 		}
 	}
 }

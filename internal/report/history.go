@@ -80,16 +80,20 @@ type Point struct {
 }
 
 // SeriesShift is a change point of a series: Run is the index of the
-// first run of the new level; Env is true when the environment changed at
-// that run too.
+// first run of the new level (JSON and text count runs from 1); Change
+// is After against Before: relative (0.1: 10 % up) for a metric, in
+// percentage points for a finding, whose values are differences already
+// (Points). Env is true when the environment changed since the series'
+// run before.
 type SeriesShift struct {
-	Run      int     `json:"run"`
-	Dir      string  `json:"dir"`
-	Before   float64 `json:"before"`
-	After    float64 `json:"after"`
-	Relative float64 `json:"relative"`
-	PValue   float64 `json:"p_value"`
-	Env      bool    `json:"env_changed,omitempty"`
+	Run    int     `json:"run"`
+	Dir    string  `json:"dir"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Change float64 `json:"change"`
+	Points bool    `json:"change_in_points,omitempty"`
+	PValue float64 `json:"p_value"`
+	Env    bool    `json:"env_changed,omitempty"`
 }
 
 // NewHistory lines runs (in time order) up: every metric of
@@ -115,7 +119,7 @@ func NewHistory(runs []HistoryRun, cfg stats.ChangeConfig) (*History, error) {
 		for j := range scs {
 			for _, m := range summary.Metrics {
 				s := m.Summary(scs[j].ScenarioStats)
-				if s.N == 0 || math.IsNaN(s.Mean) {
+				if s.N == 0 || math.IsNaN(s.Mean) || (m.Unit == "bytes" && s.Mean <= 0) { // 0 bytes: disk not read
 					continue
 				}
 				h.add(idx, len(runs), i, Series{Scenario: scs[j].ID, Metric: m.Key, Name: m.Name, Unit: m.Unit, Higher: m.Dir == stats.HigherIsBetter},
@@ -175,10 +179,26 @@ func (h *History) shifts(s *Series, cfg stats.ChangeConfig) []SeriesShift {
 	var out []SeriesShift
 	for _, c := range stats.ChangePoints(xs, cfg) {
 		run := at[c.Index]
-		out = append(out, SeriesShift{Run: run, Dir: h.Runs[run].Dir, Before: c.Before, After: c.After,
-			Relative: c.Relative(), PValue: c.PValue, Env: len(h.Runs[run].Changed) > 0})
+		sh := SeriesShift{Run: run, Dir: h.Runs[run].Dir, Before: c.Before, After: c.After,
+			Change: c.Relative(), PValue: c.PValue, Env: h.envChanged(at[c.Index-1]+1, run)}
+		if s.Finding != "" {
+			sh.Change, sh.Points = c.After-c.Before, true
+		}
+		out = append(out, sh)
 	}
 	return out
+}
+
+// envChanged reports whether the environment changed at any run from
+// first to last: a change at a run where the series has no value still
+// lies between its two levels.
+func (h *History) envChanged(first, last int) bool {
+	for i := first; i <= last; i++ {
+		if len(h.Runs[i].Changed) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // changeMethod describes cfg with its defaults filled in.

@@ -24,6 +24,13 @@ func (p Point) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]any{"value": jsonNum(p.Value), "lo": jsonNum(p.Lo), "hi": jsonNum(p.Hi), "n": p.N})
 }
 
+// MarshalJSON writes a change point with its run counted from 1, as the
+// table and CSV count, and an undefined change (a level of 0) as null.
+func (c SeriesShift) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"run": c.Run + 1, "dir": c.Dir, "before": jsonNum(c.Before), "after": jsonNum(c.After),
+		"change": jsonNum(c.Change), "change_in_points": c.Points, "p_value": jsonNum(c.PValue), "env_changed": c.Env})
+}
+
 // jsonNum is v, or nil (null) when it is not finite.
 func jsonNum(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -99,12 +106,21 @@ func (h *History) shiftsText(s *Series) string {
 	}
 	parts := make([]string, len(s.Changes))
 	for i, c := range s.Changes {
-		parts[i] = fmt.Sprintf("%s → %s (%s) at run %d (p %.3g)", fmtValue(c.Before), fmtValue(c.After), relText(c.Relative), c.Run+1, c.PValue)
+		parts[i] = fmt.Sprintf("%s → %s (%s) at run %d (p %.3g)", fmtValue(c.Before), fmtValue(c.After), c.changeText(), c.Run+1, c.PValue)
 		if c.Env {
 			parts[i] += ", environment changed there"
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// changeText writes the change: "+12.3 %" of a metric, "+5.0 pp" of a
+// finding's difference.
+func (c SeriesShift) changeText() string {
+	if c.Points {
+		return fmt.Sprintf("%+.1f pp", c.Change)
+	}
+	return relText(c.Change)
 }
 
 // relText writes a relative change as "+12.3 %".
@@ -183,7 +199,7 @@ func (h *History) historyChart(i int) chart {
 		}
 	}
 	for _, ch := range s.Changes {
-		c.Marks = append(c.Marks, mark{X: float64(ch.Run+1) - 0.5, Class: "change", Label: relText(ch.Relative),
+		c.Marks = append(c.Marks, mark{X: float64(ch.Run+1) - 0.5, Class: "change", Label: ch.changeText(),
 			Title: fmt.Sprintf("change point: %s → %s (p %.3g)", fmtValue(ch.Before), fmtValue(ch.After), ch.PValue)})
 	}
 	return chart{ID: c.ID, SVG: c.svg(), Caption: h.shiftsText(s)}

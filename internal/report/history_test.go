@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -74,7 +75,7 @@ func TestHistory(t *testing.T) {
 			if s.Metric == "throughput" {
 				want = 1/1.25 - 1
 			}
-			if got := s.Changes[0].Relative; got < want-0.02 || got > want+0.02 {
+			if got := s.Changes[0].Change; got < want-0.02 || got > want+0.02 {
 				t.Errorf("%s %s: relative change %g, want about %g", s.Scenario, s.Metric, got, want)
 			}
 		}
@@ -150,5 +151,28 @@ func TestHistoryGate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHistoryShiftWords: a finding's change is in percentage points (its
+// values are differences already), a metric's relative; a level of 0
+// makes the relative change undefined, written null, and runs count from
+// 1 in JSON as in the table.
+func TestHistoryShiftWords(t *testing.T) {
+	finding := SeriesShift{Run: 4, Before: -2, After: 3, Change: 5, Points: true}
+	if got := finding.changeText(); got != "+5.0 pp" {
+		t.Errorf("finding's change %q, want +5.0 pp", got)
+	}
+	zero := SeriesShift{Run: 4, Before: 0, After: 5, Change: math.Inf(1)}
+	b, err := json.Marshal(zero)
+	if err != nil {
+		t.Fatalf("a change from a level of 0: %v", err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["change"] != nil || back["run"] != float64(5) {
+		t.Errorf("JSON %s, want change null and run 5", b)
 	}
 }

@@ -74,16 +74,16 @@ func ChangePoints(xs []float64, cfg ChangeConfig) []ChangePoint {
 	cuts := []int{0, len(xs)} // segment bounds, sorted
 	pvalue := map[int]float64{}
 	for {
-		best, bestQ, lo, hi := -1, math.Inf(-1), 0, 0
+		best, bestQ := -1, math.Inf(-1)
 		for i := 0; i+1 < len(cuts); i++ {
 			if tau, q := bestSplit(xs[cuts[i]:cuts[i+1]], cfg.MinSize); tau > 0 && q > bestQ {
-				best, bestQ, lo, hi = cuts[i]+tau, q, cuts[i], cuts[i+1]
+				best, bestQ = cuts[i]+tau, q
 			}
 		}
 		if best < 0 {
 			break
 		}
-		p := permutationP(xs[lo:hi], bestQ, cfg, rng)
+		p := permutationP(xs, cuts, bestQ, cfg, rng)
 		if p >= cfg.Alpha {
 			break
 		}
@@ -155,15 +155,25 @@ func energyQ(between, withinX, withinY float64, m, k int) float64 {
 	return float64(m*k) / float64(m+k) * e
 }
 
-// permutationP is the share of random orders of z whose best split is at
+// permutationP is the share of random orders whose best split is at
 // least as strong as q, counting the observed order itself: the
-// significance of z's best split.
-func permutationP(z []float64, q float64, cfg ChangeConfig, rng *rand.Rand) float64 {
-	perm := append([]float64(nil), z...)
+// significance of the strongest split of xs's segments (bounded by cuts).
+// As Matteson and James's test, each order shuffles every segment within
+// itself and takes the best split over all of them, so a second change
+// point is judged against every place it could have been found.
+func permutationP(xs []float64, cuts []int, q float64, cfg ChangeConfig, rng *rand.Rand) float64 {
+	perm := append([]float64(nil), xs...)
 	atLeast := 0
 	for r := 0; r < cfg.Permutations; r++ {
-		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		if _, pq := bestSplit(perm, cfg.MinSize); pq >= q*(1-1e-12) {
+		best := math.Inf(-1)
+		for i := 0; i+1 < len(cuts); i++ {
+			seg := perm[cuts[i]:cuts[i+1]]
+			rng.Shuffle(len(seg), func(a, b int) { seg[a], seg[b] = seg[b], seg[a] })
+			if tau, pq := bestSplit(seg, cfg.MinSize); tau > 0 && pq > best {
+				best = pq
+			}
+		}
+		if best >= q*(1-1e-12) {
 			atLeast++
 		}
 	}
