@@ -89,17 +89,53 @@ func (tl *timeline) cut(at time.Duration) {
 
 // run cuts a point every interval of the clock that started at start, from
 // a new goroutine, until stop is called. stop waits for the goroutine, cuts
-// the last, partial interval at end (when anything is left or it has a
-// length) and returns the points. stop may be called once.
+// the last, partial interval at end and returns the points, which end at
+// end: a tick that fired after end, before stop stopped the ticks, has its
+// point shortened to end, and what was counted after the last cut joins
+// the last point rather than make one of no length. stop may be called
+// once.
 func (tl *timeline) run(start time.Time, every time.Duration) (stop func(end time.Time) []Interval) {
 	stopTicks := tickEvery(every, func(now time.Time) { tl.cut(now.Sub(start)) })
 	return func(end time.Time) []Interval {
 		stopTicks()
-		if at := end.Sub(start); at > tl.last || tl.pending() {
-			tl.cut(max(at, tl.last))
+		at := end.Sub(start)
+		for n := len(tl.points); n > 1 && tl.points[n-1].Start >= at; n-- { // cut wholly after end
+			tl.points[n-2].add(tl.points[n-1])
+			tl.points = tl.points[:n-1]
+		}
+		if n := len(tl.points); n > 0 && tl.last > at && at > tl.points[n-1].Start {
+			tl.points[n-1].Length = at - tl.points[n-1].Start
+			tl.last = at
+		}
+		switch {
+		case at > tl.last:
+			tl.cut(at)
+		case tl.pending() && len(tl.points) > 0:
+			tl.foldPending(&tl.points[len(tl.points)-1])
+		case tl.pending():
+			tl.cut(tl.last)
 		}
 		return tl.points
 	}
+}
+
+// add counts q's figures into p, which q follows.
+func (p *Interval) add(q Interval) {
+	p.Length += q.Length
+	p.Sent, p.Acked, p.Failed, p.AckedBytes = p.Sent+q.Sent, p.Acked+q.Acked, p.Failed+q.Failed, p.AckedBytes+q.AckedBytes
+	p.Latency.Merge(q.Latency)
+	p.InFlight = max(p.InFlight, q.InFlight)
+}
+
+// foldPending adds what was counted since the last cut to point p.
+func (tl *timeline) foldPending(p *Interval) {
+	p.Sent += tl.sent.Swap(0)
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	p.Acked, p.Failed, p.AckedBytes = p.Acked+tl.acked, p.Failed+tl.failed, p.AckedBytes+tl.ackedBytes
+	p.Latency.Merge(tl.hist)
+	tl.acked, tl.failed, tl.ackedBytes = 0, 0, 0
+	tl.hist.Reset()
 }
 
 // pending reports whether the current interval has counted anything.
