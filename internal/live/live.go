@@ -167,10 +167,16 @@ func (s *Server) send(b []byte) {
 		select {
 		case ch <- b:
 		default:
-			delete(s.subs, ch)
-			close(ch)
+			s.detachLocked(ch)
 		}
 	}
+}
+
+// detachLocked ends a browser's stream; the caller holds s.mu and has
+// checked that ch is attached.
+func (s *Server) detachLocked(ch chan []byte) {
+	delete(s.subs, ch)
+	close(ch)
 }
 
 // answers is the findings event: the plan's questions answered on the
@@ -201,8 +207,7 @@ func (s *Server) Close() error {
 		case ch <- endEvent:
 		default:
 		}
-		delete(s.subs, ch)
-		close(ch)
+		s.detachLocked(ch)
 	}
 	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -312,7 +317,6 @@ func (s *Server) drop(ch chan []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.subs[ch]; ok {
-		delete(s.subs, ch)
-		close(ch)
+		s.detachLocked(ch)
 	}
 }
