@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
@@ -37,7 +38,7 @@ func rankcheck(args []string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", args[0], err)
 	}
-	if !ok || plan.Advise == nil || plan.Advise.Objective != summary.ObjectiveSustainable {
+	if !ok || plan.Advise == nil || plan.Advise.Objective != figures.ObjectiveSustainable {
 		return fmt.Errorf("%s: not a sustainable-rate advise run", args[0])
 	}
 	a := summary.Advice(recs, plan)

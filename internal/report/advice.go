@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -91,19 +92,19 @@ func settingsText(m map[string]string) string {
 // adviceTitle heads the advice: the objective and what must hold.
 func adviceTitle(plan *results.Plan) string {
 	ap := plan.Advise
-	if ap.Objective != summary.ObjectiveSustainable {
+	if ap.Objective != figures.ObjectiveSustainable {
 		name := ap.Objective
 		if m, ok := summary.MetricByKey(ap.Objective); ok {
 			name = m.Name
 		}
 		hold := fmt.Sprintf("keeping up %g", ap.KeepUp)
 		if len(ap.SLO) > 0 {
-			hold += " and " + summary.SLOText(ap.SLO)
+			hold += " and " + figures.SLOText(ap.SLO)
 		}
 		return fmt.Sprintf("Advice: the lowest %s at %s msg/s (%s)", name, textfmt.Group(ap.RecordsPerS, 0), hold)
 	}
 	if plan.Capacity != nil && len(plan.Capacity.SLO) > 0 {
-		return "Advice: the highest sustainable rate under " + summary.SLOText(plan.Capacity.SLO)
+		return "Advice: the highest sustainable rate under " + figures.SLOText(plan.Capacity.SLO)
 	}
 	return "Advice: the highest sustainable rate (keeping up alone)"
 }
@@ -240,7 +241,7 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 	}
 	slices.SortFunc(front, func(p, q datum) int { return cmp.Compare(p.X, q.X) })
 	name, label := pct, pct+" from the intended send time"
-	if p, ok := summary.SLOByKey(pct); ok {
+	if p, ok := figures.SLOByKey(pct); ok {
 		name, label = p.Name, p.Label()
 	}
 	c := &lineChart{ID: "chart-advice", Title: "Candidates: sustainable rate against " + name + " latency",
@@ -251,7 +252,7 @@ func adviceChart(a *results.Advice, plan *results.Plan) *chart {
 		slo = plan.Capacity.SLO
 	}
 	caption := "Each dot is a candidate (hover for its settings): no candidate on the Pareto front is beaten on both rate and latency by another. The latency is at each candidate's highest passing probe, so it is what the candidate showed near its own sustainable rate."
-	if ap := plan.Advise; ap.Objective != summary.ObjectiveSustainable {
+	if ap := plan.Advise; ap.Objective != figures.ObjectiveSustainable {
 		m, _ := summary.MetricByKey(ap.Objective)
 		c.Title = fmt.Sprintf("Candidates at %s msg/s: %s against %s latency", textfmt.Group(ap.RecordsPerS, 0), m.Name, name)
 		c.XLabel = fmt.Sprintf("%s (%s), mean over trials", m.Name, m.Unit)

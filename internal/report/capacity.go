@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
-	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The capacity view answers a capacity run (plan.json has a capacity
@@ -22,7 +22,7 @@ import (
 // run, and the interval's level.
 func capacityTitle(c results.CapacityPlan, level float64) string {
 	what := "the highest offered rate at which the producer achieves ≥ " + trimFloat(c.KeepUp) + " of it (within the window's resolution)"
-	if s := summary.SLOLongText(c.SLO); s != "" {
+	if s := figures.SLOLongText(c.SLO); s != "" {
 		what += " with " + s
 	}
 	return fmt.Sprintf("Capacity (sustainable rate: %s; [lo, hi] is its %s interval)", what, stats.Percent(levelOr(level)))

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/stats"
-	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // Gate is one --gate: a metric key (summary.Metric.Key, or a finding's
@@ -23,7 +23,7 @@ type Gate struct {
 // and an optional threshold, a share (0.05) or a percentage (5%).
 func ParseGate(s string) (Gate, error) {
 	metric, thr, hasThr := strings.Cut(s, ":")
-	if keys := summary.MetricKeys(); !slices.Contains(keys, metric) {
+	if keys := figures.MetricKeys(); !slices.Contains(keys, metric) {
 		return Gate{}, fmt.Errorf("unknown metric %q: use one of %s", metric, strings.Join(keys, ", "))
 	}
 	g := Gate{Metric: metric}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
@@ -30,12 +31,12 @@ import (
 var rateKeys = []string{"workload.rate", "rate"}
 
 // keepUpOf is the keep-up share of plan: its capacity section's, or
-// summary.DefaultKeepUp.
+// figures.DefaultKeepUp.
 func keepUpOf(plan *results.Plan) float64 {
 	if plan != nil && plan.Capacity != nil && plan.Capacity.KeepUp > 0 {
 		return plan.Capacity.KeepUp
 	}
-	return summary.DefaultKeepUp
+	return figures.DefaultKeepUp
 }
 
 // The metrics of the view, from summary's registry: each figure is

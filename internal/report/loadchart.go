@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
-	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The hockey stick in report.html: latency from the intended send time
@@ -18,7 +18,7 @@ import (
 // failed, is drawn hollow, and an SLO on the percentile is a dashed line.
 
 // loadCharts renders one chart per percentile the run's capacity SLO
-// bounds (in summary.SLOPercentiles order), or of p99 when it bounds none; nil
+// bounds (in figures.SLOPercentiles order), or of p99 when it bounds none; nil
 // without curves.
 func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 	if len(cs) == 0 {
@@ -29,7 +29,7 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 		slo = plan.Capacity.SLO
 	}
 	var out []chart
-	for _, p := range summary.SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		bound, ok := slo[p.Key]
 		if !ok && (len(slo) != 0 || p.Key != "p99") {
 			continue
@@ -45,7 +45,7 @@ func loadCharts(cs []loadCurve, plan *results.Plan) []chart {
 
 // loadChart is the chart of SLO percentile p against offered rate,
 // without its SLO line.
-func loadChart(cs []loadCurve, p summary.SLOPercentile) *lineChart {
+func loadChart(cs []loadCurve, p figures.SLOPercentile) *lineChart {
 	m, name := mustMetric(p.Metric), p.Name
 	title := name + " latency from the intended send time"
 	if p.E2E {

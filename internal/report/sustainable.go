@@ -3,18 +3,19 @@ package report
 import (
 	"fmt"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // sustainableMetric is the metric of a planned comparison of sustainable
-// rates (PlannedComparison.Metric summary.SustainableMetric): a figure of
+// rates (PlannedComparison.Metric figures.SustainableMetric): a figure of
 // a scenario's probes together, not of one trial, so it is not among
 // summary.Metrics. Only its key, name, unit and direction are set: it is
 // never summarised per trial (Of and Trial are nil), only judged by
 // sustainableFinding.
-var sustainableMetric = summary.Metric{Key: summary.SustainableMetric, Name: "sustainable rate", Unit: "msg/s", Dir: stats.HigherIsBetter}
+var sustainableMetric = summary.Metric{Metric: figures.Metric{Key: figures.SustainableMetric, Name: "sustainable rate", Unit: "msg/s", Dir: stats.HigherIsBetter}}
 
 // probesByID indexes the capacity probes of recs by scenario ID.
 func probesByID(recs []results.Record) map[string]summary.ScenarioProbes {

@@ -11,10 +11,10 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/javaprops"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/stats"
-	"github.com/prodlab/prodlab/internal/summary"
 )
 
 // The advise: section (issue 24) asks which producer settings to use: each
@@ -27,7 +27,7 @@ import (
 const (
 	// ObjectiveSustainable is the highest sustainable rate under the SLO
 	// (summary owns the name: it answers by it).
-	ObjectiveSustainable = summary.ObjectiveSustainable
+	ObjectiveSustainable = figures.ObjectiveSustainable
 	// DefaultAdviseBudgetS is advise.budget (20 min).
 	DefaultAdviseBudgetS = 1200
 	// CandidateAxis names the axis of the generated candidate scenarios
@@ -40,7 +40,7 @@ const (
 )
 
 // RateObjectives are the objectives judged at a fixed workload.rate: the
-// lowest of a metric of the registry (summary.Metrics), each lower-is-better
+// lowest of a metric of the registry (figures.Metrics), each lower-is-better
 // and measured on every trial at a rate. Every candidate must hold the
 // rate (keep up, a steady window, the SLO) to count.
 var RateObjectives = []string{"cpu.total", "cpu.client", "cpu.brokers", "p50.intended", "p95.intended", "p99.intended", "p999.intended"}
@@ -179,7 +179,7 @@ func (p *fileParser) adviseSLO(e *Experiment, n ast.Node) {
 		return
 	}
 	var valid []string
-	for _, q := range summary.SLOPercentiles {
+	for _, q := range figures.SLOPercentiles {
 		valid = append(valid, q.Name+".ms")
 	}
 	for _, mv := range entries {
@@ -642,7 +642,7 @@ func (e *Experiment) adviseYAML() yaml.MapSlice {
 	// The search's settings are advise's own: a capacity section beside
 	// it is refused.
 	var slo yaml.MapSlice
-	for _, p := range summary.SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		if v, ok := e.Capacity.SLO[p.Key]; ok {
 			slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/prodlab/prodlab/internal/summary"
+	"github.com/prodlab/prodlab/internal/figures"
 )
 
 // The capacity: section (issue 23) asks for each scenario's sustainable
@@ -20,7 +20,7 @@ import (
 const (
 	// DefaultKeepUp is capacity.keep.up: achieved ÷ offered rate over the
 	// measured window that counts as keeping up.
-	DefaultKeepUp = summary.DefaultKeepUp
+	DefaultKeepUp = figures.DefaultKeepUp
 	// DefaultCapacityPrecision is capacity.precision: the sustainable
 	// rate's interval within ±5 %.
 	DefaultCapacityPrecision = 0.05
@@ -31,7 +31,7 @@ const (
 // Capacity is the capacity: section; On when the file has one.
 type Capacity struct {
 	On bool
-	// SLO maps a percentile key (summary.SLOPercentiles: "p50" … "p999"
+	// SLO maps a percentile key (figures.SLOPercentiles: "p50" … "p999"
 	// from the intended send time, "e2e.p50" … "e2e.p999" end to end) to
 	// its bound in milliseconds; empty: only keeping up counts.
 	SLO                        map[string]float64
@@ -46,7 +46,7 @@ type Capacity struct {
 // turns the search on.
 var capacityFields = func() []field {
 	var fs []field
-	for _, p := range summary.SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		key := p.Key
 		fs = append(fs, field{
 			key:       "capacity.slo." + p.Name + ".ms",
@@ -195,10 +195,10 @@ func (e *Experiment) capacityComparisons(c *collector) {
 		p, named := cs.keyPos["metric"]
 		switch {
 		case !named:
-			cs.Metric = summary.SustainableMetric
-		case cs.Metric != summary.SustainableMetric:
+			cs.Metric = figures.SustainableMetric
+		case cs.Metric != figures.SustainableMetric:
 			c.add(p.errorf("a capacity run compares sustainable rates (metric: %s): its probes run at different rates, so %s of one trial does not compare with another's",
-				summary.SustainableMetric, cs.Metric))
+				figures.SustainableMetric, cs.Metric))
 		}
 	}
 }
@@ -209,8 +209,8 @@ func (e *Experiment) checkSustainableMetric(c *collector) {
 		return
 	}
 	for _, cs := range e.Compare {
-		if cs.Metric == summary.SustainableMetric {
-			c.add(cs.keyPos["metric"].errorf("metric %s needs a capacity: section (the sustainable rate is what a capacity search finds)", summary.SustainableMetric))
+		if cs.Metric == figures.SustainableMetric {
+			c.add(cs.keyPos["metric"].errorf("metric %s needs a capacity: section (the sustainable rate is what a capacity search finds)", figures.SustainableMetric))
 		}
 	}
 }
@@ -236,7 +236,7 @@ func (e *Experiment) firstPos(prefix string) pos {
 // never exceeds p99, so the lower percentile's bound would never decide.
 func (e *Experiment) checkSLOOrder(c *collector) {
 	prefix := e.sloName("capacity.slo.")
-	qs := summary.SLOPercentiles
+	qs := figures.SLOPercentiles
 	for i, lo := range qs {
 		for _, hi := range qs[i+1:] {
 			if lo.E2E != hi.E2E {
@@ -299,7 +299,7 @@ func (e *Experiment) capacityYAML() yaml.MapSlice {
 		return nil
 	}
 	var slo yaml.MapSlice
-	for _, p := range summary.SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		if v, ok := e.Capacity.SLO[p.Key]; ok {
 			slo = append(slo, yaml.MapItem{Key: p.Name + ".ms", Value: number(v)})
 		}
@@ -317,7 +317,7 @@ func (e *Experiment) capacityYAML() yaml.MapSlice {
 // SLOText writes the SLO as "SLO p99 ≤ 100 ms" (percentiles in order,
 // joined by "and"); "no SLO" when it has none.
 func (c Capacity) SLOText() string {
-	if s := summary.SLOText(c.SLO); s != "" {
+	if s := figures.SLOText(c.SLO); s != "" {
 		return "SLO " + s
 	}
 	return "no SLO"

@@ -3,7 +3,7 @@ package spec
 import (
 	"github.com/goccy/go-yaml/ast"
 
-	"github.com/prodlab/prodlab/internal/summary"
+	"github.com/prodlab/prodlab/internal/figures"
 
 	"fmt"
 	"slices"
@@ -22,7 +22,7 @@ type CompareSpec struct {
 	Published string
 	// Question overrides the generated wording of the question.
 	Question string
-	// Metric is what to compare (summary.Metric.Key); throughput by default.
+	// Metric is what to compare (figures.Metric.Key); throughput by default.
 	Metric string
 
 	pos    pos
@@ -36,7 +36,7 @@ type Comparison struct {
 	Baseline  string // scenario ID
 	Candidate string // scenario ID
 	Published string
-	// Metric is the summary.Metric.Key compared.
+	// Metric is the figures.Metric.Key compared.
 	Metric string
 }
 
@@ -84,7 +84,7 @@ func (p *fileParser) compare(e *Experiment, n ast.Node) {
 			case "question":
 				cs.Question = v
 			case "metric":
-				if keys := append(summary.MetricKeys(), summary.SustainableMetric); !slices.Contains(keys, v) {
+				if keys := append(figures.MetricKeys(), figures.SustainableMetric); !slices.Contains(keys, v) {
 					p.c.add(p.at(mv.Value).errorf("compare metric must be one of %s, got %q%s", strings.Join(keys, ", "), v, didYouMean(v, keys)))
 					continue
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/prodlab/prodlab/internal/summary"
+	"github.com/prodlab/prodlab/internal/figures"
 )
 
 // MaxProducers bounds workload.producers. Every producer instance is its
@@ -56,7 +56,7 @@ func checkProducers(e *Experiment, report func(keys []string, format string, arg
 	}
 	if !w.Consumer {
 		var e2e []string
-		for _, q := range summary.SLOPercentiles {
+		for _, q := range figures.SLOPercentiles {
 			if _, ok := e.Capacity.SLO[q.Key]; ok && q.E2E {
 				e2e = append(e2e, "capacity.slo."+q.Name+".ms")
 			}

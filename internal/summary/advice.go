@@ -8,15 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
-
-// ObjectiveSustainable is the advise objective of the highest sustainable
-// rate under the SLO; any other objective is a metric key judged at a
-// fixed rate (rateAdvice).
-const ObjectiveSustainable = "sustainable.rate"
 
 // Advice answers an advise run: the one definition of the pick, its proof
 // and the runners-up, which advice.json, advice.properties and every
@@ -28,7 +24,7 @@ const ObjectiveSustainable = "sustainable.rate"
 // stats.CompareThresholds at the plan's level and margin, as a capacity
 // run's Findings are.
 func Advice(recs []results.Record, plan results.Plan) results.Advice {
-	if plan.Advise.Objective != ObjectiveSustainable {
+	if plan.Advise.Objective != figures.ObjectiveSustainable {
 		return rateAdvice(recs, plan)
 	}
 	ap := plan.Advise
@@ -68,7 +64,7 @@ func Advice(recs []results.Record, plan results.Plan) results.Advice {
 			ref = stats.Threshold{Estimate: math.NaN(), LogMean: math.NaN(), LogSD: math.NaN()}
 		}
 		v := stats.CompareThresholds(ref, pt, o)
-		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: SustainableMetric, Kind: v.Kind,
+		return &results.AdviceVerdict{Against: against, ScenarioID: id, Metric: figures.SustainableMetric, Kind: v.Kind,
 			Diff: finiteOr(v.Diff, 0), Lo: finiteOr(v.Lo, 0), Hi: finiteOr(v.Hi, 0), Text: v.Text,
 			AtLeast: v.OneSided()}
 	}
@@ -138,8 +134,8 @@ func scores(recs []results.Record, plan results.Plan, th map[string]stats.Thresh
 			continue
 		}
 		s := results.AdviceScore{ScenarioID: c.ScenarioID, Sustainable: sustainableOf(t), Percentile: pct.Key}
-		if b := bestPass(recs, c.ScenarioID); b != nil && pct.Of(b) != nil {
-			s.LatencyMs = pct.At(b)
+		if b := bestPass(recs, c.ScenarioID); b != nil && sloLatency(pct, b) != nil {
+			s.LatencyMs = sloAt(pct, b)
 		}
 		out = append(out, s)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -214,7 +215,7 @@ func Holding(recs []results.Record, slo map[string]float64, keepUp float64) map[
 // holdText says what holding the load means: "keeping up 0.99, SLO p99 ≤ 50 ms".
 func holdText(ap *results.AdvicePlan) string {
 	s := fmt.Sprintf("keeping up %g", ap.KeepUp)
-	if t := SLOText(ap.SLO); t != "" {
+	if t := figures.SLOText(ap.SLO); t != "" {
 		s += ", SLO " + t
 	}
 	return s
@@ -275,7 +276,7 @@ func rateScores(ap *results.AdvicePlan, m Metric, byID map[string]*ScenarioStats
 // very percentile, the other end of the same distribution (p50, or p99
 // for an objective on p50), so that the chart shows a trade-off and not
 // one figure against itself.
-func ratePercentile(ap *results.AdvicePlan) SLOPercentile {
+func ratePercentile(ap *results.AdvicePlan) figures.SLOPercentile {
 	pct := sloPercentile(ap.SLO)
 	if ap.Objective != pct.Metric {
 		return pct
@@ -285,7 +286,7 @@ func ratePercentile(ap *results.AdvicePlan) SLOPercentile {
 	if pct.Quantile == "p50" {
 		other = "p99"
 	}
-	p, _ := SLOByKey(prefix + other)
+	p, _ := figures.SLOByKey(prefix + other)
 	return p
 }
 

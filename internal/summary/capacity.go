@@ -9,16 +9,6 @@ import (
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// SustainableMetric is the compare: metric of a capacity run: the
-// sustainable rate, a figure of a scenario's probes together rather than of
-// one trial, so it is not among Metrics.
-const SustainableMetric = "sustainable"
-
-// DefaultKeepUp is the share of the offered rate a trial must achieve to
-// count as keeping up: capacity.keep.up's default, and the rule of runs
-// without a capacity section.
-const DefaultKeepUp = 0.99
-
 // Prior range of a capacity search around its ceiling (the unthrottled
 // probe's rate): the sustainable rate lies between a thousandth of it and
 // four times it. Not once: a ceiling probe is one noisy trial, and an

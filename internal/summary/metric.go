@@ -3,19 +3,15 @@ package summary
 import (
 	"math"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
-// Metric names one per-trial figure of a record: what comparisons and
-// charts iterate over.
+// Metric is one figure of figures.Metrics with how to compute it from
+// records: what comparisons and charts iterate over.
 type Metric struct {
-	// Key names the metric in experiment files (compare: metric) and
-	// plans: throughput, mb_per_s, p50, p95, p99, p999, disk.
-	Key  string
-	Name string // e.g. "throughput"
-	Unit string // e.g. "msg/s"
-	Dir  stats.Direction
+	figures.Metric
 	// Of returns the metric's summary in a ScenarioStats; nil: the
 	// summary of Trial over the counted trials (see Metric.Summary).
 	Of func(*ScenarioStats) stats.Summary
@@ -24,57 +20,71 @@ type Metric struct {
 	Trial func(*results.Record) float64
 }
 
-// Metrics are the figures compared by prodlab compare, in display order.
-var Metrics = []Metric{
-	{"throughput", "throughput", "msg/s", stats.HigherIsBetter, func(s *ScenarioStats) stats.Summary { return s.Throughput },
+// measure computes one figure: Of (optional) and Trial as in Metric.
+type measure struct {
+	of    func(*ScenarioStats) stats.Summary
+	trial func(*results.Record) float64
+}
+
+// measures computes every figure of figures.Metrics, by key. A metric
+// whose of is nil is summarised from its trial values: one entry here is
+// all a figure both clients measure needs.
+var measures = map[string]measure{
+	"throughput": {func(s *ScenarioStats) stats.Summary { return s.Throughput },
 		func(r *results.Record) float64 { return r.Throughput.RecordsPerS }},
-	{"mb_per_s", "throughput", "MB/s", stats.HigherIsBetter, func(s *ScenarioStats) stats.Summary { return s.MBPerS },
+	"mb_per_s": {func(s *ScenarioStats) stats.Summary { return s.MBPerS },
 		func(r *results.Record) float64 { return r.Throughput.MBPerS }},
-	{"p50", "latency p50", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P50 },
+	"p50": {func(s *ScenarioStats) stats.Summary { return s.P50 },
 		func(r *results.Record) float64 { return r.LatencyMs.P50 }},
-	{"p95", "latency p95", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P95 },
+	"p95": {func(s *ScenarioStats) stats.Summary { return s.P95 },
 		func(r *results.Record) float64 { return r.LatencyMs.P95 }},
-	{"p99", "latency p99", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P99 },
+	"p99": {func(s *ScenarioStats) stats.Summary { return s.P99 },
 		func(r *results.Record) float64 { return r.LatencyMs.P99 }},
-	{"p999", "latency p99.9", "ms", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.P999 },
+	"p999": {func(s *ScenarioStats) stats.Summary { return s.P999 },
 		func(r *results.Record) float64 { return r.LatencyMs.P999 }},
-	{"disk", "disk", "bytes", stats.LowerIsBetter, func(s *ScenarioStats) stats.Summary { return s.DiskBytes },
+	"disk": {func(s *ScenarioStats) stats.Summary { return s.DiskBytes },
 		func(r *results.Record) float64 { return float64(r.DiskBytes) }},
-	// Bytes on disk per record the topic holds: disk compared across
-	// steady-state windows, where each scenario writes as many records as
-	// its throughput allows (disk alone would rank the faster one worse).
-	{"disk.per_record", "disk per record", "bytes", stats.LowerIsBetter, nil, diskPerRecord},
-	// A metric whose Of is nil is summarised from its Trial values: one
-	// entry here is all a figure both clients measure needs.
-	{"p50.intended", "latency p50 from the intended send time", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P50 })},
-	{"p95.intended", "latency p95 from the intended send time", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P95 })},
-	{"p99.intended", "latency p99 from the intended send time", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P99 })},
-	{"p999.intended", "latency p99.9 from the intended send time", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, func(l *results.Latency) float64 { return l.P999 })},
-	{"p50.e2e", "end-to-end latency p50", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P50 })},
-	{"p95.e2e", "end-to-end latency p95", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P95 })},
-	{"p99.e2e", "end-to-end latency p99", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P99 })},
-	{"p999.e2e", "end-to-end latency p99.9", "ms", stats.LowerIsBetter, nil,
-		latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, func(l *results.Latency) float64 { return l.P999 })},
-	// Records per batch: how full the client's batches got, the figure
-	// linger.ms and batch.size act on at a fixed rate.
-	{"records_per_batch", "records per batch", "records", stats.HigherIsBetter, nil, recordsPerBatch},
-	{"cpu.client", "client CPU", "ms/MB", stats.LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
-	{"cpu.brokers", "brokers' CPU", "ms/MB", stats.LowerIsBetter, nil,
-		cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
-	{"cpu.total", "CPU, client and brokers", "ms/MB", stats.LowerIsBetter, nil,
-		cpuOf(cpuTotal)},
-	// Zones: the replication link's applied round trip (what acks=all
-	// waits for at least) and its share of the hand-off p50.
-	{"zones.replication", "replication link round trip between zones", "ms", stats.LowerIsBetter, nil, zoneReplicationMs},
-	{"zones.share", "replication link's share of p50 (acks=all)", "ratio", stats.LowerIsBetter, nil, zoneShare},
+	"disk.per_record":   {nil, diskPerRecord},
+	"p50.intended":      {nil, intended(func(l *results.Latency) float64 { return l.P50 })},
+	"p95.intended":      {nil, intended(func(l *results.Latency) float64 { return l.P95 })},
+	"p99.intended":      {nil, intended(func(l *results.Latency) float64 { return l.P99 })},
+	"p999.intended":     {nil, intended(func(l *results.Latency) float64 { return l.P999 })},
+	"p50.e2e":           {nil, e2e(func(l *results.Latency) float64 { return l.P50 })},
+	"p95.e2e":           {nil, e2e(func(l *results.Latency) float64 { return l.P95 })},
+	"p99.e2e":           {nil, e2e(func(l *results.Latency) float64 { return l.P99 })},
+	"p999.e2e":          {nil, e2e(func(l *results.Latency) float64 { return l.P999 })},
+	"records_per_batch": {nil, recordsPerBatch},
+	"cpu.client":        {nil, cpuOf(func(c *results.CPU) float64 { return c.ClientMsPerMB })},
+	"cpu.brokers":       {nil, cpuOf(func(c *results.CPU) float64 { return c.BrokersMsPerMB })},
+	"cpu.total":         {nil, cpuOf(cpuTotal)},
+	"zones.replication": {nil, zoneReplicationMs},
+	"zones.share":       {nil, zoneShare},
+}
+
+// Metrics are the figures compared by prodlab compare, in display order
+// (figures.Metrics's), each with its measure; a figure without one is a
+// programming error, caught when the package loads.
+var Metrics = func() []Metric {
+	out := make([]Metric, len(figures.Metrics))
+	for i, f := range figures.Metrics {
+		m, ok := measures[f.Key]
+		if !ok {
+			panic("summary: no measure for metric " + f.Key)
+		}
+		out[i] = Metric{Metric: f, Of: m.of, Trial: m.trial}
+	}
+	return out
+}()
+
+// intended reads one percentile of a record's latency from the intended
+// send time.
+func intended(f func(*results.Latency) float64) func(*results.Record) float64 {
+	return latencyOf(func(r *results.Record) *results.Latency { return r.LatencyIntendedMs }, f)
+}
+
+// e2e reads one percentile of a record's end-to-end latency.
+func e2e(f func(*results.Latency) float64) func(*results.Record) float64 {
+	return latencyOf(func(r *results.Record) *results.Latency { return r.LatencyE2EMs }, f)
 }
 
 // cpuTotal is the client's and the brokers' CPU per MB together (the
@@ -140,17 +150,6 @@ func MetricByKey(key string) (Metric, bool) {
 	return Metric{}, false
 }
 
-// MetricKeys lists every Metric.Key, in display order.
-func MetricKeys() []string {
-	out := make([]string, len(Metrics))
-	for i, m := range Metrics {
-		out[i] = m.Key
-	}
-	return out
-}
-
-// recordsPerBatch is a record's records per batch, NaN when the client
-// counted no batches.
 // diskPerRecord is the topic's bytes on disk over the records it holds
 // (the measured window's and the in-trial warm-up's, acknowledged).
 func diskPerRecord(r *results.Record) float64 {
@@ -164,6 +163,8 @@ func diskPerRecord(r *results.Record) float64 {
 	return float64(r.DiskBytes) / float64(n)
 }
 
+// recordsPerBatch is a record's records per batch, NaN when the client
+// counted no batches.
 func recordsPerBatch(r *results.Record) float64 {
 	if r.RecordsPerBatch <= 0 {
 		return math.NaN()

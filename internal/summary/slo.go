@@ -3,100 +3,26 @@ package summary
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
-// SLOPercentile is one percentile a capacity or advise SLO can bound: Key
-// as plan.json spells it, Name as people read and write it (capacity:
-// {slo: {p99.9.ms: …}}, {e2e.p99.ms: …}), Metric its key in the metric
-// registry, Quantile its field of a results.Latency. An E2E percentile
-// bounds the end-to-end latency (workload.consumer: hand-off to the
-// consumer's read), the others the latency from the intended send time.
-type SLOPercentile struct {
-	Key, Name, Metric, Quantile string
-	E2E                         bool
-}
-
-// SLOPercentiles are the percentiles an SLO can bound, in order: from the
-// intended send time first, then end to end.
-var SLOPercentiles = func() []SLOPercentile {
-	var out []SLOPercentile
-	qs := []struct{ key, name string }{{"p50", "p50"}, {"p95", "p95"}, {"p99", "p99"}, {"p999", "p99.9"}}
-	for _, q := range qs {
-		out = append(out, SLOPercentile{Key: q.key, Name: q.name, Metric: q.key + ".intended", Quantile: q.key})
-	}
-	for _, q := range qs {
-		out = append(out, SLOPercentile{Key: "e2e." + q.key, Name: "e2e." + q.name, Metric: q.key + ".e2e", Quantile: q.key, E2E: true})
-	}
-	return out
-}()
-
-// SLOByKey is the SLO percentile of key; ok is false for a key that is
-// none.
-func SLOByKey(key string) (p SLOPercentile, ok bool) {
-	for _, p := range SLOPercentiles {
-		if p.Key == key {
-			return p, true
-		}
-	}
-	return SLOPercentile{}, false
-}
-
-// Label names the percentile with what it measures, for messages and
-// axes: "p99 from the intended send time", "end-to-end p99".
-func (p SLOPercentile) Label() string {
-	if p.E2E {
-		return "end-to-end " + strings.TrimPrefix(p.Name, "e2e.")
-	}
-	return p.Name + " from the intended send time"
-}
-
-// Of is the latency of rec the percentile bounds; nil when not measured.
-func (p SLOPercentile) Of(rec *results.Record) *results.Latency {
+// sloLatency is the latency of rec that p bounds: end to end or from the
+// intended send time; nil when not measured.
+func sloLatency(p figures.SLOPercentile, rec *results.Record) *results.Latency {
 	if p.E2E {
 		return rec.LatencyE2EMs
 	}
 	return rec.LatencyIntendedMs
 }
 
-// At is the percentile's value in rec, NaN when not measured.
-func (p SLOPercentile) At(rec *results.Record) float64 {
-	if l := p.Of(rec); l != nil {
+// sloAt is p's value in rec, NaN when not measured.
+func sloAt(p figures.SLOPercentile, rec *results.Record) float64 {
+	if l := sloLatency(p, rec); l != nil {
 		return LatencyAt(*l, p.Quantile)
 	}
 	return math.NaN()
-}
-
-// SLOText writes an SLO as "p99 ≤ 100 ms and end-to-end p99 ≤ 250 ms"
-// (percentiles in order, joined by "and"), "" when it bounds none.
-func SLOText(slo map[string]float64) string { return sloText(slo, false) }
-
-// SLOLongText is SLOText with what each percentile from the intended send
-// time measures spelt out: "p99 ≤ 100 ms from the intended send time".
-func SLOLongText(slo map[string]float64) string { return sloText(slo, true) }
-
-// sloText writes the SLO's bounds, long or short.
-func sloText(slo map[string]float64, long bool) string {
-	var parts []string
-	for _, p := range SLOPercentiles {
-		v, ok := slo[p.Key]
-		if !ok {
-			continue
-		}
-		bound := " ≤ " + strconv.FormatFloat(v, 'f', -1, 64) + " ms"
-		switch {
-		case p.E2E:
-			parts = append(parts, p.Label()+bound)
-		case long:
-			parts = append(parts, p.Name+bound+" from the intended send time")
-		default:
-			parts = append(parts, p.Name+bound)
-		}
-	}
-	return strings.Join(parts, " and ")
 }
 
 // SLOMisses lists the SLO percentiles rec does not meet: above their
@@ -104,12 +30,12 @@ func sloText(slo map[string]float64, long bool) string {
 // only, when the consumer had not caught up (results.Record.E2EBehind).
 func SLOMisses(rec *results.Record, slo map[string]float64) []string {
 	var out []string
-	for _, p := range SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		bound, ok := slo[p.Key]
 		if !ok {
 			continue
 		}
-		v := p.At(rec)
+		v := sloAt(p, rec)
 		switch {
 		case p.E2E && rec.E2EBehind:
 			out = append(out, fmt.Sprintf("%s not measured whole: the consumer had not caught up (bound %g ms)", p.Label(), bound))
@@ -122,27 +48,16 @@ func SLOMisses(rec *results.Record, slo map[string]float64) []string {
 	return out
 }
 
-// SLOBoundsE2E reports whether the SLO bounds an end-to-end percentile,
-// which only a trial with a consumer (workload.consumer) measures.
-func SLOBoundsE2E(slo map[string]float64) bool {
-	for _, p := range SLOPercentiles {
-		if _, ok := slo[p.Key]; ok && p.E2E {
-			return true
-		}
-	}
-	return false
-}
-
 // sloPercentile is the first percentile the SLO bounds, in SLOPercentiles
 // order, or p99 when it bounds none: the latency the advice is proven and
 // drawn on.
-func sloPercentile(slo map[string]float64) SLOPercentile {
-	for _, p := range SLOPercentiles {
+func sloPercentile(slo map[string]float64) figures.SLOPercentile {
+	for _, p := range figures.SLOPercentiles {
 		if _, ok := slo[p.Key]; ok {
 			return p
 		}
 	}
-	p, _ := SLOByKey("p99")
+	p, _ := figures.SLOByKey("p99")
 	return p
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/figures"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
@@ -39,23 +40,30 @@ func TestSLOMisses(t *testing.T) {
 			}
 		})
 	}
-	if got, want := SLOLongText(slo), "p99 ≤ 100 ms from the intended send time and end-to-end p99 ≤ 250 ms"; got != want {
-		t.Errorf("SLOLongText %q, want %q", got, want)
-	}
-	if got, want := SLOText(slo), "p99 ≤ 100 ms and end-to-end p99 ≤ 250 ms"; got != want {
-		t.Errorf("SLOText %q, want %q", got, want)
-	}
-	if !SLOBoundsE2E(slo) || SLOBoundsE2E(map[string]float64{"p99": 1}) {
-		t.Error("SLOBoundsE2E does not tell an e2e bound")
-	}
 }
 
 // TestSLOPercentileKeys: every SLO percentile has a metric in the
 // registry.
 func TestSLOPercentileKeys(t *testing.T) {
-	for _, p := range SLOPercentiles {
+	for _, p := range figures.SLOPercentiles {
 		if _, ok := MetricByKey(p.Metric); !ok {
 			t.Errorf("SLO percentile %s: no metric %s", p.Key, p.Metric)
+		}
+	}
+}
+
+// TestMeasures: every measure computes a metric of figures.Metrics (the
+// load-time check holds the other direction), and each metric keeps its
+// figure's key, name, unit and direction.
+func TestMeasures(t *testing.T) {
+	for key := range measures {
+		if _, ok := MetricByKey(key); !ok {
+			t.Errorf("measure %s computes no metric of figures.Metrics", key)
+		}
+	}
+	for i, m := range Metrics {
+		if m.Metric != figures.Metrics[i] || m.Trial == nil {
+			t.Errorf("metric %d: %+v, want figure %+v with a Trial", i, m.Metric, figures.Metrics[i])
 		}
 	}
 }
