@@ -73,17 +73,21 @@ func (p Producer) Idempotent(byDefault bool) bool {
 func (p Producer) AcksAll() bool { return !p.Acks.Set || p.Acks.V == "all" }
 
 // Parse reads the settings of Producer from props (values trimmed of
-// spaces). Settings not in Producer are ignored. A bad value is an error
-// naming the setting and the value; the settings that parsed are filled
-// even then, so a caller reading one setting can ignore the others.
+// spaces). Settings not in Producer are ignored. A bad value is a
+// *SettingError naming the setting and the value (errors.Join of one per
+// setting); the settings that parsed are filled even then, so a caller
+// reading one setting can ignore the others.
 func Parse(props map[string]string) (Producer, error) {
 	var p Producer
 	var errs []error
+	read := map[string]string{} // each setting's key as written: its own name or librdkafka's
 	get := func(name string) (string, bool) {
 		v, ok := props[name]
+		read[name] = name
 		if !ok { // librdkafka's name for the same setting
 			for _, alias := range librdkafkaAliases[name] {
 				if v, ok = props[alias]; ok {
+					read[name] = alias
 					break
 				}
 			}
@@ -91,7 +95,7 @@ func Parse(props map[string]string) (Producer, error) {
 		return strings.TrimSpace(v), ok
 	}
 	fail := func(name, v, want string) {
-		errs = append(errs, fmt.Errorf("%s must be %s, got %q", name, want, v))
+		errs = append(errs, &SettingError{Key: read[name], Msg: fmt.Sprintf("%s must be %s, got %q", name, want, v)})
 	}
 	if v, ok := get(Acks); ok {
 		switch v {
@@ -137,7 +141,7 @@ func Parse(props map[string]string) (Producer, error) {
 		case v == "":
 			fail(TransactionalID, v, "a name (leave it out for a producer without transactions)")
 		case len(v) > MaxTransactionalIDBytes:
-			errs = append(errs, fmt.Errorf("%s is %d bytes long, more than the %d Kafka's protocol leaves room for beside prodlab's suffixes", TransactionalID, len(v), MaxTransactionalIDBytes))
+			errs = append(errs, &SettingError{Key: TransactionalID, Msg: fmt.Sprintf("%s is %d bytes long, more than the %d Kafka's protocol leaves room for beside prodlab's suffixes", TransactionalID, len(v), MaxTransactionalIDBytes)})
 		default:
 			p.TransactionalID = v
 		}

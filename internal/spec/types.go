@@ -3,7 +3,6 @@ package spec
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
@@ -366,25 +365,15 @@ func (e *Experiment) Settings() kafkaconf.Producer {
 
 // parseConf parses Producer into the typed view, reporting a value the
 // typed view cannot read (a librdkafka alias such as max.in.flight, which
-// the file's type check reads as text) at its key.
+// the file's type check reads as text) at its key as written.
 func (e *Experiment) parseConf(c *collector) {
 	conf, err := kafkaconf.Parse(e.Producer)
 	e.conf, e.confSet = conf, true
-	if err == nil {
-		return
-	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok { // errors.Join: one per setting
-		errs = j.Unwrap()
-	}
-	for _, one := range errs {
-		at := pos{File: e.File}
-		for k, p := range e.pos { // each message begins with its setting's name
-			if strings.HasPrefix(k, producerPrefix) && strings.HasPrefix(one.Error(), strings.TrimPrefix(k, producerPrefix)+" ") {
-				at = p
-				break
-			}
+	for _, se := range kafkaconf.SettingErrors(err) {
+		at, ok := e.pos[producerPrefix+se.Key]
+		if !ok {
+			at = pos{File: e.File}
 		}
-		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: "producer: " + one.Error()})
+		c.add(&Error{File: at.File, Line: at.Line, Col: at.Col, Msg: "producer: " + se.Error()})
 	}
 }

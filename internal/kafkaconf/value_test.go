@@ -1,0 +1,79 @@
+package kafkaconf
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadValue: a value reads by its setting's type, once, and a value
+// its type or Kafka's validators refuse is a *SettingError at its key.
+func TestReadValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, v string
+		check   func(Value) bool
+		wantErr string
+	}{
+		{name: "linger.ms", v: " 5 ", check: func(v Value) bool { return v.Duration() == 5*time.Millisecond && v.Int() == 5 && v.Text() == "5" }},
+		{name: "batch.size", v: "65536", check: func(v Value) bool { return v.Int() == 65536 }},
+		{name: "enable.idempotence", v: "TRUE", check: func(v Value) bool { return v.Bool() }},
+		{name: "transaction.abort.ratio", v: "0.25", check: func(v Value) bool { return v.Float() == 0.25 }},
+		{name: "compression.zstd.level", v: "-5", check: func(v Value) bool { return v.Int() == -5 }},
+		{name: "client.id", v: "lab", check: func(v Value) bool { return v.Text() == "lab" }},
+		// librdkafka's own names read as text: its client checks them.
+		{name: "queue.buffering.max.kbytes", v: "4096", check: func(v Value) bool { return v.Text() == "4096" && v.Int() == 0 }},
+		{name: "linger.ms", v: "soon", wantErr: `linger.ms must be an integer ≥ 0, got "soon"`},
+		{name: "linger.ms", v: "-1", wantErr: `linger.ms must be an integer ≥ 0, got "-1"`},
+		{name: "enable.idempotence", v: "1", wantErr: `enable.idempotence must be true or false, got "1"`},
+		{name: "acks", v: "2", wantErr: `acks must be one of 0, 1, -1, all, got "2"`},
+		{name: "max.in.flight.requests.per.connection", v: "0", wantErr: "must be an integer ≥ 1"},
+	} {
+		v, err := ReadValue(tc.name, tc.v)
+		switch {
+		case tc.wantErr != "":
+			se, ok := err.(*SettingError)
+			if !ok || se.Key != tc.name || !strings.Contains(se.Msg, tc.wantErr) {
+				t.Errorf("ReadValue(%s, %q) = %v, want a SettingError at %s: %q", tc.name, tc.v, err, tc.name, tc.wantErr)
+			}
+		case err != nil:
+			t.Errorf("ReadValue(%s, %q): %v", tc.name, tc.v, err)
+		case !tc.check(v):
+			t.Errorf("ReadValue(%s, %q) = %+v", tc.name, tc.v, v)
+		}
+	}
+}
+
+// TestRead: every setting reads, the interpreted ones into Producer; a
+// refused one is absent and named once, at the key as written (a
+// librdkafka alias too), whichever check refused it.
+func TestRead(t *testing.T) {
+	s, err := Read(map[string]string{"acks": "all", "linger.ms": "5", "batch.size": "big", "max.in.flight": "many",
+		TransactionDurationMs: "999999999999"})
+	got := map[string]string{}
+	for _, se := range SettingErrors(err) {
+		if _, dup := got[se.Key]; dup {
+			t.Errorf("%s refused twice: %v", se.Key, err)
+		}
+		got[se.Key] = se.Msg
+	}
+	for _, k := range []string{"batch.size", "max.in.flight", TransactionDurationMs} {
+		if got[k] == "" {
+			t.Errorf("%s not refused at its key: %v", k, err)
+		}
+		if _, ok := s.Value(k); ok {
+			t.Errorf("%s refused but read", k)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("refused %v, want batch.size, max.in.flight and %s", got, TransactionDurationMs)
+	}
+	if v, ok := s.Value("linger.ms"); !ok || v.Duration() != 5*time.Millisecond {
+		t.Errorf("linger.ms = %+v, %v", v, ok)
+	}
+	if !s.AcksAll() || s.BatchSize.Set || strings.Join(s.Names(), ",") != "acks,linger.ms" {
+		t.Errorf("settings %+v, names %v", s.Producer, s.Names())
+	}
+	if _, err := Read(map[string]string{"acks": "1"}); err != nil {
+		t.Errorf("Read refused acks=1: %v", err)
+	}
+}
