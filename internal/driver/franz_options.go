@@ -31,7 +31,7 @@ func FranzOption(key, value string) (string, bool) {
 
 // FranzOptions is FranzOption for every property of one producer file,
 // read together as mapFranzProps reads them: idempotence is decided by the
-// Java client's rules (settleIdempotence), and the options that decision
+// Java client's rules (decideIdempotence), and the options that decision
 // brings (kgo.DisableIdempotentWrite, Java's default of 5 requests in
 // flight) stand beside the property that decided it, once, so that the
 // texts pasted together are the driver's options. Every key of props is in
@@ -39,17 +39,21 @@ func FranzOption(key, value string) (string, bool) {
 // renders and does not check combinations (transactional.id with
 // enable.idempotence=false, a truststore file): Check does.
 func FranzOptions(props map[string]string) map[string]string {
-	s := &franzSettings{}
-	s.conf = kafkaconf.ParseValid(props) // rendered, not checked: Check reports a bad value
-	valid := make(map[string]string, len(props))
-	for k, v := range props {
-		v = strings.TrimSpace(v)
-		if apply, ok := franzProps[k]; ok && apply(v, s) == nil {
+	st, err := kafkaconf.Read(props)
+	refused := map[string]bool{}
+	for _, se := range kafkaconf.SettingErrors(err) {
+		refused[se.Key] = true
+	}
+	s := &franzSettings{conf: st.Producer}
+	valid := make(map[string]kafkaconf.Value, len(props))
+	for _, k := range st.Names() {
+		v, _ := st.Value(k) // one of st.Names()
+		if row, ok := franzTable[k]; ok && (row.apply == nil || row.apply(v, s) == nil) {
 			valid[k] = v
 		}
 	}
 	// A refused combination still decides s.idempotent (Check reports it).
-	_ = s.settleIdempotence()
+	s.decideIdempotence()
 	c := franzTextCtx{
 		idempotent: s.idempotent,
 		protocol:   s.sec.protocol,
@@ -59,15 +63,14 @@ func FranzOptions(props map[string]string) map[string]string {
 	out := make(map[string]string, len(props))
 	for k := range props {
 		v, ok := valid[k]
-		text := franzTexts[k]
-		if !ok || text == nil {
+		if !ok || refused[k] {
 			out[k] = ""
 			continue
 		}
 		if secret.IsKey(k) {
-			v = secret.Hidden
+			v = kafkaconf.TextValue(secret.Hidden)
 		}
-		out[k] = text(v, c)
+		out[k] = franzTable[k].text(v, c)
 	}
 	if !s.idempotent {
 		addIdempotenceOff(out, s.conf)
@@ -75,7 +78,7 @@ func FranzOptions(props map[string]string) map[string]string {
 	return out
 }
 
-// addIdempotenceOff adds to out what settleIdempotence adds for a producer
+// addIdempotenceOff adds to out what decideIdempotence adds for a producer
 // that is not idempotent: kgo.DisableIdempotentWrite beside the property
 // that turned idempotence off (enable.idempotence=false renders it
 // itself), and Java's default in-flight limit when the file sets none,
@@ -99,7 +102,7 @@ func addIdempotenceOff(out map[string]string, c kafkaconf.Producer) {
 
 // franzTextCtx is what a property's text depends on besides its value.
 type franzTextCtx struct {
-	idempotent bool   // as settleIdempotence decided
+	idempotent bool   // as decideIdempotence decided
 	protocol   string // security.protocol, upper case
 	mechanism  string // sasl.mechanism, upper case
 	trustType  string // ssl.truststore.type, upper case
@@ -109,93 +112,14 @@ func (c franzTextCtx) tls() bool  { return strings.HasSuffix(c.protocol, "SSL") 
 func (c franzTextCtx) sasl() bool { return strings.HasPrefix(c.protocol, "SASL") }
 
 // franzText renders a property's kgo options as Go code, or a note in
-// parentheses when it has none. v is a value its franzProps entry takes
+// parentheses when it has none. v is a value its row takes
 // (secret.Hidden for a secret); "" means the driver refuses it.
-type franzText func(v string, c franzTextCtx) string
-
-// franzTexts holds the text of every key of franzProps (a test fails for a
-// key without one), mirroring what each entry appends to the kgo options:
-// the producer's own properties here, the security group beside them.
-var franzTexts = joinTexts(franzProducerTexts, franzSecurityTexts)
-
-// joinTexts is the union of tables whose keys do not overlap.
-func joinTexts(tables ...map[string]franzText) map[string]franzText {
-	out := map[string]franzText{}
-	for _, t := range tables {
-		for k, f := range t {
-			out[k] = f
-		}
-	}
-	return out
-}
-
-// franzProducerTexts are the texts of the producer's own properties.
-var franzProducerTexts = map[string]franzText{
-	"acks": func(v string, _ franzTextCtx) string {
-		return "kgo.RequiredAcks(" + acksTexts[v] + ")"
-	},
-	kafkaconf.EnableIdempotence: func(_ string, c franzTextCtx) string {
-		if c.idempotent {
-			return "(default: idempotent writes on)"
-		}
-		return "kgo.DisableIdempotentWrite()"
-	},
-	kafkaconf.MaxInFlight:    inFlightText,
-	"linger.ms":              msText("kgo.ProducerLinger"),
-	"delivery.timeout.ms":    msText("kgo.RecordDeliveryTimeout"),
-	"request.timeout.ms":     msText("kgo.ProduceRequestTimeout"),
-	"transaction.timeout.ms": msText("kgo.TransactionTimeout"),
-	"metadata.max.age.ms": func(v string, _ franzTextCtx) string {
-		d, _ := parseMs(v)
-		return "kgo.MetadataMaxAge(" + goMs(d) + "), kgo.MetadataMinAge(" + goMs(min(d, 5*time.Second)) + ")"
-	},
-	"retry.backoff.ms": func(v string, _ franzTextCtx) string {
-		d, _ := parseMs(v)
-		return "kgo.RetryBackoffFn(func(int) time.Duration { return " + goMs(d) + " })"
-	},
-	"batch.size":           intText("kgo.ProducerBatchMaxBytes"),
-	"buffer.memory":        intText("kgo.MaxBufferedBytes"),
-	"max.buffered.records": intText("kgo.MaxBufferedRecords"),
-	"retries":              intText("kgo.RecordRetries"),
-	"compression.type": func(v string, _ franzTextCtx) string {
-		return "kgo.ProducerBatchCompression(" + codecTexts[v] + ")"
-	},
-	"client.id": func(v string, _ franzTextCtx) string {
-		return "kgo.ClientID(" + strconv.Quote(v) + ")"
-	},
-	"partitioner.class": func(v string, _ franzTextCtx) string {
-		if v == "org.apache.kafka.clients.producer.RoundRobinPartitioner" {
-			return "kgo.RecordPartitioner(kgo.RoundRobinPartitioner())"
-		}
-		return "kgo.RecordPartitioner(kgo.StickyKeyPartitioner(nil))"
-	},
-	"transactional.id": func(v string, _ franzTextCtx) string {
-		return "kgo.TransactionalID(" + strconv.Quote(v) + ")"
-	},
-	"transaction.duration.ms": func(v string, _ franzTextCtx) string {
-		d, _ := parseMs(v)
-		return fmt.Sprintf("(no kgo option: prodlab commits each transaction after %d ms)", d.Milliseconds())
-	},
-	kafkaconf.TransactionRecords: func(v string, _ franzTextCtx) string {
-		return "(no kgo option: prodlab ends each transaction after " + v + " records)"
-	},
-	kafkaconf.TransactionAbortRatio: func(v string, _ franzTextCtx) string {
-		return "(no kgo option: prodlab aborts this share of its transactions: " + v + ")"
-	},
-	"partitioner.ignore.keys": func(v string, _ franzTextCtx) string {
-		if ignore, _ := strconv.ParseBool(v); ignore {
-			return "kgo.RecordPartitioner(kgo.UniformBytesPartitioner(64<<10, true, false, nil))"
-		}
-		return "(default: keys choose the partition)"
-	},
-	"key.serializer":   serializerText,
-	"value.serializer": serializerText,
-}
+type franzText func(v kafkaconf.Value, c franzTextCtx) string
 
 // inFlightText renders max.in.flight.requests.per.connection, which
 // idempotent writes fix at kafkaconf.IdempotentMaxInFlight.
-func inFlightText(v string, c franzTextCtx) string {
-	n, _ := strconv.Atoi(v)
+func inFlightText(v kafkaconf.Value, c franzTextCtx) string {
+	n := v.Int()
 	switch {
 	case !c.idempotent:
 		return fmt.Sprintf("kgo.MaxProduceRequestsInflightPerBroker(%d)", n)
@@ -214,7 +138,7 @@ const franzUnused = "(unused with this security.protocol)"
 // franzTLSText is the dialer option of security.protocol SSL and SASL_SSL.
 const franzTLSText = "kgo.DialTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12})"
 
-// acksTexts are the kgo.Acks of the acks values franzProps takes.
+// acksTexts are the kgo.Acks of the acks values franz-go takes, as Go code.
 var acksTexts = map[string]string{
 	"all": "kgo.AllISRAcks()",
 	"-1":  "kgo.AllISRAcks()",
@@ -238,28 +162,6 @@ var saslTexts = map[string]string{
 	"PLAIN":         "kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism())",
 	"SCRAM-SHA-256": "kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism())",
 	"SCRAM-SHA-512": "kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism())",
-}
-
-// serializerText is the text of the byte-array serializers serializerProp
-// takes.
-func serializerText(string, franzTextCtx) string {
-	return "(no kgo option: franz-go sends the bytes as they are)"
-}
-
-// msText renders a durationProp of the kgo option named opt.
-func msText(opt string) franzText {
-	return func(v string, _ franzTextCtx) string {
-		d, _ := parseMs(v)
-		return opt + "(" + goMs(d) + ")"
-	}
-}
-
-// intText renders an intProp of the kgo option named opt.
-func intText(opt string) franzText {
-	return func(v string, _ franzTextCtx) string {
-		n, _ := strconv.Atoi(v)
-		return opt + "(" + strconv.Itoa(n) + ")"
-	}
 }
 
 // goMs writes d, a whole number of milliseconds, as Go: "5 * time.Millisecond", or "0".

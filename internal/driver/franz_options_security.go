@@ -1,12 +1,16 @@
 package driver
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
+)
 
 // franzSecurityTexts are the texts of the security properties
 // (franz_security.go): they make kgo options only together, so a text
 // names its part in them.
 var franzSecurityTexts = map[string]franzText{
-	"security.protocol": func(_ string, c franzTextCtx) string {
+	"security.protocol": func(_ kafkaconf.Value, c franzTextCtx) string {
 		var opts []string
 		switch c.protocol {
 		case "", "PLAINTEXT":
@@ -26,7 +30,7 @@ var franzSecurityTexts = map[string]franzText{
 		}
 		return strings.Join(opts, ", ")
 	},
-	"sasl.mechanism": func(_ string, c franzTextCtx) string {
+	"sasl.mechanism": func(_ kafkaconf.Value, c franzTextCtx) string {
 		switch {
 		case !c.sasl():
 			return franzUnused
@@ -35,38 +39,38 @@ var franzSecurityTexts = map[string]franzText{
 		}
 		return saslTexts[c.mechanism] // "" for a mechanism the driver refuses
 	},
-	"sasl.jaas.config": func(_ string, c franzTextCtx) string {
+	"sasl.jaas.config": func(_ kafkaconf.Value, c franzTextCtx) string {
 		if !c.sasl() {
 			return franzUnused
 		}
 		return "(value hidden: its username and password are the user and pass of kgo.SASL)"
 	},
-	"ssl.truststore.certificates": func(_ string, c franzTextCtx) string {
+	"ssl.truststore.certificates": func(_ kafkaconf.Value, c franzTextCtx) string {
 		if !c.tls() {
 			return franzUnused
 		}
 		return "(value hidden: the RootCAs of kgo.DialTLSConfig's tls.Config)"
 	},
-	"ssl.truststore.location": func(v string, c franzTextCtx) string {
+	"ssl.truststore.location": func(v kafkaconf.Value, c franzTextCtx) string {
 		switch {
 		case !c.tls():
 			return franzUnused
 		case c.trustType != "PEM":
 			return "" // franz-go reads PEM truststores only
 		}
-		return "(the RootCAs of kgo.DialTLSConfig's tls.Config, read from PEM file " + v + ")"
+		return "(the RootCAs of kgo.DialTLSConfig's tls.Config, read from PEM file " + v.Text() + ")"
 	},
-	"ssl.truststore.type": func(_ string, c franzTextCtx) string {
+	"ssl.truststore.type": func(_ kafkaconf.Value, c franzTextCtx) string {
 		if c.trustType == "PEM" {
 			return "(no kgo option: franz-go reads ssl.truststore.location as PEM)"
 		}
 		return "(no kgo option: franz-go reads PEM truststores only)"
 	},
-	"ssl.endpoint.identification.algorithm": func(v string, c franzTextCtx) string {
+	"ssl.endpoint.identification.algorithm": func(v kafkaconf.Value, c franzTextCtx) string {
 		switch {
 		case !c.tls():
 			return franzUnused
-		case v == "":
+		case v.Text() == "":
 			return "(the tls.Config of kgo.DialTLSConfig checks the server's chain, not its host name: " +
 				"InsecureSkipVerify with a VerifyPeerCertificate of the chain)"
 		}

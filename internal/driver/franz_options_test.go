@@ -86,9 +86,9 @@ func TestFranzOption(t *testing.T) {
 	}
 }
 
-// franzSamples holds a value franz-go takes for every key of franzProps:
-// TestFranzOptionEveryProperty asks for one, so a key added to franzProps
-// cannot go without a text in franzTexts.
+// franzSamples holds a value franz-go takes for every row of franzTable:
+// TestFranzOptionEveryProperty asks for one, so a row added to franzTable
+// cannot go without a text.
 var franzSamples = map[string]string{
 	"acks":                                  "all",
 	"enable.idempotence":                    "true",
@@ -123,25 +123,27 @@ var franzSamples = map[string]string{
 }
 
 // TestFranzOptionEveryProperty: every property franz-go takes has a text,
-// and franzTexts holds no key franz-go refuses.
+// and its sample value is taken.
 func TestFranzOptionEveryProperty(t *testing.T) {
-	for _, k := range slices.Sorted(maps.Keys(franzProps)) {
+	for _, k := range slices.Sorted(maps.Keys(franzTable)) {
 		v, ok := franzSamples[k]
 		if !ok {
-			t.Errorf("franzProps has %s but franzSamples has no value for it: add one, and its text to franzTexts", k)
+			t.Errorf("franzTable has %s but franzSamples has no value for it: add one", k)
+			continue
+		}
+		if franzTable[k].text == nil {
+			t.Errorf("franzTable's row %s has no text", k)
 			continue
 		}
 		if got, _ := FranzOption(k, v); got == "" {
-			t.Errorf("FranzOption(%q, %q) is empty: franzTexts has no text for a property franzProps takes", k, v)
-		}
-	}
-	for k := range franzTexts {
-		if franzProps[k] == nil {
-			t.Errorf("franzTexts has %s, which franzProps does not take", k)
+			t.Errorf("FranzOption(%q, %q) is empty: the row refuses its own sample", k, v)
 		}
 	}
 	if !slices.Equal(slices.Sorted(maps.Keys(codecTexts)), slices.Sorted(maps.Keys(codecs))) {
 		t.Errorf("codecTexts has %v, codecs %v", slices.Sorted(maps.Keys(codecTexts)), slices.Sorted(maps.Keys(codecs)))
+	}
+	if !slices.Equal(slices.Sorted(maps.Keys(acksTexts)), slices.Sorted(maps.Keys(franzAcks))) {
+		t.Errorf("acksTexts has %v, franzAcks %v", slices.Sorted(maps.Keys(acksTexts)), slices.Sorted(maps.Keys(franzAcks)))
 	}
 }
 
@@ -149,7 +151,7 @@ func TestFranzOptionEveryProperty(t *testing.T) {
 // context.
 func TestFranzOptionSecrets(t *testing.T) {
 	const value = "s3cr3t-VALUE"
-	for k := range franzProps {
+	for k := range franzTable {
 		if !secret.IsKey(k) {
 			continue
 		}

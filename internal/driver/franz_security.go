@@ -12,6 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // franzSecurity collects the Java client's security properties, which only
@@ -27,10 +29,30 @@ type franzSecurity struct {
 	jaas        string // sasl.jaas.config
 }
 
-// securityProps are the Java security properties franz-go honours, stored
-// for franzSecurity.opts. A keystore (client certificates) is not among
-// them: prodlab's clusters do not ask for client authentication.
-var securityProps = map[string]func(v string, s *franzSecurity){
+// franzSecurityRows are the Java security properties franz-go honours:
+// each is stored for franzSecurity.opts, and its text (franzSecurityTexts)
+// names its part in the options they make together. A keystore (client
+// certificates) is not among them: prodlab's clusters do not ask for
+// client authentication.
+var franzSecurityRows = func() map[string]franzRow {
+	rows := map[string]franzRow{}
+	for k, set := range securitySetters {
+		rows[k] = franzRow{
+			apply: func(v kafkaconf.Value, s *franzSettings) error {
+				set(v.Text(), &s.sec)
+				return nil
+			},
+			text: franzSecurityTexts[k],
+		}
+	}
+	protocol := rows["security.protocol"]
+	protocol.read = func(_ *kgo.Client, s *franzSettings) (string, bool) { return s.sec.protocol, s.sec.protocol != "" }
+	rows["security.protocol"] = protocol
+	return rows
+}()
+
+// securitySetters store each security property in a franzSecurity.
+var securitySetters = map[string]func(v string, s *franzSecurity){
 	"security.protocol":                     func(v string, s *franzSecurity) { s.protocol = strings.ToUpper(v) },
 	"ssl.truststore.type":                   func(v string, s *franzSecurity) { s.trustType = strings.ToUpper(v) },
 	"ssl.truststore.certificates":           func(v string, s *franzSecurity) { s.trustPEM = v },
@@ -38,15 +60,6 @@ var securityProps = map[string]func(v string, s *franzSecurity){
 	"ssl.endpoint.identification.algorithm": func(v string, s *franzSecurity) { s.noHostCheck = v == "" },
 	"sasl.mechanism":                        func(v string, s *franzSecurity) { s.mechanism = strings.ToUpper(v) },
 	"sasl.jaas.config":                      func(v string, s *franzSecurity) { s.jaas = v },
-}
-
-func init() {
-	for k, set := range securityProps {
-		franzProps[k] = func(v string, s *franzSettings) error {
-			set(v, &s.sec)
-			return nil
-		}
-	}
 }
 
 // opts turns the collected properties into kgo's dialer and SASL options,
@@ -167,7 +180,7 @@ func (s *franzSecurity) saslOpt() (kgo.Opt, error) {
 func SecurityOpts(props map[string]string) ([]kgo.Opt, error) {
 	var s franzSecurity
 	for k, v := range props {
-		if set, ok := securityProps[k]; ok {
+		if set, ok := securitySetters[k]; ok {
 			set(strings.TrimSpace(v), &s)
 		}
 	}

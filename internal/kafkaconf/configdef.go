@@ -228,4 +228,9 @@ var producerEnums = map[string][]string{
 }
 
 // producerRules are the value rules of producer settings.
-var producerRules = Rules{Ints: producerIntRanges, IntAlso: producerIntAlso, Enums: producerEnums}
+var producerRules = Rules{Ints: producerIntRanges, IntAlso: producerIntAlso, Enums: producerEnums, FoldEnums: producerFoldEnums}
+
+// producerFoldEnums are the enumerated producer settings the Java client
+// reads in any case (CommonClientConfigs defines both with
+// ConfigDef.CaseInsensitiveValidString).
+var producerFoldEnums = map[string]bool{"security.protocol": true, "metadata.recovery.strategy": true}

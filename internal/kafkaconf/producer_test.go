@@ -130,6 +130,11 @@ func TestCheckProducer(t *testing.T) {
 		{"compression.gzip.level", "-1", ""},
 		{"compression.gzip.level", "10", `compression.gzip.level must be an integer in 1..9 or -1, got "10"`},
 		{MaxBufferedRecords, "0", `max.buffered.records must be an integer ≥ 1, got "0"`},
+		// security.protocol reads in any case, as the Java client's
+		// CaseInsensitiveValidString does; compression.type does not.
+		{SecurityProtocol, "sasl_ssl", ""},
+		{SecurityProtocol, "tls", `security.protocol must be one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL (in any case), got "tls"`},
+		{CompressionType, "ZSTD", `compression.type must be one of none, gzip, snappy, lz4, zstd, got "ZSTD"`},
 	} {
 		err := CheckProducer(tc.name, tc.v)
 		if got := errText(err); got != tc.wantErr {

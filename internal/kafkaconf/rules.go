@@ -25,6 +25,9 @@ type Rules struct {
 	// Enums are the accepted values of enumerated settings; for a list
 	// setting, of each of its elements.
 	Enums map[string][]string
+	// FoldEnums are the enumerated settings Kafka reads in any case
+	// (ConfigDef.CaseInsensitiveValidString).
+	FoldEnums map[string]bool
 	// Patterns are the accepted forms of free-text settings.
 	Patterns map[string]Pattern
 }
@@ -42,8 +45,12 @@ func (r Rules) Check(name, v string, t Type) error {
 	if t == TypeList {
 		return r.checkList(name, v)
 	}
-	if allowed, ok := r.Enums[name]; ok && !slices.Contains(allowed, v) {
-		return fmt.Errorf("%s must be one of %s, got %q", name, strings.Join(allowed, ", "), v)
+	if allowed, ok := r.Enums[name]; ok && !slices.ContainsFunc(allowed, func(a string) bool { return a == v || r.FoldEnums[name] && strings.EqualFold(a, v) }) {
+		anyCase := ""
+		if r.FoldEnums[name] {
+			anyCase = " (in any case)"
+		}
+		return fmt.Errorf("%s must be one of %s%s, got %q", name, strings.Join(allowed, ", "), anyCase, v)
 	}
 	if p, ok := r.Patterns[name]; ok && !p.RE.MatchString(v) {
 		return fmt.Errorf("%s must be %s, got %q", name, p.Want, v)

@@ -138,3 +138,7 @@ func (s Settings) Value(name string) (Value, bool) {
 
 // Names are the settings that read, sorted.
 func (s Settings) Names() []string { return slices.Sorted(maps.Keys(s.values)) }
+
+// TextValue is a value that reads as text only: what is shown in place of
+// a setting's own value (a secret's).
+func TextValue(text string) Value { return Value{text: text} }

@@ -71,9 +71,11 @@ func checkFleetFaults(ctx context.Context, scs []spec.Scenario, fleets Fleets, b
 				continue
 			}
 			if brokers == nil {
-				// Reach a secured cluster as prodlab's own clients will
-				// (externalConnection, which names a bad setting later).
-				opts, _ := driver.SecurityOpts(sc.Exp.Producer)
+				// Reach a secured cluster as prodlab's own clients will.
+				opts, err := driver.SecurityOpts(sc.Exp.Producer)
+				if err != nil {
+					return fmt.Errorf("%s on a Trogdor fleet needs the brokers' hosts, and the security settings do not say how to reach them: %w", f.Type, err)
+				}
 				c, err := cluster.Connect(ctx, bootstrap, opts...)
 				if err != nil {
 					return fmt.Errorf("%s on a Trogdor fleet needs the brokers' hosts: %w", f.Type, err)
