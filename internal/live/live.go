@@ -57,6 +57,16 @@ type Server struct {
 	subs     map[chan []byte]struct{}
 	closed   bool
 	hosts    map[string]bool // the Host headers a request may carry
+
+	// The findings are computed off the run's path (answerLoop): a
+	// trial's end marks them stale and kicks the loop, which judges every
+	// trial so far at once, however many ended meanwhile. idle is
+	// signalled when nothing is stale or being judged (settle).
+	kick      chan struct{}
+	stale     bool
+	computing bool
+	idle      *sync.Cond
+	loopDone  chan struct{}
 }
 
 // CheckAddr refuses an address the page could not listen on, before the
@@ -97,7 +107,10 @@ func Start(addr, dir string, previous []results.Record) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, ln: ln, subs: map[chan []byte]struct{}{}, recs: slices.Clone(previous), hosts: allowedHosts(addr, ln.Addr())}
+	s := &Server{dir: dir, ln: ln, subs: map[chan []byte]struct{}{}, recs: slices.Clone(previous), hosts: allowedHosts(addr, ln.Addr()),
+		kick: make(chan struct{}, 1), loopDone: make(chan struct{})}
+	s.idle = sync.NewCond(&s.mu)
+	go s.answerLoop()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.page)
 	mux.HandleFunc("GET /events", s.events)
@@ -134,10 +147,46 @@ func (s *Server) Publish(ev lab.Event) {
 	s.send(b)
 	if ev.Kind == lab.TrialFinished && ev.Record != nil {
 		s.recs = append(s.recs, *ev.Record)
-		if f := s.answers(); f != nil {
+		s.stale = true
+		select {
+		case s.kick <- struct{}{}:
+		default: // a kick is pending: it judges this trial too
+		}
+	}
+}
+
+// answerLoop judges the questions whenever a trial's end made the
+// findings stale, and sends them to every browser; it ends when Close
+// closes kick.
+func (s *Server) answerLoop() {
+	defer close(s.loopDone)
+	for range s.kick {
+		s.mu.Lock()
+		if !s.stale {
+			s.mu.Unlock()
+			continue
+		}
+		recs := s.recs // appended to only: the trials so far stay as they are
+		s.stale, s.computing = false, true
+		s.mu.Unlock()
+		f := s.answers(recs)
+		s.mu.Lock()
+		s.computing = false
+		if f != nil && !s.closed {
 			s.findings = f
 			s.send(f)
 		}
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// settle waits until the findings judge every trial published so far.
+func (s *Server) settle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.stale || s.computing {
+		s.idle.Wait()
 	}
 }
 
@@ -179,9 +228,10 @@ func (s *Server) detachLocked(ch chan []byte) {
 	close(ch)
 }
 
-// answers is the findings event: the plan's questions answered on the
-// trials so far (report.Findings), nil without a plan or a question.
-func (s *Server) answers() []byte {
+// answers is the findings event: the plan's questions answered on recs
+// (report.Findings), nil without a plan or a question. Only answerLoop
+// calls it, so the plan it reads once is its own.
+func (s *Server) answers(recs []results.Record) []byte {
 	if s.plan == nil {
 		p, ok, err := results.ReadPlan(s.dir)
 		if err != nil || !ok {
@@ -192,16 +242,26 @@ func (s *Server) answers() []byte {
 	if len(s.plan.Comparisons) == 0 {
 		return nil
 	}
-	return findingsEvent(report.Findings(s.recs, *s.plan), s.plan.Margin)
+	return findingsEvent(report.Findings(recs, *s.plan), s.plan.Margin)
 }
 
 // endEvent tells a browser the run is over: it stops following.
 var endEvent = []byte(`{"kind":"end"}`)
 
-// Close stops serving and ends every browser's stream with endEvent.
+// Close stops serving and ends every browser's stream with endEvent,
+// after the findings of every trial published.
 func (s *Server) Close() error {
+	s.settle()
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
 	s.closed = true
+	close(s.kick) // Publish sends no kick once closed
+	s.mu.Unlock()
+	<-s.loopDone
+	s.mu.Lock()
 	for ch := range s.subs {
 		select {
 		case ch <- endEvent:

@@ -88,6 +88,7 @@ func TestLivePage(t *testing.T) {
 		}
 	}
 	s.Publish(lab.Event{Kind: lab.TrialProgress, Scenario: "0", Trial: 3, Sent: 7})
+	s.settle() // the findings are judged off the run's path
 	st := openStream(t, s)
 	var kinds []string
 	var last map[string]any
@@ -111,6 +112,21 @@ func TestLivePage(t *testing.T) {
 	s.Publish(lab.Event{Kind: lab.Log, Line: "12:00:00 after the browser came"})
 	if k, m := st.next(t); k != "log" || m["line"] != "12:00:00 after the browser came" {
 		t.Errorf("next event %s %v, want the new log line", k, m)
+	}
+	// A round that ends while the browser watches: its trials' ends, then
+	// the findings judged on it too.
+	for _, id := range []string{"0", "5"} {
+		s.Publish(lab.Event{Kind: lab.TrialFinished, Scenario: id, Trial: 3, Record: rec(id, 3, 1000+500*float64(len(id)-1)), Status: "ok"})
+	}
+	giveUp := time.AfterFunc(10*time.Second, func() { st.body.Close() }) // ends next's read
+	defer giveUp.Stop()
+	for k, m := st.next(t); ; k, m = st.next(t) {
+		if k == "" {
+			t.Fatal("no findings of round 4 within 10 s")
+		}
+		if k == "findings" && strings.Contains(fmt.Sprint(m["findings"]), "4 rounds") {
+			break
+		}
 	}
 	done := make(chan string)
 	go func() {
@@ -225,6 +241,7 @@ func TestLiveResumed(t *testing.T) {
 	}
 	defer s.Close() //nolint:errcheck // a test server
 	s.Publish(lab.Event{Kind: lab.TrialFinished, Scenario: "0", Trial: 3, Record: rec("0", 3, 1003), Status: "ok"})
+	s.settle()
 	st := openStream(t, s)
 	for k, m := st.next(t); k != ""; k, m = st.next(t) {
 		if k == "findings" {
