@@ -163,7 +163,7 @@ func (h *History) add(idx map[string]int, runs, i int, s Series, p Point) {
 }
 
 // shifts finds s's change points over the runs that have a value, seeded
-// by the series' name so the same history gives the same answer.
+// by the series' name (seed).
 func (h *History) shifts(s *Series, cfg stats.ChangeConfig) []SeriesShift {
 	var xs []float64
 	var at []int // run index of each value
@@ -173,9 +173,7 @@ func (h *History) shifts(s *Series, cfg stats.ChangeConfig) []SeriesShift {
 			at = append(at, i)
 		}
 	}
-	f := fnv.New64a()
-	_, _ = f.Write([]byte(s.Scenario + "\x00" + s.Finding + "\x00" + s.Metric))
-	cfg.Seed = f.Sum64()
+	cfg.Seed = s.seed()
 	var out []SeriesShift
 	for _, c := range stats.ChangePoints(xs, cfg) {
 		run := at[c.Index]
@@ -187,6 +185,15 @@ func (h *History) shifts(s *Series, cfg stats.ChangeConfig) []SeriesShift {
 		out = append(out, sh)
 	}
 	return out
+}
+
+// seed is the series' change-point seed, its name's hash: the same
+// history gives the same answer, and the gate finds the levels the chart
+// shows.
+func (s *Series) seed() uint64 {
+	f := fnv.New64a()
+	_, _ = f.Write([]byte(s.Scenario + "\x00" + s.Finding + "\x00" + s.Metric))
+	return f.Sum64()
 }
 
 // envChanged reports whether the environment changed at any run from

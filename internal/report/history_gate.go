@@ -110,7 +110,7 @@ func (s *Series) level(last int, m ChangeMethod) ([]float64, int) {
 		return nil, 0
 	}
 	start := 0
-	cfg := stats.ChangeConfig{Alpha: m.Alpha, Permutations: m.Permutations, MinSize: m.MinRuns, Seed: uint64(len(xs))}
+	cfg := stats.ChangeConfig{Alpha: m.Alpha, Permutations: m.Permutations, MinSize: m.MinRuns, Seed: s.seed()}
 	if cs := stats.ChangePoints(xs, cfg); len(cs) > 0 {
 		start = cs[len(cs)-1].Index
 	}
