@@ -30,7 +30,7 @@ final class RunRequest {
      * When > 0, a rate-limited steady-state warm-up runs on past warmupMs
      * until the producer is within this many ms of its schedule (how late
      * its sends run, plus the wait of the records it holds unacknowledged
-     * at the rate beyond the fastest completion: TrialRunner.lagNanos), for
+     * at the rate beyond the fastest completion: Pacing.lagNanos), for
      * at most catchUpMaxMs more and not once it falls further behind: a
      * window that begins behind its schedule measures that backlog, not
      * the steady state.

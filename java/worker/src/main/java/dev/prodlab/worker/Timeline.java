@@ -22,7 +22,7 @@ final class Timeline {
     private final long intervalNs;
 
     // The open interval; guarded by lock.
-    private Histogram active = TrialRunner.newHistogram();
+    private Histogram active = Histograms.create();
     private long acked;
     private long ackedBytes;
     private long failed;
@@ -31,7 +31,7 @@ final class Timeline {
     private final AtomicLong inFlightMax = new AtomicLong(-1);
 
     // Cut state; guarded by this.
-    private Histogram spare = TrialRunner.newHistogram();
+    private Histogram spare = Histograms.create();
     private long startNs; // start of the open interval, on the trial's clock
     private long prevSent;
     private double prevRetries;
@@ -112,7 +112,7 @@ final class Timeline {
         p.addProperty("failed", f);
         p.addProperty("retries", retries);
         p.addProperty("in_flight", inFlight < 0 ? -1 : inFlight);
-        p.addProperty("histogram", TrialRunner.encode(h));
+        p.addProperty("histogram", Histograms.encode(h));
         h.reset(); // the spare for the next cut
         points.add(p);
         startNs = endNs;

@@ -39,7 +39,7 @@ final class Transactions {
     long aborted;
     long commitFailed;
     private long recordsEnded;
-    private final Histogram commitLatUs = new Histogram(1, TrialRunner.HIST_MAX_US, 3);
+    private final Histogram commitLatUs = new Histogram(1, Histograms.HIST_MAX_US, 3);
 
     Transactions(long everyMs, long records, double abortRatio, long seed, String tag) {
         this.everyNanos = everyMs * 1_000_000L;
@@ -118,7 +118,7 @@ final class Transactions {
 
     /** Records a commit of the records up to nextSeq that took commitNanos. */
     void committed(long nextSeq, long commitNanos) {
-        commitLatUs.recordValue(Math.max(1, Math.min(commitNanos / 1000, TrialRunner.HIST_MAX_US)));
+        commitLatUs.recordValue(Math.max(1, Math.min(commitNanos / 1000, Histograms.HIST_MAX_US)));
         committed++;
         mark(committedSeqs, nextSeq);
     }

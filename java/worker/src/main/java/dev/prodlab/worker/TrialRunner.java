@@ -1,19 +1,15 @@
 package dev.prodlab.worker;
 
 import com.google.gson.JsonObject;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -23,11 +19,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Runs one trial: creates a producer from the request's properties, sends the
@@ -35,18 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * TrialRunner serves one run request; the worker creates a new one per trial.
  */
 final class TrialRunner {
-    /** Audit header key. */
-    static final String AUDIT_HEADER = "prodlab";
-    /** Latency histogram bounds (µs): 1 µs .. 10 min, 3 significant digits. */
-    static final long HIST_MAX_US = 600_000_000L;
 
-    /** producer-metrics reported as they are at the end of the trial. */
-    static final List<String> METRICS = List.of(
-            "batch-size-avg", "batch-size-max", "records-per-request-avg", "record-queue-time-avg",
-            "record-queue-time-max", "request-latency-avg", "request-latency-max", "record-retry-total",
-            "record-error-total", "record-send-total", "compression-rate-avg", "outgoing-byte-total",
-            "produce-throttle-time-avg", "bufferpool-wait-time-total", "bufferpool-wait-time-ns-total",
-            "txn-commit-time-ns-total", "txn-abort-time-ns-total", "flush-time-ns-total");
 
     private final RunRequest req;
     private final Protocol progressOut; // may be null (tests)
@@ -73,8 +55,8 @@ final class TrialRunner {
     // progress window and the timeline's open interval, all updated under the
     // one lock the callback takes.
     private final Object lock = new Object();
-    private final Histogram hist = newHistogram();
-    private final Histogram histIntended = newHistogram();
+    private final Histogram hist = Histograms.create();
+    private final Histogram histIntended = Histograms.create();
     private final Map<String, Long> errors = new HashMap<>();
     // Progress window; taken and reset by the sampler.
     private long windowCount;
@@ -105,10 +87,6 @@ final class TrialRunner {
         this.timeline = req.timelineIntervalMs > 0 ? new Timeline(lock, req.timelineIntervalMs * 1_000_000L) : null;
     }
 
-    static Histogram newHistogram() {
-        return new Histogram(1, HIST_MAX_US, 3);
-    }
-
     /** The kafka-clients version on the class path (ClientInfo). */
     static String clientVersion() {
         return ClientInfo.version();
@@ -119,105 +97,6 @@ final class TrialRunner {
         cancelled = true;
     }
 
-    /** Builds the producer properties for a request; prodlab-only keys are removed. */
-    static Properties producerProps(RunRequest req) {
-        Properties p = new Properties();
-        p.putAll(req.props);
-        for (String k : Transactions.KEYS) {
-            p.remove(k);
-        }
-        if (!req.bootstrap.isEmpty() && !p.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, req.bootstrap);
-        }
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        // Make windowed averages and maxima cover the whole trial (the default
-        // window is 2 × 30 s). This changes no producer behaviour.
-        if (!p.containsKey(ProducerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG)) {
-            p.put(ProducerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG, Long.toString(req.timeoutMs + 60_000));
-        }
-        return p;
-    }
-
-    /** Every producer setting after defaults, as strings, with secrets masked. */
-    static Map<String, String> effective(ProducerConfig cfg) {
-        Map<String, String> out = new TreeMap<>();
-        for (Map.Entry<String, ?> e : cfg.values().entrySet()) {
-            out.put(e.getKey(), configString(e.getKey(), e.getValue()));
-        }
-        return out;
-    }
-
-    static String configString(String key, Object v) {
-        if (v == null) {
-            return "";
-        }
-        String k = key.toLowerCase(Locale.ROOT);
-        if (v instanceof Password || k.contains("password") || k.equals("sasl.jaas.config")) {
-            return "[hidden]";
-        }
-        if (v instanceof Class) {
-            return ((Class<?>) v).getName();
-        }
-        if (v instanceof List) {
-            StringBuilder sb = new StringBuilder();
-            for (Object o : (List<?>) v) {
-                if (sb.length() > 0) {
-                    sb.append(',');
-                }
-                sb.append(o instanceof Class ? ((Class<?>) o).getName() : String.valueOf(o));
-            }
-            return sb.toString();
-        }
-        return v.toString();
-    }
-
-    /** Finds the innermost ConfigException in a cause chain, or null. */
-    static ConfigException configCause(Throwable t) {
-        ConfigException found = null;
-        for (Throwable c = t; c != null && c != c.getCause(); c = c.getCause()) {
-            if (c instanceof ConfigException) {
-                found = (ConfigException) c;
-            }
-        }
-        return found;
-    }
-
-    /**
-     * "Class: message" of t, then its direct cause and, when deeper, its root
-     * cause: the client wraps the reason a producer cannot be built (a bad
-     * sasl.jaas.config, say) two levels down, under "Failed to construct
-     * kafka producer".
-     */
-    static String message(Throwable t) {
-        StringBuilder sb = new StringBuilder(describe(t));
-        Throwable c = t.getCause();
-        if (c != null && c != t && c.getMessage() != null && !c.getMessage().equals(t.getMessage())) {
-            sb.append(" (caused by ").append(describe(c));
-            Throwable root = rootCause(c);
-            if (root != c && root.getMessage() != null && !root.getMessage().equals(c.getMessage())) {
-                sb.append("; root cause ").append(describe(root));
-            }
-            sb.append(')');
-        }
-        return sb.toString();
-    }
-
-    /** "SimpleClassName: message", or the class name alone. */
-    private static String describe(Throwable t) {
-        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
-    }
-
-    /** The innermost cause of t (t itself when it has none); stops at cycles. */
-    static Throwable rootCause(Throwable t) {
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        Throwable c = t;
-        while (c.getCause() != null && seen.add(c)) {
-            c = c.getCause();
-        }
-        return c;
-    }
-
     /** Runs the trial; never throws. */
     JsonObject run() {
         try {
@@ -225,11 +104,11 @@ final class TrialRunner {
         } catch (Rejected r) {
             return Protocol.failure(req.id, r.getMessage(), r.hint);
         } catch (Throwable t) {
-            ConfigException ce = configCause(t);
+            ConfigException ce = Failures.configCause(t);
             if (ce != null) {
                 return Protocol.failure(req.id, ce.getMessage(), Hints.forConfigError(ce.getMessage()));
             }
-            return Protocol.failure(req.id, message(t), "the Java producer failed; see the worker log");
+            return Protocol.failure(req.id, Failures.message(t), "the Java producer failed; see the worker log");
         }
     }
 
@@ -254,12 +133,12 @@ final class TrialRunner {
         Sampler sampler = null;
         Cutter cutter = null;
         try {
-            String clientId = clientIdOf(producer);
+            String clientId = ClientMetrics.clientIdOf(producer);
             if (clientId != null) {
                 setup.effective().put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
             }
-            inFlightMetric = producerMetric(producer, "requests-in-flight");
-            retryMetric = producerMetric(producer, "record-retry-total");
+            inFlightMetric = ClientMetrics.producerMetric(producer, "requests-in-flight");
+            retryMetric = ClientMetrics.producerMetric(producer, "record-retry-total");
             sampler = new Sampler(producer, System.nanoTime() + req.timeoutMs * 1_000_000L);
             sampler.start();
             SendLoop loop = new SendLoop(producer, setup);
@@ -277,7 +156,7 @@ final class TrialRunner {
                 cutLast(end);
             }
             JsonObject o = measurements(end);
-            addClientFigures(o, producer, setup.effective(), setup.txn(), sampler.maxInFlight);
+            ClientMetrics.add(o, producer, req.topic, setup.effective(), setup.txn(), sampler.maxInFlight, tracking);
             return o;
         } finally {
             if (sampler != null) {
@@ -322,10 +201,10 @@ final class TrialRunner {
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), "check workload.keys");
         }
-        Properties props = producerProps(req);
+        Properties props = ProducerProps.of(req);
         Map<String, String> effective;
         try {
-            effective = effective(new ProducerConfig(props));
+            effective = ProducerProps.effective(new ProducerConfig(props));
         } catch (ConfigException e) {
             throw new Rejected(e.getMessage(), Hints.forConfigError(e.getMessage()));
         }
@@ -349,33 +228,6 @@ final class TrialRunner {
         if (!req.hasWarmup()) {
             startMeasured(0, clockStart);
         }
-    }
-
-    /**
-     * How far behind its schedule a rate-limited producer runs at nanoTime
-     * now: how late the next record (due at nanoTime due) runs, plus the
-     * wait of the newest outstanding record at nanosPerRecord each (Little's
-     * law) less the fastest completion seen (minLatNanos: the pipeline's own
-     * latency, which a producer on schedule has too).
-     */
-    static long lagNanos(double nanosPerRecord, long due, long now, long outstanding, long minLatNanos) {
-        return Math.max(0, now - due) + Math.max(0, (long) (outstanding * nanosPerRecord) - minLatNanos);
-    }
-
-    /**
-     * Whether a warm-up that reached its time (until) runs on at nanoTime
-     * now: a catch-up is asked (catchUpMs), catchUpMaxMs past until has not
-     * run out, and the producer is still further behind its schedule (lag)
-     * than catchUpMs, but no further than it was when the warm-up's time
-     * ended (lag0) by more than catchUpMs: one that falls further behind
-     * cannot keep up, and waiting only deepens the overload.
-     */
-    static boolean behindSchedule(long catchUpMs, long catchUpMaxMs, long now, long until, long lag, long lag0) {
-        if (catchUpMs <= 0 || now - until - catchUpMaxMs * 1_000_000L >= 0) {
-            return false;
-        }
-        long bound = catchUpMs * 1_000_000L;
-        return lag > bound && lag <= lag0 + bound;
     }
 
     /**
@@ -506,12 +358,12 @@ final class TrialRunner {
             if (horizon == null || nanosPerRecord <= 0 || req.catchUpMs <= 0) {
                 return false;
             }
-            long lag = lagNanos(nanosPerRecord, clockStart + (long) (seq * nanosPerRecord), now,
+            long lag = Pacing.lagNanos(nanosPerRecord, clockStart + (long) (seq * nanosPerRecord), now,
                     horizon.outstanding(), horizon.minLatNanos());
             if (lag0 < 0) {
                 lag0 = lag;
             }
-            return behindSchedule(req.catchUpMs, req.catchUpMaxMs, now, until, lag, lag0);
+            return Pacing.behindSchedule(req.catchUpMs, req.catchUpMaxMs, now, until, lag, lag0);
         }
 
         /**
@@ -522,7 +374,7 @@ final class TrialRunner {
          * of the end-to-end figures); null when neither.
          */
         private List<Header> headers(long seq, boolean warmup) {
-            Header audit = tracking ? new AuditHeader(auditValue(topicTag, seq)) : null;
+            Header audit = tracking ? new AuditHeader(AuditHeader.valueOf(topicTag, seq)) : null;
             if (!req.stamp || warmup) {
                 return audit == null ? null : List.of(audit);
             }
@@ -560,7 +412,7 @@ final class TrialRunner {
                     txn.committed(nextSeq, System.nanoTime() - t0);
                     return;
                 } catch (RuntimeException e) {
-                    countError(message(e));
+                    countError(Failures.message(e));
                     abort(nextSeq, true, e);
                     return;
                 }
@@ -598,64 +450,10 @@ final class TrialRunner {
          * decided so far; fenced when the producer's id was taken over.
          */
         private void end(String what, RuntimeException e, RuntimeException earlier) {
-            fenced = isFenced(e) || isFenced(earlier);
-            abortReason = what + ": " + message(e);
+            fenced = Failures.isFenced(e) || Failures.isFenced(earlier);
+            abortReason = what + ": " + Failures.message(e);
             aborted = true;
         }
-    }
-
-    /** Whether t (or a cause) says another producer registered this one's transactional.id. */
-    static boolean isFenced(Throwable t) {
-        for (; t != null; t = t.getCause()) {
-            // InvalidTxnState: what a commit racing the fence gets (as the
-            // Go drivers' franzFenced and rdFenced).
-            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
-                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
-                    || t instanceof org.apache.kafka.common.errors.InvalidTxnStateException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static byte[] auditValue(byte[] prefix, long seq) {
-        int digits = Payloads.Json.digits(seq);
-        byte[] v = new byte[prefix.length + digits];
-        System.arraycopy(prefix, 0, v, 0, prefix.length);
-        for (int i = v.length - 1; i >= prefix.length; i--) {
-            v[i] = (byte) ('0' + seq % 10);
-            seq /= 10;
-        }
-        return v;
-    }
-
-    private static String clientIdOf(KafkaProducer<?, ?> producer) {
-        for (MetricName n : producer.metrics().keySet()) {
-            String id = n.tags().get("client-id");
-            if (id != null) {
-                return id;
-            }
-        }
-        return null;
-    }
-
-    /** The producer-metrics metric of that name, or null when this client version lacks it. */
-    private static Metric producerMetric(KafkaProducer<?, ?> producer, String name) {
-        for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
-            if (e.getKey().group().equals("producer-metrics") && e.getKey().name().equals(name)) {
-                return e.getValue();
-            }
-        }
-        return null;
-    }
-
-    /** A metric's value now; NaN when absent or not a number. */
-    static double valueOf(Metric m) {
-        if (m == null) {
-            return Double.NaN;
-        }
-        Object v = m.metricValue();
-        return v instanceof Number ? ((Number) v).doubleValue() : Double.NaN;
     }
 
     private void countError(String msg) {
@@ -670,7 +468,7 @@ final class TrialRunner {
         (warm ? warmupFailed : failed).incrementAndGet();
         synchronized (lock) {
             if (!warm) {
-                errors.merge(message(e), 1L, Long::sum);
+                errors.merge(Failures.message(e), 1L, Long::sum);
             }
             if (timeline != null) {
                 timeline.onFailure();
@@ -705,7 +503,7 @@ final class TrialRunner {
                 onFailure(seq, e);
                 return;
             }
-            onAck(seq, clamp((now - start) / 1000), intended == 0 ? -1 : clamp((now - intended) / 1000),
+            onAck(seq, Histograms.clamp((now - start) / 1000), intended == 0 ? -1 : Histograms.clamp((now - intended) / 1000),
                     Math.max(0, metadata.serializedValueSize()));
             if (seq >= measuredFromSeq) {
                 partitionCounts.add(metadata.partition());
@@ -761,22 +559,12 @@ final class TrialRunner {
                 warmupAcked.get() + acked.get(), warmupFailed.get() + failed.get(), takeWindow());
     }
 
-    static long clamp(long us) {
-        return us < 0 ? 0 : Math.min(us, HIST_MAX_US);
-    }
-
-    static String encode(Histogram h) {
-        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int n = h.encodeIntoCompressedByteBuffer(buf);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
-    }
-
     /** Cuts the timeline's open interval at nanoTime now. */
     void cutAt(long now) {
         Metric inFlight = inFlightMetric;
-        double v = valueOf(inFlight);
+        double v = ClientMetrics.valueOf(inFlight);
         long inFlightNow = inFlight == null || Double.isNaN(v) ? -1 : (long) v;
-        timeline.cut(now - clockStart, warmupSent.get() + sent.get(), valueOf(retryMetric), inFlightNow,
+        timeline.cut(now - clockStart, warmupSent.get() + sent.get(), ClientMetrics.valueOf(retryMetric), inFlightNow,
                 measuredFromNs());
     }
 
@@ -843,9 +631,9 @@ final class TrialRunner {
             JsonObject errs = new JsonObject();
             errors.forEach(errs::addProperty);
             o.add("errors", errs);
-            o.addProperty("histogram", encode(hist));
+            o.addProperty("histogram", Histograms.encode(hist));
             if (req.rate > 0) {
-                o.addProperty("histogram_intended", encode(histIntended));
+                o.addProperty("histogram_intended", Histograms.encode(histIntended));
             }
             if (tracking) {
                 o.add("acked_ranges", SeqRanges.of(ackedSeqs));
@@ -857,67 +645,6 @@ final class TrialRunner {
         }
         o.add("partition_records", partitionCounts.toJson());
         return o;
-    }
-
-    /**
-     * Adds what the client reports about itself: producer metrics, the byte,
-     * batch and request counts derived from them (client totals, warm-up
-     * included), transactions and the effective configuration.
-     */
-    private void addClientFigures(JsonObject o, KafkaProducer<byte[], byte[]> producer, Map<String, String> effective,
-            Transactions txn, double maxInFlight) {
-        Map<String, Double> pm = new TreeMap<>();
-        double topicBytes = Double.NaN;
-        double topicCompression = Double.NaN;
-        for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
-            MetricName n = e.getKey();
-            Object v = e.getValue().metricValue();
-            if (!(v instanceof Number)) {
-                continue;
-            }
-            double d = ((Number) v).doubleValue();
-            if (n.group().equals("producer-metrics") && METRICS.contains(n.name())) {
-                pm.put(n.name(), d);
-            } else if (n.group().equals("producer-topic-metrics") && req.topic.equals(n.tags().get("topic"))) {
-                if (n.name().equals("byte-total")) {
-                    topicBytes = d;
-                } else if (n.name().equals("compression-rate")) {
-                    topicCompression = d;
-                }
-            }
-        }
-        pm.put("requests-in-flight", maxInFlight);
-        JsonObject metrics = new JsonObject();
-        for (Map.Entry<String, Double> e : pm.entrySet()) {
-            Protocol.addFinite(metrics, e.getKey(), e.getValue());
-        }
-        // Derivations (docs/worker-protocol.md, "Metrics and derived counts").
-        long compressed = finite(topicBytes) ? Math.round(topicBytes) : 0;
-        double rate = finite(topicCompression) && topicCompression > 0 ? topicCompression
-                : pm.getOrDefault("compression-rate-avg", Double.NaN);
-        long uncompressed = compressed > 0 && finite(rate) && rate > 0 ? Math.round(compressed / rate) : compressed;
-        double batchAvg = pm.getOrDefault("batch-size-avg", Double.NaN);
-        long batches = compressed > 0 && finite(batchAvg) && batchAvg > 0 ? Math.round(compressed / batchAvg) : 0;
-        double recPerReq = pm.getOrDefault("records-per-request-avg", Double.NaN);
-        double recSent = pm.getOrDefault("record-send-total", Double.NaN);
-        long requests = finite(recPerReq) && recPerReq > 0 && finite(recSent) ? Math.round(recSent / recPerReq) : 0;
-        o.add("metrics", metrics);
-        o.addProperty("compressed_bytes", compressed);
-        o.addProperty("uncompressed_bytes", uncompressed);
-        o.addProperty("batches", batches);
-        o.addProperty("produce_requests", requests);
-        if (txn != null) {
-            o.addProperty("commits", txn.committed);
-            o.addProperty("aborts", txn.aborted);
-            txn.report(o, metrics, tracking);
-        }
-        JsonObject eff = new JsonObject();
-        effective.forEach(eff::addProperty);
-        o.add("effective", eff);
-    }
-
-    private static boolean finite(double d) {
-        return !Double.isNaN(d) && !Double.isInfinite(d);
     }
 
     /**
@@ -997,7 +724,7 @@ final class TrialRunner {
             Metric inFlight = inFlightMetric;
             long nextProgress = System.nanoTime() + 1_000_000_000L;
             while (!stop) {
-                double v = valueOf(inFlight);
+                double v = ClientMetrics.valueOf(inFlight);
                 if (!Double.isNaN(v)) {
                     if (v > maxInFlight) {
                         maxInFlight = v;

@@ -38,7 +38,7 @@ class ClientInfoTest {
     @Test
     void auditHeader() {
         AuditHeader h = new AuditHeader(new byte[] {'t', '/', '7'});
-        assertEquals(TrialRunner.AUDIT_HEADER, h.key());
+        assertEquals(AuditHeader.KEY, h.key());
         assertArrayEquals(new byte[] {'t', '/', '7'}, h.value());
     }
 }

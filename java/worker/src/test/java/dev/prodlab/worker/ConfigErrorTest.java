@@ -73,8 +73,8 @@ class ConfigErrorTest {
         r.bootstrap = "127.0.0.1:1";
         r.props.put("ssl.key.password", "s3cret");
         r.props.put("sasl.jaas.config", "org.example.Login required password=\"x\";");
-        Map<String, String> eff = TrialRunner.effective(new org.apache.kafka.clients.producer.ProducerConfig(
-                TrialRunner.producerProps(r)));
+        Map<String, String> eff = ProducerProps.effective(new org.apache.kafka.clients.producer.ProducerConfig(
+                ProducerProps.of(r)));
         assertEquals("[hidden]", eff.get("ssl.key.password"));
         assertEquals("[hidden]", eff.get("sasl.jaas.config"));
         assertEquals("", eff.get("ssl.truststore.password"), "unset secrets stay empty");

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 class HistogramTest {
     @Test
     void encodeRoundTrip() throws Exception {
-        Histogram h = TrialRunner.newHistogram();
+        Histogram h = Histograms.create();
         for (long v = 1; v <= 100_000; v++) {
             h.recordValue(v);
         }
-        h.recordValue(TrialRunner.clamp(10L * 60 * 1_000_000 * 5)); // clamped to 10 min
-        String b64 = TrialRunner.encode(h);
+        h.recordValue(Histograms.clamp(10L * 60 * 1_000_000 * 5)); // clamped to 10 min
+        String b64 = Histograms.encode(h);
         Histogram back = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(b64)), 0);
         assertEquals(h.getTotalCount(), back.getTotalCount());
         assertEquals(h.getValueAtPercentile(50), back.getValueAtPercentile(50));
@@ -26,7 +26,7 @@ class HistogramTest {
 
     @Test
     void clamp() {
-        assertEquals(0, TrialRunner.clamp(-5));
-        assertEquals(TrialRunner.HIST_MAX_US, TrialRunner.clamp(Long.MAX_VALUE));
+        assertEquals(0, Histograms.clamp(-5));
+        assertEquals(Histograms.HIST_MAX_US, Histograms.clamp(Long.MAX_VALUE));
     }
 }

@@ -12,10 +12,10 @@ class MessageTest {
         Exception mid = new IllegalStateException("Failed to create new NetworkClient", root);
         Exception top = new RuntimeException("Failed to construct kafka producer", mid);
         String[][] cases = {
-            {TrialRunner.message(new RuntimeException("alone")), "RuntimeException: alone"},
-            {TrialRunner.message(mid), "IllegalStateException: Failed to create new NetworkClient"
+            {Failures.message(new RuntimeException("alone")), "RuntimeException: alone"},
+            {Failures.message(mid), "IllegalStateException: Failed to create new NetworkClient"
                     + " (caused by IllegalArgumentException: JAAS config entry not terminated by semi-colon)"},
-            {TrialRunner.message(top), "RuntimeException: Failed to construct kafka producer"
+            {Failures.message(top), "RuntimeException: Failed to construct kafka producer"
                     + " (caused by IllegalStateException: Failed to create new NetworkClient;"
                     + " root cause IllegalArgumentException: JAAS config entry not terminated by semi-colon)"},
         };

@@ -107,9 +107,9 @@ class ProtocolTest {
 
     @Test
     void auditValue() {
-        byte[] v = TrialRunner.auditValue("run1-s0-t0/".getBytes(StandardCharsets.US_ASCII), 1234);
+        byte[] v = AuditHeader.valueOf("run1-s0-t0/".getBytes(StandardCharsets.US_ASCII), 1234);
         assertEquals("run1-s0-t0/1234", new String(v, StandardCharsets.US_ASCII));
-        assertEquals("x/0", new String(TrialRunner.auditValue("x/".getBytes(StandardCharsets.US_ASCII), 0),
+        assertEquals("x/0", new String(AuditHeader.valueOf("x/".getBytes(StandardCharsets.US_ASCII), 0),
                 StandardCharsets.US_ASCII));
     }
 
