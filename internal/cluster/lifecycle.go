@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -47,8 +48,10 @@ func (c *Cluster) Stop() error {
 	}
 	c.stopOnce.Do(func() {
 		// Brokers before separate controllers: a broker's clean shutdown
-		// asks the controller quorum to move its leaderships away.
-		c.stopErr = errors.Join(stopNodes(c.nodes, c.cfg.StopGrace), stopNodes(c.controllers, c.cfg.StopGrace+raftShutdownWait))
+		// asks the controller quorum to move its leaderships away. A node
+		// that votes in a quorum of several stops last of its quorum when
+		// all stop at once, and waits for a leader (raftShutdownWait).
+		c.stopErr = errors.Join(stopNodes(c.nodes, c.stopGrace(c.nodes)), stopNodes(c.controllers, c.stopGrace(c.controllers)))
 		// Data in memory is released even when kept data was asked for.
 		c.stopErr = errors.Join(c.stopErr, c.removeDataRoot())
 		if !c.cfg.Detached {
@@ -60,13 +63,31 @@ func (c *Cluster) Stop() error {
 	return c.stopErr
 }
 
-// raftShutdownWait is what a quorum of separate controllers adds to a
-// stop: the leader, once its followers are gone, waits out the raft
-// client's graceful shutdown (RaftIoThread's client.shutdown(5000) in
-// Kafka's KafkaRaftManager) for a new leader that cannot be elected.
-// Measured: the leader stopped in 5.2 s, its follower in 0.3 s, on a
-// quiet machine; beside two CPU hogs past 10 s (bench/RESULTS.md §62).
+// raftShutdownWait is what a quorum of several voters adds to a stop of
+// the whole cluster, separate controllers or combined nodes alike: the
+// leader, once its followers are gone, waits out the raft client's
+// graceful shutdown (RaftIoThread's client.shutdown(5000) in Kafka's
+// KafkaRaftManager) for a new leader that cannot be elected. Measured on
+// separate controllers: the leader stopped in 5.2 s, its follower in
+// 0.3 s, on a quiet machine; beside two CPU hogs past 10 s
+// (bench/RESULTS.md §62), and so did a node of three combined ones (§64).
 const raftShutdownWait = 5 * time.Second
+
+// stopGrace is how long Stop waits for nodes after SIGTERM: the stop
+// grace, and raftShutdownWait on top when they hold voters of a quorum of
+// more than one.
+func (c *Cluster) stopGrace(nodes []*node) time.Duration {
+	voters := 0
+	for _, n := range c.allNodes() {
+		if n.spec.isController() {
+			voters++
+		}
+	}
+	if voters > 1 && slices.ContainsFunc(nodes, func(n *node) bool { return n.spec.isController() }) {
+		return c.cfg.StopGrace + raftShutdownWait
+	}
+	return c.cfg.StopGrace
+}
 
 // stopNodes stops nodes in parallel (see node.stop).
 func stopNodes(nodes []*node, grace time.Duration) error {
