@@ -127,7 +127,7 @@ var franzProducerRows = map[string]franzRow{
 	},
 	kafkaconf.BatchSize: intRow(func(n int) kgo.ProducerOpt { return kgo.ProducerBatchMaxBytes(int32(n)) }, kgo.ProducerBatchMaxBytes, "kgo.ProducerBatchMaxBytes"),
 	kafkaconf.BufferMemory: func() franzRow {
-		r := intRow(func(n int) kgo.ProducerOpt { return kgo.MaxBufferedBytes(n) }, kgo.MaxBufferedBytes, "kgo.MaxBufferedBytes")
+		r := intRow(kgo.MaxBufferedBytes, kgo.MaxBufferedBytes, "kgo.MaxBufferedBytes")
 		r.read = func(cl *kgo.Client, _ *franzSettings) (string, bool) {
 			if n := fmt.Sprint(cl.OptValue(kgo.MaxBufferedBytes)); n != "0" {
 				return n, true
@@ -138,8 +138,8 @@ var franzProducerRows = map[string]franzRow{
 	}(),
 	// max.buffered.records is prodlab's own key: franz-go bounds its buffer by
 	// record count as well as bytes.
-	kafkaconf.MaxBufferedRecords: intRow(func(n int) kgo.ProducerOpt { return kgo.MaxBufferedRecords(n) }, kgo.MaxBufferedRecords, "kgo.MaxBufferedRecords"),
-	"retries":                    intRow(func(n int) kgo.ProducerOpt { return kgo.RecordRetries(n) }, kgo.RecordRetries, "kgo.RecordRetries"),
+	kafkaconf.MaxBufferedRecords: intRow(kgo.MaxBufferedRecords, kgo.MaxBufferedRecords, "kgo.MaxBufferedRecords"),
+	"retries":                    intRow(kgo.RecordRetries, kgo.RecordRetries, "kgo.RecordRetries"),
 	kafkaconf.CompressionType: {
 		apply: func(v kafkaconf.Value, s *franzSettings) error {
 			c, ok := codecs[v.Text()]

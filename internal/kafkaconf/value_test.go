@@ -1,6 +1,7 @@
 package kafkaconf
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +32,8 @@ func TestReadValue(t *testing.T) {
 		v, err := ReadValue(tc.name, tc.v)
 		switch {
 		case tc.wantErr != "":
-			se, ok := err.(*SettingError)
-			if !ok || se.Key != tc.name || !strings.Contains(se.Msg, tc.wantErr) {
+			var se *SettingError
+			if !errors.As(err, &se) || se.Key != tc.name || !strings.Contains(se.Msg, tc.wantErr) {
 				t.Errorf("ReadValue(%s, %q) = %v, want a SettingError at %s: %q", tc.name, tc.v, err, tc.name, tc.wantErr)
 			}
 		case err != nil:
