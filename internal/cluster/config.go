@@ -97,7 +97,8 @@ type Config struct {
 	// appear in the metadata; default 90s.
 	ReadyTimeout time.Duration
 	// StopGrace is how long Stop and Shutdown wait after SIGTERM before they
-	// SIGKILL; default 10s.
+	// SIGKILL; default 10s. Stop gives a node that votes in a quorum of
+	// several raftShutdownWait more.
 	StopGrace time.Duration
 }
 

@@ -39,8 +39,9 @@ func (c *Cluster) Describe(id int) string {
 	return fmt.Sprintf("broker %d (pid %d) is %s; last lines of %s:\n%s", id, pid, state, n.logPath, indent(n.logTail()))
 }
 
-// Stop stops every broker: SIGTERM, up to Config.StopGrace for a clean exit,
-// then SIGKILL. Each broker leaves the proc registry as it exits. Stopping an
+// Stop stops every broker: SIGTERM, up to Config.StopGrace for a clean exit
+// (and raftShutdownWait more for a quorum's voters, stopGrace), then
+// SIGKILL. Each broker leaves the proc registry as it exits. Stopping an
 // external cluster does nothing. Stop is idempotent.
 func (c *Cluster) Stop() error {
 	if c.external {

@@ -39,11 +39,9 @@ func FranzOption(key, value string) (string, bool) {
 // renders and does not check combinations (transactional.id with
 // enable.idempotence=false, a truststore file): Check does.
 func FranzOptions(props map[string]string) map[string]string {
-	st, err := kafkaconf.Read(props)
-	refused := map[string]bool{}
-	for _, se := range kafkaconf.SettingErrors(err) {
-		refused[se.Key] = true
-	}
+	// A refused value is left out of st (Check reports it, with Read's
+	// error), so it renders "" below.
+	st, _ := kafkaconf.Read(props)
 	s := &franzSettings{conf: st.Producer}
 	valid := make(map[string]kafkaconf.Value, len(props))
 	for _, k := range st.Names() {
@@ -63,7 +61,7 @@ func FranzOptions(props map[string]string) map[string]string {
 	out := make(map[string]string, len(props))
 	for k := range props {
 		v, ok := valid[k]
-		if !ok || refused[k] {
+		if !ok {
 			out[k] = ""
 			continue
 		}

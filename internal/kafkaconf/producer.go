@@ -169,7 +169,8 @@ func ParseValid(props map[string]string) Producer {
 }
 
 // parseBool reads a boolean as the Java client does (true or false in any
-// case) and as Go does (1, t, 0, f…), which franz-go's mapping always took.
+// case) and as Go does (1, t, 0, f…) for Parse's own callers; Read refuses
+// the Go forms first, as the Java client does.
 func parseBool(v string) (bool, error) {
 	switch {
 	case strings.EqualFold(v, "true"):

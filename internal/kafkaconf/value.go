@@ -19,23 +19,24 @@ type SettingError struct {
 func (e *SettingError) Error() string { return e.Msg }
 
 // SettingErrors are the settings an error of Read or Parse refuses, one
-// per key; nil for nil. An error of another kind is none of them.
+// per key, found through joins and wrapping alike; nil for nil or an
+// error of another kind.
 func SettingErrors(err error) []*SettingError {
 	var out []*SettingError
 	var walk func(error)
 	walk = func(err error) {
-		var se *SettingError
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
+		switch e := err.(type) { //nolint:errorlint // walks the wrapping itself, to reach every joined error
+		case *SettingError:
+			out = append(out, e)
+		case interface{ Unwrap() []error }:
+			for _, one := range e.Unwrap() {
+				walk(one)
 			}
-		} else if errors.As(err, &se) {
-			out = append(out, se)
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
 		}
 	}
-	if err != nil {
-		walk(err)
-	}
+	walk(err)
 	return out
 }
 
@@ -70,15 +71,6 @@ func ReadValue(name, v string) (Value, error) {
 	return out, nil
 }
 
-// MustValue is ReadValue for a value written in code, which must read.
-func MustValue(name, v string) Value {
-	out, err := ReadValue(name, v)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
 // Text is the value as written, trimmed of spaces.
 func (v Value) Text() string { return v.text }
 
@@ -102,31 +94,29 @@ type Settings struct {
 }
 
 // Read reads every setting of props: each value by its type
-// (ReadValue), and the interpreted ones into Producer (Parse). A refused
-// value is a *SettingError (errors.Join of one per key, in key order); the
-// settings that read are there even then, and a refused one is not.
+// (ReadValue), then those that read into Producer (Parse). A refused value
+// is a *SettingError, one per key (errors.Join: the types' refusals in key
+// order, then the typed view's); the settings that read are there even
+// then, in Value and Producer alike, and a refused one is in neither.
 func Read(props map[string]string) (Settings, error) {
 	s := Settings{values: make(map[string]Value, len(props))}
 	var errs []error
-	failed := map[string]bool{}
+	read := make(map[string]string, len(props))
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		v, err := ReadValue(k, props[k])
 		if err != nil {
 			errs = append(errs, err)
-			failed[k] = true
 			continue
 		}
 		s.values[k] = v
+		read[k] = props[k]
 	}
-	p, err := Parse(props)
-	s.Producer = p
+	p, err := Parse(read)
 	for _, se := range SettingErrors(err) {
 		delete(s.values, se.Key)
-		if !failed[se.Key] { // one message per key: the type's first
-			errs = append(errs, se)
-			failed[se.Key] = true
-		}
+		errs = append(errs, se)
 	}
+	s.Producer = p
 	return s, errors.Join(errs...)
 }
 

@@ -2,6 +2,7 @@ package kafkaconf
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,32 @@ func TestRead(t *testing.T) {
 	}
 	if _, err := Read(map[string]string{"acks": "1"}); err != nil {
 		t.Errorf("Read refused acks=1: %v", err)
+	}
+}
+
+// TestSettingErrors: the refused settings are found through joins and
+// wrapping alike, and an error of another kind refuses none.
+func TestSettingErrors(t *testing.T) {
+	a, b := &SettingError{Key: "acks", Msg: "a"}, &SettingError{Key: "linger.ms", Msg: "b"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, 0},
+		{"one", a, 1},
+		{"joined", errors.Join(a, b), 2},
+		{"wrapped join", fmt.Errorf("producer: %w", errors.Join(a, b)), 2},
+		{"another kind", errors.New("acks must be all"), 0},
+	} {
+		if got := SettingErrors(tc.err); len(got) != tc.want {
+			t.Errorf("%s: %d settings, want %d", tc.name, len(got), tc.want)
+		}
+	}
+	// A value its type refuses is not in the typed view either, though
+	// Parse alone would take it.
+	s, err := Read(map[string]string{EnableIdempotence: "1"})
+	if len(SettingErrors(err)) != 1 || s.EnableIdempotence.Set {
+		t.Errorf("enable.idempotence=1: %v, typed %+v", err, s.EnableIdempotence)
 	}
 }

@@ -122,9 +122,9 @@ func Start(addr, dir string, previous []results.Record) (*Server, error) {
 // URL is the page's address.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 
-// Publish takes one event of the run: it keeps what a late browser needs,
-// sends it to every browser attached, and after a trial's end the
-// findings as they stand.
+// Publish takes one event of the run: it keeps what a late browser needs
+// and sends it to every browser attached; a trial's end also marks the
+// findings stale for answerLoop, which sends them judged anew.
 func (s *Server) Publish(ev lab.Event) {
 	b, err := ev.JSON(time.Now())
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *Server) answerLoop() {
 		f := s.answers(recs)
 		s.mu.Lock()
 		s.computing = false
-		if f != nil && !s.closed {
+		if f != nil { // the streams end only after this loop (Close)
 			s.findings = f
 			s.send(f)
 		}
@@ -249,16 +249,17 @@ func (s *Server) answers(recs []results.Record) []byte {
 var endEvent = []byte(`{"kind":"end"}`)
 
 // Close stops serving and ends every browser's stream with endEvent,
-// after the findings of every trial published.
+// after the findings of every trial published: Publish takes nothing once
+// closed, and answerLoop judges what is stale (its kick is still
+// pending) before it ends.
 func (s *Server) Close() error {
-	s.settle()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
-	close(s.kick) // Publish sends no kick once closed
+	close(s.kick)
 	s.mu.Unlock()
 	<-s.loopDone
 	s.mu.Lock()

@@ -188,8 +188,8 @@ func (h *History) shifts(s *Series, cfg stats.ChangeConfig) []SeriesShift {
 }
 
 // seed is the series' change-point seed, its name's hash: the same
-// history gives the same answer, and the gate finds the levels the chart
-// shows.
+// history gives the same answer, and the gate's search over the runs
+// before the newest draws its permutations as the chart's does.
 func (s *Series) seed() uint64 {
 	f := fnv.New64a()
 	_, _ = f.Write([]byte(s.Scenario + "\x00" + s.Finding + "\x00" + s.Metric))

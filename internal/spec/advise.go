@@ -26,7 +26,7 @@ import (
 // changes (acks, idempotence, …).
 const (
 	// ObjectiveSustainable is the highest sustainable rate under the SLO
-	// (summary owns the name: it answers by it).
+	// (figures owns the name: summary answers by it).
 	ObjectiveSustainable = figures.ObjectiveSustainable
 	// DefaultAdviseBudgetS is advise.budget (20 min).
 	DefaultAdviseBudgetS = 1200

@@ -369,6 +369,9 @@ func (e *Experiment) Settings() kafkaconf.Producer {
 func (e *Experiment) parseConf(c *collector) {
 	conf, err := kafkaconf.Parse(e.Producer)
 	e.conf, e.confSet = conf, true
+	if err != nil && len(kafkaconf.SettingErrors(err)) == 0 { // an error of no setting: said at the file
+		c.add(&Error{File: e.File, Msg: "producer: " + err.Error()})
+	}
 	for _, se := range kafkaconf.SettingErrors(err) {
 		at, ok := e.pos[producerPrefix+se.Key]
 		if !ok {
