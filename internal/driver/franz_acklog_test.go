@@ -127,7 +127,7 @@ func TestTallyWarmup(t *testing.T) {
 	}
 	start := time.Now()
 	rec := func(seq int64, err error) {
-		ty.record(seq, 0, 100, start, start.Add(time.Duration(seq+1)*time.Millisecond), seq+1, err)
+		ty.record(seq, 0, 100, start.Add(time.Duration(seq+1)*time.Millisecond), start, seq+1, err)
 	}
 	rec(0, nil) // acked during the warm-up
 	rec(1, errors.New("boom"))
@@ -157,5 +157,21 @@ func TestTallyWarmup(t *testing.T) {
 	}
 	if ty.tl.acked != 13 || ty.tl.failed != 2 || ty.tl.ackedBytes != 1300 || ty.tl.hist.TotalCount() != 13 {
 		t.Errorf("timeline acked %d failed %d bytes %d, want 13 2 1300", ty.tl.acked, ty.tl.failed, ty.tl.ackedBytes)
+	}
+}
+
+// TestTallyIntended: latency from the intended send time is the wait
+// before the hand-off plus the latency after it, without a clock of the
+// tally's own.
+func TestTallyIntended(t *testing.T) {
+	ty := newTally(Trial{Records: 10, Rate: 100}, nil)
+	ty.firstMeasured.Store(0)
+	intended := time.Now()
+	ty.record(0, 0, 100, intended.Add(5*time.Millisecond), intended, 100, nil)
+	if got := ty.intended.Max(); got < 5100 || got > 5100+5100/100 {
+		t.Errorf("intended latency %d µs, want 5100 (5 ms waiting, 100 µs after the hand-off)", got)
+	}
+	if got := ty.hist.Max(); got < 100 || got > 101 {
+		t.Errorf("latency %d µs, want 100", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -28,7 +27,7 @@ type franzRun struct {
 	// pool recycles records, with their value and header buffers, once
 	// their promise has run: kgo is done with a record then, and the
 	// produce loop allocates nothing per record in steady state.
-	pool    sync.Pool
+	pool    recycler[franzRecord]
 	promise func(*kgo.Record, error) // fr.done, bound once
 	next    *franzRecord             // the record prepare built
 }
@@ -76,7 +75,6 @@ func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
 	if fr.txn != nil {
 		fr.tally.acks.SetTransactional()
 	}
-	fr.pool.New = func() any { return &franzRecord{} }
 	fr.promise = fr.done
 	return fr, nil
 }
@@ -86,7 +84,7 @@ func (fr *franzRun) done(kr *kgo.Record, err error) {
 	r := fromKgo(kr)
 	fr.sendLoop.done(r.seq, r.Partition, len(r.Value), r.handoff, r.intended, err)
 	r.reset()
-	fr.pool.Put(r)
+	fr.pool.give(r)
 }
 
 // produce hands records to the client until the measured window is over or
@@ -95,7 +93,7 @@ func (fr *franzRun) produce(ctx context.Context) error { return fr.run(ctx, fr) 
 
 // prepare implements sender: record seq, its value and audit header written.
 func (fr *franzRun) prepare(seq int64) {
-	r := fr.pool.Get().(*franzRecord)
+	r := fr.pool.take()
 	r.seq = seq
 	r.Value = payload.Fill(fr.gen, seq, &r.buf)
 	if fr.keys != nil {
@@ -112,7 +110,7 @@ func (fr *franzRun) prepare(seq int64) {
 // discard implements sender.
 func (fr *franzRun) discard() {
 	fr.next.reset()
-	fr.pool.Put(fr.next)
+	fr.pool.keep(fr.next)
 	fr.next = nil
 }
 

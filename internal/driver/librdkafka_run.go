@@ -34,7 +34,7 @@ type rdRun struct {
 	keys      *keys.Sampler
 	txn       *txnSchedule // nil unless transactional
 	effective map[string]string
-	pool      sync.Pool
+	pool      recycler[rdRecord] // records back from their delivery report
 	next      *rdRecord
 	events    sync.WaitGroup // the event reader
 	// reported counts the records reported done (a delivery report, or
@@ -107,7 +107,6 @@ func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
 		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)
 	}
 	rr := &rdRun{p: p, topic: t.Topic, gen: gen, keys: ks, effective: librdkafkaEffective(eff)}
-	rr.pool.New = func() any { return &rdRecord{} }
 	rr.sendLoop = newSendLoop(t, nil)
 	rr.events.Add(1)
 	go rr.readEvents()
@@ -190,7 +189,7 @@ func (rr *rdRun) readEvents() {
 			}
 			rr.sendLoop.done(r.seq, e.TopicPartition.Partition, len(r.value), r.handoff, r.intended, err)
 			rr.reported.Add(1)
-			rr.pool.Put(r)
+			rr.pool.give(r)
 		case *kafka.Stats:
 			rr.stats.add(e.String())
 		case kafka.Error:
@@ -205,7 +204,7 @@ func (rr *rdRun) readEvents() {
 
 // prepare implements sender.
 func (rr *rdRun) prepare(seq int64) {
-	r := rr.pool.Get().(*rdRecord)
+	r := rr.pool.take()
 	r.seq = seq
 	r.value = payload.Fill(rr.gen, seq, &r.buf)
 	if rr.keys != nil {
@@ -219,7 +218,7 @@ func (rr *rdRun) prepare(seq int64) {
 
 // discard implements sender.
 func (rr *rdRun) discard() {
-	rr.pool.Put(rr.next)
+	rr.pool.keep(rr.next)
 	rr.next = nil
 }
 
@@ -322,7 +321,7 @@ func (rr *rdRun) send(ctx context.Context, now, intended time.Time, stamp bool) 
 		// delivery report would.
 		rr.sendLoop.done(r.seq, -1, len(r.value), now, intended, err)
 		rr.reported.Add(1)
-		rr.pool.Put(r)
+		rr.pool.keep(r) // the send loop's side: never reported
 		return
 	}
 }

@@ -20,6 +20,7 @@ import (
 // every Go client runs the one workload.
 type sendLoop struct {
 	t     Trial
+	clock monoClock
 	tally *tally
 	meter *progressMeter // nil unless the caller wants progress reports
 	pace  pacer
@@ -61,7 +62,7 @@ type sender interface {
 // newSendLoop returns the loop of trial t; inflight, when non-nil, feeds
 // the timeline's in-flight figure.
 func newSendLoop(t Trial, inflight *inflightGauge) *sendLoop {
-	l := &sendLoop{t: t, tally: newTally(t, inflight)}
+	l := &sendLoop{t: t, clock: newMonoClock(), tally: newTally(t, inflight)}
 	if t.Progress != nil {
 		l.meter = newProgressMeter(&l.tally.mu)
 		l.tally.prog = l.meter
@@ -88,7 +89,7 @@ func (l *sendLoop) run(ctx context.Context, s sender) error {
 			break // the window ended while the client's queue was full
 		}
 		s.prepare(seq)
-		now := time.Now()
+		now := l.clock.now()
 		if warming && l.warmupOver(seq, now) && l.caughtUp(now) {
 			warming = false
 		}
@@ -133,9 +134,8 @@ func (l *sendLoop) run(ctx context.Context, s sender) error {
 // done counts the completion of record seq (valueLen bytes of value, handed
 // over at handoff, due at intended) on partition, at the time it is called.
 func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, intended time.Time, err error) {
-	now := time.Now()
-	lat := max(now.Sub(handoff).Microseconds(), 1)
-	l.tally.record(seq, partition, valueLen, intended, now, lat, err)
+	lat := max(time.Since(handoff).Microseconds(), 1) // one monotonic clock read
+	l.tally.record(seq, partition, valueLen, handoff, intended, lat, err)
 	if l.hz != nil {
 		l.hz.done(lat)
 	}

@@ -23,7 +23,6 @@ type tally struct {
 	acked    int64
 	failed   int64
 	errs     map[string]int64
-	lastAck  time.Time
 	acks     *AckLog // nil unless audited
 	tl       *timeline
 	warmAck  int64
@@ -39,11 +38,12 @@ type tally struct {
 }
 
 // record counts one finished record seq of valueLen value bytes on
-// partition, due at intended, reported at now with err after latUs.
-func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now time.Time, latUs int64, err error) {
+// partition, handed over at handoff and due at intended, reported with err
+// latUs after its hand-off. It runs once a record: no defer, and no clock
+// of its own.
+func (ty *tally) record(seq int64, partition int32, valueLen int, handoff, intended time.Time, latUs int64, err error) {
 	warm := seq < ty.firstMeasured.Load()
 	ty.mu.Lock()
-	defer ty.mu.Unlock()
 	if ty.prog != nil {
 		if err != nil {
 			ty.prog.failLocked()
@@ -52,18 +52,8 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now 
 		}
 	}
 	if err != nil {
-		if warm {
-			ty.warmFail++
-		} else {
-			ty.failed++
-			ty.errs[err.Error()]++
-		}
-		if ty.acks != nil {
-			ty.acks.Fail(seq)
-		}
-		if ty.tl != nil {
-			ty.tl.failLocked()
-		}
+		ty.failLocked(seq, warm, err)
+		ty.mu.Unlock()
 		return
 	}
 	if warm {
@@ -76,15 +66,31 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, intended, now 
 		ty.parts[partition]++
 		_ = ty.hist.RecordValue(latUs)
 		if ty.intended != nil {
-			_ = ty.intended.RecordValue(max(now.Sub(intended).Microseconds(), 1))
+			_ = ty.intended.RecordValue(max(handoff.Sub(intended).Microseconds()+latUs, 1))
 		}
-		ty.lastAck = now
 	}
 	if ty.acks != nil {
 		ty.acks.Ack(seq)
 	}
 	if ty.tl != nil {
 		ty.tl.ackLocked(latUs, int64(valueLen))
+	}
+	ty.mu.Unlock()
+}
+
+// failLocked counts failed record seq; the caller holds ty.mu.
+func (ty *tally) failLocked(seq int64, warm bool, err error) {
+	if warm {
+		ty.warmFail++
+	} else {
+		ty.failed++
+		ty.errs[err.Error()]++
+	}
+	if ty.acks != nil {
+		ty.acks.Fail(seq)
+	}
+	if ty.tl != nil {
+		ty.tl.failLocked()
 	}
 }
 

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -29,4 +30,68 @@ func BenchmarkDone(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkClock is the send loop's clock reading (monoClock.now) against
+// time.Now, the anchor it replaced, in the same run.
+func BenchmarkClock(b *testing.B) {
+	b.Run("time.Now", func(b *testing.B) {
+		var t time.Time
+		for b.Loop() {
+			t = time.Now()
+		}
+		_ = t
+	})
+	b.Run("monoClock", func(b *testing.B) {
+		c := newMonoClock()
+		var t time.Time
+		for b.Loop() {
+			t = c.now()
+		}
+		_ = t
+	})
+}
+
+// BenchmarkRecycle is a record's way from the send loop to the client and
+// back (take, then give from the reporting goroutine) through recycler,
+// against sync.Pool, the anchor it replaced, in the same run.
+func BenchmarkRecycle(b *testing.B) {
+	type rec struct{ seq int64 }
+	const inflight = 1024
+	b.Run("sync.Pool", func(b *testing.B) {
+		p := sync.Pool{New: func() any { return new(rec) }}
+		ch := make(chan *rec, inflight)
+		done := make(chan struct{})
+		go func() {
+			for r := range ch {
+				p.Put(r)
+			}
+			close(done)
+		}()
+		for b.Loop() {
+			r := p.Get().(*rec)
+			r.seq++
+			ch <- r
+		}
+		close(ch)
+		<-done
+	})
+	b.Run("recycler", func(b *testing.B) {
+		var p recycler[rec]
+		ch := make(chan *rec, inflight)
+		done := make(chan struct{})
+		go func() {
+			for r := range ch {
+				p.give(r)
+			}
+			close(done)
+		}()
+		for b.Loop() {
+			r := p.take()
+			r.seq++
+			ch <- r
+		}
+		close(ch)
+		<-done
+	})
 }
