@@ -13,6 +13,7 @@
 //	benchtool rejudge RUN_DIR...     # recorded probes judged again by today's rule, and the rates that follow
 //	benchtool resample [-precision P] [-max-rounds N] RUN_DIR...  # how often a stopping target decides each comparison, from its recorded rounds
 //	benchtool studies bench/studies   # docs/studies.md from the built-in experiments and their kept runs
+//	benchtool proxy -target HOST:PORT -rtt 100ms  # an emulated link in front of a broker, until SIGTERM (prints its address)
 package main
 
 import (
@@ -44,7 +45,10 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR | lives [-k K] RUN_DIR | studies DIR (each takes several arguments)")
+		return errors.New("usage: benchtool classpath GAV | create-topic [flags] TOPIC | delete-topic [flags] TOPIC | paired | gaps RESULTS.jsonl | components RESULTS.jsonl | advice RUN_DIR | rankcheck ADVISE_DIR CAPACITY_DIR | rejudge RUN_DIR | resample [-precision P] [-max-rounds N] RUN_DIR | lives [-k K] RUN_DIR | studies DIR | proxy -target HOST:PORT [-rtt D] (each takes several arguments)")
+	}
+	if args[0] == "proxy" { // serves until stopped: no subcommand timeout
+		return proxy(args[1:], os.Stdout)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -145,7 +145,7 @@ func (l *sendLoop) done(seq int64, partition int32, valueLen int, handoff, inten
 // over at now: after WarmupRecords records or Warmup of time, whichever is
 // set and comes first.
 func (l *sendLoop) warmupOver(seq int64, now time.Time) bool {
-	t := l.t
+	t := &l.t
 	return (t.WarmupRecords > 0 && seq >= t.WarmupRecords) ||
 		(t.Warmup > 0 && seq > 0 && now.Sub(l.clockStart) >= t.Warmup)
 }
@@ -158,7 +158,7 @@ func (l *sendLoop) warmupOver(seq int64, now time.Time) bool {
 // it cannot keep up, and waiting only deepens the overload), or when
 // CatchUpMax has passed since Warmup.
 func (l *sendLoop) caughtUp(now time.Time) bool {
-	t := l.t
+	t := &l.t
 	since := now.Sub(l.clockStart)
 	if t.CatchUp <= 0 || l.hz == nil || t.Rate <= 0 || t.Warmup <= 0 || since < t.Warmup || since >= t.Warmup+t.CatchUpMax {
 		return true
@@ -185,7 +185,7 @@ func (l *sendLoop) lag() time.Duration {
 // measured records handed over, or, for a steady-state trial, Duration
 // elapsed since its start (Records ≤ 0 then sets no cap).
 func (l *sendLoop) measuredOver(now time.Time) bool {
-	t := l.t
+	t := &l.t
 	if t.Duration <= 0 || t.Records > 0 {
 		if l.sent >= t.Records {
 			return true
