@@ -125,28 +125,25 @@ type perfRun struct {
 	out io.Writer
 }
 
-// trials runs the warm-up (if any) and the measured trial and prints
-// perf-test's final lines.
+// trials runs the one trial, its warm-up (if any) first in the same stream
+// through the same producer, as kafka-producer-perf-test's
+// --warmup-records does, and prints perf-test's final lines.
 func (r perfRun) trials(ctx context.Context) (*PerfAnswer, error) {
-	var warm perfTotals
-	if r.req.Warmup > 0 {
+	warmup := r.req.Warmup > 0
+	if warmup {
 		fmt.Fprintf(r.out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", r.req.Warmup)
-		res, err := r.d.Run(ctx, r.trial(r.req.Warmup, 1))
-		if err != nil {
-			return nil, fmt.Errorf("warm-up trial: %w", err)
-		}
-		warm = r.req.totals(res)
-		fmt.Fprintln(r.out, "In steady state.")
 	}
-	res, err := r.d.Run(ctx, r.trial(r.req.Records-r.req.Warmup, 0))
+	t, steadyLine := r.trial()
+	res, err := r.d.Run(ctx, t)
 	if err != nil {
 		return nil, fmt.Errorf("trial: %w", err)
 	}
-	steady := r.req.totals(res)
-	if r.req.Warmup > 0 {
+	steadyLine()
+	steady, warm := r.req.totals(res), r.req.warmupTotals(res)
+	if warmup {
 		report.PerfTestTotal(r.out, warm.add(steady).line(false))
 	}
-	report.PerfTestTotal(r.out, steady.line(r.req.Warmup > 0))
+	report.PerfTestTotal(r.out, steady.line(warmup))
 	ans := &PerfAnswer{Metrics: res.Metrics}
 	if failed := warm.failed + steady.failed; failed > 0 {
 		msg := driver.TopErrors(res.Errors, 3)
@@ -158,24 +155,36 @@ func (r perfRun) trials(ctx context.Context) (*PerfAnswer, error) {
 	return ans, nil
 }
 
-// trial is one perf trial of records records, printing perf-test's
-// periodic lines as it goes.
-func (r perfRun) trial(records, seed int64) driver.Trial {
+// trial is perf's trial, printing perf-test's periodic lines as it goes
+// and its "In steady state." line once the first measured record is
+// handed over; steadyLine prints that line if the trial ended before a
+// progress report saw it (call it after Run returns).
+func (r perfRun) trial() (t driver.Trial, steadyLine func()) {
 	w := &report.PerfWindows{W: r.out, Every: report.PerfWindowEvery, RecordBytes: r.req.meanRecordBytes()}
+	said := r.req.Warmup <= 0
+	steadyLine = func() {
+		if !said {
+			fmt.Fprintln(r.out, "In steady state.")
+			said = true
+		}
+	}
 	return driver.Trial{
-		Bootstrap:  r.tgt.Bootstrap(),
-		Topic:      r.req.Topic,
-		Props:      r.req.Props,
-		Records:    records,
-		RecordSize: r.req.RecordSize,
-		Payload:    r.req.Payload,
-		Rate:       r.req.Rate,
-		Seed:       seed,
-		Timeout:    r.req.Timeout,
+		Bootstrap:     r.tgt.Bootstrap(),
+		Topic:         r.req.Topic,
+		Props:         r.req.Props,
+		Records:       r.req.Records - r.req.Warmup,
+		WarmupRecords: r.req.Warmup,
+		RecordSize:    r.req.RecordSize,
+		Payload:       r.req.Payload,
+		Rate:          r.req.Rate,
+		Timeout:       r.req.Timeout,
 		Progress: func(p driver.Progress) {
 			w.Add(report.PerfProgress{Elapsed: p.Elapsed, Count: p.WindowCount, LatencySumUs: p.WindowLatencySumUs, LatencyMaxUs: p.WindowLatencyMaxUs})
+			if p.Sent > r.req.Warmup {
+				steadyLine()
+			}
 		},
-	}
+	}, steadyLine
 }
 
 // perfTarget reaches the request's bootstrap as given (its credentials are

@@ -21,19 +21,31 @@ type perfTotals struct {
 	latency *hdrhistogram.Histogram
 }
 
-// totals extracts the final-line figures of one trial.
+// totals extracts the final-line figures of a trial's measured window,
+// whose records follow the warm-up's in the payload's order.
 func (req PerfRequest) totals(res *driver.Result) perfTotals {
 	return perfTotals{
 		acked:   res.Acked,
 		failed:  res.Failed,
-		bytes:   req.ValueBytes(res.Acked),
+		bytes:   req.ValueBytes(req.Warmup+res.Acked) - req.ValueBytes(req.Warmup),
 		elapsed: res.Elapsed,
 		latency: res.Latency,
 	}
 }
 
-// add merges another trial's totals (the warm-up's and the measured one's
-// make perf-test's overall line).
+// warmupTotals extracts the final-line figures of a trial's warm-up.
+func (req PerfRequest) warmupTotals(res *driver.Result) perfTotals {
+	return perfTotals{
+		acked:   res.WarmupAcked,
+		failed:  res.WarmupFailed(),
+		bytes:   req.ValueBytes(res.WarmupAcked),
+		elapsed: res.MeasuredFrom,
+		latency: res.WarmupLatency,
+	}
+}
+
+// add merges another part's totals (the warm-up's and the measured
+// window's make perf-test's overall line).
 func (t perfTotals) add(o perfTotals) perfTotals {
 	return perfTotals{
 		acked:   t.acked + o.acked,

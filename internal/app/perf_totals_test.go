@@ -41,3 +41,34 @@ func TestPerfFinalLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfWarmupTotals: one trial's result gives the warm-up's and the
+// measured window's figures apart, the measured records' bytes counted
+// from where the warm-up left the payload file's cycle, and the whole-run
+// line's time from the first send to the last acknowledgement.
+func TestPerfWarmupTotals(t *testing.T) {
+	warmLat, lat := driver.NewLatencyHistogram(), driver.NewLatencyHistogram()
+	for _, v := range []int64{2000, 4000, 30000} {
+		_ = warmLat.RecordValue(v)
+	}
+	for _, v := range []int64{1000, 1100} {
+		_ = lat.RecordValue(v)
+	}
+	res := &driver.Result{
+		WarmupSent: 4, WarmupAcked: 3, WarmupLatency: warmLat, MeasuredFrom: 500 * time.Millisecond,
+		Sent: 2, Acked: 2, Latency: lat, Elapsed: 250 * time.Millisecond,
+		Metrics: map[string]float64{driver.MetricWarmupFailed: 1},
+	}
+	req := PerfRequest{Warmup: 4, FileSizes: []int{10, 20, 30}}
+	warm, steady := req.warmupTotals(res), req.totals(res)
+	if warm.acked != 3 || warm.failed != 1 || warm.bytes != 60 || warm.elapsed != 500*time.Millisecond || warm.latency.TotalCount() != 3 {
+		t.Errorf("warm-up totals %+v, want 3 acked, 1 failed, 60 bytes (10+20+30), 500ms, 3 latencies", warm)
+	}
+	// Records 4 and 5 are the cycle's second and third: 20 + 30 bytes.
+	if steady.acked != 2 || steady.bytes != 50 || steady.elapsed != 250*time.Millisecond || steady.latency.TotalCount() != 2 {
+		t.Errorf("steady totals %+v, want 2 acked, 50 bytes, 250ms, 2 latencies", steady)
+	}
+	if all := warm.add(steady); all.acked != 5 || all.failed != 1 || all.elapsed != 750*time.Millisecond || all.latency.TotalCount() != 5 {
+		t.Errorf("whole-run totals %+v, want 5 acked, 1 failed, 750ms, 5 latencies", all)
+	}
+}

@@ -296,6 +296,9 @@ func wantCounts(t *testing.T, res *Result, warm, measured int64) {
 	if res.AuditSent() != warm+measured {
 		t.Errorf("AuditSent %d, want %d", res.AuditSent(), warm+measured)
 	}
+	if got := warmupLatencies(res); got != warm {
+		t.Errorf("warm-up latency histogram holds %d records, want %d", got, warm)
+	}
 }
 
 // readRecord is a record read back, by its audit sequence number.
@@ -458,4 +461,13 @@ func TestConformanceCancel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// warmupLatencies is the number of records in res's warm-up latency
+// histogram (0 when it has none).
+func warmupLatencies(res *Result) int64 {
+	if res.WarmupLatency == nil {
+		return 0
+	}
+	return res.WarmupLatency.TotalCount()
 }

@@ -131,6 +131,10 @@ type Result struct {
 	// Acked); AuditSent = WarmupSent + Sent is the number of sequence
 	// numbers handed out, which the audit checks.
 	WarmupSent, WarmupAcked int64
+	// WarmupLatency holds the warm-up records' send→ack latency in µs, as
+	// Latency does the measured ones': kafka-producer-perf-test's whole-run
+	// line covers both. Nil without a warm-up.
+	WarmupLatency *hdrhistogram.Histogram
 	// ClockStart is the wall-clock time of the trial's first send (warm-up
 	// included): Timeline offsets and MeasuredFrom count from it, and the
 	// lab places fault events on the same axis with it.
@@ -154,6 +158,13 @@ type Result struct {
 // AuditSent is the number of sequence numbers the trial handed out,
 // warm-up included.
 func (r *Result) AuditSent() int64 { return r.WarmupSent + r.Sent }
+
+// MetricWarmupFailed counts the warm-up records that failed (Result.Metrics;
+// absent when none did): the warm-up's counterpart of Result.Failed.
+const MetricWarmupFailed = "warmup-records-failed"
+
+// WarmupFailed is the number of warm-up records that failed.
+func (r *Result) WarmupFailed() int64 { return int64(r.Metrics[MetricWarmupFailed]) }
 
 // Interval is one point of a trial's timeline: what happened during
 // [Start, Start+Length) of the trial's clock. Counts are of that interval

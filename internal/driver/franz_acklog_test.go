@@ -143,6 +143,9 @@ func TestTallyWarmup(t *testing.T) {
 	if ty.acked != 9 || ty.failed != 1 || ty.warmAck != 4 || ty.warmFail != 1 {
 		t.Errorf("acked %d failed %d, warm-up acked %d failed %d; want 9 1 4 1", ty.acked, ty.failed, ty.warmAck, ty.warmFail)
 	}
+	if ty.warmHist.TotalCount() != 4 || ty.warmHist.Max() > 5 {
+		t.Errorf("warm-up latency count %d max %d: want its 4 acknowledged records, 1-5 µs", ty.warmHist.TotalCount(), ty.warmHist.Max())
+	}
 	if len(ty.errs) != 1 || ty.errs["bang"] != 1 {
 		t.Errorf("errors %v, want the measured failure only", ty.errs)
 	}

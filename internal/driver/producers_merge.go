@@ -30,6 +30,7 @@ func mergeResults(shares []Trial, parts []*Result) *Result {
 		addCounts(res, p)
 		mergeHist(&res.Latency, p.Latency)
 		mergeHist(&res.LatencyIntended, p.LatencyIntended)
+		mergeHist(&res.WarmupLatency, p.WarmupLatency)
 		if res.Client == "" {
 			res.Client, res.Effective = p.Client, p.Effective
 		}

@@ -262,6 +262,7 @@ func (l *sendLoop) result(client string) *Result {
 		PartitionRecords: ty.partitionRecords(),
 		WarmupSent:       l.warmSent,
 		WarmupAcked:      ty.warmAck,
+		WarmupLatency:    ty.warmHist,
 		ClockStart:       l.clockStart,
 		Timeline:         l.timeline,
 	}
@@ -270,7 +271,7 @@ func (l *sendLoop) result(client string) *Result {
 		res.MeasuredFrom = l.measuredStart.Sub(l.clockStart)
 	}
 	if ty.warmFail > 0 {
-		res.Metrics["warmup-records-failed"] = float64(ty.warmFail)
+		res.Metrics[MetricWarmupFailed] = float64(ty.warmFail)
 	}
 	return res
 }
@@ -309,6 +310,7 @@ func newTally(t Trial, inflight *inflightGauge) *tally {
 	}
 	if warmupAsked(t) {
 		ty.firstMeasured.Store(math.MaxInt64)
+		ty.warmHist = NewLatencyHistogram()
 	}
 	if t.TimelineInterval > 0 {
 		ty.tl = newTimeline(&ty.mu, inflight)

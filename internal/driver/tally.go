@@ -20,6 +20,7 @@ type tally struct {
 
 	mu       sync.Mutex
 	hist     *hdrhistogram.Histogram
+	warmHist *hdrhistogram.Histogram // the warm-up's latencies; nil without one
 	acked    int64
 	failed   int64
 	errs     map[string]int64
@@ -58,6 +59,7 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, handoff, inten
 	}
 	if warm {
 		ty.warmAck++
+		_ = ty.warmHist.RecordValue(latUs)
 	} else {
 		ty.acked++
 		if int(partition) >= len(ty.parts) {

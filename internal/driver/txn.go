@@ -167,7 +167,7 @@ const (
 // which a trial's producers add up, rather than a level they average.
 func summedMetric(name string) bool {
 	switch name {
-	case MetricTxnCommitted, MetricTxnAborted, "transactions-commit-failed", "transactions-commit-unknown", "warmup-records-failed":
+	case MetricTxnCommitted, MetricTxnAborted, "transactions-commit-failed", "transactions-commit-unknown", MetricWarmupFailed:
 		return true
 	}
 	return strings.HasSuffix(name, "-total")

@@ -83,6 +83,7 @@ type workerMessage struct {
 	ElapsedNs         int64              `json:"elapsed_ns"`
 	Histogram         string             `json:"histogram"`
 	HistogramIntended string             `json:"histogram_intended"`
+	HistogramWarmup   string             `json:"histogram_warmup"`
 	Effective         map[string]string  `json:"effective"`
 	Metrics           map[string]float64 `json:"metrics"`
 	UncompressedBytes int64              `json:"uncompressed_bytes"`
@@ -273,15 +274,21 @@ func (m *workerMessage) toResult(t Trial) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var intended *hdrhistogram.Histogram
+	var intended, warm *hdrhistogram.Histogram
 	if m.HistogramIntended != "" {
 		if intended, err = decodeJavaHistogram(m.HistogramIntended); err != nil {
+			return nil, err
+		}
+	}
+	if m.HistogramWarmup != "" {
+		if warm, err = decodeJavaHistogram(m.HistogramWarmup); err != nil {
 			return nil, err
 		}
 	}
 	res := &Result{
 		WarmupSent:        m.WarmupSent,
 		WarmupAcked:       m.WarmupAcked,
+		WarmupLatency:     warm,
 		MeasuredFrom:      time.Duration(m.MeasuredFromNs),
 		LatencyIntended:   intended,
 		Client:            m.Client,
@@ -304,6 +311,9 @@ func (m *workerMessage) toResult(t Trial) (*Result, error) {
 	}
 	if res.Metrics == nil {
 		res.Metrics = map[string]float64{}
+	}
+	if m.WarmupFailed > 0 { // as the in-process loop reports it (sendLoop.result)
+		res.Metrics[MetricWarmupFailed] = float64(m.WarmupFailed)
 	}
 	if m.Commits > 0 || m.Aborts > 0 {
 		res.Metrics[MetricTxnCommitted] = float64(m.Commits)

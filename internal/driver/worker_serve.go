@@ -264,7 +264,7 @@ func resultMessage(id int64, res *Result) (workerMessage, error) {
 		MeasuredFromNs:    int64(res.MeasuredFrom),
 		PartitionRecords:  res.PartitionRecords,
 	}
-	if w := res.Metrics["warmup-records-failed"]; w > 0 {
+	if w := res.Metrics[MetricWarmupFailed]; w > 0 {
 		m.WarmupFailed = int64(w)
 	}
 	if !res.ClockStart.IsZero() {
@@ -276,6 +276,11 @@ func resultMessage(id int64, res *Result) (workerMessage, error) {
 	}
 	if res.LatencyIntended != nil {
 		if m.HistogramIntended, err = encodeHistogram(res.LatencyIntended); err != nil {
+			return m, err
+		}
+	}
+	if res.WarmupLatency != nil {
+		if m.HistogramWarmup, err = encodeHistogram(res.WarmupLatency); err != nil {
 			return m, err
 		}
 	}

@@ -57,6 +57,8 @@ final class TrialRunner {
     private final Object lock = new Object();
     private final Histogram hist = Histograms.create();
     private final Histogram histIntended = Histograms.create();
+    /** The warm-up records' latencies, for perf-test's whole-run line. */
+    private final Histogram histWarmup = Histograms.create();
     private final Map<String, Long> errors = new HashMap<>();
     // Progress window; taken and reset by the sampler.
     private long windowCount;
@@ -515,13 +517,16 @@ final class TrialRunner {
      * Counts one acknowledged record: its latency in µs, with a rate its
      * latency from the intended send time (-1 without a rate), and its value
      * size. Warm-up records (seq below the measured window's first) count
-     * in the warm-up, the progress window and the timeline only.
+     * in the warm-up (with its own latency histogram), the progress window
+     * and the timeline only.
      */
     void onAck(long seq, long us, long intendedUs, long bytes) {
         boolean warm = seq < measuredFromSeq;
         (warm ? warmupAcked : acked).incrementAndGet();
         synchronized (lock) {
-            if (!warm) {
+            if (warm) {
+                histWarmup.recordValue(us);
+            } else {
                 hist.recordValue(us);
                 if (intendedUs >= 0) {
                     histIntended.recordValue(intendedUs);
@@ -634,6 +639,9 @@ final class TrialRunner {
             o.addProperty("histogram", Histograms.encode(hist));
             if (req.rate > 0) {
                 o.addProperty("histogram_intended", Histograms.encode(histIntended));
+            }
+            if (req.hasWarmup()) {
+                o.addProperty("histogram_warmup", Histograms.encode(histWarmup));
             }
             if (tracking) {
                 o.add("acked_ranges", SeqRanges.of(ackedSeqs));

@@ -62,6 +62,9 @@ class WarmupTest {
         Histogram h = decode(o.get("histogram").getAsString());
         assertEquals(3, h.getTotalCount());
         assertTrue(h.getMaxValue() < 1000, "warm-up latencies (5000, 9000 µs) are not in the histogram");
+        Histogram w = decode(o.get("histogram_warmup").getAsString());
+        assertEquals(2, w.getTotalCount(), "the warm-up's own histogram holds its two acks");
+        assertTrue(w.getMinValue() >= 4990 && w.getMaxValue() <= 9010, "warm-up latencies 5000 and 9000 µs, got " + w);
         JsonObject errs = o.getAsJsonObject("errors");
         assertEquals(1, errs.size());
         assertTrue(errs.has("RuntimeException: measured failure"), errs.toString());
