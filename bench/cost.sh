@@ -3,8 +3,15 @@
 # bare loop of the same client, on throughput and on CPU per MB.
 #
 #   java:       prodlab perf --client java       ÷ kafka-producer-perf-test (same kafka-clients)
+#   javaloop:   prodlab perf --client java       ÷ bench/javaloop (a bare KafkaProducer loop, same
+#               kafka-clients and JVM heap): the Java worker's own cost (perf-test pays its own
+#               per-record work too)
 #   franz-go:   prodlab perf --client franz-go   ÷ bench/kgoloop (a bare kgo loop)
 #   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
+#   rdkopaque:  prodlab perf --client librdkafka ÷ bench/rdkloop -opaque (the bare loop that knows which record
+#               each delivery report is for, as a latency-measuring loop must): prodlab's own work
+#   opaque:     bench/rdkloop -opaque ÷ bench/rdkloop: what that correlation costs in confluent-kafka-go
+#               (its per-message handle map), apart from prodlab
 #   wrapper:    bench/rdkloop ÷ bench/rdkcloop (the same loop against librdkafka's C API, the same static library):
 #               confluent-kafka-go's own cost, apart from librdkafka's
 #   clib:       prodlab perf --client librdkafka ÷ bench/rdkcloop: what prodlab reports as librdkafka's, against
@@ -27,7 +34,7 @@
 # Output: bench/out/cost/cost.md (tables and verdicts) and its logs.
 # Environment: COST_RECORDS (default 1000000), COST_WARMUP (200000),
 # COST_PAIRS (6), COST_MAX_PAIRS (20), COST_PRECISION (0.015), COST_KAFKA
-# (4.4.0), COST_ONLY (java|franz|librdkafka|clib|wrapper, default all five).
+# (4.4.0), COST_ONLY (java|javaloop|franz|librdkafka|rdkopaque|opaque|clib|wrapper, default all eight).
 # COST_PIPE_RTT=100ms is the pipe-bound mode: both sides reach the broker
 # through prodlab's emulated link (`benchtool proxy`, a process of its own
 # on the broker's CPU) with that round trip, so the link and not the CPU
@@ -35,7 +42,7 @@
 # 3 MB/s at 100 ms); records default to 60,000 (10,000 warm-up), and CPU
 # per MB is judged against ±10 % (throughput still against ±3 %).
 # COST_QUICK=1 is the mode `make bench` runs, at most 10 minutes: the three
-# drivers' ratios (java, franz, librdkafka) from 300,000 records (100,000
+# drivers' ratios against their bare loops (javaloop, franz, librdkafka) from 300,000 records (100,000
 # warm-up) and 6 pairs each — intervals wider than the full run's, said so
 # in the verdicts.
 set -euo pipefail
@@ -48,7 +55,7 @@ fi
 CPU_BOUND=3
 [[ -n $PIPE_RTT ]] && CPU_BOUND=10
 if [[ ${COST_QUICK:-} == 1 ]]; then
-  : "${COST_RECORDS:=300000}" "${COST_WARMUP:=100000}" "${COST_PAIRS:=6}" "${COST_MAX_PAIRS:=6}" "${COST_ONLY:=java franz librdkafka}"
+  : "${COST_RECORDS:=300000}" "${COST_WARMUP:=100000}" "${COST_PAIRS:=6}" "${COST_MAX_PAIRS:=6}" "${COST_ONLY:=javaloop franz librdkafka}"
 fi
 RECORDS=${COST_RECORDS:-1000000}
 WARMUP=${COST_WARMUP:-200000}
@@ -56,7 +63,7 @@ PAIRS=${COST_PAIRS:-6}
 MAX_PAIRS=${COST_MAX_PAIRS:-20}
 PRECISION=${COST_PRECISION:-0.015}
 KAFKA=${COST_KAFKA:-4.4.0}
-ONLY=${COST_ONLY:-java franz librdkafka clib wrapper}
+ONLY=${COST_ONLY:-java javaloop franz librdkafka rdkopaque opaque clib wrapper}
 SIZE=1024
 RUN_TIMEOUT=600
 for v in RECORDS WARMUP PAIRS MAX_PAIRS; do
@@ -82,6 +89,8 @@ cc -O2 -Wall -DLIBRDKAFKA_STATICLIB -I"$RDK_VENDOR" -o "$OUT/rdkcloop" bench/rdk
   "$RDK_VENDOR/librdkafka_glibc_linux_$(go env GOARCH).a" -lm -ldl -lpthread -lrt
 BENCHTOOL=$OUT/benchtool
 TOOLS_CP=$("$BENCHTOOL" classpath "org.apache.kafka:kafka-tools:$KAFKA")
+mkdir -p "$OUT/javaloop"
+javac -cp "$TOOLS_CP" -d "$OUT/javaloop" bench/javaloop/JavaLoop.java
 
 PROXY_PID=
 cleanup() {
@@ -129,10 +138,12 @@ run_side() {
 
 side_prodlab_java() { run_side "$2" "$PRODLAB" perf --client java --bootstrap-server "$CBOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_perftest() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP" org.apache.kafka.tools.ProducerPerformance --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "bootstrap.servers=$CBOOT" "${PROPS[@]}"; }
+side_javaloop() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP:$OUT/javaloop" JavaLoop "$CBOOT" "$1" "$RECORDS" "$WARMUP" "$SIZE" "$(IFS=,; echo "${PROPS[*]}")"; }
 side_prodlab_franz() { run_side "$2" "$PRODLAB" perf --client franz-go --bootstrap-server "$CBOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_kgoloop() { run_side "$2" "$OUT/kgoloop" -bootstrap "$CBOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE"; }
 side_prodlab_librdkafka() { run_side "$2" "$PRODLAB" perf --client librdkafka --bootstrap-server "$CBOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_rdkcloop() { run_side "$2" "$OUT/rdkcloop" "$CBOOT" "$1" "$RECORDS" "$WARMUP" "$SIZE" "$(IFS=,; echo "${PROPS[*]}")"; }
+side_rdkopaque() { run_side "$2" "$OUT/rdkloop" -opaque -bootstrap "$CBOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE" -props "$(IFS=,; echo "${PROPS[*]}")"; }
 side_rdkloop() { run_side "$2" "$OUT/rdkloop" -bootstrap "$CBOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE" -props "$(IFS=,; echo "${PROPS[*]}")"; }
 
 # settled_side SIDE NAME: one run of side_SIDE on a fresh topic, after the
@@ -204,8 +215,11 @@ compare() {
 for c in $ONLY; do
   case $c in
     java) compare java prodlab_java perftest ;;
+    javaloop) compare javaloop prodlab_java javaloop ;;
     franz) compare franz prodlab_franz kgoloop ;;
     librdkafka) compare librdkafka prodlab_librdkafka rdkloop ;;
+    rdkopaque) compare rdkopaque prodlab_librdkafka rdkopaque ;;
+    opaque) compare opaque rdkopaque rdkloop ;;
     clib) compare clib prodlab_librdkafka rdkcloop ;;
     wrapper) compare wrapper rdkloop rdkcloop ;;
     *) echo "cost: unknown COST_ONLY entry $c" >&2; exit 2 ;;

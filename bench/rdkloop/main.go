@@ -10,6 +10,15 @@
 // the records after the warm-up:
 //
 //	N records sent, X records/sec (Y MB/sec), Z s elapsed, F failed
+//
+// With -opaque it also does the least a loop must do to know which record
+// each delivery report is for, as any latency-measuring producer must
+// (prodlab, kafka-producer-perf-test): each message carries an opaque (a
+// record's send time, from a ring reused like prodlab's records), which
+// confluent-kafka-go keeps in its per-message handle map until the report,
+// and the report reads it back (summing latencies, which it prints as a
+// mean). bench/cost.sh sets the two variants side by side to show what
+// that correlation costs apart from prodlab's own work.
 package main
 
 import (
@@ -34,18 +43,22 @@ func main() {
 	size := flag.Int("record-size", 1024, "value size in bytes")
 	props := flag.String("props", "acks=all,linger.ms=5,batch.size=65536,enable.idempotence=true", "librdkafka properties, k=v,…")
 	timeout := flag.Duration("timeout", 30*time.Minute, "bound on the whole run")
+	opaque := flag.Bool("opaque", false, "carry each record's send time as the message's opaque and read it back in its delivery report")
 	flag.Parse()
 	if *topic == "" || *records <= 0 || *size <= 0 || *warmup < 0 || *warmup >= *records {
 		fmt.Fprintln(os.Stderr, "rdkloop: -topic, -records > -warmup-records ≥ 0 and -record-size > 0 are required")
 		os.Exit(2)
 	}
-	if err := produce(*bootstrap, *topic, *props, *records, *warmup, *size, *timeout); err != nil {
+	if err := produce(*bootstrap, *topic, *props, *records, *warmup, *size, *timeout, *opaque); err != nil {
 		fmt.Fprintln(os.Stderr, "rdkloop:", err)
 		os.Exit(1)
 	}
 }
 
-func produce(bootstrap, topic, props string, records, warmup int64, size int, timeout time.Duration) error {
+// sent is a record's send time, carried as its message's opaque with -opaque.
+type sent struct{ at time.Time }
+
+func produce(bootstrap, topic, props string, records, warmup int64, size int, timeout time.Duration, opaque bool) error {
 	cm := kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.report.fields": "none"}
 	for _, kv := range strings.Split(props, ",") {
 		k, v, ok := strings.Cut(kv, "=")
@@ -62,17 +75,26 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 	if _, err := p.GetMetadata(&topic, false, 10000); err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	var failed, done atomic.Int64
+	var failed, done, latUs atomic.Int64
 	go func() {
 		for ev := range p.Events() {
 			if m, ok := ev.(*kafka.Message); ok {
 				if m.TopicPartition.Error != nil {
 					failed.Add(1)
 				}
+				if s, ok := m.Opaque.(*sent); ok {
+					latUs.Add(time.Since(s.at).Microseconds())
+				}
 				done.Add(1)
 			}
 		}
 	}()
+	// The ring outlasts the records in flight: librdkafka's queue holds at
+	// most queue.buffering.max.messages (100,000 by default).
+	var ring []sent
+	if opaque {
+		ring = make([]sent, 1<<20)
+	}
 	// Values like prodlab's own: random A–Z letters, each record its own
 	// window of a 16 MiB pool, drawn here (a baseline shares no code with
 	// prodlab). A pool small enough to stay in the CPU's cache would make
@@ -85,6 +107,11 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 			start = time.Now()
 		}
 		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Value: values(i)}
+		if opaque {
+			s := &ring[i%int64(len(ring))]
+			s.at = time.Now()
+			m.Opaque = s
+		}
 		for {
 			err := p.Produce(m, nil)
 			var ke kafka.Error
@@ -107,6 +134,9 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
 		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
 		elapsed.Seconds(), failed.Load())
+	if opaque {
+		fmt.Printf("mean latency %.0f µs over every record, warm-up included\n", float64(latUs.Load())/float64(records))
+	}
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d records failed", failed.Load())
 	}
