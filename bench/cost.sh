@@ -7,6 +7,9 @@
 #               kafka-clients and JVM heap): the Java worker's own cost (perf-test pays its own
 #               per-record work too)
 #   franz-go:   prodlab perf --client franz-go   ÷ bench/kgoloop (a bare kgo loop)
+#   kgolat:     prodlab perf --client franz-go   ÷ bench/kgoloop -latency (the bare loop that takes each
+#               record's latency, as a latency-measuring loop must): prodlab's own work
+#   latency:    bench/kgoloop -latency ÷ bench/kgoloop: what taking a latency a record costs
 #   librdkafka: prodlab perf --client librdkafka ÷ bench/rdkloop (a bare confluent-kafka-go loop, same bundled librdkafka)
 #   rdkopaque:  prodlab perf --client librdkafka ÷ bench/rdkloop -opaque (the bare loop that knows which record
 #               each delivery report is for, as a latency-measuring loop must): prodlab's own work
@@ -34,7 +37,8 @@
 # Output: bench/out/cost/cost.md (tables and verdicts) and its logs.
 # Environment: COST_RECORDS (default 1000000), COST_WARMUP (200000),
 # COST_PAIRS (6), COST_MAX_PAIRS (20), COST_PRECISION (0.015), COST_KAFKA
-# (4.4.0), COST_ONLY (java|javaloop|franz|librdkafka|rdkopaque|opaque|clib|wrapper, default all eight).
+# (4.4.0), COST_ONLY (java|javaloop|franz|kgolat|latency|librdkafka|rdkopaque|opaque|clib|wrapper,
+# default all ten).
 # COST_PIPE_RTT=100ms is the pipe-bound mode: both sides reach the broker
 # through prodlab's emulated link (`benchtool proxy`, a process of its own
 # on the broker's CPU) with that round trip, so the link and not the CPU
@@ -63,7 +67,7 @@ PAIRS=${COST_PAIRS:-6}
 MAX_PAIRS=${COST_MAX_PAIRS:-20}
 PRECISION=${COST_PRECISION:-0.015}
 KAFKA=${COST_KAFKA:-4.4.0}
-ONLY=${COST_ONLY:-java javaloop franz librdkafka rdkopaque opaque clib wrapper}
+ONLY=${COST_ONLY:-java javaloop franz kgolat latency librdkafka rdkopaque opaque clib wrapper}
 SIZE=1024
 RUN_TIMEOUT=600
 for v in RECORDS WARMUP PAIRS MAX_PAIRS; do
@@ -140,6 +144,7 @@ side_prodlab_java() { run_side "$2" "$PRODLAB" perf --client java --bootstrap-se
 side_perftest() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP" org.apache.kafka.tools.ProducerPerformance --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "bootstrap.servers=$CBOOT" "${PROPS[@]}"; }
 side_javaloop() { run_side "$2" java "$JVM_HEAP" -cp "$TOOLS_CP:$OUT/javaloop" JavaLoop "$CBOOT" "$1" "$RECORDS" "$WARMUP" "$SIZE" "$(IFS=,; echo "${PROPS[*]}")"; }
 side_prodlab_franz() { run_side "$2" "$PRODLAB" perf --client franz-go --bootstrap-server "$CBOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
+side_kgolat() { run_side "$2" "$OUT/kgoloop" -latency -bootstrap "$CBOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE"; }
 side_kgoloop() { run_side "$2" "$OUT/kgoloop" -bootstrap "$CBOOT" -topic "$1" -records "$RECORDS" -warmup-records "$WARMUP" -record-size "$SIZE"; }
 side_prodlab_librdkafka() { run_side "$2" "$PRODLAB" perf --client librdkafka --bootstrap-server "$CBOOT" --topic "$1" --num-records "$RECORDS" --warmup-records "$WARMUP" --record-size "$SIZE" --throughput -1 --producer-props "${PROPS[@]}"; }
 side_rdkcloop() { run_side "$2" "$OUT/rdkcloop" "$CBOOT" "$1" "$RECORDS" "$WARMUP" "$SIZE" "$(IFS=,; echo "${PROPS[*]}")"; }
@@ -217,6 +222,8 @@ for c in $ONLY; do
     java) compare java prodlab_java perftest ;;
     javaloop) compare javaloop prodlab_java javaloop ;;
     franz) compare franz prodlab_franz kgoloop ;;
+    kgolat) compare kgolat prodlab_franz kgolat ;;
+    latency) compare latency kgolat kgoloop ;;
     librdkafka) compare librdkafka prodlab_librdkafka rdkloop ;;
     rdkopaque) compare rdkopaque prodlab_librdkafka rdkopaque ;;
     opaque) compare opaque rdkopaque rdkloop ;;

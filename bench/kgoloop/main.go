@@ -7,6 +7,12 @@
 // the clock when Flush returns. It prints one line:
 //
 //	N records sent, X records/sec (Y MB/sec), Z s elapsed, F failed
+//
+// With -latency it also takes each record's latency, the least a
+// latency-measuring loop (prodlab, kafka-producer-perf-test) must do: the
+// send time as the record's timestamp, read back in its promise (summed,
+// printed as a mean). bench/cost.sh sets prodlab against both variants, to
+// show prodlab's own work apart from taking a latency at all.
 package main
 
 import (
@@ -30,18 +36,19 @@ func main() {
 	warmup := flag.Int64("warmup-records", 0, "records before the measured ones (in the same stream, no flush between); the line counts the measured ones")
 	size := flag.Int("record-size", 1024, "value size in bytes")
 	timeout := flag.Duration("timeout", 30*time.Minute, "bound on the whole run")
+	latency := flag.Bool("latency", false, "take each record's send-to-promise latency, as a latency-measuring loop must")
 	flag.Parse()
 	if *topic == "" || *records <= 0 || *size <= 0 || *warmup < 0 || *warmup >= *records {
 		fmt.Fprintln(os.Stderr, "kgoloop: -topic, -records > -warmup-records ≥ 0 and -record-size > 0 are required")
 		os.Exit(2)
 	}
-	if err := produce(*bootstrap, *topic, *records, *warmup, *size, *timeout); err != nil {
+	if err := produce(*bootstrap, *topic, *records, *warmup, *size, *timeout, *latency); err != nil {
 		fmt.Fprintln(os.Stderr, "kgoloop:", err)
 		os.Exit(1)
 	}
 }
 
-func produce(bootstrap, topic string, records, warmup int64, size int, timeout time.Duration) error {
+func produce(bootstrap, topic string, records, warmup int64, size int, timeout time.Duration, latency bool) error {
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
 		kgo.DefaultProduceTopic(topic),
@@ -66,9 +73,13 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 	// the bare loop's copies cheaper than any honest payload's.
 	values := letters.Windows(size)
 	var failed atomic.Int64
-	promise := func(_ *kgo.Record, err error) {
+	var latUs atomic.Int64
+	promise := func(r *kgo.Record, err error) {
 		if err != nil { // warm-up or measured: any failure fails the run
 			failed.Add(1)
+		}
+		if latency {
+			latUs.Add(time.Since(r.Timestamp).Microseconds())
 		}
 	}
 	var start time.Time
@@ -76,7 +87,11 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		if i == warmup {
 			start = time.Now()
 		}
-		cl.Produce(ctx, &kgo.Record{Value: values(i)}, promise)
+		r := &kgo.Record{Value: values(i)}
+		if latency {
+			r.Timestamp = time.Now() // kgo keeps a timestamp it is given, monotonic reading and all
+		}
+		cl.Produce(ctx, r, promise)
 	}
 	if err := cl.Flush(ctx); err != nil {
 		return fmt.Errorf("flush: %w", err)
@@ -86,6 +101,9 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
 		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
 		elapsed.Seconds(), failed.Load())
+	if latency {
+		fmt.Printf("mean latency %.0f µs over every record, warm-up included\n", float64(latUs.Load())/float64(records))
+	}
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d records failed", failed.Load())
 	}
