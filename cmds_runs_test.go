@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // recordedRun is a run directory the docs name, as the sandbox holds it:
@@ -173,7 +173,7 @@ var interruptedRuns = map[string]string{
 // (dir holding the experiment files).
 func writeInterruptedRuns(dir string) error {
 	for name, file := range interruptedRuns {
-		exp, err := spec.Load(filepath.Join(dir, file), nil)
+		exp, err := expfile.Load(filepath.Join(dir, file), nil)
 		if err != nil {
 			return err
 		}

@@ -125,11 +125,11 @@ func TestRecipeProblems(t *testing.T) {
 		name, section string
 		want          []string
 	}{
-		{name: "what exists", section: "- `internal/spec/faults.go`, `spec.Experiment`, `TestRecipes`, `linger.ms`, `payload.Kinds()`"},
-		{name: "a missing file", section: "- `internal/spec/fault_gone.go`",
-			want: []string{"## To add … names internal/spec/fault_gone.go, which does not exist"}},
-		{name: "an undeclared name", section: "- `spec.noSuchRegistry`",
-			want: []string{"## To add … names spec.noSuchRegistry, which internal/spec does not declare"}},
+		{name: "what exists", section: "- `internal/expfile/faults.go`, `expfile.Experiment`, `TestRecipes`, `linger.ms`, `payload.Kinds()`"},
+		{name: "a missing file", section: "- `internal/expfile/fault_gone.go`",
+			want: []string{"## To add … names internal/expfile/fault_gone.go, which does not exist"}},
+		{name: "an undeclared name", section: "- `expfile.noSuchRegistry`",
+			want: []string{"## To add … names expfile.noSuchRegistry, which internal/expfile does not declare"}},
 		{name: "a missing test", section: "- `TestNoSuchThing`",
 			want: []string{"## To add … names the test TestNoSuchThing, which no _test.go declares"}},
 	}

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -34,7 +34,7 @@ type studyRecord struct {
 
 // keptStudy is one built-in experiment and its kept record, if any.
 type keptStudy struct {
-	spec.Builtin
+	expfile.Builtin
 	published []string // the compare: entries' published figures
 	kept      bool
 	rec       studyRecord
@@ -61,7 +61,7 @@ var txnAuditColumns = []string{"ABORTED", "ABORTED VISIBLE"}
 // published figures, prodlab's answers with their intervals, decided or
 // open, and the record's command, time, commit, date and machine.
 func studies(dir string, w io.Writer) error {
-	bs, err := spec.Builtins()
+	bs, err := expfile.Builtins()
 	if err != nil {
 		return err
 	}
@@ -79,9 +79,9 @@ func studies(dir string, w io.Writer) error {
 
 // readStudy reads built-in b's published figures and its kept run under
 // dir/NAME, when there is one.
-func readStudy(dir string, b spec.Builtin) (keptStudy, error) {
+func readStudy(dir string, b expfile.Builtin) (keptStudy, error) {
 	k := keptStudy{Builtin: b}
-	e, err := spec.Load(b.Name, nil)
+	e, err := expfile.Load(b.Name, nil)
 	if err != nil {
 		return k, err
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -29,7 +29,7 @@ func TestStudiesDoc(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("docs/studies.md differs from what bench/studies/ gives: run make studies-doc")
 	}
-	bs, err := spec.Builtins()
+	bs, err := expfile.Builtins()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestStudyStatus(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	writeStudy(&b, keptStudy{Builtin: spec.Builtin{Name: "x", Description: "d"}})
+	writeStudy(&b, keptStudy{Builtin: expfile.Builtin{Name: "x", Description: "d"}})
 	if !strings.Contains(b.String(), "No kept run yet") {
 		t.Errorf("a study without a kept run:\n%s", b.String())
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // PlanRow is one scenario of a plan as a dry run shows it: where it runs
@@ -33,7 +33,7 @@ func (p *Plan) Rows() []PlanRow {
 // (the lab's logs say "cluster ready in 10.4s").
 const clusterStartS = 10
 
-// Estimate says how long the run will take: spec's estimate of the
+// Estimate says how long the run will take: expfile's estimate of the
 // trials plus the clusters' starts, flagged as a lower bound when a
 // scenario is an unthrottled burst (its send time is known only once it
 // runs) and as a ceiling under trials: auto (the budget).
@@ -65,10 +65,10 @@ func (p *Plan) Estimate() string {
 }
 
 // clusterShapes lists the distinct clusters the scenarios need.
-func clusterShapes(scs []spec.Scenario) []spec.Cluster {
-	var out []spec.Cluster
+func clusterShapes(scs []expfile.Scenario) []expfile.Cluster {
+	var out []expfile.Cluster
 	for _, sc := range scs {
-		if !slices.ContainsFunc(out, func(c spec.Cluster) bool { return c.Key() == sc.Exp.Cluster.Key() }) {
+		if !slices.ContainsFunc(out, func(c expfile.Cluster) bool { return c.Key() == sc.Exp.Cluster.Key() }) {
 			out = append(out, sc.Exp.Cluster)
 		}
 	}
@@ -84,7 +84,7 @@ func orBase(id string) string {
 }
 
 // clusterText describes where a scenario runs.
-func clusterText(c spec.Cluster, bootstrap string) string {
+func clusterText(c expfile.Cluster, bootstrap string) string {
 	if bootstrap != "" {
 		return "existing cluster at " + bootstrap
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -151,7 +151,7 @@ func readHistoryRun(dir string, warn io.Writer) (report.HistoryRun, error) {
 		return r, invalid(err)
 	}
 	r.Env = env
-	if e, err := spec.Load(filepath.Join(dir, results.ExperimentFile), nil); err == nil {
+	if e, err := expfile.Load(filepath.Join(dir, results.ExperimentFile), nil); err == nil {
 		r.Layout = fmt.Sprintf("%d brokers, %d controllers", e.Cluster.Brokers, e.Cluster.Controllers)
 	}
 	return r, nil

@@ -12,13 +12,13 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/lab"
 	"github.com/prodlab/prodlab/internal/live"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // RunRequest asks for an experiment run: a built-in name or a YAML file,
@@ -58,8 +58,8 @@ const DefaultLiveAddr = live.DefaultAddr
 // Plan is a checked run: everything that can be refused was refused
 // (InputError) before anything starts.
 type Plan struct {
-	Exp       *spec.Experiment
-	Scenarios []spec.Scenario
+	Exp       *expfile.Experiment
+	Scenarios []expfile.Scenario
 	// Bootstrap is the user's cluster; nil: embedded.
 	Bootstrap []string
 	fleets    lab.Fleets
@@ -129,8 +129,8 @@ func rememberSecrets(req RunRequest, producer map[string]string) {
 // loadExperiment loads the request's experiment with its --set values;
 // for advice, it must have an advise: section before --current is added
 // (advise.current alone would search the default space).
-func loadExperiment(req RunRequest) (*spec.Experiment, error) {
-	exp, err := spec.Load(req.Experiment, req.Sets)
+func loadExperiment(req RunRequest) (*expfile.Experiment, error) {
+	exp, err := expfile.Load(req.Experiment, req.Sets)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -143,7 +143,7 @@ func loadExperiment(req RunRequest) (*spec.Experiment, error) {
 	if req.Current == "" {
 		return exp, nil
 	}
-	if exp, err = spec.Load(req.Experiment, append(slices.Clip(req.Sets), "advise.current="+req.Current)); err != nil {
+	if exp, err = expfile.Load(req.Experiment, append(slices.Clip(req.Sets), "advise.current="+req.Current)); err != nil {
 		return nil, invalid(err)
 	}
 	return exp, nil
@@ -155,7 +155,7 @@ func loadExperiment(req RunRequest) (*spec.Experiment, error) {
 // results.jsonl, plan.json, the report), so a secret there would be
 // shown; nor is a credential a tuning choice. The message never shows
 // the values.
-func noSecretInSpace(exp *spec.Experiment) error {
+func noSecretInSpace(exp *expfile.Experiment) error {
 	where := exp.File
 	if where == "" {
 		where = exp.Name
@@ -341,7 +341,7 @@ func plural(n int, one, many string) string {
 
 // checkWorkerJar fails before anything starts when a scenario needs the
 // Java client and the worker jar is missing.
-func checkWorkerJar(scs []spec.Scenario, jar string) error {
+func checkWorkerJar(scs []expfile.Scenario, jar string) error {
 	for _, sc := range scs {
 		if !driver.NeedsWorker(sc.Exp.Client) {
 			continue

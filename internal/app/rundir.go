@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // maxRunFile bounds the files of a run directory read whole
@@ -25,7 +25,7 @@ const maxRunFile = 64 << 20
 // usage error (exit 2). An --out that already holds a run is refused unless
 // resume is set, so two runs never mix in one results.jsonl; with resume it
 // must hold the same experiment.
-func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error) {
+func prepareRunDir(out string, exp *expfile.Experiment, resume bool) (string, error) {
 	if err := checkRunDir(out, exp, resume); err != nil {
 		return "", err
 	}
@@ -48,7 +48,7 @@ func prepareRunDir(out string, exp *spec.Experiment, resume bool) (string, error
 // checkRunDir refuses an --out that holds a run without --resume, or
 // holds none (or another experiment) with it. It creates nothing, so that
 // PlanRun (and so --dry-run) refuses the same directories a run would.
-func checkRunDir(out string, exp *spec.Experiment, resume bool) error {
+func checkRunDir(out string, exp *expfile.Experiment, resume bool) error {
 	if out == "" {
 		if resume {
 			return invalid(errors.New("--resume continues the run in --out DIR: name the directory"))
@@ -104,7 +104,7 @@ func holdsRun(dir string) bool {
 
 // sameExperiment checks that the run in dir was of exp as now resolved:
 // resuming must not append another experiment's trials.
-func sameExperiment(dir string, exp *spec.Experiment) error {
+func sameExperiment(dir string, exp *expfile.Experiment) error {
 	saved, err := inputfile.ReadMax(filepath.Join(dir, results.ExperimentFile), maxRunFile) // never a FIFO
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)

@@ -7,8 +7,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 func TestPrepareRunDir(t *testing.T) {
@@ -32,7 +32,7 @@ func TestPrepareRunDir(t *testing.T) {
 	cases := []struct {
 		name   string
 		out    string
-		exp    *spec.Experiment
+		exp    *expfile.Experiment
 		resume bool
 		want   string // "" = accepted; else a substring of a usage error
 	}{
@@ -88,9 +88,9 @@ func checkUsage(t *testing.T, err error, want string) {
 	}
 }
 
-func mustParse(t *testing.T, src string) *spec.Experiment {
+func mustParse(t *testing.T, src string) *expfile.Experiment {
 	t.Helper()
-	exp, err := spec.Parse("x.yaml", []byte(src), nil)
+	exp, err := expfile.Parse("x.yaml", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 func newExperimentsCmd() *cobra.Command {
@@ -16,7 +16,7 @@ func newExperimentsCmd() *cobra.Command {
 		Example: "  prodlab experiments\n  prodlab run batching",
 		Args:    argsUsage(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			bs, err := spec.Builtins()
+			bs, err := expfile.Builtins()
 			if err != nil {
 				return err
 			}

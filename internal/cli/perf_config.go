@@ -16,11 +16,11 @@ import (
 
 	"github.com/prodlab/prodlab/internal/app"
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/inputfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/payload"
 	"github.com/prodlab/prodlab/internal/secret"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // perfFlags are the flags of `prodlab perf`: kafka-producer-perf-test's own
@@ -161,7 +161,7 @@ func (ps perfProblems) err() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return usage(errors.New(spec.JoinShown(ps)))
+	return usage(errors.New(expfile.JoinShown(ps)))
 }
 
 // checkPerfCounts checks what is produced and how much: a topic, a
@@ -251,7 +251,7 @@ func checkPerfTransactionConflict(props map[string]string) error {
 func checkPerfTopicAndTimeout(f *perfFlags, bad func(string, ...any)) {
 	if f.partitions < 1 {
 		bad("--partitions must be at least 1, got %d", f.partitions)
-	} else if err := spec.CheckPartitions(f.partitions, 0); err != nil {
+	} else if err := expfile.CheckPartitions(f.partitions, 0); err != nil {
 		bad("--partitions %v", err)
 	}
 	if f.timeout <= 0 {

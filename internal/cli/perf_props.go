@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -30,25 +30,25 @@ var perfPropSpec = []byte("name: perf\n")
 // prodlab's own, the value of the property's type, range and accepted
 // values), so that `prodlab perf --producer-props acks=2` is refused
 // before anything starts, as `prodlab run --set acks=2` is, rather than
-// by the client once the cluster is up. It asks package spec through its
+// by the client once the cluster is up. It asks package expfile through its
 // exported entry point, an experiment with the property --set, and
-// reports spec's own message under source (the flag the property came
+// reports expfile's own message under source (the flag the property came
 // from).
 func checkPerfProp(source, name, value string, bad func(string, ...any)) {
 	if perfPropsUnchecked[name] {
 		return
 	}
-	_, err := spec.Parse(source, perfPropSpec, []string{"producer." + name + "=" + value})
+	_, err := expfile.Parse(source, perfPropSpec, []string{"producer." + name + "=" + value})
 	if err == nil {
 		return
 	}
-	var list spec.Errors
+	var list expfile.Errors
 	if !errors.As(err, &list) {
 		bad("%s %s: %v", source, textfmt.Shown(redactArg(name+"="+value)), err)
 		return
 	}
 	for _, e := range list {
-		// spec names the property by its key in experiment files
+		// expfile names the property by its key in experiment files
 		// (producer.NAME, "unknown key"); perf's users write the bare
 		// property name.
 		msg := strings.ReplaceAll(e.Msg, `"producer.`, `"`)

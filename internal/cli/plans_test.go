@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // TestBuiltinPlans pins what every built-in study plans to run: its
@@ -16,7 +16,7 @@ import (
 // modes are parsed, typed or stored that alters any study's plan fails
 // here; `go test -update` rewrites them when a change is meant.
 func TestBuiltinPlans(t *testing.T) {
-	bs, err := spec.Builtins()
+	bs, err := expfile.Builtins()
 	if err != nil {
 		t.Fatal(err)
 	}

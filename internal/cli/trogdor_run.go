@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // trogdorFlags maps the keys trogdorSets sets to the flags that gave them.
@@ -20,7 +20,7 @@ var trogdorFlags = map[string]string{
 // trogdorSets made name the flag the user typed ("--trogdor-nodes a,a")
 // instead of a --set the user never wrote.
 func blameTrogdorFlags(err error, sets []string) {
-	var errs spec.Errors
+	var errs expfile.Errors
 	if !errors.As(err, &errs) {
 		return
 	}
@@ -44,7 +44,7 @@ func trogdorSets(f *runFlags) ([]string, error) {
 		}
 		return nil, nil
 	}
-	if err := spec.CheckCoordinatorURL(f.trogdor); err != nil {
+	if err := expfile.CheckCoordinatorURL(f.trogdor); err != nil {
 		return nil, usage(fmt.Errorf("--trogdor: %w", err))
 	}
 	if f.trogdorMaxPerNode < 0 {

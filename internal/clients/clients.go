@@ -1,9 +1,9 @@
 // Package clients is the one list of producer client kinds prodlab drives
 // and the syntax of a client name: a kind ("franz-go", "java") or, for a
 // versioned kind, kind@VERSION ("java@3.9.1"). It imports nothing of
-// prodlab, so that spec (which only checks names) and driver (which adds
+// prodlab, so that expfile (which only checks names) and driver (which adds
 // each kind's constructor and property check, driver/factory.go) share it
-// without spec knowing about drivers.
+// without expfile knowing about drivers.
 package clients
 
 import (

@@ -7,7 +7,7 @@ import (
 )
 
 // TestKindsRegistered: every client kind has a driver and every driver a
-// client kind, so a name spec accepts can always be started.
+// client kind, so a name expfile accepts can always be started.
 func TestKindsRegistered(t *testing.T) {
 	named := map[string]bool{}
 	for _, k := range clients.Kinds() {

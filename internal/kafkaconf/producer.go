@@ -59,7 +59,7 @@ type Producer struct {
 // own differ only in its default): enable.idempotence when written; else
 // byDefault (the client's default), turned off when acks is not all or
 // more than IdempotentMaxInFlight requests may be in flight. The one
-// statement of the rule: spec, the drivers, the advisor and the pipe
+// statement of the rule: expfile, the drivers, the advisor and the pipe
 // model ask it here.
 func (p Producer) Idempotent(byDefault bool) bool {
 	if p.EnableIdempotence.Set {
@@ -159,7 +159,7 @@ func Parse(props map[string]string) (Producer, error) {
 	return p, errors.Join(errs...)
 }
 
-// ParseValid is Parse for settings already checked (by spec, or by the
+// ParseValid is Parse for settings already checked (by expfile, or by the
 // driver's Check), or rendered whatever they hold: the settings that
 // parse, a bad one left unset. It is the one way to read settings without
 // their error, and says so where it is called.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -18,14 +18,14 @@ import (
 // An advisor race by sustainable rate: a capacity search over the
 // candidates that drops the worse (advisor).
 func init() {
-	registerMode("advise", labMode{measured: (*runner).adviseRounds, plan: func(p *results.Plan, e *spec.Experiment, scs []spec.Scenario) {
+	registerMode("advise", labMode{measured: (*runner).adviseRounds, plan: func(p *results.Plan, e *expfile.Experiment, scs []expfile.Scenario) {
 		capacityPlan(p, e, scs)
 		p.Advise = advicePlan(e, scs)
 	}})
 }
 
 // adviseRounds is g's advisor race over its capacity search.
-func (r *runner) adviseRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
+func (r *runner) adviseRounds(g *clusterGroup, skip func(expfile.Scenario, int) bool) scheduler {
 	return newAdvisor(r.exp, r.capacityRounds(g, skip).(*capacitySearch))
 }
 
@@ -72,7 +72,7 @@ const halvingProbes = stats.DefaultMinPairs
 
 // newAdvisor races the candidates of capacity search s (a resumed run's
 // probes included).
-func newAdvisor(e *spec.Experiment, s *capacitySearch) *advisor {
+func newAdvisor(e *expfile.Experiment, s *capacitySearch) *advisor {
 	a := &advisor{capacitySearch: s, margin: e.Equivalence, race: newRace(s.g, s.out, s.logf)}
 	// Current and defaults can leave this race too (dropDecided).
 	a.level = raceLevel(stats.DefaultConfidence, len(s.g.scs))
@@ -199,7 +199,7 @@ func (a *advisor) dropBounded(lid string, lt stats.Threshold) {
 // exceed what the producer achieves unthrottled by much).
 func (a *advisor) halve() {
 	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, trialCount(a.recs)-a.resumed,
-		func(x, y spec.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
+		func(x, y expfile.Scenario) int { return cmp.Compare(a.score(y.ID), a.score(x.ID)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "probes"))
 	}
@@ -211,12 +211,12 @@ func (a *advisor) halve() {
 // returns the lower half of the unprotected ones by better (best first),
 // how many it keeps, and the seconds left; nothing before the second round
 // or with two or fewer unprotected candidates.
-func halving(racing []spec.Scenario, protect map[string]bool, round int, spent, budget time.Duration, runs int,
-	better func(x, y spec.Scenario) int) (drop []spec.Scenario, keep int, left float64) {
+func halving(racing []expfile.Scenario, protect map[string]bool, round int, spent, budget time.Duration, runs int,
+	better func(x, y expfile.Scenario) int) (drop []expfile.Scenario, keep int, left float64) {
 	if round < 2 || spent <= 0 {
 		return nil, 0, 0
 	}
-	var free []spec.Scenario
+	var free []expfile.Scenario
 	for _, sc := range racing {
 		if !protect[sc.ID] {
 			free = append(free, sc)
@@ -286,7 +286,7 @@ type race struct {
 // newRace races g's candidates, with out the searcher's map of those out.
 func newRace(g *clusterGroup, out map[string]string, logf func(string, ...any)) race {
 	return race{g: g, out: out, logf: logf,
-		protect: map[string]bool{spec.CandidateID(spec.CurrentLabel): true, spec.CandidateID(spec.DefaultsLabel): true}}
+		protect: map[string]bool{expfile.CandidateID(expfile.CurrentLabel): true, expfile.CandidateID(expfile.DefaultsLabel): true}}
 }
 
 // free counts the unprotected candidates: those the verdicts can take
@@ -302,8 +302,8 @@ func (r race) free() int {
 }
 
 // inRace lists the scenarios still in the race, in the group's order.
-func (r race) inRace() []spec.Scenario {
-	var out []spec.Scenario
+func (r race) inRace() []expfile.Scenario {
+	var out []expfile.Scenario
 	for _, sc := range r.g.scs {
 		if r.out[sc.ID] == "" {
 			out = append(out, sc)
@@ -313,7 +313,7 @@ func (r race) inRace() []spec.Scenario {
 }
 
 // takeOut ends a candidate's trials and says why in the log.
-func (r race) takeOut(sc spec.Scenario, why string) {
+func (r race) takeOut(sc expfile.Scenario, why string) {
 	r.out[sc.ID] = why
 	r.logf("%sadvise: %s out of the race: %s", r.g.logPrefix(), label(sc), why)
 }
@@ -350,25 +350,25 @@ func (r race) dropStale(recs map[string][]results.Record) {
 }
 
 // scenario is the group's scenario with id.
-func (r race) scenario(id string) spec.Scenario {
+func (r race) scenario(id string) expfile.Scenario {
 	for _, sc := range r.g.scs {
 		if sc.ID == id {
 			return sc
 		}
 	}
-	return spec.Scenario{ID: id}
+	return expfile.Scenario{ID: id}
 }
 
 // advicePlan is the advise section as plan.json saves it: the objective,
 // the references, the space and every candidate's settings.
-func advicePlan(e *spec.Experiment, scs []spec.Scenario) *results.AdvicePlan {
-	p := &results.AdvicePlan{Objective: e.Advise.Objective, Client: e.Client, Defaults: spec.CandidateID(spec.DefaultsLabel),
-		Current: spec.CandidateID(spec.DefaultsLabel), Constraints: map[string]string{}}
+func advicePlan(e *expfile.Experiment, scs []expfile.Scenario) *results.AdvicePlan {
+	p := &results.AdvicePlan{Objective: e.Advise.Objective, Client: e.Client, Defaults: expfile.CandidateID(expfile.DefaultsLabel),
+		Current: expfile.CandidateID(expfile.DefaultsLabel), Constraints: map[string]string{}}
 	for k, v := range e.Advise.Constraints {
 		p.Constraints[k] = secret.Shown(k, v) // plan.json and advice.properties land in the run directory
 	}
 	if e.Advise.Current != nil {
-		p.Current = spec.CandidateID(spec.CurrentLabel)
+		p.Current = expfile.CandidateID(expfile.CurrentLabel)
 	}
 	for _, ax := range e.Advise.Space {
 		p.Space = append(p.Space, results.AdviceAxis{Key: ax.Key, Values: ax.Values})

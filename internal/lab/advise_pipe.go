@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/model"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // pipeBound is the pipe model's upper bound on a candidate's rate in
@@ -18,7 +18,7 @@ import (
 // bound the rate: no emulated round trip, or compressed batches (batch.size
 // then bounds compressed bytes, and a batch holds more records than its
 // size in records).
-func pipeBound(sc spec.Scenario) float64 {
+func pipeBound(sc expfile.Scenario) float64 {
 	e := sc.Exp
 	if e.Network.RTTMs <= 0 || e.Workload.RecordSize <= 0 {
 		return math.NaN()

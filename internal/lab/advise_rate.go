@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -17,11 +17,11 @@ import (
 // which only an embedded cluster's are prodlab's to read.
 func init() {
 	registerMode("advise-rate", labMode{measured: (*runner).adviseRateRounds,
-		plan: func(p *results.Plan, e *spec.Experiment, scs []spec.Scenario) {
+		plan: func(p *results.Plan, e *expfile.Experiment, scs []expfile.Scenario) {
 			p.Advise = advicePlan(e, scs)
 			p.Advise.RecordsPerS, p.Advise.SLO, p.Advise.KeepUp = e.Workload.Rate, e.Capacity.SLO, e.Capacity.KeepUp
 		},
-		external: func(sc spec.Scenario) string {
+		external: func(sc expfile.Scenario) string {
 			if sc.Exp.Advise.Objective == "cpu.brokers" {
 				return "advise.objective cpu.brokers needs an embedded cluster: prodlab cannot read an existing cluster's brokers' CPU (drop --bootstrap, or use cpu.client)"
 			}
@@ -31,7 +31,7 @@ func init() {
 
 // adviseRateRounds is g's advisor race at the rate: rounds until precise
 // over the candidates' comparisons with the current settings.
-func (r *runner) adviseRateRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
+func (r *runner) adviseRateRounds(g *clusterGroup, skip func(expfile.Scenario, int) bool) scheduler {
 	u := newUntilPrecise(r.exp, g, adviseComparisons(r.exp, g.scs), r.nScenarios, r.prev)
 	u.skip, u.logf = skip, r.logf
 	return newRateAdvisor(r.exp, u)
@@ -61,15 +61,15 @@ type rateAdvisor struct {
 
 // adviseComparisons are the rate advisor's comparisons: the reference
 // against every other candidate, on the objective.
-func adviseComparisons(e *spec.Experiment, scs []spec.Scenario) []spec.Comparison {
-	ref := spec.CandidateID(spec.DefaultsLabel)
+func adviseComparisons(e *expfile.Experiment, scs []expfile.Scenario) []expfile.Comparison {
+	ref := expfile.CandidateID(expfile.DefaultsLabel)
 	if e.Advise.Current != nil {
-		ref = spec.CandidateID(spec.CurrentLabel)
+		ref = expfile.CandidateID(expfile.CurrentLabel)
 	}
-	var out []spec.Comparison
+	var out []expfile.Comparison
 	for _, sc := range scs {
 		if sc.ID != ref {
-			out = append(out, spec.Comparison{Baseline: ref, Candidate: sc.ID, Metric: e.Advise.Objective,
+			out = append(out, expfile.Comparison{Baseline: ref, Candidate: sc.ID, Metric: e.Advise.Objective,
 				Question: "the candidate against the reference on " + e.Advise.Objective})
 		}
 	}
@@ -78,7 +78,7 @@ func adviseComparisons(e *spec.Experiment, scs []spec.Scenario) []spec.Compariso
 
 // newRateAdvisor races the candidates of u, whose comparisons are
 // adviseComparisons (a resumed run's trials included).
-func newRateAdvisor(e *spec.Experiment, u *untilPrecise) *rateAdvisor {
+func newRateAdvisor(e *expfile.Experiment, u *untilPrecise) *rateAdvisor {
 	m, _ := summary.MetricByKey(e.Advise.Objective)
 	a := &rateAdvisor{untilPrecise: u, metric: m, margin: e.Equivalence, race: newRace(u.g, u.out, u.logf)}
 	a.level = raceLevel(stats.DefaultConfidence, a.free())
@@ -111,7 +111,7 @@ func (a *rateAdvisor) judge() {
 	}
 	a.dropDecided(held)
 	drop, keep, left := halving(a.inRace(), a.protect, a.round, a.spentSoFar(), a.budget, trialCount(a.recs)-a.resumed,
-		func(x, y spec.Scenario) int { return cmp.Compare(a.score(x.ID, held), a.score(y.ID, held)) })
+		func(x, y expfile.Scenario) int { return cmp.Compare(a.score(x.ID, held), a.score(y.ID, held)) })
 	for i, sc := range drop {
 		a.takeOut(sc, halvingWhy(keep+i+1, keep+len(drop), left, "trials"))
 	}

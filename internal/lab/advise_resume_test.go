@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/summary"
 )
 
@@ -32,8 +32,8 @@ func rateTrials(id string, p99, spread float64, n int, held bool) []results.Reco
 
 // rateRaceExperiment is a rate-objective advise run on p99 from the
 // intended send time at ±2 %.
-func rateRaceExperiment() *spec.Experiment {
-	e := &spec.Experiment{Precision: 0.02, BudgetS: 600, Equivalence: 0.05, TrialsAuto: true}
+func rateRaceExperiment() *expfile.Experiment {
+	e := &expfile.Experiment{Precision: 0.02, BudgetS: 600, Equivalence: 0.05, TrialsAuto: true}
 	e.Advise.On, e.Advise.Objective = true, "p99.intended"
 	e.Capacity.KeepUp = 0.99
 	return e
@@ -47,7 +47,7 @@ func rateRaceExperiment() *spec.Experiment {
 // finishing.
 func TestRateAdvisorResumed(t *testing.T) {
 	e := rateRaceExperiment()
-	scs := []spec.Scenario{{ID: "candidate=defaults"}, {ID: "candidate=a"}, {ID: "candidate=halved"}, {ID: "candidate=behind"}}
+	scs := []expfile.Scenario{{ID: "candidate=defaults"}, {ID: "candidate=a"}, {ID: "candidate=halved"}, {ID: "candidate=behind"}}
 	var prev []results.Record
 	prev = append(prev, rateTrials("candidate=defaults", 20, 0.001, 12, true)...)
 	prev = append(prev, rateTrials("candidate=a", 10, 0.001, 12, true)...)
@@ -117,7 +117,7 @@ func TestRaceDropsStale(t *testing.T) {
 // objective (a producer that falls behind can show a lower CPU per MB).
 func TestRateAdvisorRanksHolders(t *testing.T) {
 	e := rateRaceExperiment()
-	scs := []spec.Scenario{{ID: "candidate=defaults"}, {ID: "candidate=held"}, {ID: "candidate=behind"}, {ID: "candidate=new"}}
+	scs := []expfile.Scenario{{ID: "candidate=defaults"}, {ID: "candidate=held"}, {ID: "candidate=behind"}, {ID: "candidate=new"}}
 	var prev []results.Record
 	prev = append(prev, rateTrials("candidate=held", 20, 0.01, 4, true)...)
 	prev = append(prev, rateTrials("candidate=behind", 5, 0.01, 4, false)...)

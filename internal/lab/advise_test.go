@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/testtier"
@@ -20,13 +20,13 @@ import (
 // raceWorlds are simulated candidates: the current settings and the
 // defaults at 5,000 msg/s, a leader at 20,000, one within 2 % of it and
 // two clear losers.
-func raceWorlds() ([]spec.Scenario, map[string]probeWorld) {
+func raceWorlds() ([]expfile.Scenario, map[string]probeWorld) {
 	ids := []string{"candidate=current", "candidate=defaults", "candidate=best", "candidate=close", "candidate=slow", "candidate=slower"}
 	bounds := []float64{5000, 5000, 20000, 19600, 2000, 1000}
-	var scs []spec.Scenario
+	var scs []expfile.Scenario
 	worlds := map[string]probeWorld{}
 	for i, id := range ids {
-		scs = append(scs, spec.Scenario{ID: id})
+		scs = append(scs, expfile.Scenario{ID: id})
 		worlds[id] = probeWorld{bounds[i], 0.03, rand.New(rand.NewPCG(uint64(i), 7))}
 	}
 	return scs, worlds
@@ -70,8 +70,8 @@ func probesPer(recs []results.Record) map[string]int {
 }
 
 // racePlan is the advice plan of a simulated race among scs.
-func racePlan(scs []spec.Scenario) results.Plan {
-	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: spec.ObjectiveSustainable,
+func racePlan(scs []expfile.Scenario) results.Plan {
+	plan := results.Plan{Level: 0.95, Margin: 0.05, Advise: &results.AdvicePlan{Objective: expfile.ObjectiveSustainable,
 		Current: "candidate=current", Defaults: "candidate=defaults"}}
 	for _, sc := range scs {
 		plan.Advise.Candidates = append(plan.Advise.Candidates, results.AdviceCandidate{ScenarioID: sc.ID, Settings: map[string]string{"id": sc.ID}})
@@ -87,7 +87,7 @@ func racePlan(scs []spec.Scenario) results.Plan {
 // settings by a verdict.
 func TestAdvisorRace(t *testing.T) {
 	scs, worlds := raceWorlds()
-	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	e := &expfile.Experiment{Equivalence: 0.05, Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	var logs []string
 	s := newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil)
 	s.logf = func(f string, args ...any) { logs = append(logs, f) }
@@ -124,13 +124,13 @@ func TestAdvisorRace(t *testing.T) {
 func TestAdvisorNoPass(t *testing.T) {
 	ids := []string{"candidate=current", "candidate=defaults", "candidate=best"}
 	bounds := []float64{5000, 1e-3, 20000}
-	var scs []spec.Scenario
+	var scs []expfile.Scenario
 	worlds := map[string]probeWorld{}
 	for i, id := range ids {
-		scs = append(scs, spec.Scenario{ID: id})
+		scs = append(scs, expfile.Scenario{ID: id})
 		worlds[id] = probeWorld{bounds[i], 0.03, rand.New(rand.NewPCG(uint64(i), 9))}
 	}
-	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	e := &expfile.Experiment{Equivalence: 0.05, Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
 	recs := runRace(t, a, worlds, nil)
 	if !strings.HasPrefix(a.race.out["candidate=defaults"], "no probe bounds it from below: slower by more than") || a.race.out["candidate=current"] != "" {
@@ -155,7 +155,7 @@ func TestAdvisorNoPass(t *testing.T) {
 // defaults stay.
 func TestAdvisorHalving(t *testing.T) {
 	scs, worlds := raceWorlds()
-	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	e := &expfile.Experiment{Equivalence: 0.05, Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
 	runRace(t, a, worlds, func(round int) {
 		if round == 1 { // after the ceiling and first probes: the budget is nearly spent
@@ -196,7 +196,7 @@ func TestAdvisePipe(t *testing.T) {
 		t.Fatalf("capacity.json: %v, %v, %d of %d candidates", ok, err, len(caps), len(scs))
 	}
 	for _, c := range caps {
-		i := slices.IndexFunc(scs, func(sc spec.Scenario) bool { return sc.ID == c.ScenarioID })
+		i := slices.IndexFunc(scs, func(sc expfile.Scenario) bool { return sc.ID == c.ScenarioID })
 		if i < 0 {
 			t.Fatalf("capacity.json names %s, not a candidate of advise.yaml", c.ScenarioID)
 		}
@@ -266,13 +266,13 @@ func TestAdvisorAA(t *testing.T) {
 	falseRaces, dropped, total := 0, 0, 0
 	for r := range races {
 		ids := []string{"candidate=current", "candidate=defaults", "candidate=a", "candidate=b", "candidate=c", "candidate=d", "candidate=e", "candidate=f"}
-		var scs []spec.Scenario
+		var scs []expfile.Scenario
 		worlds := map[string]lapsing{}
 		for i, id := range ids {
-			scs = append(scs, spec.Scenario{ID: id})
+			scs = append(scs, expfile.Scenario{ID: id})
 			worlds[id] = lapsing{probeWorld{10000, 0.05, rand.New(rand.NewPCG(uint64(r), uint64(i)))}, 0.02}
 		}
-		e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+		e := &expfile.Experiment{Equivalence: 0.05, Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 		a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
 		for rounds := 0; rounds < 300; rounds++ {
 			round, ok := a.next()
@@ -379,20 +379,20 @@ func TestAdviseRate(t *testing.T) {
 // bound lies above the leader's interval stays until judged.
 func TestAdvisorPipeBound(t *testing.T) {
 	scs, worlds := raceWorlds()
-	piped := func(inFlight string) spec.Experiment {
-		return spec.Experiment{Client: "java", Network: spec.Network{RTTMs: 50}, Workload: spec.Workload{RecordSize: 1000},
-			Topic: spec.Topic{Partitions: 1}, Cluster: spec.Cluster{Brokers: 1},
+	piped := func(inFlight string) expfile.Experiment {
+		return expfile.Experiment{Client: "java", Network: expfile.Network{RTTMs: 50}, Workload: expfile.Workload{RecordSize: 1000},
+			Topic: expfile.Topic{Partitions: 1}, Cluster: expfile.Cluster{Brokers: 1},
 			Producer: map[string]string{"compression.type": "none", "batch.size": "16384", "max.in.flight.requests.per.connection": inFlight}}
 	}
-	scs = append(scs, spec.Scenario{ID: "candidate=piped", Exp: piped("1")})
+	scs = append(scs, expfile.Scenario{ID: "candidate=piped", Exp: piped("1")})
 	worlds["candidate=piped"] = probeWorld{300, 0.03, rand.New(rand.NewPCG(11, 7))}
 	if b := pipeBound(scs[len(scs)-1]); b < 327 || b > 328 {
 		t.Fatalf("pipe bound %g, want 1 × 16384 B ÷ 50 ms ÷ 1000 B ≈ 327.7 records/s", b)
 	}
-	if b := pipeBound(spec.Scenario{Exp: piped("5")}); b < 1638 || b > 1639 {
+	if b := pipeBound(expfile.Scenario{Exp: piped("5")}); b < 1638 || b > 1639 {
 		t.Fatalf("pipe bound at 5 in flight %g, want ≈ 1,638 records/s", b)
 	}
-	e := &spec.Experiment{Equivalence: 0.05, Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	e := &expfile.Experiment{Equivalence: 0.05, Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
 	a := newAdvisor(e, newCapacitySearch(e, &clusterGroup{scs: scs}, len(scs), nil))
 	recs := runRace(t, a, worlds, nil)
 	if !strings.Contains(a.race.out["candidate=piped"], "the pipe model bounds it at 328 msg/s") {
@@ -407,12 +407,12 @@ func TestAdvisorPipeBound(t *testing.T) {
 	if n >= raceMinProbes {
 		t.Errorf("piped got %d probes at a rate: the bound did not save any", n)
 	}
-	four := spec.Scenario{Exp: piped("5")}
+	four := expfile.Scenario{Exp: piped("5")}
 	four.Exp.Workload.Producers = 4
 	if b := pipeBound(four); b < 4*1638 || b > 4*1639 {
 		t.Errorf("pipe bound of 4 producers %g, want 4 × 1,638: each has its own connections", b)
 	}
-	noAck := spec.Scenario{Exp: piped("5")}
+	noAck := expfile.Scenario{Exp: piped("5")}
 	noAck.Exp.Producer["acks"] = "0"
 	if b := pipeBound(noAck); b == b {
 		t.Errorf("acks=0 has a pipe bound %g: nothing waits for a response", b)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -18,7 +18,7 @@ import (
 // findings judges a run's planned comparisons as the report does.
 func findings(t *testing.T, src string, recs []results.Record) []report.Finding {
 	t.Helper()
-	exp, err := spec.Parse("x.yaml", []byte(src), nil)
+	exp, err := expfile.Parse("x.yaml", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // checkClusters refuses, before anything starts, embedded clusters that
@@ -15,7 +15,7 @@ import (
 // (cluster.configs) that the broker of the scenario's release or local
 // build does not define, each placed where it was set and with the closest
 // name the broker knows. Each release's definitions are read once.
-func checkClusters(ctx context.Context, scs []spec.Scenario, workerJar string) error {
+func checkClusters(ctx context.Context, scs []expfile.Scenario, workerJar string) error {
 	var errs []error
 	defs := map[string]map[string]string{}
 	reported := map[string]bool{}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -168,7 +168,7 @@ func clusterBlocks(t *testing.T, recs []results.Record) []block {
 // runEmbedded runs scs of exp on embedded clusters within timeout and
 // returns the run's directory, its records and its log; a failed run
 // fails the test with the log.
-func runEmbedded(t *testing.T, exp *spec.Experiment, scs []spec.Scenario, timeout time.Duration) (string, []results.Record, string) {
+func runEmbedded(t *testing.T, exp *expfile.Experiment, scs []expfile.Scenario, timeout time.Duration) (string, []results.Record, string) {
 	t.Helper()
 	dir := t.TempDir()
 	var log strings.Builder

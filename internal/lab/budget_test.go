@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestPassOn hands a group's unspent share to the groups still running in
@@ -19,7 +19,7 @@ func TestPassOn(t *testing.T) {
 		return &untilPrecise{roundClock: roundClock{budget: budget, spent: spent, done: done}}
 	}
 	group := func(n int, m scheduler) *clusterGroup {
-		return &clusterGroup{scs: make([]spec.Scenario, n), measured: m}
+		return &clusterGroup{scs: make([]expfile.Scenario, n), measured: m}
 	}
 	tests := []struct {
 		name      string
@@ -70,12 +70,12 @@ func TestPassOn(t *testing.T) {
 // and gives every round to the open question.
 func TestFocus(t *testing.T) {
 	// a–b is quiet (precise at the rule's minimum), c–d and b–e noisy.
-	scs := []spec.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}
-	cmps := []spec.Comparison{{Baseline: "a", Candidate: "b"}, {Baseline: "c", Candidate: "d"}, {Baseline: "b", Candidate: "e"}}
+	scs := []expfile.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}
+	cmps := []expfile.Comparison{{Baseline: "a", Candidate: "b"}, {Baseline: "c", Candidate: "d"}, {Baseline: "b", Candidate: "e"}}
 	for _, focus := range []bool{true, false} {
 		t.Run(fmt.Sprintf("focus %v", focus), func(t *testing.T) {
 			var log []string
-			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, BudgetS: 3600}, &clusterGroup{scs: scs}, cmps, len(scs), nil)
+			u := newUntilPrecise(&expfile.Experiment{Precision: 0.05, BudgetS: 3600}, &clusterGroup{scs: scs}, cmps, len(scs), nil)
 			u.logf = func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
 			u.focus = focus
 			ran := map[string]int{}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 	"github.com/prodlab/prodlab/internal/textfmt"
@@ -21,14 +21,14 @@ func init() {
 }
 
 // capacityRounds is g's capacity search.
-func (r *runner) capacityRounds(g *clusterGroup, _ func(spec.Scenario, int) bool) scheduler {
+func (r *runner) capacityRounds(g *clusterGroup, _ func(expfile.Scenario, int) bool) scheduler {
 	s := newCapacitySearch(r.exp, g, r.nScenarios, r.prev)
 	s.logf = r.logf
 	return s
 }
 
 // capacityPlan writes the search's settings into the plan.
-func capacityPlan(p *results.Plan, e *spec.Experiment, _ []spec.Scenario) {
+func capacityPlan(p *results.Plan, e *expfile.Experiment, _ []expfile.Scenario) {
 	c := e.Capacity
 	p.Capacity = &results.CapacityPlan{SLO: c.SLO, KeepUp: c.KeepUp, Precision: c.Precision, BudgetS: c.BudgetS}
 }
@@ -45,9 +45,9 @@ func capacityPlan(p *results.Plan, e *spec.Experiment, _ []spec.Scenario) {
 // scenario's sustainable rate is known within capacity.precision (on at
 // least stats.DefaultMinPairs probes, bracketed on both sides), when the
 // group's share of capacity.budget would be overrun by another round, or
-// after spec.MaxAutoRounds rounds.
+// after expfile.MaxAutoRounds rounds.
 type capacitySearch struct {
-	c    spec.Capacity
+	c    expfile.Capacity
 	g    *clusterGroup
 	logf func(format string, args ...any)
 	// roundClock's budget is the group's share of capacity.budget.
@@ -85,7 +85,7 @@ const firstProbe = 0.5
 
 // newCapacitySearch starts g's search with its share of the budget (by its
 // number of scenarios out of nScenarios) and the probes of a resumed run.
-func newCapacitySearch(e *spec.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
+func newCapacitySearch(e *expfile.Experiment, g *clusterGroup, nScenarios int, prev []results.Record) *capacitySearch {
 	s := &capacitySearch{c: e.Capacity, g: g, logf: func(string, ...any) {}, recs: map[string][]results.Record{}, issued: map[string]int{}, est: map[string]stats.Threshold{}, post: map[string]*summary.ProbeEstimator{},
 		out: map[string]string{}, barren: map[string]int{}, roundClock: roundClock{budget: seconds(e.Capacity.BudgetS * float64(len(g.scs)) / float64(nScenarios))}}
 	for _, rec := range prev {
@@ -231,7 +231,7 @@ func (s *capacitySearch) endRound() {
 		s.logf("%scapacity known within ±%g %% after %d rounds (%.0fs): %s", p, s.c.Precision*100, s.round, s.spent.Seconds(), strings.Join(parts, "; "))
 	case s.overrun(last):
 		s.logf("%scapacity budget %s spent after %d rounds: %s; target ±%g %% not reached everywhere", p, s.budget.Round(time.Second), s.round, strings.Join(parts, "; "), s.c.Precision*100)
-	case s.round >= spec.MaxAutoRounds:
+	case s.round >= expfile.MaxAutoRounds:
 		s.logf("%scapacity search stopped at %d rounds: %s", p, s.round, strings.Join(parts, "; "))
 	default:
 		s.done = false
@@ -264,7 +264,7 @@ func thresholdText(t stats.Threshold) string {
 // was steady and every SLO percentile held, from the intended send time
 // or end to end (summary.HoldMisses). A trial that produced nothing (its topic, cluster or
 // client failed) is no probe: nil.
-func judgeProbe(rec *results.Record, c spec.Capacity) *results.Probe {
+func judgeProbe(rec *results.Record, c expfile.Capacity) *results.Probe {
 	if rec.Warmup || rec.Status == results.StatusInterrupted || rec.Records.Sent == 0 {
 		return nil
 	}

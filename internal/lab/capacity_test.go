@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -22,7 +22,7 @@ import (
 // TestJudgeProbe judges one trial of a capacity search by keep-up, steady
 // window, failed records and every SLO percentile, naming each reason.
 func TestJudgeProbe(t *testing.T) {
-	c := spec.Capacity{On: true, KeepUp: 0.99, SLO: map[string]float64{"p99": 100, "p50": 10}}
+	c := expfile.Capacity{On: true, KeepUp: 0.99, SLO: map[string]float64{"p99": 100, "p50": 10}}
 	at := func(achieved, p50, p99 float64) results.Record {
 		return results.Record{Status: results.StatusOK, Records: results.Records{Sent: 1000, Acked: 1000},
 			Load:              &results.Load{OfferedRecordsPerS: 1000, Achieved: achieved},
@@ -191,8 +191,8 @@ func (w probeWorld) record(t trialSpec) results.Record {
 // the boundary 95 % of the time is stats' simulation's to show: one search
 // misses it now and then, by design).
 func TestCapacitySearch(t *testing.T) {
-	e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
-	g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}}}
+	e := &expfile.Experiment{Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	g := &clusterGroup{scs: []expfile.Scenario{{ID: "a"}, {ID: "b"}}}
 	worlds := map[string]probeWorld{
 		"a": {20000, 0.03, rand.New(rand.NewPCG(1, 2))},
 		"b": {5000, 0.03, rand.New(rand.NewPCG(3, 4))},
@@ -242,8 +242,8 @@ func TestCapacitySearch(t *testing.T) {
 // TestCapacitySearchResumes picks up a resumed run's probes: trial
 // numbers continue, the ceiling is not probed again.
 func TestCapacitySearchResumes(t *testing.T) {
-	e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
-	g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}}}
+	e := &expfile.Experiment{Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+	g := &clusterGroup{scs: []expfile.Scenario{{ID: "a"}}}
 	prev := []results.Record{
 		{ScenarioID: "a", Trial: 0, Status: results.StatusOK, Throughput: results.Throughput{RecordsPerS: 1000}, Probe: &results.Probe{Ceiling: true}},
 		{ScenarioID: "a", Trial: 1, Status: results.StatusOK, Load: &results.Load{OfferedRecordsPerS: 500, Achieved: 1}, Probe: &results.Probe{Pass: true}},
@@ -260,7 +260,7 @@ func TestCapacitySearchResumes(t *testing.T) {
 }
 
 // planTestdata plans testdata/name as a run would.
-func planTestdata(t *testing.T, name string) (*spec.Experiment, []spec.Scenario) {
+func planTestdata(t *testing.T, name string) (*expfile.Experiment, []expfile.Scenario) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -325,7 +325,7 @@ func TestCapacityPipe(t *testing.T) {
 		// it a few ms a round trip, far from half the bound. The
 		// estimate itself is only known within the ±30 % asked (914
 		// [712, 1,169] for 1 in flight once, beside two CPU hogs).
-		i := slices.IndexFunc(scs, func(sc spec.Scenario) bool { return sc.ID == c.ScenarioID })
+		i := slices.IndexFunc(scs, func(sc expfile.Scenario) bool { return sc.ID == c.ScenarioID })
 		if i < 0 {
 			t.Fatalf("capacity.json names %s, not a scenario of capacity.yaml", c.ScenarioID)
 		}
@@ -349,8 +349,8 @@ func TestCapacityPipe(t *testing.T) {
 // begin its window within half the tightest SLO bound of its schedule, for
 // at most one more window; no other trial does.
 func TestCatchUp(t *testing.T) {
-	exp := func(rate, duration float64, slo map[string]float64) *spec.Experiment {
-		e := &spec.Experiment{}
+	exp := func(rate, duration float64, slo map[string]float64) *expfile.Experiment {
+		e := &expfile.Experiment{}
 		e.Workload.Rate, e.Workload.DurationS, e.Workload.WarmupS, e.Capacity.SLO = rate, duration, 1, slo
 		return e
 	}
@@ -362,7 +362,7 @@ func TestCatchUp(t *testing.T) {
 	untimed.Workload.WarmupS = 0
 	for _, tt := range []struct {
 		name      string
-		e         *spec.Experiment
+		e         *expfile.Experiment
 		lag, most time.Duration
 		held      time.Duration // how much longer every producer's warm-up lasts
 	}{
@@ -383,7 +383,7 @@ func TestCatchUp(t *testing.T) {
 		if held := heldLonger(tt.e); held != tt.held {
 			t.Errorf("%s: heldLonger = %v, want %v", tt.name, held, tt.held)
 		}
-		if got, want := (&executor{}).driverTrial(spec.Scenario{Exp: *tt.e}, 1, false, "t", nil).Warmup, seconds(tt.e.Workload.WarmupS)+tt.held; got != want {
+		if got, want := (&executor{}).driverTrial(expfile.Scenario{Exp: *tt.e}, 1, false, "t", nil).Warmup, seconds(tt.e.Workload.WarmupS)+tt.held; got != want {
 			t.Errorf("%s: the driver's warm-up %v, want %v", tt.name, got, want)
 		}
 	}
@@ -404,7 +404,7 @@ func TestCapacityGivesUpBarren(t *testing.T) {
 	}{
 		{"two in a row", func(probeWorld) []results.Record { return []results.Record{barren("a"), barren("a")} }, true},
 		{"a probe between", func(w probeWorld) []results.Record {
-			return []results.Record{barren("a"), w.record(trialSpec{sc: spec.Scenario{ID: "a"}}), barren("a")}
+			return []results.Record{barren("a"), w.record(trialSpec{sc: expfile.Scenario{ID: "a"}}), barren("a")}
 		}, false},
 		{"interrupted is not barren", func(probeWorld) []results.Record {
 			r := barren("a")
@@ -414,8 +414,8 @@ func TestCapacityGivesUpBarren(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &spec.Experiment{Capacity: spec.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
-			s := newCapacitySearch(e, &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}}}, 2, nil)
+			e := &expfile.Experiment{Capacity: expfile.Capacity{On: true, KeepUp: 0.99, Precision: 0.05, BudgetS: 1e9}}
+			s := newCapacitySearch(e, &clusterGroup{scs: []expfile.Scenario{{ID: "a"}, {ID: "b"}}}, 2, nil)
 			for _, rec := range tt.records(probeWorld{20000, 0.03, rand.New(rand.NewPCG(1, 2))}) {
 				s.observe(&rec)
 			}

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // cluster.cpus: split runs the brokers and the client on disjoint CPU
@@ -176,9 +176,9 @@ func pinProcess(pid int, set *unix.CPUSet) error {
 // shared (bench/RESULTS.md §25).
 func wantsSplit(mode string, embedded, fleet bool, nodes, half int) (must, may bool) {
 	switch mode {
-	case spec.CPUsSplit:
+	case expfile.CPUsSplit:
 		return true, false
-	case spec.CPUsShared:
+	case expfile.CPUsShared:
 		return false, false
 	}
 	return false, embedded && !fleet && half > 0 && nodes <= half
@@ -186,11 +186,11 @@ func wantsSplit(mode string, embedded, fleet bool, nodes, half int) (must, may b
 
 // isolates reports whether a trial of e on tgt runs on split CPUs. Under
 // auto the log says once for each cluster size what it chose.
-func (x *executor) isolates(e spec.Experiment, tgt *Target) bool {
+func (x *executor) isolates(e expfile.Experiment, tgt *Target) bool {
 	if x.arm != nil { // a duet arm has its own half (duet.go)
 		return false
 	}
-	auto := e.Cluster.CPUs != spec.CPUsSplit && e.Cluster.CPUs != spec.CPUsShared
+	auto := e.Cluster.CPUs != expfile.CPUsSplit && e.Cluster.CPUs != expfile.CPUsShared
 	embedded, half, nodes := tgt.Embedded(), 0, len(brokerPids(tgt))
 	if auto && embedded {
 		half = x.brokerHalf()

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -41,10 +41,10 @@ func TestWantsSplit(t *testing.T) {
 		nodes, half     int
 		must, may       bool
 	}{
-		{spec.CPUsSplit, true, false, 3, 1, true, false},
-		{spec.CPUsSplit, false, false, 0, 0, true, false},
-		{spec.CPUsShared, true, false, 1, 1, false, false},
-		{spec.CPUsAuto, true, false, 1, 1, false, true},
+		{expfile.CPUsSplit, true, false, 3, 1, true, false},
+		{expfile.CPUsSplit, false, false, 0, 0, true, false},
+		{expfile.CPUsShared, true, false, 1, 1, false, false},
+		{expfile.CPUsAuto, true, false, 1, 1, false, true},
 		{"", true, false, 1, 1, false, true},
 		{"", true, false, 3, 4, false, true},
 		{"", true, false, 3, 1, false, false},  // 3 brokers on one CPU compete

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // schedule: duet runs a comparison's two arms at the same time, each on a
@@ -119,7 +119,7 @@ func (r *rendezvous) wait(ctx context.Context, i int) {
 	}
 }
 
-// duet runs rounds side by side: each pair of scenarios (spec.DuetPairs)
+// duet runs rounds side by side: each pair of scenarios (expfile.DuetPairs)
 // on two sessions at once, one pair after another.
 type duet struct {
 	r *runner
@@ -173,8 +173,8 @@ func (p *duetPair) arm(id string) int {
 // shape's two clusters (slots 0 and 1), a pair of two shapes one cluster
 // of each (slot 0). Each cluster's group lists the scenarios that may run
 // on it.
-func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []duetPair) {
-	byID := map[string]spec.Scenario{}
+func duetClusters(scs []expfile.Scenario, pairs [][2]string) ([]*clusterGroup, []duetPair) {
+	byID := map[string]expfile.Scenario{}
 	for _, sc := range scs {
 		byID[sc.ID] = sc
 	}
@@ -184,7 +184,7 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 	}
 	var gs []*clusterGroup
 	idx := map[slot]int{}
-	need := func(sc spec.Scenario, n int, run ...spec.Scenario) int {
+	need := func(sc expfile.Scenario, n int, run ...expfile.Scenario) int {
 		k := slot{sc.Exp.Cluster.Key(), n}
 		i, ok := idx[k]
 		if !ok {
@@ -194,7 +194,7 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 				n: i + 1, prefix: fmt.Sprintf("duet cluster %d: ", i+1), ownDrivers: true})
 		}
 		for _, x := range run {
-			if !slices.ContainsFunc(gs[i].scs, func(y spec.Scenario) bool { return y.ID == x.ID }) {
+			if !slices.ContainsFunc(gs[i].scs, func(y expfile.Scenario) bool { return y.ID == x.ID }) {
 				gs[i].scs = append(gs[i].scs, x)
 			}
 		}
@@ -219,8 +219,8 @@ func duetClusters(scs []spec.Scenario, pairs [][2]string) ([]*clusterGroup, []du
 // and room for both clusters, and its own clusters.
 func init() {
 	registerMode("duet", labMode{run: (*runner).runDuet, measured: (*runner).steadyRounds,
-		external: func(spec.Scenario) string { return spec.DuetExternalError },
-		preflight: func(scs []spec.Scenario) []error {
+		external: func(expfile.Scenario) string { return expfile.DuetExternalError },
+		preflight: func(scs []expfile.Scenario) []error {
 			var errs []error
 			if _, _, err := duetHalves(); err != nil {
 				errs = append(errs, err)
@@ -234,9 +234,9 @@ func init() {
 
 // runDuet starts the clusters the pairs need, warms them side by side and
 // runs the measured schedule's rounds side by side.
-func (r *runner) runDuet(ctx context.Context, scs []spec.Scenario) {
+func (r *runner) runDuet(ctx context.Context, scs []expfile.Scenario) {
 	all := &clusterGroup{brokers: scs[0].Exp.Cluster.Brokers, kafka: scs[0].Exp.Cluster.Kafka, cluster: scs[0].Exp.Cluster, n: 1, scs: scs}
-	pairs, _ := spec.DuetPairs(scs, r.cmps) // Parse refused a scenario left alone
+	pairs, _ := expfile.DuetPairs(scs, r.cmps) // Parse refused a scenario left alone
 	r.partners(pairs)
 	all.measured = r.newMeasured(all)
 	if all.measured.finished() {
@@ -291,7 +291,7 @@ func (r *runner) partners(pairs [][2]string) {
 // noteLost records, when a cluster was lost (which stops every pair), each
 // scenario of scs not run, but for those of the last pair, whose trials
 // recorded the loss.
-func (d *duet) noteLost(ctx context.Context, scs []spec.Scenario) {
+func (d *duet) noteLost(ctx context.Context, scs []expfile.Scenario) {
 	var lost error
 	for _, s := range d.clusters {
 		if lost = s.tgt.Lost(); lost != nil {
@@ -316,10 +316,10 @@ func (d *duet) noteLost(ctx context.Context, scs []spec.Scenario) {
 }
 
 // othersThan is scs without those in but.
-func othersThan(scs, but []spec.Scenario) []spec.Scenario {
-	var out []spec.Scenario
+func othersThan(scs, but []expfile.Scenario) []expfile.Scenario {
+	var out []expfile.Scenario
 	for _, sc := range scs {
-		if !slices.ContainsFunc(but, func(x spec.Scenario) bool { return x.ID == sc.ID }) {
+		if !slices.ContainsFunc(but, func(x expfile.Scenario) bool { return x.ID == sc.ID }) {
 			out = append(out, sc)
 		}
 	}
@@ -327,7 +327,7 @@ func othersThan(scs, but []spec.Scenario) []spec.Scenario {
 }
 
 // failAll records every scenario of scs failed with err, unrun.
-func (r *runner) failAll(scs []spec.Scenario, err error) {
+func (r *runner) failAll(scs []expfile.Scenario, err error) {
 	r.logf("%v", err)
 	for _, sc := range scs {
 		rec := r.x.failedRecord(sc, 0, "", err)
@@ -482,7 +482,7 @@ func duetHalves() ([2]unix.CPUSet, [2]string, error) {
 
 // duetFits reports, before anything starts, whether the clusters a duet
 // may keep up together fit in memory: at most two of each cluster shape.
-func duetFits(scs []spec.Scenario) error {
+func duetFits(scs []expfile.Scenario) error {
 	nodes, seen := 0, map[string]bool{}
 	for _, sc := range scs {
 		if k := sc.Exp.Cluster.Key(); !seen[k] {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -46,10 +46,10 @@ func TestDuetPlace(t *testing.T) {
 // both arms of a pair share (pairs of that shape reuse them), one of each
 // shape for a pair of two shapes, and each cluster's scenarios.
 func TestDuetClusters(t *testing.T) {
-	sc := func(id string, brokers int) spec.Scenario {
-		return spec.Scenario{ID: id, Exp: spec.Experiment{Cluster: spec.Cluster{Brokers: brokers}}}
+	sc := func(id string, brokers int) expfile.Scenario {
+		return expfile.Scenario{ID: id, Exp: expfile.Experiment{Cluster: expfile.Cluster{Brokers: brokers}}}
 	}
-	scs := []spec.Scenario{sc("a1", 1), sc("b1", 1), sc("a3", 3), sc("b3", 3), sc("x1", 1), sc("y3", 3)}
+	scs := []expfile.Scenario{sc("a1", 1), sc("b1", 1), sc("a3", 3), sc("b3", 3), sc("x1", 1), sc("y3", 3)}
 	gs, ps := duetClusters(scs, [][2]string{{"a1", "b1"}, {"a3", "b3"}, {"x1", "y3"}})
 	var got []string
 	for _, g := range gs {

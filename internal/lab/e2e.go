@@ -7,8 +7,8 @@ import (
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/e2e"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -27,7 +27,7 @@ const defaultLagInterval = time.Second
 // its lag once per timeline interval. It reads the brokers directly when
 // the producers go through the netem proxies: the impairments model the
 // producer's network, and the proxies' figures stay the producer's.
-func startE2E(ctx context.Context, e spec.Experiment, t driver.Trial, tgt *Target) (*e2e.Consumer, error) {
+func startE2E(ctx context.Context, e expfile.Experiment, t driver.Trial, tgt *Target) (*e2e.Consumer, error) {
 	if !e.Workload.Consumer {
 		return nil, nil
 	}
@@ -39,7 +39,7 @@ func startE2E(ctx context.Context, e spec.Experiment, t driver.Trial, tgt *Targe
 	if tgt.direct != nil {
 		bootstrap = tgt.direct
 	}
-	return e2e.Start(ctx, bootstrap, t.Topic, every, e.Workload.IsolationLevel == spec.ReadCommitted, tgt.conn.opts...)
+	return e2e.Start(ctx, bootstrap, t.Topic, every, e.Workload.IsolationLevel == expfile.ReadCommitted, tgt.conn.opts...)
 }
 
 // stopE2E stops the consumer (nil: nothing to do) once the producers have

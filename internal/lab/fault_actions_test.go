@@ -3,15 +3,15 @@ package lab
 import (
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
-// TestFaultActions: every fault type spec accepts has exactly one action
+// TestFaultActions: every fault type expfile accepts has exactly one action
 // here (the proxies', a broker's or the zone links'), and every action a
-// spec type.
+// expfile type.
 func TestFaultActions(t *testing.T) {
 	types := map[string]bool{}
-	for _, ft := range spec.FaultTypes() {
+	for _, ft := range expfile.FaultTypes() {
 		types[ft.Name] = true
 		a, ok := faultActions[ft.Name]
 		if !ok {
@@ -30,7 +30,7 @@ func TestFaultActions(t *testing.T) {
 	}
 	for name := range faultActions {
 		if !types[name] {
-			t.Errorf("fault action %s has no spec type", name)
+			t.Errorf("fault action %s has no expfile type", name)
 		}
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // A killed broker (SIGKILL) is restarted.
 func init() {
-	registerFault(spec.FaultBrokerKill, faultAction{down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
+	registerFault(expfile.FaultBrokerKill, faultAction{down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
 		if err := c.Kill(id); err != nil {
 			return nil, err
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // A paused broker (SIGSTOP) is resumed (SIGCONT). On a Trogdor fleet
@@ -12,7 +12,7 @@ import (
 // the same there: SIGSTOP to every JVM whose jcmd line holds the broker's
 // main class, SIGCONT when the fault's time is up.
 func init() {
-	registerFault(spec.FaultBrokerPause, faultAction{
+	registerFault(expfile.FaultBrokerPause, faultAction{
 		down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
 			if err := c.Pause(id); err != nil {
 				return nil, err

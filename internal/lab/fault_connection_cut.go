@@ -3,14 +3,14 @@ package lab
 import (
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // A connection cut is the proxies' job: after every N-th produce request,
 // or once at at.ms.
 func init() {
-	registerFault(spec.FaultConnectionCut, faultAction{proxy: func(cut *netem.Fault, f spec.Fault) {
+	registerFault(expfile.FaultConnectionCut, faultAction{proxy: func(cut *netem.Fault, f expfile.Fault) {
 		if f.Every > 0 {
 			cut.EveryProduce = f.Every
 		} else {

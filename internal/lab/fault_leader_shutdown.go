@@ -4,12 +4,12 @@ import (
 	"context"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // A broker shut down cleanly is restarted.
 func init() {
-	registerFault(spec.FaultLeaderShutdown, faultAction{down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
+	registerFault(expfile.FaultLeaderShutdown, faultAction{down: func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
 		if err := c.Shutdown(id); err != nil {
 			return nil, err
 		}

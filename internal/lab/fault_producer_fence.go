@@ -9,7 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // fenceTimeout bounds one id's registration.
@@ -23,7 +23,7 @@ const fenceTimeout = 10 * time.Second
 // when the trial ends meanwhile (its producers end as the fence lands),
 // bounded by fenceTimeout.
 func init() {
-	registerFault(spec.FaultProducerFence, faultAction{fence: func(ctx context.Context, t *Target, bootstrap, ids []string) error {
+	registerFault(expfile.FaultProducerFence, faultAction{fence: func(ctx context.Context, t *Target, bootstrap, ids []string) error {
 		ctx = context.WithoutCancel(ctx)
 		errs := make([]error, len(ids))
 		var wg sync.WaitGroup

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // A zone outage holds every proxy whose path crosses the zone's border —
 // inter-broker, controller and the client's — and heals them after
 // delay.ms (zones.go).
 func init() {
-	registerFault(spec.FaultZoneIsolate, faultAction{links: func(t *Target, f spec.Fault, on bool) error {
+	registerFault(expfile.FaultZoneIsolate, faultAction{links: func(t *Target, f expfile.Fault, on bool) error {
 		if t.links == nil || t.c == nil {
 			return errors.New("zone.isolate needs an embedded cluster in zones")
 		}
@@ -32,7 +32,7 @@ const (
 // injectLinkFault holds the fault's links at its time and heals them after
 // its delay, noting on the trial's timeline the outage, the healing and
 // every leader move of the topic meanwhile and shortly after.
-func injectLinkFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault) {
+func injectLinkFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft expfile.Fault) {
 	start := time.Now()
 	// The leaders before the outage, read now so that the read does not
 	// delay it.

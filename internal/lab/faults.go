@@ -9,19 +9,19 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
-// faultAction is the lab side of a fault type (spec.FaultTypes): how it
+// faultAction is the lab side of a fault type (expfile.FaultTypes): how it
 // is carried out. Each type registers its own in lab/fault_<name>.go;
-// TestFaultActions checks that every spec type has one and vice versa.
+// TestFaultActions checks that every expfile fault type has one and vice versa.
 // Exactly one of proxy, down, links and fence is set.
 type faultAction struct {
 	// proxy adds the fault to the client proxies' settings; such a fault
 	// puts the proxies in front of the brokers and works on any cluster.
-	proxy func(cut *netem.Fault, f spec.Fault)
+	proxy func(cut *netem.Fault, f expfile.Fault)
 	// down takes broker id of an embedded cluster down and returns how to
 	// bring it back (up gives up when its context ends: an interrupted run
 	// does not wait for a broker to restart); such a fault runs on a timer
@@ -35,14 +35,14 @@ type faultAction struct {
 	// links, for a fault on the paths between zones, holds (on) or heals
 	// (off) the target's proxies the fault names; such a fault runs on a
 	// timer in startFaults and needs the client's proxies.
-	links func(t *Target, f spec.Fault, on bool) error
+	links func(t *Target, f expfile.Fault, on bool) error
 	// fence, for a fault on the trial's producer itself, acts on the
 	// transactional ids it runs with (ids) at the fault's time; such a
 	// fault runs on a timer in startFaults.
 	fence func(ctx context.Context, t *Target, bootstrap, ids []string) error
 }
 
-// faultActions maps spec fault type names to their actions.
+// faultActions maps expfile fault type names to their actions.
 var faultActions = map[string]faultAction{}
 
 // registerFault adds the action of a fault type; it runs from init
@@ -64,11 +64,11 @@ func (x *executor) action(name string) faultAction {
 }
 
 // isProxyFault reports whether the proxies carry fault f out.
-func isProxyFault(f spec.Fault) bool { return faultActions[f.Type].proxy != nil }
+func isProxyFault(f expfile.Fault) bool { return faultActions[f.Type].proxy != nil }
 
 // needsClientProxies reports whether fault f needs the client's proxies in
 // front of the brokers.
-func needsClientProxies(f spec.Fault) bool {
+func needsClientProxies(f expfile.Fault) bool {
 	a := faultActions[f.Type]
 	return a.proxy != nil || a.links != nil
 }
@@ -91,7 +91,7 @@ func (f *faultRun) event(kind, format string, args ...any) {
 }
 
 // startFaults schedules the faults of e on trial t relative to now.
-func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, t driver.Trial, e spec.Experiment) *faultRun {
+func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Admin, t driver.Trial, e expfile.Experiment) *faultRun {
 	topic := t.Topic
 	ctx, cancel := context.WithCancel(ctx)
 	f := &faultRun{cancel: cancel}
@@ -116,7 +116,7 @@ func (x *executor) startFaults(ctx context.Context, tgt *Target, adm *cluster.Ad
 			continue
 		}
 		var fleet *Fleet // the fleet that delivers ft, if any
-		if fleetFault(spec.Scenario{Exp: e}, ft, tgt.cfg.Bootstrap != nil) {
+		if fleetFault(expfile.Scenario{Exp: e}, ft, tgt.cfg.Bootstrap != nil) {
 			fleet = tgt.cfg.Fleets.For(e.Trogdor)
 		}
 		f.wg.Add(1)
@@ -141,7 +141,7 @@ func (f *faultRun) stop() []results.Event {
 // injectBrokerFault takes a broker down at the fault's time and brings it
 // back after its delay: prodlab itself on an embedded cluster, or fleet
 // (not nil) on an existing one.
-func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft spec.Fault, fleet *Fleet) {
+func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Target, adm *cluster.Admin, topic string, ft expfile.Fault, fleet *Fleet) {
 	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
 		return
 	}
@@ -155,8 +155,8 @@ func (x *executor) injectBrokerFault(ctx context.Context, f *faultRun, tgt *Targ
 		id = leader
 	}
 	delay := time.Duration(ft.DelayMs * float64(time.Millisecond))
-	if delay <= 0 { // a Fault built without spec's parser
-		delay = spec.DefaultFaultDelayMs * time.Millisecond
+	if delay <= 0 { // a Fault built without expfile's parser
+		delay = expfile.DefaultFaultDelayMs * time.Millisecond
 	}
 	if fleet != nil {
 		x.injectFleetFault(ctx, f, tgt, fleet, ft, id, delay)
@@ -211,7 +211,7 @@ func (x *executor) runContext() context.Context {
 
 // injectFence carries out a fault on the trial's producer at its time:
 // fence acts on the transactional ids of t's producers.
-func injectFence(ctx context.Context, f *faultRun, tgt *Target, t driver.Trial, ft spec.Fault,
+func injectFence(ctx context.Context, f *faultRun, tgt *Target, t driver.Trial, ft expfile.Fault,
 	fence func(context.Context, *Target, []string, []string) error) {
 	if !sleepCtx(ctx, time.Duration(ft.AtMs*float64(time.Millisecond))) {
 		return

@@ -12,8 +12,8 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // Faults on an existing cluster through a Trogdor fleet (issue 14, item 4):
@@ -28,7 +28,7 @@ import (
 // fleetFault reports whether sc's fault f is delivered by its fleet: a
 // broker fault with a fleet form, on an existing cluster, in a scenario
 // on a fleet.
-func fleetFault(sc spec.Scenario, f spec.Fault, external bool) bool {
+func fleetFault(sc expfile.Scenario, f expfile.Fault, external bool) bool {
 	a := faultActions[f.Type]
 	return external && sc.Exp.Trogdor.Coordinator != "" && a.down != nil && a.fleet != nil
 }
@@ -51,7 +51,7 @@ func fleetFaultTypes() string {
 // or any, since partition 0's leader is known only during the trial);
 // and the proxies' faults and network settings need agents on this host,
 // since the proxies listen on 127.0.0.1.
-func checkFleetFaults(ctx context.Context, scs []spec.Scenario, fleets Fleets, bootstrap []string) error {
+func checkFleetFaults(ctx context.Context, scs []expfile.Scenario, fleets Fleets, bootstrap []string) error {
 	var brokers []cluster.Broker
 	var p problems
 	for _, sc := range scs {
@@ -59,7 +59,7 @@ func checkFleetFaults(ctx context.Context, scs []spec.Scenario, fleets Fleets, b
 		if d == nil {
 			continue
 		}
-		if needsProxies([]spec.Scenario{sc}) {
+		if needsProxies([]expfile.Scenario{sc}) {
 			for _, n := range d.Nodes() {
 				if h := d.host(n); !netem.IsLoopback(h) {
 					p.add(fmt.Sprintf("network settings and connection cuts act through prodlab's proxies on 127.0.0.1, which agent %s on %s cannot reach (Trogdor's DegradedNetworkFault, tc on the agents' hosts with root or NET_ADMIN, is not mapped)", n, h), label(sc))
@@ -123,7 +123,7 @@ func agentHosts(d *Fleet) string {
 // Trogdor fault task on the agent on the broker's host, starting now and
 // lasting delay, then waits for it to end (at most delay + 30 s) and
 // records both ends as events.
-func (x *executor) injectFleetFault(ctx context.Context, f *faultRun, tgt *Target, d *Fleet, ft spec.Fault, id int, delay time.Duration) {
+func (x *executor) injectFleetFault(ctx context.Context, f *faultRun, tgt *Target, d *Fleet, ft expfile.Fault, id int, delay time.Duration) {
 	var host string
 	for _, b := range tgt.c.Brokers() {
 		if b.ID == id {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // clusterGroup is a run of scenarios that share one cluster shape.
@@ -15,10 +15,10 @@ type clusterGroup struct {
 	kafka   string
 	// cluster is the whole cluster setting the group's scenarios share
 	// (controllers, broker configs, security, …).
-	cluster spec.Cluster
+	cluster expfile.Cluster
 	// n numbers the group (1, 2, …) to give each cluster its own directory.
 	n   int
-	scs []spec.Scenario
+	scs []expfile.Scenario
 	// prefix names the group in log lines when several clusters alternate.
 	prefix string
 	// measured is the group's measured schedule (newMeasured).
@@ -38,9 +38,9 @@ func (g *clusterGroup) logPrefix() string { return g.prefix }
 
 // groupByCluster keeps scenario order within a group and orders groups by
 // first appearance, so each cluster is started once. Scenarios share a
-// cluster only when every cluster setting is equal (spec.Cluster.Key):
+// cluster only when every cluster setting is equal (expfile.Cluster.Key):
 // brokers, controllers, release, security and broker configs.
-func groupByCluster(scs []spec.Scenario) []*clusterGroup {
+func groupByCluster(scs []expfile.Scenario) []*clusterGroup {
 	var gs []*clusterGroup
 	idx := map[string]*clusterGroup{}
 	for _, sc := range scs {
@@ -87,10 +87,10 @@ func (r *runner) newMeasured(g *clusterGroup) scheduler {
 
 // steadyRounds is a group's steady rounds: trials: N rounds, or under
 // trials: auto or lives: auto rounds until precise.
-func (r *runner) steadyRounds(g *clusterGroup, skip func(spec.Scenario, int) bool) scheduler {
+func (r *runner) steadyRounds(g *clusterGroup, skip func(expfile.Scenario, int) bool) scheduler {
 	if r.exp.LivesAuto { // one schedule over every life, judged over them
 		u := newUntilPrecise(r.exp, g, r.cmps, r.nScenarios, r.prev)
-		u.skip, u.logf, u.focus, u.minLives = skip, r.logf, true, spec.MinAutoLives
+		u.skip, u.logf, u.focus, u.minLives = skip, r.logf, true, expfile.MinAutoLives
 		return u
 	}
 	if !r.exp.TrialsAuto {
@@ -145,7 +145,7 @@ func (r *runner) startSession(ctx context.Context, g *clusterGroup, life int) (s
 }
 
 // publishUnrun publishes the record of a trial of sc that never ran.
-func (r *runner) publishUnrun(sc spec.Scenario, rec results.Record, status string) {
+func (r *runner) publishUnrun(sc expfile.Scenario, rec results.Record, status string) {
 	r.ev.publish(Event{Kind: TrialStarted, Scenario: label(sc)})
 	r.ev.publish(Event{Kind: TrialFinished, Scenario: label(sc), Record: &rec, Status: status})
 }
@@ -172,7 +172,7 @@ func (r *runner) warmUp(s *session) *results.Warmed {
 
 // warm runs the warm-up of scs with run, to its end, and returns what
 // happened, for the measured records (nil: no warm-up).
-func (r *runner) warm(scs []spec.Scenario, run func(scheduler)) *results.Warmed {
+func (r *runner) warm(scs []expfile.Scenario, run func(scheduler)) *results.Warmed {
 	w := r.newWarming(scs, "")
 	if w == nil {
 		return nil

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // KIP-1269 emulation in the lab: clusters with kip1269.retain start their
@@ -21,7 +21,7 @@ import (
 
 // checkExternalKIP1269 refuses the emulation on an existing cluster:
 // prodlab does not patch brokers it did not start.
-func checkExternalKIP1269(sc spec.Scenario, p *problems) {
+func checkExternalKIP1269(sc expfile.Scenario, p *problems) {
 	if sc.Exp.KIP1269() {
 		p.add("kip1269 patches the brokers and worker prodlab starts; it does not patch brokers it did not start (drop kip1269 or --bootstrap)", label(sc))
 	}
@@ -32,7 +32,7 @@ func checkExternalKIP1269(sc spec.Scenario, p *problems) {
 // kip1269.lift.client.cap, a Java worker of its own whose producer accepts
 // idempotence with more than 5 requests in flight; class is the trial's
 // worker class (workerClasses), "" for the one default process.
-func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment, class string) (driver.Driver, error) {
+func (t *Target) DriverFor(ctx context.Context, e *expfile.Experiment, class string) (driver.Driver, error) {
 	if d := t.cfg.Fleets.For(e.Trogdor); d != nil {
 		if err := t.Recover(ctx); err != nil {
 			return nil, err
@@ -70,7 +70,7 @@ func (t *Target) DriverFor(ctx context.Context, e *spec.Experiment, class string
 // release (or distribution) with kip1269.retain and each distinct Java
 // client release with kip1269.lift.client.cap. A release the agent does
 // not recognise is refused with the agent's reason, once.
-func checkKIP1269Agents(ctx context.Context, scs []spec.Scenario, workerJar string) error {
+func checkKIP1269Agents(ctx context.Context, scs []expfile.Scenario, workerJar string) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, sc := range scs {
@@ -101,7 +101,7 @@ var nativeKIP1269 = cluster.NativeKIP1269
 // Kafka implements it (which cluster.configs must then leave to
 // kip1269.retain), otherwise by the agent, which must recognise the
 // release.
-func checkKIP1269Broker(ctx context.Context, c spec.Cluster, workerJar string) error {
+func checkKIP1269Broker(ctx context.Context, c expfile.Cluster, workerJar string) error {
 	prop, err := nativeKIP1269(ctx, c.Kafka, workerJar)
 	if err != nil {
 		return err

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -185,7 +185,7 @@ func TestKIP1269Native(t *testing.T) {
 	var log strings.Builder
 	r := &runner{ev: events{progressView(progress.New(&log, 0))}}
 	group := func(kafka string, configs map[string]string) *clusterGroup {
-		return &clusterGroup{kafka: kafka, cluster: spec.Cluster{Kafka: kafka, KIP1269Retain: 20, Configs: configs}}
+		return &clusterGroup{kafka: kafka, cluster: expfile.Cluster{Kafka: kafka, KIP1269Retain: 20, Configs: configs}}
 	}
 
 	own := map[string]string{"num.io.threads": "4"}

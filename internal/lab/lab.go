@@ -16,10 +16,10 @@ import (
 	"path/filepath"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/progress"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 )
 
@@ -77,7 +77,7 @@ var ErrViolated = errors.New("delivery violated")
 // experiment, the plan of comparisons and the environment first, then one
 // results.jsonl line per trial as it finishes. It renders nothing: the
 // caller renders Summary.Records (see report.WriteRun).
-func Run(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, opts Options) (*Summary, error) {
+func Run(ctx context.Context, exp *expfile.Experiment, scs []expfile.Scenario, opts Options) (*Summary, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
@@ -163,7 +163,7 @@ func cutShort(planned, ran, cut int) bool {
 // writeRunFiles saves what the run sets out to do and where: the resolved
 // experiment, the planned comparisons (for the report's Findings) and the
 // machine, before any trial runs.
-func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, cmps []spec.Comparison, opts Options) error {
+func writeRunFiles(ctx context.Context, exp *expfile.Experiment, scs []expfile.Scenario, cmps []expfile.Comparison, opts Options) error {
 	if y, err := exp.YAML(); err == nil {
 		if err := os.WriteFile(filepath.Join(opts.Dir, results.ExperimentFile), y, 0o644); err != nil {
 			return fmt.Errorf("write resolved experiment: %w", err)
@@ -197,7 +197,7 @@ func writeRunFiles(ctx context.Context, exp *spec.Experiment, scs []spec.Scenari
 // each group's cluster as a session, runs its warm-up and measured
 // schedules on the executor, and alternates clusters when they fit.
 type runner struct {
-	exp  *spec.Experiment
+	exp  *expfile.Experiment
 	opts Options
 	x    *executor
 	ev   events
@@ -206,7 +206,7 @@ type runner struct {
 	drivers map[string]driver.Driver
 	// cmps are the planned comparisons; nScenarios the run's scenarios,
 	// to share the budget of trials: auto between cluster groups.
-	cmps       []spec.Comparison
+	cmps       []expfile.Comparison
 	nScenarios int
 	// prev are the records of the run being resumed; finishedBefore its
 	// finished measured trials, not run again.
@@ -221,7 +221,7 @@ type runner struct {
 }
 
 // newRunner prepares a run of scs; the caller subscribes to its events.
-func newRunner(ctx context.Context, exp *spec.Experiment, scs []spec.Scenario, cmps []spec.Comparison, opts Options) *runner {
+func newRunner(ctx context.Context, exp *expfile.Experiment, scs []expfile.Scenario, cmps []expfile.Comparison, opts Options) *runner {
 	r := &runner{exp: exp, opts: opts, drivers: map[string]driver.Driver{}, cmps: cmps, nScenarios: len(scs),
 		kip1269Native: map[string]string{}}
 	r.x = &executor{root: ctx, run: filepath.Base(opts.Dir), experiment: exp.Name, keepTopics: opts.KeepTopics,

@@ -7,9 +7,9 @@ import (
 )
 
 // lives: auto adds lives until every comparison is precise over them: in
-// each life a cluster runs spec.RoundsPerLife rounds of its one schedule
+// each life a cluster runs expfile.RoundsPerLife rounds of its one schedule
 // (untilPrecise, which spans the lives and judges over them once they
-// are spec.MinAutoLives), and a cluster whose questions are answered, or
+// are expfile.MinAutoLives), and a cluster whose questions are answered, or
 // whose budget cannot fit another life, sits out the lives left. Its
 // budget holds each life's start and warm-up as well as the rounds, so
 // that the run ends near its budget however many lives it takes.

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestLivesAutoSchedule drives one cluster's schedule under lives: auto
 // through lives of 8 rounds: rounds that agree within each life are
-// precise after 8 of them, but the rule waits for spec.MinAutoLives
+// precise after 8 of them, but the rule waits for expfile.MinAutoLives
 // lives, and judges only at a life's end (also after a life cut short);
 // lives that disagree keep it going past them.
 func TestLivesAutoSchedule(t *testing.T) {
@@ -24,16 +24,16 @@ func TestLivesAutoSchedule(t *testing.T) {
 		wantLives int     // lives run before the schedule is done; 0: not done after 8
 		wantRound int     // the round the closing line names
 	}{
-		{"lives agree", 0, 0, spec.MinAutoLives, 40},
-		{"a life cut short", 0, 3, spec.MinAutoLives, 35},
+		{"lives agree", 0, 0, expfile.MinAutoLives, 40},
+		{"a life cut short", 0, 3, expfile.MinAutoLives, 35},
 		{"lives disagree by ±10 %", 0.10, 0, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			exp := &spec.Experiment{TrialsAuto: true, LivesAuto: true, Precision: 0.05, BudgetS: 3600, Equivalence: 0.05}
-			scs := []spec.Scenario{{ID: "a"}, {ID: "b"}}
+			exp := &expfile.Experiment{TrialsAuto: true, LivesAuto: true, Precision: 0.05, BudgetS: 3600, Equivalence: 0.05}
+			scs := []expfile.Scenario{{ID: "a"}, {ID: "b"}}
 			var log []string
-			r := &runner{exp: exp, cmps: []spec.Comparison{{Baseline: "a", Candidate: "b"}}, nScenarios: 2}
+			r := &runner{exp: exp, cmps: []expfile.Comparison{{Baseline: "a", Candidate: "b"}}, nScenarios: 2}
 			r.ev = events{func(ev Event) { log = append(log, ev.Line) }}
 			g := &clusterGroup{scs: scs, n: 1}
 			g.measured = r.newMeasured(g)
@@ -76,7 +76,7 @@ func TestLivesAutoSchedule(t *testing.T) {
 			case tt.wantLives > 0 && (lives != tt.wantLives || !strings.Contains(all, fmt.Sprintf("precision reached after %d rounds in %d lives", tt.wantRound, tt.wantLives))):
 				t.Errorf("ran %d lives, want %d and a closing line:\n%s", lives, tt.wantLives, all)
 			}
-			if tt.wantLives > 0 && !strings.Contains(all, fmt.Sprintf("over 1 of the %d lives the rule needs", spec.MinAutoLives)) {
+			if tt.wantLives > 0 && !strings.Contains(all, fmt.Sprintf("over 1 of the %d lives the rule needs", expfile.MinAutoLives)) {
 				t.Errorf("the log does not say why a precise first life goes on:\n%s", all)
 			}
 		})
@@ -87,12 +87,12 @@ func TestLivesAutoSchedule(t *testing.T) {
 // questions are open, its last life ran rounds and its budget fits a life
 // as long as the last, and says why it drops each other one.
 func TestOpenLives(t *testing.T) {
-	exp := &spec.Experiment{TrialsAuto: true, LivesAuto: true, Precision: 0.05, BudgetS: 300}
+	exp := &expfile.Experiment{TrialsAuto: true, LivesAuto: true, Precision: 0.05, BudgetS: 300}
 	var log []string
 	r := &runner{exp: exp, nScenarios: 3}
 	r.ev = events{func(ev Event) { log = append(log, ev.Line) }}
 	group := func(n int, spent time.Duration, done bool) *clusterGroup {
-		g := &clusterGroup{scs: []spec.Scenario{{ID: fmt.Sprint("s", n)}}, n: n}
+		g := &clusterGroup{scs: []expfile.Scenario{{ID: fmt.Sprint("s", n)}}, n: n}
 		g.measured = r.newMeasured(g)
 		u := g.measured.(*untilPrecise)
 		u.spent, u.done = spent, done

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -31,7 +31,7 @@ func TestLivesAuto(t *testing.T) {
 	exp, scs := planYAML(t, "lives.yaml", src)
 	_, recs, log := runEmbedded(t, exp, scs, 4*time.Minute)
 	lives := strings.Count(log, "cluster ready in")
-	if lives < 1 || lives > spec.MaxLives || len(recs) != 4*lives {
+	if lives < 1 || lives > expfile.MaxLives || len(recs) != 4*lives {
 		t.Fatalf("%d cluster starts and %d records, want lives of 4 records each:\n%s", lives, len(recs), log)
 	}
 	for i, r := range recs {

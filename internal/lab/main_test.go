@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/proc"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
 )
 
@@ -56,9 +56,9 @@ func workerJarForTest(t *testing.T) string { return testjar.WorkerJar(t) }
 
 // planYAML parses the experiment src (named name in messages) and plans
 // it, failing the test on any error.
-func planYAML(t *testing.T, name, src string) (*spec.Experiment, []spec.Scenario) {
+func planYAML(t *testing.T, name, src string) (*expfile.Experiment, []expfile.Scenario) {
 	t.Helper()
-	exp, err := spec.Parse(name, []byte(src), nil)
+	exp, err := expfile.Parse(name, []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

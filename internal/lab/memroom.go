@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/prodlab/prodlab/internal/cluster"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // A cluster with storage: memory keeps its brokers' logs on a tmpfs
@@ -32,7 +32,7 @@ func memoryRoom(free, stored int64) error {
 // roomInMemory applies memoryRoom to t's tmpfs; nil unless t is an
 // embedded cluster with storage: memory.
 func (t *Target) roomInMemory() error {
-	if t.cfg.Storage != spec.StorageMemory || !t.Embedded() {
+	if t.cfg.Storage != expfile.StorageMemory || !t.Embedded() {
 		return nil
 	}
 	free, err := cluster.FreeBytes(cluster.MemoryRoot)

@@ -3,14 +3,14 @@ package lab
 import (
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
-// TestModes checks that every run mode of spec has the lab's part, with
-// its measured schedule, and that the lab registers no mode spec lacks.
+// TestModes checks that every run mode of expfile has the lab's part, with
+// its measured schedule, and that the lab registers no mode expfile lacks.
 func TestModes(t *testing.T) {
 	names := map[string]bool{}
-	for _, m := range spec.Modes {
+	for _, m := range expfile.Modes {
 		names[m.Name()] = true
 		lm, ok := labModes[m.Name()]
 		switch {
@@ -22,7 +22,7 @@ func TestModes(t *testing.T) {
 	}
 	for name := range labModes {
 		if !names[name] {
-			t.Errorf("lab mode %s is not a spec.Modes entry", name)
+			t.Errorf("lab mode %s is not a expfile.Modes entry", name)
 		}
 	}
 }

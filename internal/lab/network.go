@@ -4,21 +4,21 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // needsProxies reports whether any scenario of a group impairs the network
 // or cuts connections: only then do clients go through netem proxies, so
 // plain runs measure the direct path.
-func needsProxies(scs []spec.Scenario) bool {
+func needsProxies(scs []expfile.Scenario) bool {
 	for _, sc := range scs {
 		n := sc.Exp.Network
 		if n.Proxy || n.RTTMs > 0 || n.JitterMs > 0 || n.BandwidthMbit > 0 || n.CutEvery > 0 {
 			return true
 		}
-		if sc.Exp.Cluster.HasZones() && n.Zones != (spec.ZoneLink{}) {
+		if sc.Exp.Cluster.HasZones() && n.Zones != (expfile.ZoneLink{}) {
 			return true // the client's path to other zones
 		}
 		if slices.ContainsFunc(sc.Exp.Faults, needsClientProxies) {
@@ -34,10 +34,10 @@ func needsProxies(scs []spec.Scenario) bool {
 // are measured alike. The others bootstrap from the brokers themselves
 // (Target.direct): a no-fault trial beside a connection-cut one then
 // measures Kafka, not prodlab's proxy as well.
-func proxiedScenarios(scs []spec.Scenario, cmps []spec.Comparison) map[string]bool {
+func proxiedScenarios(scs []expfile.Scenario, cmps []expfile.Comparison) map[string]bool {
 	proxied := map[string]bool{}
 	for _, sc := range scs {
-		if needsProxies([]spec.Scenario{sc}) {
+		if needsProxies([]expfile.Scenario{sc}) {
 			proxied[sc.ID] = true
 		}
 	}
@@ -51,14 +51,14 @@ func proxiedScenarios(scs []spec.Scenario, cmps []spec.Comparison) map[string]bo
 
 // netemConfig turns a scenario's network section and the faults the
 // proxies carry out (connection cuts) into proxy settings.
-func netemConfig(e spec.Experiment, rewrite netem.RewriteFunc) netem.Config {
+func netemConfig(e expfile.Experiment, rewrite netem.RewriteFunc) netem.Config {
 	cfg := netem.Config{
 		RTT:       time.Duration(e.Network.RTTMs * float64(time.Millisecond)),
 		Jitter:    time.Duration(e.Network.JitterMs * float64(time.Millisecond)),
 		Bandwidth: e.Network.BandwidthMbit,
 		Rewrite:   rewrite,
 		// The proxies cannot read Kafka's framing inside TLS.
-		Opaque: spec.UsesTLS(e.Cluster.Security),
+		Opaque: expfile.UsesTLS(e.Cluster.Security),
 	}
 	if e.Network.CutEvery > 0 {
 		cfg.Fault = &netem.Fault{EveryProduce: e.Network.CutEvery}
@@ -87,9 +87,9 @@ func proxyFigures(n *results.Network, st netem.Stats) {
 }
 
 // zoneNames are the zones of a cluster shape; nil without zones.
-func zoneNames(c spec.Cluster) []string {
+func zoneNames(c expfile.Cluster) []string {
 	if !c.HasZones() {
 		return nil
 	}
-	return spec.ZoneNames(c.Zones)
+	return expfile.ZoneNames(c.Zones)
 }

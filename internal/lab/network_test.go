@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -146,7 +146,7 @@ matrix:
 }
 
 // planCompared plans an experiment's scenarios and its comparisons.
-func planCompared(t *testing.T, src string) ([]spec.Scenario, []spec.Comparison) {
+func planCompared(t *testing.T, src string) ([]expfile.Scenario, []expfile.Comparison) {
 	t.Helper()
 	exp, scs := planYAML(t, "x.yaml", src)
 	cmps, err := exp.Comparisons(scs)

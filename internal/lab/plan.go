@@ -7,13 +7,13 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/secret"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // Plan expands and checks an experiment completely: every scenario's
 // client must accept every producer property. Nothing is started.
-func Plan(exp *spec.Experiment) ([]spec.Scenario, error) {
+func Plan(exp *expfile.Experiment) ([]expfile.Scenario, error) {
 	scs, err := exp.Scenarios()
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func label(sc spec.Scenario) string {
+func label(sc expfile.Scenario) string {
 	if sc.ID == "" {
 		return "(base)"
 	}
@@ -93,7 +93,7 @@ func label(sc spec.Scenario) string {
 // CheckExternal rejects, before anything starts, what an existing cluster
 // (--bootstrap) cannot do: prodlab can neither signal its brokers nor
 // reroute its replication.
-func CheckExternal(scs []spec.Scenario) error {
+func CheckExternal(scs []expfile.Scenario) error {
 	var p problems
 	for _, sc := range scs {
 		if sc.Exp.Network.ReplicationRTTMs > 0 {
@@ -107,7 +107,7 @@ func CheckExternal(scs []spec.Scenario) error {
 		if len(sc.Exp.Cluster.Configs) > 0 || sc.Exp.Cluster.Controllers > 0 {
 			p.add("cluster.configs and cluster.controllers shape an embedded cluster; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}
-		if sc.Exp.Cluster.CPUs == spec.CPUsSplit {
+		if sc.Exp.Cluster.CPUs == expfile.CPUsSplit {
 			p.add("cluster.cpus: split pins the brokers prodlab starts; an existing cluster's are not its to pin (drop --bootstrap)", label(sc))
 		}
 		if ext := modeOf(&sc.Exp).external; ext != nil {
@@ -121,7 +121,7 @@ func CheckExternal(scs []spec.Scenario) error {
 		if sc.Exp.Cluster.TransactionVersion > 0 {
 			p.add("cluster.transaction.version is set when prodlab formats an embedded cluster; an existing one keeps its own (drop --bootstrap, or set it with kafka-features)", label(sc))
 		}
-		if sc.Exp.Cluster.Storage == spec.StorageMemory {
+		if sc.Exp.Cluster.Storage == expfile.StorageMemory {
 			p.add("cluster.storage: memory places an embedded cluster's data; an existing one keeps its own (drop --bootstrap)", label(sc))
 		}
 		for _, f := range sc.Exp.Faults {
@@ -144,7 +144,7 @@ func CheckExternal(scs []spec.Scenario) error {
 // run starts: "java" is the kafka-clients release of its brokers, and an
 // external cluster's version is only known once connected (the records
 // say it).
-func versions(scs []spec.Scenario, opts Options) (kafka, clients []string) {
+func versions(scs []expfile.Scenario, opts Options) (kafka, clients []string) {
 	for _, sc := range scs {
 		k := orDefault(sc.Exp.Cluster.Kafka, cluster.DefaultKafka)
 		if len(opts.Bootstrap) > 0 {

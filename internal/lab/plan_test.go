@@ -7,7 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // TestCheckExternal: broker faults and replication delay need an embedded
@@ -37,7 +37,7 @@ func TestCheckExternal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			exp, err := spec.Parse("x.yaml", []byte(tt.src), nil)
+			exp, err := expfile.Parse("x.yaml", []byte(tt.src), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestCheckExternal(t *testing.T) {
 // honour is an error naming the property and the client, before anything
 // starts.
 func TestPlanRejectsWhatFranzGoCannotHonour(t *testing.T) {
-	exp, err := spec.Parse("x.yaml", []byte("name: x\nclient: franz-go\nproducer: {max.request.size: 2000000}\n"), nil)
+	exp, err := expfile.Parse("x.yaml", []byte("name: x\nclient: franz-go\nproducer: {max.request.size: 2000000}\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -16,13 +16,13 @@ import (
 // untilPrecise is trials: auto for one cluster group: measured rounds
 // until every planned comparison within the group (and every scenario that
 // is in none) reaches the target precision, the group's share of the
-// budget is spent, or spec.MaxAutoRounds have run. The rule looks at
+// budget is spent, or expfile.MaxAutoRounds have run. The rule looks at
 // interval widths only, never at significance.
 type untilPrecise struct {
-	e    *spec.Experiment
+	e    *expfile.Experiment
 	g    *clusterGroup
-	cmps []spec.Comparison
-	skip func(spec.Scenario, int) bool
+	cmps []expfile.Comparison
+	skip func(expfile.Scenario, int) bool
 	logf func(format string, args ...any)
 	// roundClock's budget is the group's share of the run's budget.
 	roundClock
@@ -59,7 +59,7 @@ type untilPrecise struct {
 // newUntilPrecise starts the measured rounds of g with its share of the
 // budget (by its number of scenarios out of nScenarios) and the measured
 // trials prev of a run being resumed.
-func newUntilPrecise(e *spec.Experiment, g *clusterGroup, cmps []spec.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
+func newUntilPrecise(e *expfile.Experiment, g *clusterGroup, cmps []expfile.Comparison, nScenarios int, prev []results.Record) *untilPrecise {
 	u := &untilPrecise{e: e, g: g, cmps: cmps, prec: map[string]results.Precision{}, out: map[string]string{},
 		recs: map[string][]results.Record{}, byID: map[string]*summary.ScenarioStats{},
 		roundClock: roundClock{budget: seconds(e.BudgetS * float64(len(g.scs)) / float64(nScenarios))}, logf: func(string, ...any) {}}
@@ -86,7 +86,7 @@ func (u *untilPrecise) next() ([]trialSpec, bool) {
 	u.rest()
 	skip := u.skip
 	if len(u.out) > 0 || len(u.resting) > 0 {
-		skip = func(sc spec.Scenario, n int) bool {
+		skip = func(sc expfile.Scenario, n int) bool {
 			return u.out[sc.ID] != "" || u.resting[sc.ID] || (u.skip != nil && u.skip(sc, n))
 		}
 	}
@@ -155,7 +155,7 @@ func (u *untilPrecise) endRound() {
 	case u.overrun(last):
 		u.logf("%sbudget %s spent after %d rounds: widest interval %s, target ±%.1f %% not reached; verdicts say how many more rounds they need",
 			g.logPrefix(), u.budget.Round(time.Second), u.round, u.widest(), e.Precision*100)
-	case u.round >= spec.MaxAutoRounds:
+	case u.round >= expfile.MaxAutoRounds:
 		u.logf("%sstopped at %d rounds (the most trials: auto runs): widest interval %s", g.logPrefix(), u.round, u.widest())
 	default:
 		u.done = false

@@ -7,7 +7,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // Preflight resolves, before anything starts, what the scenarios will
@@ -16,7 +16,7 @@ import (
 // version. Each distinct problem is reported once, however many scenarios
 // share it. Resolved artifacts stay in the Maven cache for the run.
 // workerJar runs the broker's config definitions (cluster.configs checks).
-func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJar string) error {
+func Preflight(ctx context.Context, scs []expfile.Scenario, external bool, workerJar string) error {
 	var kafkas, clients []string
 	for _, sc := range scs {
 		if k := sc.Exp.Cluster.Kafka; !slices.Contains(kafkas, k) {
@@ -38,7 +38,7 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 		if err := checkTransactionMax(scs); err != nil {
 			errs = append(errs, err)
 		}
-		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Cluster.CPUs == spec.CPUsSplit }) {
+		if slices.ContainsFunc(scs, func(sc expfile.Scenario) bool { return sc.Exp.Cluster.CPUs == expfile.CPUsSplit }) {
 			if _, err := planCPUSets(); err != nil {
 				errs = append(errs, err)
 			}
@@ -48,7 +48,7 @@ func Preflight(ctx context.Context, scs []spec.Scenario, external bool, workerJa
 				errs = append(errs, check(scs)...)
 			}
 		}
-		if slices.ContainsFunc(scs, func(sc spec.Scenario) bool { return sc.Exp.Cluster.Storage == spec.StorageMemory }) {
+		if slices.ContainsFunc(scs, func(sc expfile.Scenario) bool { return sc.Exp.Cluster.Storage == expfile.StorageMemory }) {
 			if err := cluster.CheckDataRoot(cluster.MemoryRoot); err != nil {
 				errs = append(errs, err)
 			}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -58,7 +58,7 @@ matrix:
   linger.ms: [0, 5]
 `)
 	dir := t.TempDir()
-	real := faultActions[spec.FaultLeaderShutdown]
+	real := faultActions[expfile.FaultLeaderShutdown]
 	refused := errors.New("test: the broker is kept down")
 	fails := real
 	fails.down = func(c *cluster.Cluster, id int) (func(context.Context) error, error) {
@@ -71,7 +71,7 @@ matrix:
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	_, err := Run(ctx, exp, scs, Options{Dir: dir, Log: w, WorkerJar: workerJarForTest(t),
-		actions: map[string]faultAction{spec.FaultLeaderShutdown: fails}})
+		actions: map[string]faultAction{expfile.FaultLeaderShutdown: fails}})
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	t.Logf("run log:\n%s", w.log.String())

@@ -1,8 +1,8 @@
 package lab
 
 import (
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // trialKey names one measured trial of a scenario.
@@ -29,7 +29,7 @@ func (r *runner) resumeFrom(prev []results.Record) {
 
 // alreadyRun reports whether measured trial n of sc finished in the run
 // being resumed (in a duet, or its partner's).
-func (r *runner) alreadyRun(sc spec.Scenario, n int) bool {
+func (r *runner) alreadyRun(sc expfile.Scenario, n int) bool {
 	if p, ok := r.partner[sc.ID]; ok && r.finishedBefore[trialKey{p, n}] {
 		return true // a duet's round: see runner.partners
 	}

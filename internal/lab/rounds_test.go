@@ -5,13 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TestOrder alternates A B C, C B A.
 func TestOrder(t *testing.T) {
-	scs := []spec.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	scs := []expfile.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}
 	for round, want := range []string{"abc", "cba", "abc", "cba"} {
 		got := ""
 		for _, sc := range order(scs, round) {
@@ -48,7 +48,7 @@ func TestUpdatePrecision(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
+			g := &clusterGroup{scs: []expfile.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 			var recs []results.Record
 			for i := 0; i < tt.rounds; i++ {
 				drift := 1 + 0.3*rng.Float64() // moves the whole round
@@ -60,8 +60,8 @@ func TestUpdatePrecision(t *testing.T) {
 					recs = append(recs, mk(id, i, v))
 				}
 			}
-			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, Equivalence: 0.05}, g,
-				[]spec.Comparison{{Baseline: "a", Candidate: "b"}}, 3, recs)
+			u := newUntilPrecise(&expfile.Experiment{Precision: 0.05, Equivalence: 0.05}, g,
+				[]expfile.Comparison{{Baseline: "a", Candidate: "b"}}, 3, recs)
 			if u.met != tt.want || u.finished() != tt.want {
 				t.Errorf("met = %v, finished = %v (widest ±%.3f), want %v; per scenario %+v", u.met, u.finished(), u.worst, tt.want, u.prec)
 			}

@@ -3,8 +3,8 @@ package lab
 import (
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // scheduler decides what runs next from what was observed. Each policy of
@@ -82,7 +82,7 @@ func reversed[T any](s []T) []T {
 
 // roundOf lists round number n of scs in alternating order, without the
 // trials skip says were run before.
-func roundOf(scs []spec.Scenario, n int, warm bool, skip func(spec.Scenario, int) bool) []trialSpec {
+func roundOf(scs []expfile.Scenario, n int, warm bool, skip func(expfile.Scenario, int) bool) []trialSpec {
 	out := make([]trialSpec, 0, len(scs))
 	for _, sc := range order(scs, n) {
 		if skip != nil && skip(sc, n) {
@@ -96,10 +96,10 @@ func roundOf(scs []spec.Scenario, n int, warm bool, skip func(spec.Scenario, int
 // fixedRounds is trials: N (or warmup: N): N rounds of every scenario, in
 // alternating order, without the measured trials a resumed run finished.
 type fixedRounds struct {
-	scs           []spec.Scenario
+	scs           []expfile.Scenario
 	rounds, round int
 	warm          bool
-	skip          func(spec.Scenario, int) bool
+	skip          func(expfile.Scenario, int) bool
 }
 
 func (f *fixedRounds) next() ([]trialSpec, bool) {

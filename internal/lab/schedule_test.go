@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // ids lists a round's trials as "a0 b0 c0".
@@ -22,9 +22,9 @@ func ids(round []trialSpec) string {
 // TestFixedRounds hands out N rounds in alternating order, leaves out what
 // a resumed run finished, and is finished only when nothing is left.
 func TestFixedRounds(t *testing.T) {
-	scs := []spec.Scenario{{ID: "a"}, {ID: "b"}}
-	ranBefore := func(done ...string) func(spec.Scenario, int) bool {
-		return func(sc spec.Scenario, n int) bool {
+	scs := []expfile.Scenario{{ID: "a"}, {ID: "b"}}
+	ranBefore := func(done ...string) func(expfile.Scenario, int) bool {
+		return func(sc expfile.Scenario, n int) bool {
 			for _, d := range done {
 				if d == sc.ID+string(rune('0'+n)) {
 					return true
@@ -36,7 +36,7 @@ func TestFixedRounds(t *testing.T) {
 	tests := []struct {
 		name     string
 		rounds   int
-		skip     func(spec.Scenario, int) bool
+		skip     func(expfile.Scenario, int) bool
 		want     []string
 		finished bool
 	}{
@@ -77,12 +77,12 @@ func TestFixedRounds(t *testing.T) {
 // steady-state trial must also be flat within its window, and a flat
 // window alone does not end it while rounds still ramp.
 func TestWarmup(t *testing.T) {
-	burst := spec.Scenario{ID: "a"} // no duration: a burst
-	steady := spec.Scenario{ID: "a"}
+	burst := expfile.Scenario{ID: "a"} // no duration: a burst
+	steady := expfile.Scenario{ID: "a"}
 	steady.Exp.Workload.DurationS = 1
 	tests := []struct {
 		name       string
-		sc         spec.Scenario
+		sc         expfile.Scenario
 		rates      []float64 // one trial per round
 		ramp       float64   // the steady-state window's drift, end ÷ start
 		maxS       float64
@@ -108,7 +108,7 @@ func TestWarmup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u := newWarmup([]spec.Scenario{tt.sc}, tt.maxS)
+			u := newWarmup([]expfile.Scenario{tt.sc}, tt.maxS)
 			for _, rate := range tt.rates {
 				round, ok := u.next()
 				if !ok {
@@ -150,9 +150,9 @@ func TestWarmup(t *testing.T) {
 // 8.5 %, within ±10 %, but the round is not warm; the next, where the
 // fourth stays, is.
 func TestWarmupEachScenario(t *testing.T) {
-	var scs []spec.Scenario
+	var scs []expfile.Scenario
 	for _, id := range []string{"a", "b", "c", "d"} {
-		scs = append(scs, spec.Scenario{ID: id}) // bursts: no window to judge
+		scs = append(scs, expfile.Scenario{ID: id}) // bursts: no window to judge
 	}
 	u := newWarmup(scs, 60)
 	for i, d := range []float64{1000, 700, 710, 1000} {
@@ -181,7 +181,7 @@ func TestWarmupEachScenario(t *testing.T) {
 // the wall clock's: alternating clusters wait while the others warm, and
 // that wait must not end a warm-up still ramping.
 func TestWarmupOwnTime(t *testing.T) {
-	u := newWarmup([]spec.Scenario{{ID: "a"}}, 0.2)
+	u := newWarmup([]expfile.Scenario{{ID: "a"}}, 0.2)
 	round := func(rate float64, lasts time.Duration) bool {
 		if _, ok := u.next(); !ok {
 			return false
@@ -241,16 +241,16 @@ func TestUntilPreciseStops(t *testing.T) {
 		{"budget", 0.5, 0, "widest interval not known yet (1 of the 8 rounds the rule needs)", 1},
 		// Failing trials and time enough: no interval is ever known, and
 		// the most rounds end it.
-		{"most rounds", -1, 3600, "stopped at", spec.MaxAutoRounds},
+		{"most rounds", -1, 3600, "stopped at", expfile.MaxAutoRounds},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &clusterGroup{scs: []spec.Scenario{{ID: "a"}}}
+			g := &clusterGroup{scs: []expfile.Scenario{{ID: "a"}}}
 			var log []string
-			u := newUntilPrecise(&spec.Experiment{Precision: 0.05, BudgetS: tt.budgetS}, g, nil, 1, nil)
+			u := newUntilPrecise(&expfile.Experiment{Precision: 0.05, BudgetS: tt.budgetS}, g, nil, 1, nil)
 			u.logf = func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
 			rounds := 0
-			for ; rounds <= spec.MaxAutoRounds; rounds++ {
+			for ; rounds <= expfile.MaxAutoRounds; rounds++ {
 				round, ok := u.next()
 				if !ok {
 					break

@@ -10,9 +10,9 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // connection is how every client of a target reaches its brokers: the Java
@@ -82,11 +82,11 @@ func usesTLS(p kafkaconf.Producer) bool {
 // security: cluster.security only secures embedded brokers, and proxies
 // cannot rewrite the metadata of a TLS cluster they cannot read, which an
 // existing cluster's clients need to stay behind them.
-func checkExternalSecurity(sc spec.Scenario, p *problems) {
-	if m := sc.Exp.Cluster.Security; m != "" && m != spec.SecurityPlaintext {
+func checkExternalSecurity(sc expfile.Scenario, p *problems) {
+	if m := sc.Exp.Cluster.Security; m != "" && m != expfile.SecurityPlaintext {
 		p.add("cluster.security secures the listener of brokers prodlab starts; for an existing cluster give its security.protocol, ssl.* and sasl.* as producer properties (drop cluster.security or --bootstrap)", label(sc))
 	}
-	if usesTLS(sc.Exp.Settings()) && needsProxies([]spec.Scenario{sc}) {
+	if usesTLS(sc.Exp.Settings()) && needsProxies([]expfile.Scenario{sc}) {
 		p.add("network emulation of an existing TLS cluster: the proxies cannot rewrite broker addresses inside TLS (run it on an embedded cluster with cluster.security instead)", label(sc))
 	}
 }
@@ -95,8 +95,8 @@ func checkExternalSecurity(sc spec.Scenario, p *problems) {
 // measured (NaN) when the scenario's connections are TLS: the proxies pass
 // them through unread (netem's passthrough mode), so their zero counts
 // would be read as "no produce requests". Connections and bytes stay.
-func unreadUnderTLS(n *results.Network, e spec.Experiment) {
-	if !spec.UsesTLS(e.Cluster.Security) {
+func unreadUnderTLS(n *results.Network, e expfile.Experiment) {
+	if !expfile.UsesTLS(e.Cluster.Security) {
 		return
 	}
 	nan := math.NaN()

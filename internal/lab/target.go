@@ -14,8 +14,8 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // TargetConfig says which cluster a Target starts or reaches and what it
@@ -41,7 +41,7 @@ type TargetConfig struct {
 	// properties, whose security settings prodlab's own clients adopt.
 	Security    string
 	ClientProps map[string]string
-	// Storage is cluster.storage: spec.StorageMemory puts an embedded
+	// Storage is cluster.storage: expfile.StorageMemory puts an embedded
 	// cluster's broker data on cluster.MemoryRoot.
 	Storage string
 	// Features are an embedded cluster's KRaft feature levels
@@ -253,7 +253,7 @@ func (t *Target) startEmbedded(ctx context.Context) error {
 	t0 := time.Now()
 	cfg := cluster.Config{Brokers: brokers, Controllers: t.cfg.Controllers, Kafka: t.cfg.Kafka, Dir: dir, ExtraProps: t.cfg.BrokerConfigs, Security: t.cfg.Security,
 		KIP1269Retain: t.cfg.KIP1269Retain, Agent: driver.AgentJar(t.cfg.WorkerJar), Features: t.cfg.Features}
-	if t.cfg.Storage == spec.StorageMemory {
+	if t.cfg.Storage == expfile.StorageMemory {
 		cfg.DataRoot = cluster.MemoryRoot
 	}
 	var proxyErr error

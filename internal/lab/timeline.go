@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -17,16 +17,16 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // warmupRecords is the record bound of the in-trial warm-up: the setting,
 // or under a time-bounded warm-up the trial's cap, so that the time ends it.
-func warmupRecords(w spec.Workload) int64 {
+func warmupRecords(w expfile.Workload) int64 {
 	if w.WarmupRecords == 0 && w.WarmupS > 0 {
-		return spec.MaxRecords
+		return expfile.MaxRecords
 	}
 	return w.WarmupRecords
 }
 
 // seed makes payloads reproducible per trial, different between trials and
 // between a scenario's warm-up and measured trials.
-func seed(sc spec.Scenario, n int, warm bool) int64 {
+func seed(sc expfile.Scenario, n int, warm bool) int64 {
 	s := int64(sc.Index)*1_000_003 + int64(n)
 	if warm {
 		s += 500_000

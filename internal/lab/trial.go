@@ -15,11 +15,11 @@ import (
 	"github.com/prodlab/prodlab/internal/audit"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/model"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -85,7 +85,7 @@ type session struct {
 // offered rate in records/s; 0 runs the scenario's own, which in a
 // capacity run (no workload.rate) is the unthrottled ceiling probe.
 type trialSpec struct {
-	sc   spec.Scenario
+	sc   expfile.Scenario
 	n    int
 	warm bool
 	rate float64
@@ -165,7 +165,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 }
 
 // driverTrial is what the driver is asked to run for trial n of sc.
-func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
+func (x *executor) driverTrial(sc expfile.Scenario, n int, warm bool, topic string, bootstrap []string) driver.Trial {
 	e := sc.Exp
 	tr := driver.Trial{
 		Bootstrap: bootstrap,
@@ -206,8 +206,8 @@ func (x *executor) driverTrial(sc spec.Scenario, n int, warm bool, topic string,
 // bound, so that the window begins well inside what summary.StartBehind
 // allows — and how long past the warm-up it may take to get there: one
 // more window's length. Zero for every other trial
-// (spec.Experiment.WarmupCatchesUp, which also sizes workload.timeout.s).
-func catchUp(e *spec.Experiment) (lag, most time.Duration) {
+// (expfile.Experiment.WarmupCatchesUp, which also sizes workload.timeout.s).
+func catchUp(e *expfile.Experiment) (lag, most time.Duration) {
 	if e.Workload.Rate <= 0 || !e.WarmupCatchesUp() || e.WarmupHeldTogether() {
 		return 0, 0
 	}
@@ -217,10 +217,10 @@ func catchUp(e *spec.Experiment) (lag, most time.Duration) {
 
 // heldLonger is how much longer than workload.warmup.s the warm-up of a
 // rate-limited trial whose producers are held together lasts
-// (spec.Experiment.WarmupHeldTogether): the one more window the catch-up
+// (expfile.Experiment.WarmupHeldTogether): the one more window the catch-up
 // may take, on every producer and node alike, so that the merged window
 // begins at the same moment everywhere. Zero for every other trial.
-func heldLonger(e *spec.Experiment) time.Duration {
+func heldLonger(e *expfile.Experiment) time.Duration {
 	if e.Workload.Rate <= 0 || !e.WarmupHeldTogether() {
 		return 0
 	}
@@ -232,7 +232,7 @@ func heldLonger(e *spec.Experiment) time.Duration {
 // the brokers (through the proxies or not).
 type trialRun struct {
 	s         *session
-	e         spec.Experiment
+	e         expfile.Experiment
 	d         driver.Driver
 	dt        driver.Trial
 	bootstrap []string
@@ -333,7 +333,7 @@ func (x *executor) failed(rec results.Record, err error) (results.Record, string
 // client's log lines that explain failed records (clientLog), and closes
 // its progress line with its figures (and a steady-state warning, never
 // hidden).
-func (x *executor) finished(rec results.Record, client string, want spec.Expect, clientLog string) (results.Record, string) {
+func (x *executor) finished(rec results.Record, client string, want expfile.Expect, clientLog string) (results.Record, string) {
 	if rec.Records.Failed > 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d records failed: %s", rec.Records.Failed, driver.TopErrors(rec.Errors, 3))
@@ -359,7 +359,7 @@ func (x *executor) finished(rec results.Record, client string, want spec.Expect,
 // error nor the records it failed fail it; the error goes to its events,
 // and its audit (committed records once, nothing of the aborted or the
 // fenced transaction visible) decides its status.
-func (x *executor) fencedEnd(rec results.Record, client string, want spec.Expect, err error) (results.Record, string) {
+func (x *executor) fencedEnd(rec results.Record, client string, want expfile.Expect, err error) (results.Record, string) {
 	rec.Events = append(rec.Events, results.Event{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: "fenced", Detail: firstLine(err.Error())})
 	checkDelivery(&rec, want)
 	// The fence aborted the transaction left open: none of it may show.
@@ -379,7 +379,7 @@ func (x *executor) fencedEnd(rec results.Record, client string, want spec.Expect
 }
 
 // baseRecord fills what is known about a trial before it runs.
-func (x *executor) baseRecord(sc spec.Scenario, trial int, kafka string) results.Record {
+func (x *executor) baseRecord(sc expfile.Scenario, trial int, kafka string) results.Record {
 	vals := make(map[string]any, len(sc.Values))
 	for k, v := range sc.Values {
 		vals[k] = scalar(v)
@@ -402,7 +402,7 @@ func (x *executor) baseRecord(sc spec.Scenario, trial int, kafka string) results
 }
 
 // failedRecord is the record of a trial of sc that could not run, with why.
-func (x *executor) failedRecord(sc spec.Scenario, round int, kafka string, err error) results.Record {
+func (x *executor) failedRecord(sc expfile.Scenario, round int, kafka string, err error) results.Record {
 	rec := x.baseRecord(sc, round, kafka)
 	rec.Status = results.StatusFailed
 	rec.Error = err.Error()
@@ -481,7 +481,7 @@ func scalar(v string) any {
 
 // fillNetwork records what the proxies saw during the trial and the pipe
 // model's prediction into net, and any connection cuts into rec's events.
-func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e spec.Experiment, since time.Time) {
+func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *Target, e expfile.Experiment, since time.Time) {
 	st := tgt.net.Stats()
 	proxyFigures(net, st)
 	unreadUnderTLS(net, e)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -24,7 +24,7 @@ import (
 // returns (Options.Fleets) then run each such scenario's trials as one
 // Trogdor task over its agents, in place of the local client.
 
-// Fleets are the Trogdor fleets of a run, by spec.Trogdor.Key.
+// Fleets are the Trogdor fleets of a run, by expfile.Trogdor.Key.
 type Fleets map[string]*Fleet
 
 // Fleet is a probed fleet with the agents a scenario runs on: its driver,
@@ -80,7 +80,7 @@ func fleetCommand(a trogdor.AgentInfo, kind clients.Kind) ([]string, bool) {
 
 // For is the fleet of a scenario's trogdor settings, nil for a local
 // client.
-func (f Fleets) For(t spec.Trogdor) *Fleet {
+func (f Fleets) For(t expfile.Trogdor) *Fleet {
 	if t.Coordinator == "" {
 		return nil
 	}
@@ -114,7 +114,7 @@ var ProbeWait = 10 * time.Second
 // agents on this host; faults must be ones the fleet can deliver
 // (checkFleetFaults). bootstrap is the existing cluster (--bootstrap), nil
 // for an embedded one. Nil when no scenario runs on a fleet.
-func PlanTrogdor(ctx context.Context, scs []spec.Scenario, bootstrap []string) (Fleets, error) {
+func PlanTrogdor(ctx context.Context, scs []expfile.Scenario, bootstrap []string) (Fleets, error) {
 	external := bootstrap != nil
 	probed := map[string]trogdor.Probed{}
 	fleets := Fleets{}
@@ -151,7 +151,7 @@ func PlanTrogdor(ctx context.Context, scs []spec.Scenario, bootstrap []string) (
 
 // planFleet probes t's coordinator (once per run: probed) and chooses its
 // agents; nil with the reason when the fleet cannot run trials.
-func planFleet(ctx context.Context, t spec.Trogdor, probed map[string]trogdor.Probed, external bool) (*Fleet, error) {
+func planFleet(ctx context.Context, t expfile.Trogdor, probed map[string]trogdor.Probed, external bool) (*Fleet, error) {
 	c := trogdor.NewClient(t.Coordinator)
 	fleet, ok := probed[t.Coordinator]
 	if !ok {
@@ -228,18 +228,18 @@ func chooseAgents(f trogdor.Probed, named []string) ([]string, string, error) {
 // than the agents' own kafka-clients, the KIP-1269 client agent (the
 // agents' JVMs are not prodlab's to start), and more producers on one
 // agent than the stated limit.
-func checkTrogdorScenario(sc spec.Scenario, release string, nodes, maxPerNode int, p *problems) {
+func checkTrogdorScenario(sc expfile.Scenario, release string, nodes, maxPerNode int, p *problems) {
 	e := sc.Exp
 	c, err := clients.Parse(e.Client)
 	switch {
 	case err != nil:
-		// Refused by the spec already.
+		// Refused by expfile already.
 	case !c.Kind.OnTrogdor:
 		p.add(fmt.Sprintf("client %s: Trogdor agents do not run it; use client java (kafka-clients %s)%s", e.Client, release, fleetKinds()), label(sc))
 	case len(c.Kind.FleetWorker) == 0 && c.Version != "" && c.Version != release:
 		p.add(fmt.Sprintf("client %s: the Trogdor agents run kafka-clients %s (their trogdor release); use client java or java@%s", e.Client, release, release), label(sc))
 	}
-	if e.Cluster.CPUs == spec.CPUsSplit {
+	if e.Cluster.CPUs == expfile.CPUsSplit {
 		p.add("cluster.cpus: split pins the client prodlab runs; Trogdor agents run theirs on their own hosts (drop trogdor.coordinator or cluster.cpus)", label(sc))
 	}
 	if e.KIP1269LiftClientCap {
@@ -268,7 +268,7 @@ func fleetKinds() string {
 // checkFleetWorkers refuses a scenario whose client runs as a fleet worker
 // when one of its agents lacks the worker's executable, naming the agent,
 // the client and where the agent looked.
-func checkFleetWorkers(sc spec.Scenario, f *Fleet, p *problems) {
+func checkFleetWorkers(sc expfile.Scenario, f *Fleet, p *problems) {
 	c, err := clients.Parse(sc.Exp.Client)
 	if err != nil || !c.Kind.OnTrogdor || len(c.Kind.FleetWorker) == 0 {
 		return

@@ -13,9 +13,9 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
 	"github.com/prodlab/prodlab/internal/testtier"
 	"github.com/prodlab/prodlab/internal/trogdor"
@@ -461,7 +461,7 @@ func testTrogdorPause(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *cl
 // runOnFleet plans the one-scenario experiment src on the fleet it names
 // and runs it against c (--bootstrap), returning its one record, the
 // fleets and the scenarios.
-func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (results.Record, Fleets, []spec.Scenario) {
+func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (results.Record, Fleets, []expfile.Scenario) {
 	t.Helper()
 	recs, fleets, scs := runOnFleetAll(ctx, t, c, src)
 	if len(recs) != 1 {
@@ -472,7 +472,7 @@ func runOnFleet(ctx context.Context, t *testing.T, c *cluster.Cluster, src strin
 
 // runOnFleetAll runs the experiment src through its fleet against c and
 // returns every record.
-func runOnFleetAll(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) ([]results.Record, Fleets, []spec.Scenario) {
+func runOnFleetAll(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) ([]results.Record, Fleets, []expfile.Scenario) {
 	t.Helper()
 	recs, _, _, fleets, scs := runOnFleetDir(ctx, t, c, src)
 	return recs, fleets, scs
@@ -480,7 +480,7 @@ func runOnFleetAll(ctx context.Context, t *testing.T, c *cluster.Cluster, src st
 
 // runOnFleetDir is runOnFleetAll that also returns the run directory and
 // the run's log.
-func runOnFleetDir(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (recs []results.Record, dir, log string, fleets Fleets, scs []spec.Scenario) {
+func runOnFleetDir(ctx context.Context, t *testing.T, c *cluster.Cluster, src string) (recs []results.Record, dir, log string, fleets Fleets, scs []expfile.Scenario) {
 	t.Helper()
 	exp, scs := planYAML(t, t.Name()+".yaml", src)
 	fleets, err := PlanTrogdor(ctx, scs, c.Bootstrap())

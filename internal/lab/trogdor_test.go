@@ -6,7 +6,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/driver"
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -103,7 +103,7 @@ func TestFleetWorkers(t *testing.T) {
 	} {
 		t.Run(tc.client+" "+tc.want, func(t *testing.T) {
 			var p problems
-			checkFleetWorkers(spec.Scenario{ID: "s", Exp: spec.Experiment{Client: tc.client}}, tc.f, &p)
+			checkFleetWorkers(expfile.Scenario{ID: "s", Exp: expfile.Experiment{Client: tc.client}}, tc.f, &p)
 			err := p.err(1)
 			if tc.want == "" {
 				if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // TestAlternate: every cluster runs all its rounds, one round of each at a
@@ -88,7 +88,7 @@ func TestTurns(t *testing.T) {
 			for i := range ss {
 				ss[i] = &session{}
 			}
-			scs := []spec.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+			scs := []expfile.Scenario{{ID: "a"}, {ID: "b"}, {ID: "c"}}
 			k := newTurns()
 			n := map[*session]int{}   // rounds each session ran
 			first := map[string]int{} // rounds each scenario opened
@@ -128,7 +128,7 @@ func TestTurns(t *testing.T) {
 func TestTurnsSkipEmpty(t *testing.T) {
 	a, b := &session{}, &session{}
 	k := newTurns()
-	scs := []spec.Scenario{{ID: "x"}, {ID: "y"}}
+	scs := []expfile.Scenario{{ID: "x"}, {ID: "y"}}
 	k.arrange(a, roundOf(scs, 0, false, nil))
 	if got := k.arrange(b, nil); len(got) != 0 {
 		t.Fatalf("empty round arranged into %v", got)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // brokerTransactionMaxMs is Kafka's default transaction.max.timeout.ms
@@ -18,7 +18,7 @@ const brokerTransactionMaxMs = 900_000
 // cluster.configs, else Kafka's default): the coordinator would refuse
 // InitTransactions with INVALID_TRANSACTION_TIMEOUT, and every trial fail
 // once the cluster is up. An existing cluster's maximum is its own.
-func checkTransactionMax(scs []spec.Scenario) error {
+func checkTransactionMax(scs []expfile.Scenario) error {
 	var p problems
 	for _, sc := range scs {
 		if sc.Exp.Settings().TransactionalID == "" {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // TestCheckTransactionMax: a transaction.timeout.ms above the started
@@ -31,7 +31,7 @@ func TestCheckTransactionMax(t *testing.T) {
 			if tt.cluster != "" {
 				src += "cluster: {configs: " + tt.cluster + "}\n"
 			}
-			exp, err := spec.Parse("x.yaml", []byte(src), nil)
+			exp, err := expfile.Parse("x.yaml", []byte(src), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

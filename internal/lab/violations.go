@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/textfmt"
 )
 
@@ -15,29 +15,29 @@ type violation struct {
 	key      string // expect.<key>
 	what     string // how the count reads
 	count    func(*results.Audit) int64
-	expected func(spec.Expect) bool
+	expected func(expfile.Expect) bool
 }
 
 // violations are the audit findings that break delivery. Foreign records
 // (another producer's, on a shared topic) are not among them.
 var violations = []violation{
-	{"lost", "lost acknowledged", func(a *results.Audit) int64 { return a.Lost }, func(x spec.Expect) bool { return x.Lost }},
-	{"duplicates", "duplicated", func(a *results.Audit) int64 { return a.Duplicates }, func(x spec.Expect) bool { return x.Duplicates }},
-	{"reordered", "reordered", func(a *results.Audit) int64 { return a.Reordered }, func(x spec.Expect) bool { return x.Reordered }},
-	{"phantom", "phantom (reported failed, yet written)", func(a *results.Audit) int64 { return a.Phantom }, func(x spec.Expect) bool { return x.Phantom }},
+	{"lost", "lost acknowledged", func(a *results.Audit) int64 { return a.Lost }, func(x expfile.Expect) bool { return x.Lost }},
+	{"duplicates", "duplicated", func(a *results.Audit) int64 { return a.Duplicates }, func(x expfile.Expect) bool { return x.Duplicates }},
+	{"reordered", "reordered", func(a *results.Audit) int64 { return a.Reordered }, func(x expfile.Expect) bool { return x.Reordered }},
+	{"phantom", "phantom (reported failed, yet written)", func(a *results.Audit) int64 { return a.Phantom }, func(x expfile.Expect) bool { return x.Phantom }},
 	{"aborted.visible", "aborted-transaction (visible to read_committed)", func(a *results.Audit) int64 {
 		if a.Transactions == nil {
 			return 0
 		}
 		return a.Transactions.AbortedVisible
-	}, func(x spec.Expect) bool { return x.AbortedVisible }},
+	}, func(x expfile.Expect) bool { return x.AbortedVisible }},
 }
 
 // checkDelivery marks a trial that ran to its end violated when its audit
 // found what x does not expect, with the counts and the key that would
 // declare them expected. Expected findings leave the status alone: the
 // counts stay in the record and the table.
-func checkDelivery(rec *results.Record, x spec.Expect) {
+func checkDelivery(rec *results.Record, x expfile.Expect) {
 	if rec.Audit == nil || rec.Status != results.StatusOK {
 		return
 	}

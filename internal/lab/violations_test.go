@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -16,21 +16,21 @@ func TestCheckDelivery(t *testing.T) {
 		name   string
 		status string
 		audit  *results.Audit
-		expect spec.Expect
+		expect expfile.Expect
 		want   string // status after
 		msg    []string
 	}{
-		{"clean", results.StatusOK, &results.Audit{Acked: 10}, spec.Expect{}, results.StatusOK, nil},
-		{"no audit", results.StatusOK, nil, spec.Expect{}, results.StatusOK, nil},
-		{"foreign only", results.StatusOK, &results.Audit{Acked: 10, Foreign: 3}, spec.Expect{}, results.StatusOK, nil},
-		{"lost", results.StatusOK, &results.Audit{Acked: 10, Lost: 2760}, spec.Expect{},
+		{"clean", results.StatusOK, &results.Audit{Acked: 10}, expfile.Expect{}, results.StatusOK, nil},
+		{"no audit", results.StatusOK, nil, expfile.Expect{}, results.StatusOK, nil},
+		{"foreign only", results.StatusOK, &results.Audit{Acked: 10, Foreign: 3}, expfile.Expect{}, results.StatusOK, nil},
+		{"lost", results.StatusOK, &results.Audit{Acked: 10, Lost: 2760}, expfile.Expect{},
 			results.StatusViolated, []string{"2,760 lost acknowledged", "expect.lost: true"}},
-		{"lost expected", results.StatusOK, &results.Audit{Lost: 5}, spec.Expect{Lost: true}, results.StatusOK, nil},
-		{"dup expected, reordered not", results.StatusOK, &results.Audit{Duplicates: 4, Reordered: 1}, spec.Expect{Duplicates: true},
+		{"lost expected", results.StatusOK, &results.Audit{Lost: 5}, expfile.Expect{Lost: true}, results.StatusOK, nil},
+		{"dup expected, reordered not", results.StatusOK, &results.Audit{Duplicates: 4, Reordered: 1}, expfile.Expect{Duplicates: true},
 			results.StatusViolated, []string{"1 reordered", "expect.reordered: true"}},
-		{"phantom", results.StatusOK, &results.Audit{Phantom: 1}, spec.Expect{Lost: true, Duplicates: true, Reordered: true},
+		{"phantom", results.StatusOK, &results.Audit{Phantom: 1}, expfile.Expect{Lost: true, Duplicates: true, Reordered: true},
 			results.StatusViolated, []string{"1 phantom", "expect.phantom: true"}},
-		{"failed stays failed", results.StatusFailed, &results.Audit{Lost: 1}, spec.Expect{}, results.StatusFailed, nil},
+		{"failed stays failed", results.StatusFailed, &results.Audit{Lost: 1}, expfile.Expect{}, results.StatusFailed, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

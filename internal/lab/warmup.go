@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/stats"
 	"github.com/prodlab/prodlab/internal/summary"
 )
@@ -38,8 +38,8 @@ const warmScenarioMove = 0.20
 //
 // warmup: N is fixedRounds.
 type warmup struct {
-	scs  []spec.Scenario
-	byID map[string]spec.Scenario
+	scs  []expfile.Scenario
+	byID map[string]expfile.Scenario
 	// max bounds the time of the warm-up's own rounds; spent is that
 	// time so far, up to roundStart, when the open round began. Its own,
 	// not the wall clock's: alternating clusters warm in turns
@@ -60,8 +60,8 @@ type warmup struct {
 
 // newWarmup starts the warm-up of scs, whose rounds may take at most maxS
 // seconds in all.
-func newWarmup(scs []spec.Scenario, maxS float64) *warmup {
-	byID := make(map[string]spec.Scenario, len(scs))
+func newWarmup(scs []expfile.Scenario, maxS float64) *warmup {
+	byID := make(map[string]expfile.Scenario, len(scs))
 	for _, sc := range scs {
 		byID[sc.ID] = sc
 	}
@@ -152,7 +152,7 @@ type warming struct {
 
 // newWarming starts the warm-up of scs the experiment asks for; nil when
 // it asks for none.
-func (r *runner) newWarming(scs []spec.Scenario, prefix string) *warming {
+func (r *runner) newWarming(scs []expfile.Scenario, prefix string) *warming {
 	e := r.exp
 	w := &warming{maxS: e.WarmupMaxS, prefix: prefix}
 	switch {

@@ -1,7 +1,7 @@
 package lab
 
 import (
-	"github.com/prodlab/prodlab/internal/spec"
+	"github.com/prodlab/prodlab/internal/expfile"
 )
 
 // workerClasses names, per scenario ID, the client process its trials run
@@ -12,7 +12,7 @@ import (
 // 10 % between trials (bench/RESULTS.md §27). Classes joined by a planned
 // comparison merge: a comparison's two arms always run in one process, so
 // a difference between two JVMs never passes for the setting's effect.
-func workerClasses(scs []spec.Scenario, cmps []spec.Comparison) map[string]string {
+func workerClasses(scs []expfile.Scenario, cmps []expfile.Comparison) map[string]string {
 	class := make(map[string]string, len(scs))
 	for _, sc := range scs {
 		kind := "clean"

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/cluster"
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 )
 
 // Zones. An embedded cluster in zones (cluster.zones) has its nodes spread
@@ -55,7 +55,7 @@ func newZoneLinks(zones []string) *zoneLinks {
 
 // needsZoneLinks reports whether a group's cluster needs proxies between
 // its nodes: zones, or delayed replication.
-func needsZoneLinks(scs []spec.Scenario) bool {
+func needsZoneLinks(scs []expfile.Scenario) bool {
 	for _, sc := range scs {
 		if sc.Exp.Cluster.HasZones() || sc.Exp.Network.ReplicationRTTMs > 0 {
 			return true
@@ -91,7 +91,7 @@ func (z *zoneLinks) started(c *cluster.Cluster) {
 
 // linkConfig is the impairment of a path from zone from to zone to:
 // network.zones when it crosses zones, plus extra on every path.
-func linkConfig(e spec.Experiment, from, to string, extra time.Duration) netem.Config {
+func linkConfig(e expfile.Experiment, from, to string, extra time.Duration) netem.Config {
 	cfg := netem.Config{RTT: extra}
 	if from != to {
 		zl := e.Network.Zones
@@ -106,7 +106,7 @@ func linkConfig(e spec.Experiment, from, to string, extra time.Duration) netem.C
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 // configure sets every link for a trial of e and zeroes their figures.
-func (z *zoneLinks) configure(e spec.Experiment) {
+func (z *zoneLinks) configure(e expfile.Experiment) {
 	z.client = e.ClientZoneName()
 	for from, set := range z.repl {
 		set.SetConfigFunc(func(id int32) netem.Config {
@@ -121,7 +121,7 @@ func (z *zoneLinks) configure(e spec.Experiment) {
 
 // clientConfig is the client's path to broker id: the scenario's network,
 // plus network.zones when the broker is in another zone than the client.
-func clientConfig(e spec.Experiment, base netem.Config, zone func(int) string) func(id int32) netem.Config {
+func clientConfig(e expfile.Experiment, base netem.Config, zone func(int) string) func(id int32) netem.Config {
 	return func(id int32) netem.Config {
 		cfg := base
 		if !e.Cluster.HasZones() || zone(int(id)) == e.ClientZoneName() {
@@ -246,7 +246,7 @@ func (z *zoneLinks) Close() error {
 // zoneLayout reads where the trial's topic lives, for its record: every
 // broker's zone, the partitions' leaders and replicas, the racks they
 // spread over.
-func zoneLayout(ctx context.Context, adm *cluster.Admin, topic string, e spec.Experiment) (*results.Zones, error) {
+func zoneLayout(ctx context.Context, adm *cluster.Admin, topic string, e expfile.Experiment) (*results.Zones, error) {
 	pl, err := adm.Placement(ctx, topic)
 	if err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func leaderName(id int) string {
 
 // createTopic creates a trial's topic: placed by Kafka, or with
 // topic.leader.zone by zonePlacement on the embedded cluster's zones.
-func (t *Target) createTopic(ctx context.Context, adm *cluster.Admin, topic string, tp spec.Topic) error {
+func (t *Target) createTopic(ctx context.Context, adm *cluster.Admin, topic string, tp expfile.Topic) error {
 	if tp.LeaderZone == "" || t.c == nil {
 		return adm.CreateTopic(ctx, topic, tp.Partitions, tp.ReplicationFactor, tp.Configs)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/expfile"
 	"github.com/prodlab/prodlab/internal/netem"
 	"github.com/prodlab/prodlab/internal/results"
-	"github.com/prodlab/prodlab/internal/spec"
 	"github.com/prodlab/prodlab/internal/testjar"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -100,9 +100,9 @@ func checkZoneOutage(t *testing.T, r results.Record) {
 // client's own network); a path within a zone gets none of it. The
 // measured side (floors only) is TestZoneOutage's.
 func TestZoneLinkConfig(t *testing.T) {
-	var e spec.Experiment
+	var e expfile.Experiment
 	e.Cluster.Zones = 3
-	e.Network.Zones = spec.ZoneLink{RTTMs: 2, JitterMs: 0.5, BandwidthMbit: 100}
+	e.Network.Zones = expfile.ZoneLink{RTTMs: 2, JitterMs: 0.5, BandwidthMbit: 100}
 	e.Network.ReplicationRTTMs = 10
 	zoneOf := func(id int) string { return string(rune('a' + id - 1)) }
 	cases := []struct {

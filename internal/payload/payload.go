@@ -52,7 +52,7 @@ const (
 
 // builtins is the one list of generated kinds, in the order messages name
 // them: each kind's name and constructor (size > 0). A new kind is a
-// generator file and one entry here; spec and the perf command learn it
+// generator file and one entry here; expfile and the perf command learn it
 // from Kinds.
 var builtins = []struct {
 	kind string

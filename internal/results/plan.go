@@ -28,7 +28,7 @@ type Plan struct {
 	Advise *AdvicePlan `json:"advise,omitempty"`
 	// DuetWouldRun is true when the run's sequential rounds at saturation
 	// could have run as schedule: duet on its embedded clusters
-	// (spec.Experiment.DuetWouldRun): the report suggests it beside an
+	// (expfile.Experiment.DuetWouldRun): the report suggests it beside an
 	// undecided finding.
 	DuetWouldRun bool `json:"duet_would_run,omitempty"`
 }

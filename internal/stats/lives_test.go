@@ -116,7 +116,7 @@ func TestComparePairedLivesCoverage(t *testing.T) {
 // 8 rounds each are added until the interval over lives is precise
 // (StopRule with MinLives) or 20 lives have run. Stopping on an estimated
 // SD costs coverage, the more the fewer lives may stop: with a floor of 3
-// lives it is 90.6–92.7 %, with 5 (spec.MinAutoLives) 92.7–94.8 % for
+// lives it is 90.6–92.7 %, with 5 (expfile.MinAutoLives) 92.7–94.8 % for
 // 0.3–0.5 lives more on average, with 6 93.4–95.2 % (4,000 runs per case
 // while choosing; here 2,000, seed 11; figures print with -v). A Stein
 // two-stage rule (lives fixed from the first 3–5 lives' SD) covered no
