@@ -87,19 +87,36 @@ func (v Value) Float() float64 { return v.f }
 func (v Value) Bool() bool { return v.b }
 
 // Settings are a producer's settings read once: the typed view of the
-// settings prodlab interprets (Producer) and every setting's Value.
+// settings prodlab interprets (Producer), every setting's Value, and the
+// text of every key as it was given (Raw), a refused one's too, which is
+// what travels to a client (the Java worker, librdkafka) that reads its own
+// words and judges its own values. A Settings is never changed: its
+// methods return new ones, so copies may share it.
 type Settings struct {
 	Producer
 	values map[string]Value
+	raw    map[string]string
+	err    error
 }
 
-// Read reads every setting of props: each value by its type
-// (ReadValue), then those that read into Producer (Parse). A refused value
-// is a *SettingError, one per key (errors.Join: the types' refusals in key
-// order, then the typed view's); the settings that read are there even
-// then, in Value and Producer alike, and a refused one is in neither.
+// Read reads every setting of props (Decode) and returns its refusals
+// (Err) beside it.
 func Read(props map[string]string) (Settings, error) {
-	s := Settings{values: make(map[string]Value, len(props))}
+	s := Decode(props)
+	return s, s.err
+}
+
+// Decode reads every setting of props: each value by its type
+// (ReadValue), then those that read into Producer (Parse). A refused value
+// is a *SettingError, one per key, kept in Err (errors.Join: the types'
+// refusals in key order, then the typed view's); the settings that read
+// are there even then, in Value and Producer alike, a refused one in
+// neither, and every key's text in Raw. No props is the zero Settings.
+func Decode(props map[string]string) Settings {
+	if len(props) == 0 {
+		return Settings{}
+	}
+	s := Settings{values: make(map[string]Value, len(props)), raw: maps.Clone(props)}
 	var errs []error
 	read := make(map[string]string, len(props))
 	for _, k := range slices.Sorted(maps.Keys(props)) {
@@ -117,7 +134,43 @@ func Read(props map[string]string) (Settings, error) {
 		errs = append(errs, se)
 	}
 	s.Producer = p
-	return s, errors.Join(errs...)
+	s.err = errors.Join(errs...)
+	return s
+}
+
+// Err is what Decode refused: *SettingError values, joined; nil when every
+// setting read.
+func (s Settings) Err() error { return s.err }
+
+// Raw is every setting's text as it was given, refused ones included: the
+// form a client's own configuration takes. It is a fresh map, never nil.
+func (s Settings) Raw() map[string]string {
+	out := make(map[string]string, len(s.raw))
+	maps.Copy(out, s.raw)
+	return out
+}
+
+// Keys are every setting given, refused ones included, sorted.
+func (s Settings) Keys() []string { return slices.Sorted(maps.Keys(s.raw)) }
+
+// With is s with extra's settings added, extra's winning over s's; s
+// itself when extra is empty.
+func (s Settings) With(extra map[string]string) Settings {
+	if len(extra) == 0 {
+		return s
+	}
+	m := s.Raw()
+	maps.Copy(m, extra)
+	return Decode(m)
+}
+
+// WithSuffixedTransactionalID is s with its transactional.id suffixed as
+// WithSuffixedTransactionalID does a map's; s itself without an id.
+func (s Settings) WithSuffixedTransactionalID(suffix string) Settings {
+	if s.raw[TransactionalID] == "" {
+		return s
+	}
+	return Decode(WithSuffixedTransactionalID(s.raw, suffix))
 }
 
 // Value is the value of the setting name, and whether it was set and read.

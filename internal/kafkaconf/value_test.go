@@ -3,6 +3,8 @@ package kafkaconf
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +106,50 @@ func TestSettingErrors(t *testing.T) {
 	s, err := Read(map[string]string{EnableIdempotence: "1"})
 	if len(SettingErrors(err)) != 1 || s.EnableIdempotence.Set {
 		t.Errorf("enable.idempotence=1: %v, typed %+v", err, s.EnableIdempotence)
+	}
+}
+
+// TestDecode: Decode keeps every key's text, a refused one's too (what
+// travels to a client that judges its own values), apart from what reads;
+// its derived Settings leave the source as it was.
+func TestDecode(t *testing.T) {
+	s := Decode(map[string]string{"acks": "all", "linger.ms": "soon"})
+	if got := s.Keys(); !slices.Equal(got, []string{"acks", "linger.ms"}) {
+		t.Errorf("Keys %v, want both, the refused one too", got)
+	}
+	if got := s.Names(); !slices.Equal(got, []string{"acks"}) {
+		t.Errorf("Names %v, want the one that read", got)
+	}
+	if ses := SettingErrors(s.Err()); len(ses) != 1 || ses[0].Key != "linger.ms" {
+		t.Errorf("Err %v, want one refusal of linger.ms", s.Err())
+	}
+	if raw := s.Raw(); raw["linger.ms"] != "soon" || raw["acks"] != "all" {
+		t.Errorf("Raw %v, want the text as given", raw)
+	}
+	s.Raw()["acks"] = "0"
+	if s.Raw()["acks"] != "all" {
+		t.Error("changing Raw's map changed the Settings")
+	}
+	for _, empty := range []map[string]string{nil, {}} {
+		if z := Decode(empty); !reflect.DeepEqual(z, Settings{}) || z.Raw() == nil || len(z.Raw()) != 0 || z.Err() != nil {
+			t.Errorf("Decode(%v) = %+v, want the zero Settings with an empty, non-nil Raw", empty, z)
+		}
+	}
+
+	w := s.With(map[string]string{"acks": "1", "security.protocol": "SSL"})
+	if w.Acks.V != "1" || w.Raw()["security.protocol"] != "SSL" || s.Acks.V != "all" || s.Raw()["security.protocol"] != "" {
+		t.Errorf("With: got acks %q (source %q), protocol %q (source %q); want the extra winning, the source unchanged",
+			w.Acks.V, s.Acks.V, w.Raw()["security.protocol"], s.Raw()["security.protocol"])
+	}
+	if !reflect.DeepEqual(s.With(nil), s) {
+		t.Error("With(nil) is not the Settings itself")
+	}
+
+	tx := Decode(map[string]string{TransactionalID: "tx", "acks": "all"})
+	if got := tx.WithSuffixedTransactionalID("p0"); got.TransactionalID != "tx-p0" || got.Raw()[TransactionalID] != "tx-p0" || tx.TransactionalID != "tx" {
+		t.Errorf("suffixed: %q (raw %q), source %q; want tx-p0 and the source unchanged", got.TransactionalID, got.Raw()[TransactionalID], tx.TransactionalID)
+	}
+	if !reflect.DeepEqual(s.WithSuffixedTransactionalID("p0"), s) {
+		t.Error("a Settings without transactional.id changed when suffixed")
 	}
 }
