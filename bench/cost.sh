@@ -46,7 +46,7 @@
 # 3 MB/s at 100 ms); records default to 60,000 (10,000 warm-up), and CPU
 # per MB is judged against ±10 % (throughput still against ±3 %).
 # COST_QUICK=1 is the mode `make bench` runs, at most 10 minutes: the three
-# drivers' ratios against their bare loops (javaloop, franz, librdkafka) from 300,000 records (100,000
+# drivers' ratios against their bare loops (javaloop, franz and kgolat, librdkafka and rdkopaque) from 300,000 records (100,000
 # warm-up) and 6 pairs each — intervals wider than the full run's, said so
 # in the verdicts.
 set -euo pipefail
@@ -59,7 +59,7 @@ fi
 CPU_BOUND=3
 [[ -n $PIPE_RTT ]] && CPU_BOUND=10
 if [[ ${COST_QUICK:-} == 1 ]]; then
-  : "${COST_RECORDS:=300000}" "${COST_WARMUP:=100000}" "${COST_PAIRS:=6}" "${COST_MAX_PAIRS:=6}" "${COST_ONLY:=javaloop franz librdkafka}"
+  : "${COST_RECORDS:=300000}" "${COST_WARMUP:=100000}" "${COST_PAIRS:=6}" "${COST_MAX_PAIRS:=6}" "${COST_ONLY:=javaloop franz kgolat librdkafka rdkopaque}"
 fi
 RECORDS=${COST_RECORDS:-1000000}
 WARMUP=${COST_WARMUP:-200000}
