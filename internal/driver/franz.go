@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/clients"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // Franz runs trials in process with franz-go (github.com/twmb/franz-go).
@@ -37,7 +38,7 @@ func (*Franz) Close() error { return nil }
 // kgo must accept the options together (it validates them when a client is
 // built, which connects to nothing).
 func (*Franz) Check(props map[string]string) error {
-	s, err := mapFranzProps(props)
+	s, err := mapFranzProps(kafkaconf.Decode(props))
 	if err != nil {
 		return err
 	}

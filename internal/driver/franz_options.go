@@ -39,9 +39,9 @@ func FranzOption(key, value string) (string, bool) {
 // renders and does not check combinations (transactional.id with
 // enable.idempotence=false, a truststore file): Check does.
 func FranzOptions(props map[string]string) map[string]string {
-	// A refused value is left out of st (Check reports it, with Read's
-	// error), so it renders "" below.
-	st, _ := kafkaconf.Read(props)
+	// A refused value is not among st.Names() (st.Err names it; Check
+	// reports it), so it renders "" below.
+	st := kafkaconf.Decode(props)
 	s := &franzSettings{conf: st.Producer}
 	valid := make(map[string]kafkaconf.Value, len(props))
 	for _, k := range st.Names() {

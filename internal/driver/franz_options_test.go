@@ -255,7 +255,7 @@ func TestFranzOptionsMatchDriver(t *testing.T) {
 		}
 	}
 	for _, props := range files {
-		s, err := mapFranzProps(props)
+		s, err := mapFranzProps(kafkaconf.Decode(props))
 		if err != nil {
 			t.Errorf("mapFranzProps(%v): %v", props, err)
 			continue

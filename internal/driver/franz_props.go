@@ -333,17 +333,16 @@ func optMs(v any) string { return strconv.FormatInt(v.(time.Duration).Millisecon
 // mapFranzProps turns Java producer properties into franz-go settings,
 // applying the Java client's rules for implicit idempotence: it is on by
 // default, and off when acks is not all and enable.idempotence is not set.
-// Every property is read once (kafkaconf.Read); a refused one is named by
-// its key, as is a property franz-go has no equivalent for.
-func mapFranzProps(props map[string]string) (*franzSettings, error) {
-	st, readErr := kafkaconf.Read(props)
+// Every property was read once (kafkaconf.Decode); a refused one is named
+// by its key, as is a property franz-go has no equivalent for.
+func mapFranzProps(st kafkaconf.Settings) (*franzSettings, error) {
 	refused := map[string]string{}
-	for _, se := range kafkaconf.SettingErrors(readErr) {
+	for _, se := range kafkaconf.SettingErrors(st.Err()) {
 		refused[se.Key] = se.Error()
 	}
 	s := &franzSettings{conf: st.Producer}
 	var errs []string
-	for _, k := range slices.Sorted(maps.Keys(props)) {
+	for _, k := range st.Keys() {
 		row, ok := franzTable[k]
 		v, read := st.Value(k)
 		switch {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // TestMapFranzProps checks how Java producer properties land on franz-go:
@@ -57,7 +59,7 @@ func TestMapFranzProps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := mapFranzProps(tt.props)
+			s, err := mapFranzProps(kafkaconf.Decode(tt.props))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
