@@ -12,6 +12,7 @@ import (
 
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/lab"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/report"
@@ -33,8 +34,9 @@ type PerfRequest struct {
 	// driver cycles them (nil without a payload file).
 	FileSizes []int
 	// Rate is in records/s; 0 unthrottled.
-	Rate  float64
-	Props map[string]string
+	Rate float64
+	// Settings are the producer properties, read once.
+	Settings kafkaconf.Settings
 	// Bootstrap is the cluster to reach; nil starts an embedded one.
 	Bootstrap  []string
 	Client     string
@@ -82,7 +84,7 @@ func Perf(ctx context.Context, req PerfRequest, out, log io.Writer) (*PerfAnswer
 		}
 	}()
 	fmt.Fprintf(log, "prodlab perf: %d records to %s with %s; producer properties: %s\n",
-		req.Records, req.Topic, req.Client, DescribeProps(req.Props))
+		req.Records, req.Topic, req.Client, DescribeProps(req.Settings.Raw()))
 	if err := perfTopic(ctx, tgt, req, log); err != nil {
 		return nil, err
 	}
@@ -171,7 +173,7 @@ func (r perfRun) trial() (t driver.Trial, steadyLine func()) {
 	return driver.Trial{
 		Bootstrap:     r.tgt.Bootstrap(),
 		Topic:         r.req.Topic,
-		Props:         r.req.Props,
+		Settings:      r.req.Settings,
 		Records:       r.req.Records - r.req.Warmup,
 		WarmupRecords: r.req.Warmup,
 		RecordSize:    r.req.RecordSize,
@@ -193,7 +195,7 @@ func (r perfRun) trial() (t driver.Trial, steadyLine func()) {
 // removes.
 func perfTarget(ctx context.Context, req PerfRequest, log io.Writer) (*lab.Target, error) {
 	if len(req.Bootstrap) > 0 {
-		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: req.Bootstrap, SkipConnect: true, ClientProps: req.Props, WorkerJar: WorkerJar()})
+		return lab.StartTarget(ctx, lab.TargetConfig{Bootstrap: req.Bootstrap, SkipConnect: true, ClientProps: req.Settings.Raw(), WorkerJar: WorkerJar()})
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()

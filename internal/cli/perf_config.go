@@ -474,7 +474,7 @@ func (p *perfPlan) request() app.PerfRequest {
 		Payload:    p.payload,
 		FileSizes:  p.fileSizes,
 		Rate:       p.rate,
-		Props:      p.props,
+		Settings:   kafkaconf.Decode(p.props),
 		Bootstrap:  p.bootstrap,
 		Client:     p.client,
 		Partitions: p.partitions,

@@ -366,13 +366,14 @@ func runConformance(t *testing.T, timing bool) {
 					tr.Bootstrap = c.Bootstrap()
 					tr.Topic = servedTopic(ctx, t, fmt.Sprintf("conf-%s-%d", strings.ReplaceAll(k.Name, "-", ""), i), 3)
 					tr.Timeout = time.Minute
-					tr.Props = map[string]string{"acks": "all"}
+					props := map[string]string{"acks": "all"}
 					for k2, v := range tc.props {
 						if k2 == kafkaconf.TransactionalID {
 							v = kafkaconf.SuffixedTransactionalID(v, k.Name)
 						}
-						tr.Props[k2] = v
+						props[k2] = v
 					}
+					tr.Settings = kafkaconf.Decode(props)
 					res, err := d.Run(ctx, tr)
 					if err != nil {
 						t.Fatalf("%s: %v", k.Name, err)
@@ -421,7 +422,7 @@ func TestConformanceErrors(t *testing.T) {
 			defer cancel()
 			start := time.Now()
 			res, err := d.Run(ctx, Trial{Bootstrap: []string{"127.0.0.1:1"}, Topic: "nowhere", Records: 10, RecordSize: 10,
-				Payload: "random", Timeout: 5 * time.Second, Props: map[string]string{"acks": "all"}})
+				Payload: "random", Timeout: 5 * time.Second, Settings: kafkaconf.Decode(map[string]string{"acks": "all"})})
 			if took := time.Since(start); took > 45*time.Second {
 				t.Errorf("a broker that is not there took %s to fail", took)
 			}
@@ -447,7 +448,7 @@ func TestConformanceCancel(t *testing.T) {
 			time.AfterFunc(1500*time.Millisecond, stop)
 			start := time.Now()
 			_, err := d.Run(run, Trial{Bootstrap: c.Bootstrap(), Topic: topic, Records: 1 << 30, Duration: time.Minute, Rate: 1000, RecordSize: 100,
-				Payload: "random", Timeout: 2 * time.Minute, Props: map[string]string{"acks": "all"}})
+				Payload: "random", Timeout: 2 * time.Minute, Settings: kafkaconf.Decode(map[string]string{"acks": "all"})})
 			if took := time.Since(start); took > 20*time.Second {
 				t.Errorf("cancelled trial returned after %s", took)
 			}
@@ -455,7 +456,7 @@ func TestConformanceCancel(t *testing.T) {
 				t.Errorf("trial ended without cancellation")
 			}
 			res, err := d.Run(ctx, Trial{Bootstrap: c.Bootstrap(), Topic: topic, Records: 100, RecordSize: 100, Payload: "random",
-				Timeout: time.Minute, Props: map[string]string{"acks": "all"}})
+				Timeout: time.Minute, Settings: kafkaconf.Decode(map[string]string{"acks": "all"})})
 			if err != nil || res.Acked != 100 {
 				t.Errorf("after a cancel, the next trial: %v, %+v", err, res)
 			}

@@ -10,15 +10,16 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 )
 
 // Trial is everything a driver needs to run one measured produce run.
 type Trial struct {
-	Bootstrap []string          // host:port of the brokers
-	Topic     string            // fresh topic created by the lab
-	Props     map[string]string // Java producer property names and values
-	Records   int64             // records to send
+	Bootstrap []string           // host:port of the brokers
+	Topic     string             // fresh topic created by the lab
+	Settings  kafkaconf.Settings // producer settings in Java's names, read once; Raw() is their text as written
+	Records   int64              // records to send
 	// RecordSize is the exact value size in bytes.
 	RecordSize int
 	// Payload is json | random | text | file:PATH (see package payload).

@@ -10,7 +10,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/prodlab/prodlab/internal/auditheader"
-	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 	"github.com/prodlab/prodlab/internal/payload"
 )
@@ -37,7 +36,7 @@ type franzRun struct {
 // long-lived producer would have it) and, if transactional, a transaction
 // begun.
 func newFranzRun(ctx context.Context, t Trial) (*franzRun, error) {
-	s, err := mapFranzProps(kafkaconf.Decode(t.Props))
+	s, err := mapFranzProps(t.Settings)
 	if err != nil {
 		return nil, err
 	}

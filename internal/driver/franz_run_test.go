@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -36,7 +37,7 @@ func TestFranzRunTrials(t *testing.T) {
 		)
 		begin := time.Now()
 		res, err := NewFranz().Run(ctx, Trial{
-			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-warmup"), Props: props,
+			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-warmup"), Settings: kafkaconf.Decode(props),
 			Records: n, WarmupRecords: warm, RecordSize: 200, Payload: "json", Seed: 1, Rate: rate,
 			Tag: "warm-s0-t0", Timeout: time.Minute, TimelineInterval: 50 * time.Millisecond,
 			Progress: func(p Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() },
@@ -120,7 +121,7 @@ func TestFranzRunTrials(t *testing.T) {
 		const rate, every = 20000.0, 250 * time.Millisecond
 		begin := time.Now()
 		res, err := NewFranz().Run(ctx, Trial{
-			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-duration"), Props: props,
+			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-duration"), Settings: kafkaconf.Decode(props),
 			Records: 1 << 40, Duration: 2 * time.Second, RecordSize: 100, Payload: "random", Seed: 2, Rate: rate,
 			Timeout: time.Minute, TimelineInterval: every,
 		})
@@ -164,7 +165,7 @@ func TestFranzRunTrials(t *testing.T) {
 	// acks=0: no responses, so the client cannot tell what is in flight.
 	t.Run("acks=0", func(t *testing.T) {
 		res, err := NewFranz().Run(ctx, Trial{
-			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-acks0"), Props: map[string]string{"acks": "0"},
+			Bootstrap: c.Bootstrap(), Topic: topic(t, "franz-acks0"), Settings: kafkaconf.Decode(map[string]string{"acks": "0"}),
 			Records: 2000, RecordSize: 100, Payload: "random", Seed: 4, Rate: 10000,
 			Timeout: time.Minute, TimelineInterval: 50 * time.Millisecond,
 		})
@@ -189,7 +190,7 @@ func TestFranzRunTrials(t *testing.T) {
 		name := topic(t, "franz-audited")
 		const tag = "audited-s0-t0"
 		res, err := NewFranz().Run(ctx, Trial{
-			Bootstrap: c.Bootstrap(), Topic: name, Props: props,
+			Bootstrap: c.Bootstrap(), Topic: name, Settings: kafkaconf.Decode(props),
 			Records: 1 << 40, Duration: time.Second, Warmup: 300 * time.Millisecond, RecordSize: 100,
 			Payload: "json", Seed: 3, Rate: 20000, Tag: tag, Timeout: time.Minute, TimelineInterval: 100 * time.Millisecond,
 		})

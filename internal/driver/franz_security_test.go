@@ -10,9 +10,12 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // testCAPEM returns a self-signed CA certificate as PEM.
@@ -87,16 +90,16 @@ func TestSecurityOpts(t *testing.T) {
 // TestWithConnection: the target's properties win and the scenario's map
 // is left alone (scenarios share it between trials).
 func TestWithConnection(t *testing.T) {
-	props := map[string]string{"acks": "all", "security.protocol": "PLAINTEXT"}
+	s := kafkaconf.Decode(map[string]string{"acks": "all", "security.protocol": "PLAINTEXT"})
 	conn := map[string]string{"security.protocol": "SSL"}
-	got := WithConnection(props, conn)
+	got := WithConnection(s, conn).Raw()
 	if got["security.protocol"] != "SSL" || got["acks"] != "all" {
 		t.Errorf("merged = %v", got)
 	}
-	if props["security.protocol"] != "PLAINTEXT" {
-		t.Errorf("scenario props changed: %v", props)
+	if s.Raw()["security.protocol"] != "PLAINTEXT" {
+		t.Errorf("scenario settings changed: %v", s.Raw())
 	}
-	if same := WithConnection(props, nil); len(same) != 2 {
-		t.Errorf("no conn: %v", same)
+	if same := WithConnection(s, nil); !reflect.DeepEqual(same, s) {
+		t.Errorf("no conn: %v", same.Raw())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -89,11 +90,11 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	topic := servedTopic(ctx, t, "java-sasl-misconfigured", 1)
 	res, err := j.Run(ctx, Trial{
 		Bootstrap: c.Bootstrap(), Topic: topic, Records: 3, RecordSize: 256, Payload: "json", Timeout: time.Minute,
-		Props: map[string]string{
+		Settings: kafkaconf.Decode(map[string]string{
 			"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 			"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="p";`,
 			"max.block.ms":     "3000",
-		},
+		}),
 	})
 	if err != nil {
 		t.Fatalf("want failed records, got error %v", err)
@@ -110,7 +111,7 @@ func TestJavaFailureQuotesClientLog(t *testing.T) {
 	// cause the client wraps two levels down.
 	_, err = j.Run(ctx, Trial{
 		Bootstrap: c.Bootstrap(), Topic: topic, Records: 1, RecordSize: 256, Payload: "json", Timeout: time.Minute,
-		Props: map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "not a JAAS line"},
+		Settings: kafkaconf.Decode(map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "not a JAAS line"}),
 	})
 	var je *JavaError
 	if !errors.As(err, &je) {

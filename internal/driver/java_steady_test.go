@@ -13,6 +13,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -218,7 +219,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		var progress []Progress
 		before := time.Now()
 		res, err := j.Run(ctx, Trial{
-			Bootstrap: bootstrap, Topic: "java-warmup", Props: props,
+			Bootstrap: bootstrap, Topic: "java-warmup", Settings: kafkaconf.Decode(props),
 			Records: n, WarmupRecords: warm, RecordSize: 512, Payload: "json", Rate: rate, Seed: 1,
 			Timeout: 2 * time.Minute, TimelineInterval: 100 * time.Millisecond,
 			Progress: func(p Progress) { progress = append(progress, p) },
@@ -280,7 +281,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		const rate, interval = 20000, 500 * time.Millisecond
 		start := time.Now()
 		res, err := j.Run(ctx, Trial{
-			Bootstrap: bootstrap, Topic: "java-duration", Props: props,
+			Bootstrap: bootstrap, Topic: "java-duration", Settings: kafkaconf.Decode(props),
 			Records: 100_000_000, Duration: 2 * time.Second, Warmup: 500 * time.Millisecond,
 			RecordSize: 512, Payload: "json", Rate: rate, Seed: 2,
 			Timeout: 2 * time.Minute, TimelineInterval: interval,
@@ -331,7 +332,7 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		createTopic(ctx, t, "java-audit-warmup")
 		const warm, n, tag = 3000, 4000, "steady-s0-r0"
 		res, err := j.Run(ctx, Trial{
-			Bootstrap: bootstrap, Topic: "java-audit-warmup", Props: props,
+			Bootstrap: bootstrap, Topic: "java-audit-warmup", Settings: kafkaconf.Decode(props),
 			Records: n, WarmupRecords: warm, Warmup: time.Minute, // the record count ends the warm-up
 			RecordSize: 512, Payload: "json", Seed: 3, Tag: tag, Timeout: 2 * time.Minute,
 		})
@@ -363,8 +364,8 @@ func TestJavaWorkerSteadyState(t *testing.T) {
 		// Commits every 200 ms through the warm-up and the measured window.
 		res, err := j.Run(ctx, Trial{
 			Bootstrap: bootstrap, Topic: "java-txn-warmup",
-			Props:   map[string]string{"acks": "all", "transactional.id": "steady-txn", "transaction.duration.ms": "200"},
-			Records: 3000, WarmupRecords: 1000, RecordSize: 512, Payload: "json", Rate: 5000, Seed: 4,
+			Settings: kafkaconf.Decode(map[string]string{"acks": "all", "transactional.id": "steady-txn", "transaction.duration.ms": "200"}),
+			Records:  3000, WarmupRecords: 1000, RecordSize: 512, Payload: "json", Rate: 5000, Seed: 4,
 			Timeout: 2 * time.Minute, TimelineInterval: 250 * time.Millisecond,
 		})
 		if err != nil {

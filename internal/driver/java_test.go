@@ -31,7 +31,7 @@ func TestJavaRunRequestEncoding(t *testing.T) {
 	tr := Trial{
 		Bootstrap:  []string{"127.0.0.1:9092", "127.0.0.1:9093"},
 		Topic:      "t",
-		Props:      map[string]string{"linger.ms": "5", "acks": "all"},
+		Settings:   kafkaconf.Decode(map[string]string{"linger.ms": "5", "acks": "all"}),
 		Records:    100000,
 		RecordSize: 1024,
 		Payload:    "json",
@@ -313,7 +313,7 @@ func TestJavaWorkerConfigError(t *testing.T) {
 	for _, tt := range tests {
 		start := time.Now()
 		_, err := j.Run(context.Background(), Trial{
-			Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Props: tt.props,
+			Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Settings: kafkaconf.Decode(tt.props),
 			Records: 10, RecordSize: 1024, Payload: "json", Timeout: time.Minute,
 		})
 		var je *JavaError
@@ -340,8 +340,8 @@ func TestJavaWorkerProduces(t *testing.T) {
 	start := time.Now()
 	res, err := j.Run(ctx, Trial{
 		Bootstrap: c.Bootstrap(), Topic: "java-produce",
-		Props:   map[string]string{"acks": "all", "linger.ms": "5", "compression.type": "lz4"},
-		Records: n, RecordSize: 512, Payload: "json", Seed: 1, Tag: "test-s0-t0",
+		Settings: kafkaconf.Decode(map[string]string{"acks": "all", "linger.ms": "5", "compression.type": "lz4"}),
+		Records:  n, RecordSize: 512, Payload: "json", Seed: 1, Tag: "test-s0-t0",
 		Timeout:  2 * time.Minute,
 		Progress: func(p Progress) { progress = append(progress, p) },
 	})
@@ -419,12 +419,12 @@ func TestJavaResultImpossibleCounts(t *testing.T) {
 // written out (kafkaconf owns it; the Java worker has none of its own),
 // and the trial's own props are left as they are.
 func TestRunRequestNamesTheSchedule(t *testing.T) {
-	tr := Trial{Topic: "t", Props: map[string]string{kafkaconf.TransactionalID: "tx"}}
+	tr := Trial{Topic: "t", Settings: kafkaconf.Decode(map[string]string{kafkaconf.TransactionalID: "tx"})}
 	req := newRunRequest(1, tr)
 	if got := req.Props[kafkaconf.TransactionDurationMs]; got != strconv.Itoa(kafkaconf.DefaultTransactionDurationMs) {
 		t.Errorf("request's transaction.duration.ms %q, want the default %d", got, kafkaconf.DefaultTransactionDurationMs)
 	}
-	if _, ok := tr.Props[kafkaconf.TransactionDurationMs]; ok {
+	if _, ok := tr.Settings.Raw()[kafkaconf.TransactionDurationMs]; ok {
 		t.Error("the trial's own props were changed")
 	}
 }

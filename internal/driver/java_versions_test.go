@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/maven"
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/testtier"
@@ -101,7 +102,7 @@ func TestJavaClientReleases(t *testing.T) {
 			topic := servedTopic(ctx, t, "java-release-"+strings.ReplaceAll(v, ".", "-"), 2)
 			const n = 3000
 			res, err := j.Run(ctx, Trial{
-				Bootstrap: c.Bootstrap(), Topic: topic, Props: map[string]string{"acks": "all", "linger.ms": "2"},
+				Bootstrap: c.Bootstrap(), Topic: topic, Settings: kafkaconf.Decode(map[string]string{"acks": "all", "linger.ms": "2"}),
 				Records: n, RecordSize: 256, Payload: "json", Seed: 1, Tag: "rel-" + v, Timeout: 2 * time.Minute,
 			})
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
@@ -80,7 +81,7 @@ func TestKeyedTrials(t *testing.T) {
 				name := servedTopic(ctx, t, "keyed-"+tc.name+"-"+strings.NewReplacer("@", "-", ".", "-").Replace(d.Name()), parts)
 				tag := name + "-t0"
 				res, err := d.Run(ctx, Trial{
-					Bootstrap: c.Bootstrap(), Topic: name, Props: map[string]string{"acks": "all", "linger.ms": "5"},
+					Bootstrap: c.Bootstrap(), Topic: name, Settings: kafkaconf.Decode(map[string]string{"acks": "all", "linger.ms": "5"}),
 					Records: n, RecordSize: 100, Payload: "json", Seed: 11, Tag: tag, Timeout: 2 * time.Minute, Keys: tc.space,
 				})
 				if err != nil {

@@ -79,13 +79,13 @@ type rdRecord struct {
 // newRdRun builds the producer for t, with its metadata loaded (as a
 // long-lived producer would have it).
 func newRdRun(ctx context.Context, t Trial) (*rdRun, error) {
-	conf, err := LibrdkafkaConfig(t.Props)
+	conf, err := LibrdkafkaConfig(t.Settings.Raw())
 	if err != nil {
 		return nil, err
 	}
 	// Checked before the trial (CheckLibrdkafka); librdkafka's own forms
 	// (a fractional linger.ms) are not the typed view's, and not read here.
-	settings := kafkaconf.ParseValid(t.Props)
+	settings := t.Settings.Producer
 	eff, err := librdkafkaResolve(conf)
 	if err != nil {
 		return nil, fmt.Errorf("librdkafka refused the configuration: %w", err)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/prodlab/prodlab/internal/kafkaconf"
 )
 
 // Many producers in one trial (Trial.Producers > 1): the trial is split
@@ -77,7 +75,7 @@ func (t Trial) share(i, n int) Trial {
 		s.Tag = ProducerTag(t.Tag, i)
 	}
 	if n > 1 {
-		s.Props = kafkaconf.WithSuffixedTransactionalID(t.Props, "p"+strconv.Itoa(i))
+		s.Settings = t.Settings.WithSuffixedTransactionalID("p" + strconv.Itoa(i))
 	}
 	s.Progress = nil
 	return s
@@ -86,7 +84,7 @@ func (t Trial) share(i, n int) Trial {
 // TransactionalIDs lists the transactional ids trial t's producers run
 // with (share's suffixes); nil when t is not transactional.
 func TransactionalIDs(t Trial) []string {
-	id := kafkaconf.ParseValid(t.Props).TransactionalID
+	id := t.Settings.TransactionalID
 	if id == "" {
 		return nil
 	}
@@ -96,7 +94,7 @@ func TransactionalIDs(t Trial) []string {
 	}
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = kafkaconf.ParseValid(t.share(i, n).Props).TransactionalID
+		ids[i] = t.share(i, n).Settings.TransactionalID
 	}
 	return ids
 }

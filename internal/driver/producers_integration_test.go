@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/audit"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/testtier"
 )
 
@@ -27,7 +28,7 @@ func TestTwoProducers(t *testing.T) {
 			name := servedTopic(ctx, t, "producers-"+strings.NewReplacer("@", "-", ".", "-").Replace(d.Name()), 3)
 			tag := name + "-t0"
 			res, err := d.Run(ctx, Trial{
-				Bootstrap: c.Bootstrap(), Topic: name, Props: map[string]string{"acks": "all", "linger.ms": "5"},
+				Bootstrap: c.Bootstrap(), Topic: name, Settings: kafkaconf.Decode(map[string]string{"acks": "all", "linger.ms": "5"}),
 				Records: n, RecordSize: 100, Payload: "json", Seed: 3, Tag: tag, Timeout: 2 * time.Minute,
 				Producers: 2, WarmupRecords: 1000, TimelineInterval: 200 * time.Millisecond, StampHandoff: true,
 			})

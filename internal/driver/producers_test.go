@@ -139,11 +139,11 @@ func TestProgressFan(t *testing.T) {
 // props stay as they were, and props without an id are passed on as they
 // are.
 func TestTransactionalIDs(t *testing.T) {
-	tr := Trial{Props: map[string]string{"transactional.id": "tx", "acks": "all"}, Producers: 4, Records: 8}
+	tr := Trial{Settings: kafkaconf.Decode(map[string]string{"transactional.id": "tx", "acks": "all"}), Producers: 4, Records: 8}
 	ids := map[string]bool{}
 	for _, node := range nodeTrials(tr, []string{"agent-1", "agent-2"}) {
 		for i := range node.Producers {
-			id := node.share(i, node.Producers).Props["transactional.id"]
+			id := node.share(i, node.Producers).Settings.Raw()["transactional.id"]
 			if !strings.HasPrefix(id, "tx-agent-") || ids[id] {
 				t.Errorf("producer %d on a node: id %q, want tx-<node>-p<i>, unique", i, id)
 			}
@@ -153,11 +153,11 @@ func TestTransactionalIDs(t *testing.T) {
 	if len(ids) != 4 || !ids["tx-agent-1-p0"] || !ids["tx-agent-2-p1"] {
 		t.Errorf("ids %v: want 4, tx-agent-1-p0 … tx-agent-2-p1", ids)
 	}
-	if tr.Props["transactional.id"] != "tx" {
-		t.Errorf("the trial's own props changed: %v", tr.Props)
+	if tr.Settings.Raw()["transactional.id"] != "tx" {
+		t.Errorf("the trial's own props changed: %v", tr.Settings.Raw())
 	}
-	if s := (Trial{Props: map[string]string{"transactional.id": "tx"}}).share(0, 1); s.Props["transactional.id"] != "tx" {
-		t.Errorf("one producer: id %q, want the trial's own", s.Props["transactional.id"])
+	if s := (Trial{Settings: kafkaconf.Decode(map[string]string{"transactional.id": "tx"})}).share(0, 1); s.Settings.Raw()["transactional.id"] != "tx" {
+		t.Errorf("one producer: id %q, want the trial's own", s.Settings.Raw()["transactional.id"])
 	}
 	plain := map[string]string{"acks": "all"}
 	if got := kafkaconf.WithSuffixedTransactionalID(plain, "p0"); len(got) != 1 || got["transactional.id"] != "" {

@@ -1,18 +1,12 @@
 package driver
 
-import "maps"
+import "github.com/prodlab/prodlab/internal/kafkaconf"
 
-// WithConnection returns producer properties with conn, the properties a
+// WithConnection returns producer settings with conn, the properties a
 // target needs every client to use to reach its brokers (security.protocol,
 // the truststore, the SASL login of a secured embedded cluster), laid over
 // them: the cluster's own credentials win over anything an experiment set.
-// props itself is not changed; with no conn it is returned as is.
-func WithConnection(props, conn map[string]string) map[string]string {
-	if len(conn) == 0 {
-		return props
-	}
-	out := make(map[string]string, len(props)+len(conn))
-	maps.Copy(out, props)
-	maps.Copy(out, conn)
-	return out
+// s itself is not changed; with no conn it is returned as is.
+func WithConnection(s kafkaconf.Settings, conn map[string]string) kafkaconf.Settings {
+	return s.With(conn)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/prodlab/prodlab/internal/clients"
-	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/trogdor"
 )
 
@@ -138,7 +137,7 @@ func (d *Trogdor) Close() error { return nil }
 // with the error. Cancelling ctx stops the task on every node.
 func (d *Trogdor) Run(ctx context.Context, t Trial) (*Result, error) {
 	d.cpuGap.Store(true) // until every node's CPU is counted (countCPU)
-	if err := d.Check(t.Props); err != nil {
+	if err := d.Check(t.Settings.Raw()); err != nil {
 		return nil, err
 	}
 	if t.Timeout <= 0 {
@@ -224,7 +223,7 @@ func nodeTrials(t Trial, nodes []string) []Trial {
 		if t.Tag != "" {
 			s.Tag = t.Tag + "/" + node
 		}
-		s.Props = kafkaconf.WithSuffixedTransactionalID(t.Props, node)
+		s.Settings = t.Settings.WithSuffixedTransactionalID(node)
 		s.Progress = nil
 		out[i] = s
 		first += k

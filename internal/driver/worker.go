@@ -217,7 +217,7 @@ func (j *Worker) Check(props map[string]string) error { return j.check(j.Name(),
 // With Trial.Producers > 1 the worker runs one KafkaProducer per producer
 // in its JVM, concurrently (java_producers.go).
 func (j *Worker) Run(ctx context.Context, t Trial) (*Result, error) {
-	if err := j.Check(t.Props); err != nil {
+	if err := j.Check(t.Settings.Raw()); err != nil {
 		return nil, err
 	}
 	j.mu.Lock()

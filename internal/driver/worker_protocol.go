@@ -177,7 +177,7 @@ func newRunRequest(id int64, t Trial) workerRequest {
 		ID:         id,
 		Bootstrap:  strings.Join(t.Bootstrap, ","),
 		Topic:      t.Topic,
-		Props:      kafkaconf.WithTransactionSchedule(t.Props),
+		Props:      kafkaconf.WithTransactionSchedule(t.Settings.Raw()),
 		Records:    &records,
 		RecordSize: t.RecordSize,
 		Payload:    t.Payload,

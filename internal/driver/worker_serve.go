@@ -13,6 +13,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 )
 
@@ -221,7 +222,7 @@ func (r workerRequest) trial() (Trial, error) {
 	t := Trial{
 		Bootstrap:        strings.Split(r.Bootstrap, ","),
 		Topic:            r.Topic,
-		Props:            r.Props,
+		Settings:         kafkaconf.Decode(r.Props),
 		Records:          *r.Records,
 		RecordSize:       r.RecordSize,
 		Payload:          r.Payload,
@@ -236,9 +237,6 @@ func (r workerRequest) trial() (Trial, error) {
 		CatchUp:          time.Duration(r.CatchUpMs) * time.Millisecond,
 		CatchUpMax:       time.Duration(r.CatchUpMaxMs) * time.Millisecond,
 		TimelineInterval: time.Duration(r.TimelineIntervalMs) * time.Millisecond,
-	}
-	if t.Props == nil {
-		t.Props = map[string]string{}
 	}
 	if k := r.Keys; k != nil {
 		t.Keys = keys.Space{Distribution: k.Distribution, Count: k.Count, Size: k.Size, Exponent: k.Exponent}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/keys"
 )
 
@@ -144,7 +145,7 @@ func roundTripTrial() Trial {
 	return Trial{
 		Bootstrap:        []string{"127.0.0.1:9092", "127.0.0.1:9093"},
 		Topic:            "lab-t1",
-		Props:            map[string]string{"acks": "all", "batch.num.messages": "1000"},
+		Settings:         kafkaconf.Decode(map[string]string{"acks": "all", "batch.num.messages": "1000"}),
 		Records:          100,
 		RecordSize:       512,
 		Payload:          "random",
@@ -179,16 +180,16 @@ func TestRunRequestTrial(t *testing.T) {
 		// A burst of zero records (a valid run), keyless, no properties:
 		// the worker gets an empty property map, not nil.
 		{"minimal", Trial{Bootstrap: []string{"b:9092"}, Topic: "t"},
-			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{}}},
+			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{})}},
 		// Durations under a millisecond are sent as one, not turned off
 		// (but the timeout is whole milliseconds).
-		{"sub-millisecond", Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{},
+		{"sub-millisecond", Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{}),
 			Duration: time.Microsecond, Warmup: time.Microsecond, TimelineInterval: 1500 * time.Microsecond, Timeout: 2500 * time.Microsecond},
-			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{},
+			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{}),
 				Duration: time.Millisecond, Warmup: time.Millisecond, TimelineInterval: time.Millisecond, Timeout: 2 * time.Millisecond}},
 		// The producer count and progress callback stay on the driver's side.
-		{"not carried", Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{}, Producers: 3, Progress: func(Progress) {}},
-			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{}}},
+		{"not carried", Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{}), Producers: 3, Progress: func(Progress) {}},
+			Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{})}},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
 			line, err := encodeWorkerRequest(newRunRequest(9, tc.trial))
@@ -591,7 +592,7 @@ func TestWorkerServeProgress(t *testing.T) {
 // through Run, each with its share, and answers one result holding each
 // producer's under its own id, which the driver merges.
 func TestWorkerServeProducers(t *testing.T) {
-	trial := Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Props: map[string]string{"acks": "all"}, Records: 101,
+	trial := Trial{Bootstrap: []string{"b:9092"}, Topic: "t", Settings: kafkaconf.Decode(map[string]string{"acks": "all"}), Records: 101,
 		WarmupRecords: 10, Rate: 1000, Seed: 7, Tag: "run1", Producers: 2, Timeout: time.Minute}
 	var (
 		mu     sync.Mutex

@@ -12,6 +12,7 @@ import (
 	"github.com/prodlab/prodlab/internal/clients"
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/secret"
 	"github.com/prodlab/prodlab/internal/testjar"
@@ -163,7 +164,7 @@ func wrongPasswordEveryClient(t *testing.T, c *cluster.Cluster) {
 			defer func() { _ = d.Close() }()
 			start := time.Now()
 			res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: "wrong-password", Records: 10, RecordSize: 10,
-				Payload: "random", Timeout: 20 * time.Second, Props: props})
+				Payload: "random", Timeout: 20 * time.Second, Settings: kafkaconf.Decode(props)})
 			took := time.Since(start)
 			msg := ""
 			if err != nil {

@@ -136,7 +136,7 @@ func (x *executor) trial(ctx context.Context, s *session, t trialSpec) (results.
 		tr.bootstrap, tr.proxied = tgt.direct, false
 	}
 	tr.dt = x.driverTrial(sc, n, warm, topic, tr.bootstrap)
-	tr.dt.Props = driver.WithConnection(tr.dt.Props, tgt.conn.props)
+	tr.dt.Settings = driver.WithConnection(tr.dt.Settings, tgt.conn.props)
 	if e.Audited() {
 		tr.dt.Tag = fmt.Sprintf("%s-s%d-%s%d", x.run, sc.Index, phase, n)
 	}
@@ -171,7 +171,7 @@ func (x *executor) driverTrial(sc expfile.Scenario, n int, warm bool, topic stri
 		Bootstrap: bootstrap,
 		Topic:     topic,
 		// Each trial's own transactional.id: the user's, then the topic.
-		Props:      kafkaconf.WithSuffixedTransactionalID(e.Producer, topic),
+		Settings:   kafkaconf.Decode(e.Producer).WithSuffixedTransactionalID(topic),
 		Records:    e.Workload.Records,
 		RecordSize: e.Workload.RecordSize,
 		Payload:    e.Workload.Payload,

@@ -14,6 +14,7 @@ import (
 	"github.com/prodlab/prodlab/internal/cluster"
 	"github.com/prodlab/prodlab/internal/driver"
 	"github.com/prodlab/prodlab/internal/expfile"
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/report"
 	"github.com/prodlab/prodlab/internal/results"
 	"github.com/prodlab/prodlab/internal/testjar"
@@ -118,7 +119,7 @@ func testTrogdorRun(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *clus
 
 	// The merged histogram holds every node's records (the record keeps
 	// percentiles only, so ask the driver itself).
-	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-hist"), Props: map[string]string{"acks": "all"},
+	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-hist"), Settings: kafkaconf.Decode(map[string]string{"acks": "all"}),
 		Records: 4000, RecordSize: 100, Payload: "random", Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +326,7 @@ func testTrogdorCancel(ctx context.Context, t *testing.T, f *trogdor.Fleet, c *c
 	// Cancel once the agents report records sent: the task is running.
 	var cancelledAt time.Time
 	var sentThen int64
-	_, err := d.Run(rctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-cancel"), Props: map[string]string{"acks": "all"},
+	_, err := d.Run(rctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-cancel"), Settings: kafkaconf.Decode(map[string]string{"acks": "all"}),
 		Records: 1_000_000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute,
 		Progress: func(p driver.Progress) {
 			if cancelledAt.IsZero() && p.Sent >= 1000 {
@@ -357,7 +358,7 @@ func testTrogdorNodeKilled(ctx context.Context, t *testing.T, f *trogdor.Fleet, 
 	d := driver.NewTrogdor(trogdor.NewClient(f.URL()), []string{"agent-1", "agent-2"}, trogdor.DefaultRelease)
 	victim := f.Agents[1]
 	killed := false
-	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-kill"), Props: map[string]string{"acks": "all"},
+	res, err := d.Run(ctx, driver.Trial{Bootstrap: c.Bootstrap(), Topic: newTopic(ctx, t, c, "trogdor-kill"), Settings: kafkaconf.Decode(map[string]string{"acks": "all"}),
 		Records: 8000, RecordSize: 100, Payload: "random", Rate: 1000, Timeout: time.Minute,
 		Progress: func(p driver.Progress) {
 			if !killed && p.Sent >= 3000 {
