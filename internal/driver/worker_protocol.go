@@ -397,7 +397,7 @@ func (m *workerMessage) ackLog(t Trial) (*AckLog, error) {
 	if err := fillRanges(acks.Fail, m.FailedRanges, n); err != nil {
 		return nil, fmt.Errorf("java failed_ranges: %w", err)
 	}
-	if m.Effective[kafkaconf.TransactionalID] != "" {
+	if kafkaconf.Effective(m.Effective).Transactional() {
 		acks.SetTransactional()
 	}
 	for _, tr := range []struct {

@@ -492,12 +492,11 @@ func (x *executor) fillNetwork(rec *results.Record, net *results.Network, tgt *T
 			conns++
 		}
 	}
-	// Only the requests in flight the client reports matter here (its
-	// other values, franz-go's buffer.memory "unbounded", need not parse);
-	// without a readable figure there is no model.
-	eff, effErr := kafkaconf.Parse(map[string]string{kafkaconf.MaxInFlight: rec.EffectiveConfig[kafkaconf.MaxInFlight]})
-	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: eff.MaxInFlight.V, MeanRequestBytes: st.MeanRequestBytes}
-	if m := x.model.MBPerS(path); effErr == nil && !math.IsNaN(m) && conns > 0 {
+	// Only the requests in flight the client reports matter here; without
+	// a readable figure there is no model.
+	inFlight, ok := kafkaconf.Effective(rec.EffectiveConfig).InFlight()
+	path := model.Path{RTTMs: e.Network.RTTMs, BandwidthMbit: e.Network.BandwidthMbit, InFlight: inFlight, MeanRequestBytes: st.MeanRequestBytes}
+	if m := x.model.MBPerS(path); ok && !math.IsNaN(m) && conns > 0 {
 		net.ModelMBPerS = m * float64(conns)
 	}
 	for _, ev := range tgt.net.Events() {

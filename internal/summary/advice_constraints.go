@@ -30,13 +30,13 @@ func checkConstraints(recs []results.Record, pick string, constraints map[string
 		}
 		trials++
 		for _, k := range slices.Sorted(maps.Keys(constraints)) {
-			got, ok := r.EffectiveConfig[k]
-			if !ok {
+			same, reported := kafkaconf.Effective(r.EffectiveConfig).Same(k, constraints[k])
+			if !reported {
 				continue
 			}
 			seen[k] = true
-			if !sameSetting(k, got, constraints[k]) {
-				bad = append(bad, fmt.Sprintf("trial %d ran with %s=%s where the constraint is %s", r.Trial, k, got, constraints[k]))
+			if !same {
+				bad = append(bad, fmt.Sprintf("trial %d ran with %s=%s where the constraint is %s", r.Trial, k, r.EffectiveConfig[k], constraints[k]))
 			}
 		}
 	}
@@ -65,24 +65,6 @@ func checkConstraints(recs []results.Record, pick string, constraints map[string
 		}
 	}
 	return checked, differs
-}
-
-// sameSetting compares a reported setting with a constraint: acks -1 is
-// all, and a transactional.id runs with prodlab's per-trial suffixes.
-func sameSetting(key, got, want string) bool {
-	if key == kafkaconf.TransactionalID {
-		return kafkaconf.RunsAsTransactionalID(strings.TrimSpace(got), strings.TrimSpace(want))
-	}
-	if key == "acks" {
-		norm := func(v string) string {
-			if v == "-1" {
-				return "all"
-			}
-			return v
-		}
-		return norm(got) == norm(want)
-	}
-	return strings.TrimSpace(got) == strings.TrimSpace(want)
 }
 
 // holdConstraints checks the pick's constraints (checkConstraints) and

@@ -2,7 +2,6 @@ package summary
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
@@ -210,10 +209,8 @@ func ackGrain(r *results.Record) float64 {
 	if p := r.Partitions; p != nil && p.Count > 1 {
 		grain *= float64(p.Count)
 	}
-	for _, k := range kafkaconf.BufferedRecordsLimits {
-		if n, err := strconv.ParseFloat(r.EffectiveConfig[k], 64); err == nil && n > 0 {
-			grain = math.Min(grain, n)
-		}
+	if n, ok := kafkaconf.Effective(r.EffectiveConfig).BufferedRecords(); ok {
+		grain = math.Min(grain, n)
 	}
 	return grain
 }

@@ -3,6 +3,7 @@ package summary
 import (
 	"math"
 
+	"github.com/prodlab/prodlab/internal/kafkaconf"
 	"github.com/prodlab/prodlab/internal/results"
 )
 
@@ -22,12 +23,8 @@ func zoneReplicationMs(r *results.Record) float64 {
 // and without zones.
 func zoneShare(r *results.Record) float64 {
 	rtt := zoneReplicationMs(r)
-	if math.IsNaN(rtt) || r.LatencyMs.P50 <= 0 || !acksAll(r.EffectiveConfig["acks"]) {
+	if math.IsNaN(rtt) || r.LatencyMs.P50 <= 0 || !kafkaconf.Effective(r.EffectiveConfig).AcksAll() {
 		return math.NaN()
 	}
 	return rtt / r.LatencyMs.P50
 }
-
-// acksAll reports whether an effective acks value waits for the in-sync
-// replicas.
-func acksAll(acks string) bool { return acks == "all" || acks == "-1" }
