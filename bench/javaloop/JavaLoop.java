@@ -7,6 +7,7 @@
 // kafka-producer-perf-test's final line for the records after the warm-up.
 //
 // Usage: java -cp KAFKA_CLIENTS_CLASSPATH:DIR JavaLoop BOOTSTRAP TOPIC RECORDS WARMUP SIZE k=v,...
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -58,7 +59,7 @@ public final class JavaLoop {
             long ns = System.nanoTime() - start;
             long acked = records - warmup - failed.get();
             double s = ns / 1e9;
-            System.out.printf("%d steady state records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed%n",
+            System.out.printf(Locale.ROOT, "%d steady state records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed%n",
                     acked, acked / s, acked * (double) size / s / (1 << 20), s, failed.get());
         }
         if (failed.get() > 0) {

@@ -11,7 +11,8 @@
 // With -latency it also takes each record's latency, the least a
 // latency-measuring loop (prodlab, kafka-producer-perf-test) must do: the
 // send time as the record's timestamp, read back in its promise (summed,
-// printed as a mean). bench/cost.sh sets prodlab against both variants, to
+// printed as a mean; kgo truncates a timestamp to the millisecond, so the
+// mean is to the millisecond too). bench/cost.sh sets prodlab against both variants, to
 // show prodlab's own work apart from taking a latency at all.
 package main
 
@@ -89,7 +90,11 @@ func produce(bootstrap, topic string, records, warmup int64, size int, timeout t
 		}
 		r := &kgo.Record{Value: values(i)}
 		if latency {
-			r.Timestamp = time.Now() // kgo keeps a timestamp it is given, monotonic reading and all
+			// kgo keeps a timestamp it is given, truncated to the millisecond
+			// (which drops the monotonic reading): the mean printed is the wall
+			// clock's, to the millisecond. What is measured is the cost, one
+			// clock read a record at each end, as prodlab reads it.
+			r.Timestamp = time.Now()
 		}
 		cl.Produce(ctx, r, promise)
 	}

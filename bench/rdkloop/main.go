@@ -89,11 +89,13 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 			}
 		}
 	}()
-	// The ring outlasts the records in flight: librdkafka's queue holds at
-	// most queue.buffering.max.messages (100,000 by default).
+	// The ring outlasts the records not yet reported: at most
+	// queue.buffering.max.messages in librdkafka's queue (100,000 by
+	// default) and go.events.channel.size reports waiting in
+	// confluent-kafka-go's channel (1,000,000).
 	var ring []sent
 	if opaque {
-		ring = make([]sent, 1<<20)
+		ring = make([]sent, min(records, 1<<21))
 	}
 	// Values like prodlab's own: random A–Z letters, each record its own
 	// window of a 16 MiB pool, drawn here (a baseline shares no code with

@@ -41,7 +41,7 @@ type PerfRequest struct {
 	Bootstrap  []string
 	Client     string
 	Partitions int
-	// Timeout bounds each trial (warm-up and measured).
+	// Timeout bounds the run's one trial, warm-up included.
 	Timeout time.Duration
 }
 
@@ -181,10 +181,10 @@ func (r perfRun) trial() (t driver.Trial, steadyLine func()) {
 		Rate:          r.req.Rate,
 		Timeout:       r.req.Timeout,
 		Progress: func(p driver.Progress) {
-			w.Add(report.PerfProgress{Elapsed: p.Elapsed, Count: p.WindowCount, LatencySumUs: p.WindowLatencySumUs, LatencyMaxUs: p.WindowLatencyMaxUs})
 			if p.Sent > r.req.Warmup {
 				steadyLine()
 			}
+			w.Add(report.PerfProgress{Elapsed: p.Elapsed, Count: p.WindowCount, LatencySumUs: p.WindowLatencySumUs, LatencyMaxUs: p.WindowLatencyMaxUs})
 		},
 	}, steadyLine
 }

@@ -48,10 +48,12 @@ keeps its own defaults for unset properties (franz-go: linger 10 ms and
 snappy compression; librdkafka: batch.size 1000000, idempotence off): set
 them to compare like with like.
 
---warmup-records W runs W records first as a separate trial on the same
-client (same producer settings, same topic), then the remaining
-num-records − W as the measured trial; as in perf-test the final output is
-the overall line followed by the steady-state line.
+--warmup-records W sends W records first through the same producer, then
+the remaining num-records − W in the same stream, no flush between (as
+perf-test's --warmup-records; the steady-state clock starts when record W
+is handed over, while warm-up records may still be buffered); as in
+perf-test the final output is the overall line followed by the
+steady-state line.
 
 Secrets in --producer.config (sasl.jaas.config, *password*) are never
 printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
@@ -93,7 +95,7 @@ printed. Exit codes: 0 ok, 1 the run failed or records failed, 2 bad usage.`,
 	fl.StringVar(&f.client, "client", "java", "producer client: "+clients.Syntax("VERSION"))
 	fl.IntVar(&f.partitions, "partitions", 1, "partitions of the topic when prodlab creates it")
 	fl.StringVar(&f.payload, "payload", "text", "generated values with --record-size: text (random A-Z, as perf-test), random or json")
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "bound on each trial (warm-up and measured)")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "bound on the whole run, warm-up included")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "check the command line and producer properties, print what would run, and start nothing")
 	return c
 }

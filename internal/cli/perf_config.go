@@ -167,7 +167,7 @@ func (ps perfProblems) err() error {
 // checkPerfCounts checks what is produced and how much: a topic, a
 // positive --num-records (required, as perf-test requires it), and a
 // --warmup-records that leaves at least one measured record, since the
-// warm-up is a separate trial taken out of the total.
+// warm-up's records are taken out of the total.
 func checkPerfCounts(f *perfFlags, changed func(string) bool, bad func(string, ...any)) {
 	if f.topic == "" {
 		bad("--topic is required")

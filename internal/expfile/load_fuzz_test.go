@@ -27,7 +27,7 @@ var fuzzSeedSets = []string{"", "linger.ms=5", "workload.records=-1", "trials=au
 // what `prodlab run` does with them before anything starts: expfile.Parse
 // (expfile.Load without the file read, so the fuzzer runs at full speed) and
 // lab.Plan. Nothing may panic, and every refusal must be one a user can
-// act on: a expfile error naming its file (or --set) with a message, or a
+// act on: an expfile error naming its file (or --set) with a message, or a
 // plan error with a message.
 //
 // Seeds: every built-in experiment, every bad file of the CLI's bad-input
@@ -59,7 +59,7 @@ func FuzzLoad(f *testing.F) {
 }
 
 // specErrorProblem says what is wrong with err as a refusal of an
-// experiment, or "" when nothing is: it must be a expfile.Errors (or a single
+// experiment, or "" when nothing is: it must be an expfile.Errors (or a single
 // *expfile.Error) whose every entry names its source (file or --set) and
 // says something, in valid UTF-8 (a message quoting invalid input must
 // quote it escaped, or a terminal shows garbage).

@@ -22,7 +22,7 @@ func TestModes(t *testing.T) {
 	}
 	for name := range labModes {
 		if !names[name] {
-			t.Errorf("lab mode %s is not a expfile.Modes entry", name)
+			t.Errorf("lab mode %s is not an expfile.Modes entry", name)
 		}
 	}
 }
