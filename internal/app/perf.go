@@ -148,13 +148,26 @@ func (r perfRun) trials(ctx context.Context) (*PerfAnswer, error) {
 	report.PerfTestTotal(r.out, steady.line(warmup))
 	ans := &PerfAnswer{Metrics: res.Metrics}
 	if failed := warm.failed + steady.failed; failed > 0 {
-		msg := driver.TopErrors(res.Errors, 3)
+		msg := driver.TopErrors(allErrors(res), 3)
 		if msg == "" {
 			msg = "no error message"
 		}
 		return ans, fmt.Errorf("%d records failed: %s", failed, msg)
 	}
 	return ans, nil
+}
+
+// allErrors counts res's failed records by message, the warm-up's and the
+// measured window's together, as perf-test's whole run counts them.
+func allErrors(res *driver.Result) map[string]int64 {
+	out := maps.Clone(res.Errors)
+	if out == nil {
+		out = map[string]int64{}
+	}
+	for k, n := range res.WarmupErrors {
+		out[k] += n
+	}
+	return out
 }
 
 // trial is perf's trial, printing perf-test's periodic lines as it goes

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,31 @@ func TestPerfWarmupTotals(t *testing.T) {
 	}
 	if all := warm.add(steady); all.acked != 5 || all.failed != 1 || all.elapsed != 750*time.Millisecond || all.latency.TotalCount() != 5 {
 		t.Errorf("whole-run totals %+v, want 5 acked, 1 failed, 750ms, 5 latencies", all)
+	}
+}
+
+// TestPerfAllErrors: perf names the commonest reasons among every failed
+// record, the warm-up's too (a run whose only failures were warm-up records
+// said "no error message").
+func TestPerfAllErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  driver.Result
+		want string
+	}{
+		{"warm-up only", driver.Result{WarmupErrors: map[string]int64{"timeout": 2}}, "timeout"},
+		{"both", driver.Result{Errors: map[string]int64{"timeout": 1}, WarmupErrors: map[string]int64{"timeout": 2, "too large": 1}}, "timeout"},
+		{"none", driver.Result{}, ""},
+	} {
+		got := allErrors(&tc.res)
+		if msg := driver.TopErrors(got, 1); !strings.Contains(msg, tc.want) || (tc.want == "" && msg != "") {
+			t.Errorf("%s: top error %q of %v, want %q", tc.name, msg, got, tc.want)
+		}
+		if tc.name == "both" && got["timeout"] != 3 {
+			t.Errorf("both: timeout counted %d, want 3", got["timeout"])
+		}
+		if tc.res.Errors != nil && tc.res.Errors["timeout"] != 1 {
+			t.Error("allErrors changed the result's own map")
+		}
 	}
 }

@@ -136,6 +136,9 @@ type Result struct {
 	// Latency does the measured ones': kafka-producer-perf-test's whole-run
 	// line covers both. Nil without a warm-up.
 	WarmupLatency *hdrhistogram.Histogram
+	// WarmupErrors counts the failed warm-up records by error message, as
+	// Errors does the measured ones'; nil when none failed.
+	WarmupErrors map[string]int64
 	// ClockStart is the wall-clock time of the trial's first send (warm-up
 	// included): Timeline offsets and MeasuredFrom count from it, and the
 	// lab places fault events on the same axis with it.

@@ -146,6 +146,9 @@ func TestTallyWarmup(t *testing.T) {
 	if ty.warmHist.TotalCount() != 4 || ty.warmHist.Max() > 5 {
 		t.Errorf("warm-up latency count %d max %d: want its 4 acknowledged records, 1-5 µs", ty.warmHist.TotalCount(), ty.warmHist.Max())
 	}
+	if len(ty.warmErrs) != 1 || ty.warmErrs["boom"] != 1 {
+		t.Errorf("warm-up errors %v, want the warm-up's one failure", ty.warmErrs)
+	}
 	if len(ty.errs) != 1 || ty.errs["bang"] != 1 {
 		t.Errorf("errors %v, want the measured failure only", ty.errs)
 	}

@@ -78,6 +78,12 @@ func addCounts(res, p *Result) {
 	for k, v := range p.Errors {
 		res.Errors[k] += v
 	}
+	for k, v := range p.WarmupErrors {
+		if res.WarmupErrors == nil {
+			res.WarmupErrors = map[string]int64{}
+		}
+		res.WarmupErrors[k] += v
+	}
 	for k, v := range p.PartitionRecords {
 		res.PartitionRecords[k] += v
 	}

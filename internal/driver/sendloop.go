@@ -263,6 +263,7 @@ func (l *sendLoop) result(client string) *Result {
 		WarmupSent:       l.warmSent,
 		WarmupAcked:      ty.warmAck,
 		WarmupLatency:    ty.warmHist,
+		WarmupErrors:     ty.warmErrs,
 		ClockStart:       l.clockStart,
 		Timeline:         l.timeline,
 	}

@@ -21,6 +21,7 @@ type tally struct {
 	mu       sync.Mutex
 	hist     *hdrhistogram.Histogram
 	warmHist *hdrhistogram.Histogram // the warm-up's latencies; nil without one
+	warmErrs map[string]int64        // the warm-up's failures by message; nil until one
 	acked    int64
 	failed   int64
 	errs     map[string]int64
@@ -84,6 +85,10 @@ func (ty *tally) record(seq int64, partition int32, valueLen int, handoff, inten
 func (ty *tally) failLocked(seq int64, warm bool, err error) {
 	if warm {
 		ty.warmFail++
+		if ty.warmErrs == nil {
+			ty.warmErrs = map[string]int64{}
+		}
+		ty.warmErrs[err.Error()]++
 	} else {
 		ty.failed++
 		ty.errs[err.Error()]++

@@ -84,6 +84,7 @@ type workerMessage struct {
 	Histogram         string             `json:"histogram"`
 	HistogramIntended string             `json:"histogram_intended"`
 	HistogramWarmup   string             `json:"histogram_warmup"`
+	WarmupErrors      map[string]int64   `json:"warmup_errors,omitempty"`
 	Effective         map[string]string  `json:"effective"`
 	Metrics           map[string]float64 `json:"metrics"`
 	UncompressedBytes int64              `json:"uncompressed_bytes"`
@@ -289,6 +290,7 @@ func (m *workerMessage) toResult(t Trial) (*Result, error) {
 		WarmupSent:        m.WarmupSent,
 		WarmupAcked:       m.WarmupAcked,
 		WarmupLatency:     warm,
+		WarmupErrors:      m.WarmupErrors,
 		MeasuredFrom:      time.Duration(m.MeasuredFromNs),
 		LatencyIntended:   intended,
 		Client:            m.Client,

@@ -259,6 +259,7 @@ func resultMessage(id int64, res *Result) (workerMessage, error) {
 		ProduceRequests:   res.ProduceRequests,
 		WarmupSent:        res.WarmupSent,
 		WarmupAcked:       res.WarmupAcked,
+		WarmupErrors:      res.WarmupErrors,
 		MeasuredFromNs:    int64(res.MeasuredFrom),
 		PartitionRecords:  res.PartitionRecords,
 	}

@@ -60,6 +60,8 @@ final class TrialRunner {
     /** The warm-up records' latencies, for perf-test's whole-run line. */
     private final Histogram histWarmup = Histograms.create();
     private final Map<String, Long> errors = new HashMap<>();
+    /** Failed warm-up records by message, apart from the measured ones'. */
+    private final Map<String, Long> warmupErrors = new HashMap<>();
     // Progress window; taken and reset by the sampler.
     private long windowCount;
     private long windowSumUs;
@@ -469,9 +471,7 @@ final class TrialRunner {
         boolean warm = seq < measuredFromSeq;
         (warm ? warmupFailed : failed).incrementAndGet();
         synchronized (lock) {
-            if (!warm) {
-                errors.merge(Failures.message(e), 1L, Long::sum);
-            }
+            (warm ? warmupErrors : errors).merge(Failures.message(e), 1L, Long::sum);
             if (timeline != null) {
                 timeline.onFailure();
             }
@@ -636,6 +636,11 @@ final class TrialRunner {
             JsonObject errs = new JsonObject();
             errors.forEach(errs::addProperty);
             o.add("errors", errs);
+            if (!warmupErrors.isEmpty()) {
+                JsonObject werrs = new JsonObject();
+                warmupErrors.forEach(werrs::addProperty);
+                o.add("warmup_errors", werrs);
+            }
             o.addProperty("histogram", Histograms.encode(hist));
             if (req.rate > 0) {
                 o.addProperty("histogram_intended", Histograms.encode(histIntended));

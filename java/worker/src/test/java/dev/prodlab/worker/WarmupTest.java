@@ -68,6 +68,9 @@ class WarmupTest {
         JsonObject errs = o.getAsJsonObject("errors");
         assertEquals(1, errs.size());
         assertTrue(errs.has("RuntimeException: measured failure"), errs.toString());
+        JsonObject werrs = o.getAsJsonObject("warmup_errors");
+        assertEquals(1, werrs.size(), "the warm-up's failure, apart: " + werrs);
+        assertEquals(1, werrs.get("RuntimeException: warm-up failure").getAsLong());
 
         // Audit ranges cover warm-up and measured records alike.
         assertEquals("[[0,1],[2,5],[6,7]]", o.getAsJsonArray("acked_ranges").toString());
