@@ -58,37 +58,32 @@ func main() {
 // sent is a record's send time, carried as its message's opaque with -opaque.
 type sent struct{ at time.Time }
 
-func produce(bootstrap, topic, props string, records, warmup int64, size int, timeout time.Duration, opaque bool) error {
-	cm := kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.report.fields": "none"}
-	for _, kv := range strings.Split(props, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return fmt.Errorf("property %q is not k=v", kv)
+// reports counts what the delivery reports say, read on their own goroutine.
+type reports struct{ failed, done, latUs atomic.Int64 }
+
+// read counts every delivery report of p until its events channel closes.
+func (r *reports) read(p *kafka.Producer) {
+	for ev := range p.Events() {
+		if m, ok := ev.(*kafka.Message); ok {
+			if m.TopicPartition.Error != nil {
+				r.failed.Add(1)
+			}
+			if s, ok := m.Opaque.(*sent); ok {
+				r.latUs.Add(time.Since(s.at).Microseconds())
+			}
+			r.done.Add(1)
 		}
-		cm[k] = v
 	}
-	p, err := kafka.NewProducer(&cm)
+}
+
+func produce(bootstrap, topic, props string, records, warmup int64, size int, timeout time.Duration, opaque bool) error {
+	p, err := connect(bootstrap, topic, props)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	if _, err := p.GetMetadata(&topic, false, 10000); err != nil {
-		return fmt.Errorf("connect: %w", err)
-	}
-	var failed, done, latUs atomic.Int64
-	go func() {
-		for ev := range p.Events() {
-			if m, ok := ev.(*kafka.Message); ok {
-				if m.TopicPartition.Error != nil {
-					failed.Add(1)
-				}
-				if s, ok := m.Opaque.(*sent); ok {
-					latUs.Add(time.Since(s.at).Microseconds())
-				}
-				done.Add(1)
-			}
-		}
-	}()
+	var rep reports
+	go rep.read(p)
 	// The ring outlasts the records not yet reported: at most
 	// queue.buffering.max.messages in librdkafka's queue (100,000 by
 	// default) and go.events.channel.size reports waiting in
@@ -114,33 +109,66 @@ func produce(bootstrap, topic, props string, records, warmup int64, size int, ti
 			s.at = time.Now()
 			m.Opaque = s
 		}
-		for {
-			err := p.Produce(m, nil)
-			var ke kafka.Error
-			if err == nil {
-				break
-			}
-			if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull {
-				time.Sleep(100 * time.Microsecond)
-				continue
-			}
+		if err := handOver(p, m); err != nil {
 			return err
 		}
 	}
-	for done.Load() < records && time.Now().Before(deadline) {
+	for rep.done.Load() < records && time.Now().Before(deadline) {
 		p.Flush(100)
 	}
-	elapsed := time.Since(start)
-	measured := records - warmup
-	acked := measured - failed.Load()
+	return rep.print(records, warmup, size, time.Since(start), opaque)
+}
+
+// connect builds the producer from props (k=v,…) and loads the topic's
+// metadata before the clock starts, as prodlab does.
+func connect(bootstrap, topic, props string) (*kafka.Producer, error) {
+	cm := kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.report.fields": "none"}
+	for _, kv := range strings.Split(props, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("property %q is not k=v", kv)
+		}
+		cm[k] = v
+	}
+	p, err := kafka.NewProducer(&cm)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.GetMetadata(&topic, false, 10000); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	return p, nil
+}
+
+// handOver produces m, waiting while librdkafka's queue is full, as a full
+// buffer blocks prodlab's hand-off.
+func handOver(p *kafka.Producer, m *kafka.Message) error {
+	for {
+		err := p.Produce(m, nil)
+		if err == nil {
+			return nil
+		}
+		var ke kafka.Error
+		if !errors.As(err, &ke) || ke.Code() != kafka.ErrQueueFull {
+			return err
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// print writes kgoloop's line for the measured records (and, with -opaque,
+// the mean latency); failed records are an error.
+func (r *reports) print(records, warmup int64, size int, elapsed time.Duration, opaque bool) error {
+	acked := records - warmup - r.failed.Load()
 	fmt.Printf("%d records sent, %f records/sec (%.2f MB/sec), %.3f s elapsed, %d failed\n",
 		acked, float64(acked)/elapsed.Seconds(), float64(acked)*float64(size)/elapsed.Seconds()/(1<<20),
-		elapsed.Seconds(), failed.Load())
+		elapsed.Seconds(), r.failed.Load())
 	if opaque {
-		fmt.Printf("mean latency %.0f µs over every record, warm-up included\n", float64(latUs.Load())/float64(records))
+		fmt.Printf("mean latency %.0f µs over every record, warm-up included\n", float64(r.latUs.Load())/float64(records))
 	}
-	if failed.Load() > 0 {
-		return fmt.Errorf("%d records failed", failed.Load())
+	if r.failed.Load() > 0 {
+		return fmt.Errorf("%d records failed", r.failed.Load())
 	}
 	return nil
 }
